@@ -1,0 +1,35 @@
+# v2xsec — the two commands a newcomer needs: `make demo` and `make test`.
+CARGO ?= cargo
+OUT ?= out/demo
+
+.PHONY: demo test lint fmt setup build fuzz-check clean-demo
+
+## Runs the main job on built-in defaults (see scripts/demo.sh); results in out/demo/.
+demo: build
+	OUT=$(OUT) scripts/demo.sh
+
+build:
+	$(CARGO) build --release -p v2x-cli
+
+## Runs every test (unit, integration, interop vectors, tshark, end-to-end CLI).
+test:
+	$(CARGO) test --workspace --all-targets
+
+## Formatting and lints, as CI checks them.
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all
+
+## Installs the system packages the project needs (Debian/Ubuntu; run as root).
+setup:
+	scripts/setup.sh
+
+## Builds the fuzz targets (needs nightly and cargo-fuzz: `cargo install cargo-fuzz`).
+fuzz-check:
+	cd fuzz && cargo +nightly fuzz build
+
+clean-demo:
+	rm -rf $(OUT)

@@ -1,0 +1,21 @@
+//! Cryptographic backend of v2xsec.
+//!
+//! Elliptic-curve operations (ECDSA, ECDH, point handling) go through OpenSSL, the
+//! library real V2X stacks use; hashing and MAC use RustCrypto (`sha2`, `sha1`, `hmac`);
+//! AES-CCM uses RustCrypto `ccm` over `aes` (AES-NI when the CPU has it).
+//!
+//! Everything here works on bytes and typed keys; no encoding or policy lives here.
+
+mod aead;
+mod curve;
+mod ecdsa;
+mod ecies;
+mod error;
+mod hash;
+
+pub use aead::{aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, CCM_NONCE_LEN, CCM_TAG_LEN};
+pub use curve::{Curve, HashAlg};
+pub use ecdsa::{ecdh_x, random_bytes, EccPoint, PrivateKey, PublicKey, RPoint, Signature};
+pub use ecies::{ecies_unwrap, ecies_wrap, ecies_wrap_with_ephemeral, kdf2_sha256, EciesWrapped};
+pub use error::CryptoError;
+pub use hash::{hash, hashed_id3, hashed_id8, hmac_sha1, hmac_sha256, sha256, sha384, Digest, HashedId3, HashedId8};
