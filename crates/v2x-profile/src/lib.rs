@@ -155,7 +155,39 @@ impl ProcessorProfile {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("profile serialises")
     }
+
+    /// A profile shipped with v2xsec (values transcribed from the papers, see each
+    /// profile's `source`), by name; `None` for an unknown name. See [`BUILTIN_NAMES`].
+    pub fn builtin(name: &str) -> Option<ProcessorProfile> {
+        let text = BUILTIN.iter().find(|(n, _)| *n == name)?.1;
+        // The shipped files are checked by the tests below, so parsing cannot fail at run time.
+        serde_json::from_str(text).ok()
+    }
+
+    /// A shipped profile by name, or else a profile file (JSON or TOML) at that path.
+    pub fn builtin_or_load(name_or_path: &str) -> Result<ProcessorProfile, ProfileError> {
+        match Self::builtin(name_or_path) {
+            Some(p) => Ok(p),
+            None => Self::load(Path::new(name_or_path)),
+        }
+    }
 }
+
+/// Processor profiles shipped with v2xsec, transcribed from the papers' tables.
+const BUILTIN: &[(&str, &str)] = &[
+    ("cubieboard", include_str!("../profiles/cubieboard.json")),
+    ("xeon-e5-2667", include_str!("../profiles/xeon-e5-2667.json")),
+    ("i7-4610m", include_str!("../profiles/i7-4610m.json")),
+    ("mk5-software", include_str!("../profiles/mk5-software.json")),
+    ("mk5-hsm", include_str!("../profiles/mk5-hsm.json")),
+    ("atom-d510", include_str!("../profiles/atom-d510.json")),
+];
+
+/// Names accepted by [`ProcessorProfile::builtin`]: paper 000 Tables 4-6 (`cubieboard`,
+/// `xeon-e5-2667`, `i7-4610m`), paper 001 Tables 3-11 (`mk5-software`, `mk5-hsm`) and paper 002
+/// Table 3.2 (`atom-d510`). Paper 004 publishes its Pentium 3 and Core 2 costs only as a
+/// figure, so no profile is shipped for them.
+pub const BUILTIN_NAMES: &[&str] = &["cubieboard", "xeon-e5-2667", "i7-4610m", "mk5-software", "mk5-hsm", "atom-d510"];
 
 #[cfg(test)]
 mod tests {
@@ -173,6 +205,25 @@ mod tests {
         assert_eq!(d.at_quantile(0.75), 3.0);
         assert_eq!(d.at_quantile(2.0), 4.0);
         assert_eq!(LatencyDistribution::fixed(7.0).at_quantile(0.3), 7.0);
+    }
+
+    #[test]
+    fn builtin_profiles_parse_validate_and_cite_a_paper() {
+        assert_eq!(BUILTIN.len(), BUILTIN_NAMES.len());
+        for name in BUILTIN_NAMES {
+            let p = ProcessorProfile::builtin(name).unwrap_or_else(|| panic!("{name} parses"));
+            assert_eq!(&p.name, name);
+            p.validate().unwrap();
+            assert!(matches!(p.source, ProfileSource::Paper { .. }), "{name} is marked as paper data");
+            assert!(!p.costs.is_empty());
+        }
+        assert!(ProcessorProfile::builtin("nope").is_none());
+        // Paper 000 Table 6: P-256 verify 3.01 ms on the Xeon, 0.89 ms on the i7.
+        let xeon = ProcessorProfile::builtin("xeon-e5-2667").unwrap();
+        assert_eq!(xeon.require("etsi-v1.2.1", "verify", "p256-sha256").unwrap().latency.mean_us, 3010.0);
+        let i7 = ProcessorProfile::builtin_or_load("i7-4610m").unwrap();
+        assert_eq!(i7.require("etsi-v1.2.1", "verify", "p256-sha256").unwrap().latency.mean_us, 890.0);
+        assert!(ProcessorProfile::builtin_or_load("/nonexistent/profile.json").is_err());
     }
 
     #[test]

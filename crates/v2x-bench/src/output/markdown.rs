@@ -1,0 +1,193 @@
+//! Markdown tables: the run's results and the paper comparisons.
+
+use crate::result::{BenchResult, Headline};
+use std::fmt::Write as _;
+
+/// A number with about four significant digits, without exponent.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 10.0 {
+        format!("{v:.2}")
+    } else if a >= 1.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn opt_num(v: Option<f64>) -> String {
+    v.map(num).unwrap_or_else(|| "—".into())
+}
+
+/// The headline as a small table (also used by the HTML report).
+pub fn headline_rows(h: &Headline) -> Vec<(String, String, String)> {
+    let target = |v: Option<f64>, t: f64| match v {
+        Some(x) if x >= t => format!("met (>= {t})"),
+        Some(_) => format!("MISSED (< {t})"),
+        None => "not measured".into(),
+    };
+    vec![
+        (
+            "DECAP / raw OpenSSL verify (rate ratio, 1 core)".into(),
+            opt_num(h.decap_vs_raw_verify),
+            target(h.decap_vs_raw_verify, 0.9),
+        ),
+        ("ENCAP / raw OpenSSL sign (rate ratio, 1 core)".into(), opt_num(h.encap_vs_raw_sign), target(h.encap_vs_raw_sign, 0.9)),
+        (
+            format!("DECAP all cores ({}) / one core", h.threads),
+            opt_num(h.all_cores_vs_one_core),
+            target(h.all_cores_vs_one_core, if h.threads >= 2 { 1.8 } else { 1.0 }),
+        ),
+        ("hash-chain verifications/s (1 core)".into(), opt_num(h.hash_chain_verify_per_sec), String::new()),
+        ("hash-chain verify / raw P-256 verify (rate ratio)".into(), opt_num(h.hash_chain_verify_vs_p256_verify), String::new()),
+        ("raw P-256 verify (µs, median)".into(), opt_num(h.raw_verify_us), String::new()),
+        ("DECAP (µs, median)".into(), opt_num(h.decap_us), String::new()),
+        ("raw P-256 sign (µs, median)".into(), opt_num(h.raw_sign_us), String::new()),
+        ("ENCAP (µs, median)".into(), opt_num(h.encap_us), String::new()),
+    ]
+}
+
+pub fn results(r: &BenchResult) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# v2x bench results\n");
+    let _ = writeln!(
+        s,
+        "{} on {} ({} cores, {}), {}; `{}`; suites: {}; {}.\n",
+        r.tool,
+        r.host.cpu,
+        r.host.cores,
+        r.host.openssl,
+        r.date,
+        r.command,
+        r.suites.join(", "),
+        if r.quick { "quick mode (few samples: shapes, not precise figures)" } else { "full mode" }
+    );
+    let _ = writeln!(s, "## Headline\n\n{}\n", r.headline.method);
+    let _ = writeln!(s, "| figure | value | target |\n|---|---:|---|");
+    for (a, b, c) in headline_rows(&r.headline) {
+        let _ = writeln!(s, "| {a} | {b} | {c} |");
+    }
+    for n in &r.headline.notes {
+        let _ = writeln!(s, "\n- {n}");
+    }
+    let _ = writeln!(
+        s,
+        "\n## Measurements\n\nLatency in µs per operation (mean with 95% CI over trials; median and p99 over \
+         batches); ops/s on one core = 1e6 / mean; all cores where the scaling suite measured it.\n"
+    );
+    for suite in ["raw", "stack", "protocols"] {
+        let rows: Vec<_> = r.measurements.iter().filter(|m| m.suite == suite).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "### {suite}\n");
+        let _ = writeln!(
+            s,
+            "| protocol | operation | variant | bytes (overhead) | mean | 95% CI | median | p99 | ops/s 1 core | ops/s all cores |"
+        );
+        let _ = writeln!(s, "|---|---|---|---:|---:|---|---:|---:|---:|---:|");
+        for m in rows {
+            let l = &m.latency;
+            let bytes = match (m.packet_bytes, m.overhead_bytes) {
+                (Some(p), Some(o)) => format!("{p} ({o})"),
+                (Some(p), None) => p.to_string(),
+                _ => "—".into(),
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {}–{} | {} | {} | {} | {} |",
+                m.protocol,
+                m.operation,
+                m.variant,
+                bytes,
+                num(l.mean_us),
+                num(l.ci95_low_us),
+                num(l.ci95_high_us),
+                num(l.median_us),
+                num(l.p99_us),
+                num(m.ops_per_sec),
+                opt_num(m.ops_per_sec_all_cores)
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.scaling.is_empty() {
+        let _ = writeln!(s, "## One core vs all cores (paper 002 Table 3.2 method)\n");
+        let _ = writeln!(s, "| kind | operation | threads | ops/s one core | ops/s all cores | speed-up |");
+        let _ = writeln!(s, "|---|---|---:|---:|---:|---:|");
+        for row in &r.scaling {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                row.kind,
+                row.label,
+                row.all_cores.threads,
+                num(row.one_core.ops_per_sec),
+                num(row.all_cores.ops_per_sec),
+                num(row.speedup)
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.skipped.is_empty() {
+        let _ = writeln!(s, "## Not measured\n");
+        for k in &r.skipped {
+            let _ = writeln!(s, "- {k}");
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s, "Paper comparisons: see comparison.md. Run time {:.1} s.", r.duration_s);
+    s
+}
+
+pub fn comparison(r: &BenchResult) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Papers vs this machine\n");
+    let _ = writeln!(
+        s,
+        "This machine: {} ({} cores, {}), {}. Paper values are transcribed from the papers \
+         (crates/v2x-bench/data/papers.json names the table or figure of each); ours are medians (latency) and 1e6 / median latency (one-core rates), robust to preemption on a shared machine. \
+         \"—\" means this toolkit has no equivalent measurement (or the suite was not run).\n",
+        r.host.cpu, r.host.cores, r.host.openssl, r.date
+    );
+    for t in &r.comparisons {
+        let _ = writeln!(s, "## Paper {} — {}\n", t.paper, t.citation);
+        let _ = writeln!(s, "| source | hardware | procedure | scheme | paper | ours | ratio | ratio means | note |");
+        let _ = writeln!(s, "|---|---|---|---|---:|---:|---:|---|---|");
+        for row in &t.rows {
+            let paper = match row.paper_value_high {
+                Some(h) => format!("{}–{} {}", num(row.paper_value), num(h), row.unit),
+                None => format!("{} {}", num(row.paper_value), row.unit),
+            };
+            let ours = row.ours.map(|v| format!("{} {}", num(v), row.unit)).unwrap_or_else(|| "—".into());
+            let ratio = row.ratio.map(|v| format!("{}x", num(v))).unwrap_or_else(|| "—".into());
+            let note = match &row.ours_key {
+                Some(k) if row.note.is_empty() => format!("ours: {k}"),
+                Some(k) => format!("ours: {k}; {}", row.note),
+                None => row.note.clone(),
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                row.source,
+                row.hardware,
+                row.procedure,
+                row.scheme.as_deref().unwrap_or(""),
+                paper,
+                ours,
+                ratio,
+                if row.ratio.is_some() { row.ratio_meaning.as_str() } else { "" },
+                note.replace('|', "/")
+            );
+        }
+        let _ = writeln!(s);
+    }
+    s
+}

@@ -1,0 +1,56 @@
+//! Everything a run writes into its results folder.
+
+pub mod csv;
+pub mod html;
+pub mod markdown;
+pub mod profile;
+pub mod svg;
+
+use crate::result::BenchResult;
+use crate::BenchError;
+use std::path::{Path, PathBuf};
+
+/// Files written by [`write_all`], relative to the results folder.
+pub const FILES: [&str; 11] = [
+    "results.json",
+    "measurements.csv",
+    "scaling.csv",
+    "comparison.csv",
+    "results.md",
+    "comparison.md",
+    "profile.json",
+    "ops_per_sec.svg",
+    "latency_per_curve.svg",
+    "overhead.svg",
+    "report.html",
+];
+
+pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<(), BenchError> {
+    std::fs::write(path, contents).map_err(|source| BenchError::Io { path: path.display().to_string(), source })
+}
+
+/// The whole result as pretty JSON.
+pub fn to_json(result: &BenchResult) -> Result<String, BenchError> {
+    serde_json::to_string_pretty(result).map_err(|e| BenchError::Output(format!("JSON: {e}")))
+}
+
+/// Writes every output file into `dir` (created if needed); returns their paths.
+pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, BenchError> {
+    std::fs::create_dir_all(dir).map_err(|source| BenchError::Io { path: dir.display().to_string(), source })?;
+    let p = |name: &str| dir.join(name);
+    write_file(&p("results.json"), to_json(result)?.as_bytes())?;
+    write_file(&p("measurements.csv"), &csv::measurements(result)?)?;
+    write_file(&p("scaling.csv"), &csv::scaling(result)?)?;
+    write_file(&p("comparison.csv"), &csv::comparison(result)?)?;
+    write_file(&p("results.md"), markdown::results(result).as_bytes())?;
+    write_file(&p("comparison.md"), markdown::comparison(result).as_bytes())?;
+    let profile = profile::from_result(result);
+    profile.validate().map_err(|e| BenchError::Output(format!("the measured profile does not validate: {e}")))?;
+    write_file(&p("profile.json"), profile.to_json().as_bytes())?;
+    let plots = svg::all(result)?;
+    write_file(&p("ops_per_sec.svg"), plots.ops_per_sec.as_bytes())?;
+    write_file(&p("latency_per_curve.svg"), plots.latency_per_curve.as_bytes())?;
+    write_file(&p("overhead.svg"), plots.overhead.as_bytes())?;
+    write_file(&p("report.html"), html::report(result, &plots).as_bytes())?;
+    Ok(FILES.iter().map(|f| p(f)).collect())
+}

@@ -1,0 +1,149 @@
+//! The papers' measured values, shipped as data (`data/papers.json`), each with its
+//! source table or figure. Transcribed from the papers, never measured here.
+
+use crate::result::Measurement;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The shipped data file.
+pub const PAPERS_JSON: &str = include_str!("../data/papers.json");
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperData {
+    pub description: String,
+    /// Hardware identifier -> description (with its source table).
+    pub hardware: BTreeMap<String, String>,
+    /// Paper number -> citation.
+    pub papers: BTreeMap<String, String>,
+    pub entries: Vec<PaperValue>,
+}
+
+/// One published value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperValue {
+    /// `000`, `001`, `002`, `004`.
+    pub paper: String,
+    /// Table or figure, e.g. `Table 4`, `Fig. 12`.
+    pub source: String,
+    pub hardware: String,
+    pub procedure: String,
+    #[serde(default)]
+    pub scheme: Option<String>,
+    /// `latency_ms`, `ops_per_sec`, `ops_per_sec_all_cores`, `overhead_bytes`,
+    /// `scaling_ratio` or `time_ratio`.
+    pub metric: String,
+    pub value: f64,
+    /// Upper end when the paper gives a range.
+    #[serde(default)]
+    pub value_high: Option<f64>,
+    /// Which measurement of this machine compares with it (none: no equivalent here).
+    #[serde(default, rename = "match")]
+    pub matcher: Option<Matcher>,
+    /// For `time_ratio`: the denominator measurement.
+    #[serde(default, rename = "match_denominator")]
+    pub denominator: Option<Matcher>,
+    #[serde(default)]
+    pub note: String,
+}
+
+/// Selects a measurement; absent fields match anything. `protocol` and `message` are in
+/// order of preference.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Matcher {
+    #[serde(default)]
+    pub protocol: Vec<String>,
+    #[serde(default)]
+    pub operation: Option<String>,
+    #[serde(default)]
+    pub curve: Option<String>,
+    #[serde(default)]
+    pub level: Option<String>,
+    #[serde(default)]
+    pub signer: Option<String>,
+    #[serde(default)]
+    pub message: Vec<String>,
+    #[serde(default)]
+    pub payload_bytes: Option<usize>,
+}
+
+impl Matcher {
+    fn fits(&self, m: &Measurement) -> bool {
+        let opt = |want: &Option<String>, have: &Option<String>| want.as_ref().map_or(true, |w| have.as_ref() == Some(w));
+        self.operation.as_ref().map_or(true, |o| *o == m.operation)
+            && opt(&self.curve, &m.curve)
+            && opt(&self.level, &m.level)
+            && opt(&self.signer, &m.signer)
+            && self.payload_bytes.map_or(true, |p| m.payload_bytes == Some(p))
+    }
+
+    /// The preferred matching measurement: by protocol order, then message order, then
+    /// the order of the run (smallest payload first).
+    pub fn find<'a>(&self, measurements: &'a [Measurement]) -> Option<&'a Measurement> {
+        let protocols: Vec<Option<&String>> =
+            if self.protocol.is_empty() { vec![None] } else { self.protocol.iter().map(Some).collect() };
+        let messages: Vec<Option<&String>> =
+            if self.message.is_empty() { vec![None] } else { self.message.iter().map(Some).collect() };
+        for p in &protocols {
+            for msg in &messages {
+                let hit = measurements.iter().find(|m| {
+                    p.map_or(true, |p| *p == m.protocol)
+                        && msg.map_or(true, |w| m.message.as_ref() == Some(w))
+                        && self.fits(m)
+                });
+                if hit.is_some() {
+                    return hit;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Parses the shipped data.
+pub fn load() -> Result<PaperData, serde_json::Error> {
+    serde_json::from_str(PAPERS_JSON)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_data_parses_and_is_sourced() {
+        let d = load().unwrap();
+        assert!(d.entries.len() > 100);
+        for e in &d.entries {
+            assert!(!e.source.is_empty(), "{e:?}");
+            assert!(d.papers.contains_key(&e.paper), "{e:?}");
+            assert!(d.hardware.contains_key(&e.hardware), "unknown hardware in {e:?}");
+            assert!(e.value.is_finite() && e.value > 0.0, "{e:?}");
+        }
+        for p in ["000", "001", "002", "004"] {
+            assert!(d.entries.iter().any(|e| e.paper == p), "paper {p} has no value");
+        }
+    }
+
+    #[test]
+    fn transcribed_values_spot_check() {
+        let d = load().unwrap();
+        let get = |src: &str, hw: &str, proc_: &str, scheme: &str| {
+            d.entries
+                .iter()
+                .find(|e| {
+                    e.source == src
+                        && e.hardware == hw
+                        && e.procedure == proc_
+                        && e.scheme.as_deref().map_or(true, |s| s == scheme || scheme.is_empty())
+                })
+                .map(|e| e.value)
+        };
+        // Paper 000 Table 5: Xeon, verify & decrypt with certificate, NISTP384-SHA384.
+        assert_eq!(get("Table 5", "xeon-e5-2667", "Verify & Decrypt with Certificate", "NISTP384-SHA384"), Some(10.99));
+        // Paper 000 Table 4: CubieBoard, sign w/o certificate, NISTP192-SHA256.
+        assert_eq!(get("Table 4", "cubieboard", "Sign w/o Certificate", "NISTP192-SHA256"), Some(1.39));
+        // Paper 002 Table 3.2: raw OpenSSL 64-bit verify/s.
+        assert_eq!(get("Table 3.2", "atom-d510", "Raw OpenSSL (64bit) verify/s", ""), Some(2780.6));
+        // Paper 001 Table 11: hash-chain verify/s for BSM.
+        assert_eq!(get("Table 11", "mk5-software", "hash-chain verify (BSM)", ""), Some(25000.0));
+    }
+}

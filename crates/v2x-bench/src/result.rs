@@ -1,0 +1,129 @@
+//! The whole result of a benchmark run, as written to `results.json`.
+
+use crate::compare::ComparisonTable;
+use crate::pool::Throughput;
+use crate::stats::LatencyStats;
+use serde::{Deserialize, Serialize};
+
+/// One measured operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// `raw`, `stack` or `protocols`.
+    pub suite: String,
+    /// `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `hash-chain`, ... (profile vocabulary).
+    pub protocol: String,
+    /// `sign`, `verify`, `ecdh`, `ecies-wrap`, `aes128-ccm-encrypt`, `encap`, `decap`, ...
+    pub operation: String,
+    /// The profile variant, e.g. `p256`, `p256/cam/sign/digest/100`, `256B`.
+    pub variant: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `sign`, `encrypt`, `sign+encrypt` for the standard stack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// `digest` or `certificate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload_bytes: Option<usize>,
+    /// Size of the secured packet the operation produces or consumes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_bytes: Option<usize>,
+    /// `packet_bytes - payload_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead_bytes: Option<usize>,
+    pub latency: LatencyStats,
+    /// One core, from the mean latency (`1e6 / mean_us`).
+    pub ops_per_sec: f64,
+    /// Every core, from the scaling suite where measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops_per_sec_all_cores: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Measurement {
+    /// `protocol/operation/variant`, unique within a run.
+    pub fn key(&self) -> String {
+        format!("{}/{}/{}", self.protocol, self.operation, self.variant)
+    }
+}
+
+/// One row of the scaling suite: the same operation on one worker and on every core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScalingRow {
+    /// `raw` or `stack` (paper 002 Table 3.2 compares both).
+    pub kind: String,
+    /// Key of the measurement this row belongs to (`protocol/operation/variant`).
+    pub key: String,
+    pub label: String,
+    pub one_core: Throughput,
+    pub all_cores: Throughput,
+    /// Median over trials of all-cores / one-core.
+    pub speedup: f64,
+}
+
+/// The ratios a user looks at first, measured in the same run (P-256, digest-signed CAM,
+/// known signer). A field is `None` when its suite could not run (the reason is in
+/// `notes`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// DECAP rate / raw OpenSSL verify rate on one core (target >= 0.9).
+    pub decap_vs_raw_verify: Option<f64>,
+    /// ENCAP rate / raw OpenSSL sign rate on one core (target >= 0.9).
+    pub encap_vs_raw_sign: Option<f64>,
+    /// DECAP throughput on every core / on one core (target >= 1.8 on 2 cores).
+    pub all_cores_vs_one_core: Option<f64>,
+    /// Hash-chain protocol verifications per second on one core.
+    pub hash_chain_verify_per_sec: Option<f64>,
+    /// Hash-chain verify rate / raw P-256 verify rate, same run.
+    pub hash_chain_verify_vs_p256_verify: Option<f64>,
+    pub raw_verify_us: Option<f64>,
+    pub decap_us: Option<f64>,
+    pub raw_sign_us: Option<f64>,
+    pub encap_us: Option<f64>,
+    pub one_core_decap_per_sec: Option<f64>,
+    pub all_cores_decap_per_sec: Option<f64>,
+    pub threads: usize,
+    /// What each ratio compares and how (interleaved trials, medians).
+    pub method: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The machine the run measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostInfo {
+    pub hostname: String,
+    pub cpu: String,
+    pub cores: usize,
+    pub os: String,
+    pub openssl: String,
+}
+
+/// Everything one `v2x bench` run produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchResult {
+    pub tool: String,
+    pub date: String,
+    pub command: String,
+    pub host: HostInfo,
+    pub quick: bool,
+    pub suites: Vec<String>,
+    pub threads: usize,
+    pub headline: Headline,
+    pub measurements: Vec<Measurement>,
+    pub scaling: Vec<ScalingRow>,
+    pub comparisons: Vec<ComparisonTable>,
+    /// Suites or variants that could not be measured, with the reason.
+    pub skipped: Vec<String>,
+    pub duration_s: f64,
+}
+
+impl BenchResult {
+    pub fn find(&self, key: &str) -> Option<&Measurement> {
+        self.measurements.iter().find(|m| m.key() == key)
+    }
+}

@@ -1,0 +1,5 @@
+//! The suites: each turns its part of the benchmark into labelled tasks.
+
+pub mod protocols;
+pub mod raw;
+pub mod stack;

@@ -1,0 +1,250 @@
+//! The lightweight protocols (and the baseline) through the `Authenticator` interface,
+//! exactly as the simulator and testbed drive them.
+//!
+//! A protocol is named by its `ProtocolConfig` (serde form), so protocols that a build
+//! does not have are reported as not measured instead of failing the run.
+//!
+//! Time is simulated: the sender emits one payload every [`STEP_US`] (100 Hz, so a TESLA
+//! receiver never holds more packets than its buffers allow) and the receiver processes
+//! each packet [`RX_DELAY_US`] later. One timed ENCAP is one `encap` call plus any
+//! timer packets due (`poll`, e.g. separate TESLA keys); one timed DECAP processes every
+//! packet that payload produced (data, key, commitment), so control traffic is charged
+//! to the messages it serves, amortised. DECAP replays a pool of distinct packets made at
+//! set-up (replay detection forbids reuse); when the pool is used up a new receiver
+//! station joins (inside the timed loop, amortised over the pool).
+
+use crate::pool::WorkerOp;
+use crate::task::{Label, Prepared, Setup, Task};
+use crate::BenchError;
+use serde_json::json;
+use std::hint::black_box;
+use v2x_protocols::{
+    build_pair, pair_sender_role, Authenticator, DecapOutcome, Deployment, PacketKind, ProtocolConfig, Role, StationId,
+    Timestamp,
+};
+
+/// Simulated time between two payloads of the sender.
+pub const STEP_US: u64 = 10_000;
+/// Simulated delay between sending and processing.
+pub const RX_DELAY_US: u64 = 1_000;
+const T0_US: u64 = 1_000_000;
+
+/// One protocol configuration to measure.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// Profile protocol identifier (what `Authenticator::name` reports).
+    pub protocol: &'static str,
+    /// Message / layout label: `v2v`, `v2i`, `paper004`, `paper001`, `cam`.
+    pub message: &'static str,
+    pub config: serde_json::Value,
+    pub note: &'static str,
+}
+
+pub fn specs() -> Vec<Spec> {
+    vec![
+        Spec { protocol: "none", message: "v2v", config: json!({"protocol": "none"}), note: "no security (baseline)" },
+        Spec {
+            protocol: "hash-chain",
+            message: "v2v",
+            config: json!({"protocol": "hash-chain"}),
+            note: "paper 001 Algorithm 1: HMAC-SHA256/96 with a pre-shared hash-chain key table",
+        },
+        Spec {
+            protocol: "hash-chain",
+            message: "v2i",
+            config: json!({"protocol": "hash-chain", "pair_link": "v2i"}),
+            note: "paper 001 V2I variant: RSU authenticates with an ECDSA certificate",
+        },
+        Spec {
+            protocol: "tesla",
+            message: "paper004",
+            config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "separate"}),
+            note: "paper 004 layout, separate key packets (HMAC-SHA1, 10-byte MAC)",
+        },
+        Spec {
+            protocol: "tesla-attached",
+            message: "paper004",
+            config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "attached"}),
+            note: "paper 004 layout, key attached to the next beacon",
+        },
+        Spec {
+            protocol: "tesla-attached",
+            message: "paper001",
+            config: json!({"protocol": "tesla", "layout": "paper001", "key_disclosure": "attached"}),
+            note: "paper 001 layout: certificate digest and ECDSA signature on every packet",
+        },
+        Spec { protocol: "2flip", message: "v2v", config: json!({"protocol": "2flip"}), note: "paper 001 §8 characterisation" },
+        Spec {
+            protocol: "ieee1609.2",
+            message: "cam",
+            config: json!({"protocol": "ieee1609.2"}),
+            note: "the standard stack behind the same interface",
+        },
+    ]
+}
+
+fn config_of(spec: &Spec) -> Result<ProtocolConfig, String> {
+    serde_json::from_value(spec.config.clone()).map_err(|e| format!("protocol not in this build ({e})"))
+}
+
+fn setup_err<E: std::fmt::Display>(e: E) -> BenchError {
+    BenchError::Setup(e.to_string())
+}
+
+fn rejected(what: &str, r: &v2x_protocols::Rejection) -> BenchError {
+    BenchError::Rejected(format!("{what}: {:?} {}", r.reason, r.detail))
+}
+
+/// The data packet's size in a steady-state `encap` output.
+fn data_len(packets: &[v2x_protocols::OutgoingPacket]) -> Option<usize> {
+    packets.iter().find(|p| p.kind == PacketKind::Data).map(|p| p.bytes.len())
+}
+
+/// Gives every payload its own content (a counter in its first bytes), as successive
+/// beacons have: identical packets would be duplicates.
+fn vary(payload: &mut [u8], seq: u64) {
+    for (b, s) in payload.iter_mut().zip(seq.to_be_bytes()) {
+        *b = s;
+    }
+}
+
+/// Everything the sender transmits for one payload at `now` (encap output, then due timers).
+fn send_unit(tx: &mut dyn Authenticator, payload: &mut [u8], now: Timestamp) -> Result<Vec<Vec<u8>>, BenchError> {
+    vary(payload, now.0);
+    let payload: &[u8] = payload;
+    let mut out: Vec<Vec<u8>> = tx.encap(payload, now).map_err(setup_err)?.into_iter().map(|p| p.bytes).collect();
+    if tx.next_poll().is_some_and(|t| t <= now) {
+        out.extend(tx.poll(now).send.into_iter().map(|p| p.bytes));
+    }
+    Ok(out)
+}
+
+/// Receives one unit; returns the number of payloads accepted (now or released).
+fn receive_unit(rx: &mut dyn Authenticator, unit: &[Vec<u8>], now: Timestamp) -> Result<usize, BenchError> {
+    let mut accepted = 0;
+    for packet in unit {
+        let d = rx.decap(packet, now);
+        match &d.outcome {
+            DecapOutcome::Accepted(_) => accepted += 1,
+            DecapOutcome::Rejected(r) => return Err(rejected("packet", r)),
+            DecapOutcome::Pending(_) | DecapOutcome::Control(_) => {}
+        }
+        for rel in &d.released {
+            match &rel.result {
+                Ok(_) => accepted += 1,
+                Err(r) => return Err(rejected("released packet", r)),
+            }
+        }
+    }
+    Ok(accepted)
+}
+
+fn encap_setup(spec: Spec, payload_len: usize) -> Setup {
+    Box::new(move || {
+        let config = config_of(&spec).map_err(BenchError::Setup)?;
+        let (mut tx, _rx) = build_pair(&config).map_err(setup_err)?;
+        let mut payload = v2x_crypto::random_bytes(payload_len);
+        let mut t = T0_US;
+        // Steady state: the first call may carry a commitment or a handshake.
+        let mut size = None;
+        for _ in 0..3 {
+            t += STEP_US;
+            vary(&mut payload, t);
+            size = data_len(&tx.encap(&payload, Timestamp(t)).map_err(setup_err)?).or(size);
+        }
+        let op: WorkerOp = Box::new(move || {
+            t += STEP_US;
+            black_box(send_unit(tx.as_mut(), &mut payload, Timestamp(t))?);
+            Ok(())
+        });
+        Ok(match size {
+            Some(s) => Prepared::with_packet(op, s),
+            None => Prepared::new(op),
+        })
+    })
+}
+
+fn pool_units(quick: bool) -> (usize, std::time::Duration) {
+    if quick {
+        (1024, std::time::Duration::from_millis(30))
+    } else {
+        (32_768, std::time::Duration::from_millis(300))
+    }
+}
+
+/// Receiver side: a pool of units and receivers that join the deployment as needed.
+pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
+    Box::new(move || {
+        let config = config_of(&spec).map_err(BenchError::Setup)?;
+        let mut dep = Deployment::new(&config).map_err(setup_err)?;
+        let mut tx = dep.station(StationId(1), pair_sender_role(&config)).map_err(setup_err)?;
+        let mut payload = v2x_crypto::random_bytes(payload_len);
+        // Up to `pool_units` units, within a set-up time budget for slow protocols.
+        let (max_units, budget) = pool_units(quick);
+        let started = std::time::Instant::now();
+        let mut units = Vec::with_capacity(max_units);
+        let mut i = 0u64;
+        while units.len() < max_units && (units.len() < 256 || started.elapsed() < budget) {
+            let t = Timestamp(T0_US + i * STEP_US);
+            units.push((Timestamp(t.0 + RX_DELAY_US), send_unit(tx.as_mut(), &mut payload, t)?));
+            i += 1;
+        }
+        let n = units.len();
+        let size = units.iter().rev().find_map(|(_, u)| u.iter().map(Vec::len).max());
+        // Check the pool once: every payload is accepted but the last few still waiting
+        // for their keys.
+        let mut next_id = 2u32;
+        let mut check = dep.station(StationId(next_id), Role::Vehicle).map_err(setup_err)?;
+        next_id += 1;
+        let mut accepted = 0;
+        for (now, unit) in &units {
+            accepted += receive_unit(check.as_mut(), unit, *now)?;
+        }
+        if accepted + 64 < n {
+            return Err(BenchError::Rejected(format!("only {accepted} of {n} payloads accepted")));
+        }
+        let mut rx = dep.station(StationId(next_id), Role::Vehicle).map_err(setup_err)?;
+        next_id += 1;
+        let mut i = 0usize;
+        let op: WorkerOp = Box::new(move || {
+            if i == units.len() {
+                rx = dep.station(StationId(next_id), Role::Vehicle).map_err(setup_err)?;
+                next_id = next_id.wrapping_add(1);
+                i = 0;
+            }
+            let (now, unit) = &units[i];
+            black_box(receive_unit(rx.as_mut(), unit, *now)?);
+            i += 1;
+            Ok(())
+        });
+        Ok(match size {
+            Some(s) => Prepared::with_packet(op, s),
+            None => Prepared::new(op),
+        })
+    })
+}
+
+fn label(spec: &Spec, op: &str, payload: usize) -> Label {
+    let mut l = Label::new("protocols", spec.protocol, op, format!("{}/{}", spec.message, payload)).payload(payload).note(spec.note);
+    l.message = Some(spec.message.into());
+    l
+}
+
+pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
+    let payloads: &[usize] = if quick { &[100] } else { &[100, 300] };
+    let mut out = Vec::new();
+    for spec in specs() {
+        for &n in payloads {
+            out.push(Task { label: label(&spec, "encap", n), setup: encap_setup(spec.clone(), n) });
+            out.push(Task { label: label(&spec, "decap", n), setup: decap_setup(spec.clone(), n, quick) });
+        }
+    }
+    Ok(out)
+}
+
+/// Hash-chain V2V DECAP of a 100-byte payload (for the headline).
+pub fn hash_chain_verify(quick: bool) -> Result<Setup, String> {
+    let spec = specs().into_iter().find(|s| s.protocol == "hash-chain" && s.message == "v2v").ok_or("no hash-chain spec")?;
+    config_of(&spec)?;
+    Ok(decap_setup(spec, 100, quick))
+}

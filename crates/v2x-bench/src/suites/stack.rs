@@ -1,0 +1,659 @@
+//! Full-stack ENCAP / DECAP of both standard formats (IEEE 1609.2 / TS 103 097 v2 and the
+//! legacy TS 103 097 v1.2.1), per curve, security level (sign, encrypt, sign and encrypt),
+//! signer form (certificate digest or full certificate), message type (CAM, DENM,
+//! BSM-like) and payload size.
+//!
+//! Set-up (untimed): a PKI per format and curve (root, AA, sender and receiver tickets
+//! with encryption keys), a sender entity and a receiver entity that has already heard
+//! the sender's certificate ("known signer").
+//!
+//! ENCAP is timed as an application calls it: generation time from the clock, a fresh
+//! ECIES ephemeral key and data key for every encrypted message.
+//!
+//! DECAP runs the strict checks (chain from cache, validity, permissions, freshness,
+//! replay, signature). Strict replay detection rejects a message seen twice, so DECAP
+//! consumes a pool of distinct messages made at set-up; when the pool is used up, the
+//! receiver is rebuilt (fresh replay cache, priming with one certificate-signed message)
+//! inside the timed loop, a cost of about 0.3% spread over the pool. The receiver's
+//! clock is pinned just after the pool's generation times so that the freshness check
+//! passes however long the run takes (the check itself still runs).
+//!
+//! ECIES in 1609.2 exists only on P-256 and brainpoolP256r1: tickets on P-384 use a
+//! P-256 encryption key (brainpoolP384r1 tickets a brainpoolP256r1 one). The v1.2.1
+//! stack wraps keys on the ticket's own curve (its non-standard extension values).
+
+use crate::pool::WorkerOp;
+use crate::task::{Factory, Label, Prepared, ScalingTask, Setup, Task};
+use crate::BenchError;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+use v2x_crypto::{Curve, PrivateKey};
+use v2x_security::v1_2_1::{
+    CertSpec, Credential, SignerChoice, V1EncapRequest, V1Entity, V1Profile, V1Protection, V1TrustStore,
+};
+use v2x_security::{
+    issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
+    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM, PSID_DENM,
+};
+
+/// PSID / ITS-AID of the BSM-like message (SAE J2735 BSM, PSID 0x20).
+pub const PSID_BSM: u64 = 0x20;
+
+/// Payload sizes of the message sweep.
+pub const PAYLOADS: [usize; 3] = [100, 300, 500];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// IEEE 1609.2 / ETSI TS 103 097 v2.
+    Ieee16092,
+    /// ETSI TS 103 097 v1.2.1.
+    EtsiV121,
+}
+
+impl Format {
+    pub fn protocol(self) -> &'static str {
+        match self {
+            Format::Ieee16092 => "ieee1609.2",
+            Format::EtsiV121 => "etsi-v1.2.1",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Sign,
+    Encrypt,
+    SignEncrypt,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Sign => "sign",
+            Level::Encrypt => "encrypt",
+            Level::SignEncrypt => "sign+encrypt",
+        }
+    }
+    fn signs(self) -> bool {
+        self != Level::Encrypt
+    }
+    fn encrypts(self) -> bool {
+        self != Level::Sign
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Message {
+    Cam,
+    Denm,
+    Bsm,
+    /// Generic profile (PSID 0x20): encrypted-only data, which the CAM and DENM profiles
+    /// forbid (they require a signature).
+    Generic,
+}
+
+impl Message {
+    pub fn name(self) -> &'static str {
+        match self {
+            Message::Cam => "cam",
+            Message::Denm => "denm",
+            Message::Bsm => "bsm",
+            Message::Generic => "generic",
+        }
+    }
+}
+
+/// One stack configuration. `certificate` chooses the signer form (ignored when not signing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variant {
+    pub format: Format,
+    pub curve: Curve,
+    pub message: Message,
+    pub level: Level,
+    pub certificate: bool,
+    pub payload: usize,
+}
+
+impl Variant {
+    pub fn signer_name(&self) -> &'static str {
+        match (self.level.signs(), self.certificate) {
+            (false, _) => "none",
+            (true, true) => "certificate",
+            (true, false) => "digest",
+        }
+    }
+
+    pub fn variant_name(&self) -> String {
+        format!(
+            "{}/{}/{}/{}/{}",
+            self.curve.short_name(),
+            self.message.name(),
+            self.level.name(),
+            self.signer_name(),
+            self.payload
+        )
+    }
+
+    fn label(&self, operation: &str) -> Label {
+        let mut l = Label::new("stack", self.format.protocol(), operation, self.variant_name())
+            .curve(self.curve.short_name())
+            .payload(self.payload);
+        l.message = Some(self.message.name().into());
+        l.level = Some(self.level.name().into());
+        l.signer = Some(self.signer_name().into());
+        l
+    }
+
+    /// The headline configuration: P-256, digest-signed CAM, 100-byte payload, 1609.2.
+    pub fn headline() -> Variant {
+        Variant {
+            format: Format::Ieee16092,
+            curve: Curve::NistP256,
+            message: Message::Cam,
+            level: Level::Sign,
+            certificate: false,
+            payload: 100,
+        }
+    }
+}
+
+/// The variants measured: every format x curve x level x signer form for a 100-byte CAM,
+/// then every message type and payload size at P-256 (quick mode: P-256 only, fewer sizes).
+pub fn variants(quick: bool) -> Vec<Variant> {
+    let curves: &[Curve] = if quick { &[Curve::NistP256] } else { &Curve::ALL };
+    let levels = [
+        (Level::Sign, false),
+        (Level::Sign, true),
+        (Level::Encrypt, false),
+        (Level::SignEncrypt, false),
+        (Level::SignEncrypt, true),
+    ];
+    let mut out = Vec::new();
+    for format in [Format::Ieee16092, Format::EtsiV121] {
+        for &curve in curves {
+            for (level, certificate) in levels {
+                let message = if level == Level::Encrypt { Message::Generic } else { Message::Cam };
+                out.push(Variant { format, curve, message, level, certificate, payload: 100 });
+            }
+        }
+        let payloads: &[usize] = if quick { &[100] } else { &PAYLOADS };
+        for message in [Message::Cam, Message::Denm, Message::Bsm] {
+            for &payload in payloads {
+                // DENMs carry the full certificate (profile); CAMs and BSMs a digest.
+                let certificate = message == Message::Denm;
+                let v = Variant { format, curve: Curve::NistP256, message, level: Level::Sign, certificate, payload };
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
+    move |e| BenchError::Setup(format!("{what}: {e}"))
+}
+
+fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
+    BenchError::Rejected(format!("{e:?}"))
+}
+
+/// Messages pre-made for DECAP (per receiver lifetime).
+fn pool_size(quick: bool) -> usize {
+    if quick {
+        128
+    } else {
+        2048
+    }
+}
+
+const LOCATION_LAT: i32 = 488_566_000;
+const LOCATION_LON: i32 = 23_522_000;
+
+// ------------------------------------------------------------------ IEEE 1609.2
+
+/// Root, AA and two tickets (sender, receiver) on one curve.
+struct Pki2 {
+    root: CertRef,
+    aa: CertRef,
+    sender: Credentials,
+    receiver: Credentials,
+}
+
+fn encryption_curve(signing: Curve) -> Curve {
+    match signing {
+        Curve::BrainpoolP256r1 | Curve::BrainpoolP384r1 => Curve::BrainpoolP256r1,
+        _ => Curve::NistP256,
+    }
+}
+
+impl Pki2 {
+    fn new(curve: Curve) -> Result<Pki2, BenchError> {
+        let start = TaiTime::now().saturating_sub(Duration::from_secs(3600));
+        let validity = Duration::from_secs(7 * 86_400);
+        let root_key = PrivateKey::generate(curve)?;
+        let mut spec = CertificateSpec::new(Some("bench-root"), start, validity);
+        spec.issue_permissions = Some(IssuePermissions::All);
+        let root = Arc::new(
+            issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key)).map_err(err("root"))?,
+        );
+        let aa_key = PrivateKey::generate(curve)?;
+        let mut spec = CertificateSpec::new(Some("bench-aa"), start, validity);
+        spec.issue_permissions = Some(IssuePermissions::All);
+        let aa = Arc::new(
+            issue_certificate(&spec, aa_key.public_key(), IssuerKey::Ca { cert: &root, key: &root_key })
+                .map_err(err("AA"))?,
+        );
+        let ticket = |aa: &CertRef| -> Result<Credentials, BenchError> {
+            let signing_key = PrivateKey::generate(curve)?;
+            let enc_key = PrivateKey::generate(encryption_curve(curve))?;
+            let mut spec = CertificateSpec::new(None, start, validity);
+            spec.app_permissions = vec![
+                AppPermission { psid: PSID_CAM, ssp: None },
+                AppPermission { psid: PSID_DENM, ssp: None },
+                AppPermission { psid: PSID_BSM, ssp: None },
+            ];
+            spec.encryption_key = Some(enc_key.public_key().clone());
+            let cert = issue_certificate(&spec, signing_key.public_key(), IssuerKey::Ca { cert: aa, key: &aa_key })
+                .map_err(err("ticket"))?;
+            Ok(Credentials { certificate: Arc::new(cert), signing_key, encryption_key: Some(enc_key) })
+        };
+        let sender = ticket(&aa)?;
+        let receiver = ticket(&aa)?;
+        Ok(Pki2 { root, aa, sender, receiver })
+    }
+
+    fn store(&self) -> Result<TrustStore, BenchError> {
+        let mut s = TrustStore::new();
+        s.add_trust_anchor(self.root.clone()).map_err(err("trust anchor"))?;
+        s.add_ca_certificate(self.aa.clone());
+        Ok(s)
+    }
+
+    fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
+        Ok(SecurityEntity::with_credentials(self.store()?, creds.clone(), vec![self.aa.clone(), self.root.clone()]))
+    }
+
+    /// The sender, with the signer policy the variant asks for.
+    fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
+        let mut e = self.entity(&self.sender)?;
+        let kind = profile_kind(v.message);
+        e.encap_profile_mut(kind).signer = if v.certificate {
+            SignerPolicy::Certificate
+        } else {
+            // Digest from the first message on: the receiver is primed separately.
+            SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(365 * 86_400))
+        };
+        if kind == ProfileKind::Generic {
+            e.encap_profile_mut(kind).psid = PSID_BSM;
+        }
+        Ok(e)
+    }
+}
+
+fn profile_kind(m: Message) -> ProfileKind {
+    match m {
+        Message::Cam => ProfileKind::Cam,
+        Message::Denm => ProfileKind::Denm,
+        Message::Bsm | Message::Generic => ProfileKind::Generic,
+    }
+}
+
+fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequest<'a> {
+    let mut r = EncapRequest::new(profile_kind(v.message), payload);
+    if matches!(v.message, Message::Bsm | Message::Generic) {
+        r = r.with_psid(PSID_BSM);
+    }
+    if v.message == Message::Denm {
+        r = r.with_location(Location { point: GeoPoint { lat: LOCATION_LAT, lon: LOCATION_LON }, elevation: 0 });
+    }
+    if v.level.encrypts() {
+        r = r.encrypted_to(Recipient::Certificate(recipient.clone()));
+    }
+    if !v.level.signs() {
+        r = r.unsigned();
+    }
+    r
+}
+
+fn ieee_encap(v: Variant) -> Result<Prepared, BenchError> {
+    let pki = Pki2::new(v.curve)?;
+    let mut sender = pki.sender(&v)?;
+    let recipient = pki.receiver.certificate.clone();
+    let payload = v2x_crypto::random_bytes(v.payload);
+    // The first CAM after start-up carries the certificate; measure the steady state.
+    sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?;
+    let size = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?.bytes.len();
+    let op: WorkerOp = Box::new(move || {
+        let out = sender.encap(&request(&v, &payload, &recipient)).map_err(|e| BenchError::Setup(e.to_string()))?;
+        black_box(out);
+        Ok(())
+    });
+    Ok(Prepared::with_packet(op, size))
+}
+
+/// A 1609.2 receiver that knows the sender, and a pool of distinct messages.
+fn ieee_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
+    let pki = Arc::new(Pki2::new(v.curve)?);
+    let recipient = pki.receiver.certificate.clone();
+    let payload = v2x_crypto::random_bytes(v.payload);
+    let t0 = TaiTime::now();
+    // Priming message: signed with the full certificate, so the receiver learns it.
+    let mut primer_sender = pki.entity(&pki.sender)?;
+    primer_sender.encap_profile_mut(profile_kind(v.message)).signer = SignerPolicy::Certificate;
+    let primer_variant = Variant { certificate: true, ..v };
+    let primer = primer_sender
+        .encap(&request(&primer_variant, &payload, &recipient).at(t0))
+        .map_err(err("primer encap"))?
+        .bytes;
+    let mut sender = pki.sender(&v)?;
+    let n = pool_size(quick);
+    let mut pool = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = TaiTime(t0.0 + 10 * (i as u64 + 1));
+        pool.push(sender.encap(&request(&v, &payload, &recipient).at(t)).map_err(err("encap"))?.bytes);
+    }
+    let now = TaiTime(t0.0 + 10 * (n as u64 + 1) + 50_000);
+    let size = pool.last().map(Vec::len).unwrap_or(0);
+    let build = {
+        let pki = pki.clone();
+        let accept_unsigned = !v.level.signs();
+        move || -> Result<SecurityEntity, BenchError> {
+            let mut rx = pki.entity(&pki.receiver)?;
+            // Encrypt-only data has no signature to check: the receiver opts in for it.
+            rx.policy_mut().accept_unsigned = accept_unsigned;
+            rx.decap_at(&primer, now).map_err(rejected)?;
+            Ok(rx)
+        }
+    };
+    let mut rx = build()?;
+    // Check the whole pool once before timing anything.
+    for m in &pool {
+        rx.decap_at(m, now).map_err(rejected)?;
+    }
+    let mut rx = build()?;
+    let mut i = 0usize;
+    let op: WorkerOp = Box::new(move || {
+        if i == pool.len() {
+            rx = build()?;
+            i = 0;
+        }
+        let out = rx.decap_at(&pool[i], now).map_err(rejected)?;
+        i += 1;
+        black_box(out);
+        Ok(())
+    });
+    Ok(Prepared::with_packet(op, size))
+}
+
+// ------------------------------------------------------------------ ETSI TS 103 097 v1.2.1
+
+struct Pki1 {
+    root: Credential,
+    aa: Credential,
+    sender: Credential,
+    receiver: Credential,
+}
+
+impl Pki1 {
+    fn new(curve: Curve) -> Result<Pki1, BenchError> {
+        let start = TaiTime::now().to_time32().saturating_sub(3600);
+        let end = start.saturating_add(7 * 86_400);
+        let mut root_spec = CertSpec::root("bench-root", curve, start, end);
+        root_spec.its_aids.push(PSID_BSM);
+        let root = Credential::issue_root(&root_spec)?;
+        let mut aa_spec = CertSpec::authorization_authority("bench-aa", curve, start, end);
+        aa_spec.its_aids.push(PSID_BSM);
+        let aa = root.issue(&aa_spec)?;
+        let mut ticket = CertSpec::authorization_ticket(curve, start, end);
+        ticket.its_aid_ssps.push(v2x_wire::v1_2_1::ItsAidSsp { its_aid: PSID_BSM, service_specific_permissions: Vec::new() });
+        let sender = aa.issue(&ticket)?;
+        let receiver = aa.issue(&ticket)?;
+        Ok(Pki1 { root, aa, sender, receiver })
+    }
+
+    fn entity(&self, own: &Credential) -> V1Entity {
+        let mut store = V1TrustStore::new();
+        store.add_anchor(self.root.certificate.clone());
+        store.add_authority(self.aa.certificate.clone());
+        V1Entity::new(Some(own.clone()), vec![self.aa.certificate.clone()], store)
+    }
+}
+
+fn v1_profile(m: Message) -> V1Profile {
+    match m {
+        Message::Cam => V1Profile::Cam,
+        Message::Denm => V1Profile::Denm,
+        Message::Bsm | Message::Generic => V1Profile::Generic { its_aid: PSID_BSM },
+    }
+}
+
+fn v1_request<'a>(
+    v: &Variant,
+    payload: &'a [u8],
+    recipients: &'a [v2x_wire::v1_2_1::Certificate],
+    now: TaiTime,
+) -> V1EncapRequest<'a> {
+    let mut r = V1EncapRequest::new(v1_profile(v.message), payload, now);
+    r.protection = match v.level {
+        Level::Sign => V1Protection::Sign,
+        Level::Encrypt => V1Protection::Encrypt,
+        Level::SignEncrypt => V1Protection::SignAndEncrypt,
+    };
+    r.signer = if v.certificate { SignerChoice::Certificate } else { SignerChoice::Digest };
+    if v.level.encrypts() {
+        r.recipients = recipients;
+    }
+    if v.message == Message::Denm {
+        r.location =
+            Some(v2x_wire::v1_2_1::ThreeDLocation { latitude: LOCATION_LAT, longitude: LOCATION_LON, elevation: [0, 0] });
+    }
+    r
+}
+
+fn v1_encap(v: Variant) -> Result<Prepared, BenchError> {
+    let pki = Pki1::new(v.curve)?;
+    let mut sender = pki.entity(&pki.sender);
+    let recipients = vec![pki.receiver.certificate.clone()];
+    let payload = v2x_crypto::random_bytes(v.payload);
+    let size = sender.encap(&v1_request(&v, &payload, &recipients, TaiTime::now())).map_err(err("v1 encap"))?.len();
+    let op: WorkerOp = Box::new(move || {
+        let out = sender
+            .encap(&v1_request(&v, &payload, &recipients, TaiTime::now()))
+            .map_err(|e| BenchError::Setup(e.to_string()))?;
+        black_box(out);
+        Ok(())
+    });
+    Ok(Prepared::with_packet(op, size))
+}
+
+fn v1_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
+    let pki = Pki1::new(v.curve)?;
+    let mut sender = pki.entity(&pki.sender);
+    let recipients = vec![pki.receiver.certificate.clone()];
+    let payload = v2x_crypto::random_bytes(v.payload);
+    let t0 = TaiTime::now();
+    let primer_variant = Variant { certificate: true, ..v };
+    let primer = sender.encap(&v1_request(&primer_variant, &payload, &recipients, t0)).map_err(err("v1 primer"))?;
+    let n = pool_size(quick);
+    let mut pool = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = TaiTime(t0.0 + 10 * (i as u64 + 1));
+        pool.push(sender.encap(&v1_request(&v, &payload, &recipients, t)).map_err(err("v1 encap"))?);
+    }
+    let now = TaiTime(t0.0 + 10 * (n as u64 + 1) + 50_000);
+    let size = pool.last().map(Vec::len).unwrap_or(0);
+    let mut primed = pki.entity(&pki.receiver);
+    primed.decap(&primer, now).map_err(rejected)?;
+    let mut check = primed.clone();
+    for m in &pool {
+        check.decap(m, now).map_err(rejected)?;
+    }
+    let mut rx = primed.clone();
+    let mut i = 0usize;
+    let op: WorkerOp = Box::new(move || {
+        if i == pool.len() {
+            rx = primed.clone();
+            i = 0;
+        }
+        let out = rx.decap(&pool[i], now).map_err(rejected)?;
+        i += 1;
+        black_box(out);
+        Ok(())
+    });
+    Ok(Prepared::with_packet(op, size))
+}
+
+// ------------------------------------------------------------------ tasks
+
+fn encap_setup(v: Variant) -> Setup {
+    Box::new(move || match v.format {
+        Format::Ieee16092 => ieee_encap(v),
+        Format::EtsiV121 => v1_encap(v),
+    })
+}
+
+fn decap_setup(v: Variant, quick: bool) -> Setup {
+    Box::new(move || match v.format {
+        Format::Ieee16092 => ieee_decap(v, quick),
+        Format::EtsiV121 => v1_decap(v, quick),
+    })
+}
+
+/// Where ENCAP / DECAP time goes (headline configuration, P-256 CAM, 100 bytes): the
+/// crypto calls the entity makes, the encoding / decoding without crypto, and DECAP
+/// without the strict checks (signature-only lab mode).
+fn breakdown_tasks() -> Vec<Task> {
+    let v = Variant::headline();
+    let label = |op: &str, note: &str| {
+        let mut l = Label::new("stack", "ieee1609.2-parts", op, "p256/cam/100").curve("p256").payload(100).note(note);
+        l.message = Some("cam".into());
+        l
+    };
+    let mut out = Vec::new();
+    out.push(Task {
+        label: label("crypto-sign", "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes"),
+        setup: Box::new(|| {
+            let k = PrivateKey::generate(Curve::NistP256)?;
+            let d = v2x_crypto::sha256(b"digest");
+            Ok(Prepared::new(Box::new(move || {
+                black_box(k.sign_digest(&d)?);
+                Ok(())
+            })))
+        }),
+    });
+    out.push(Task {
+        label: label("crypto-verify", "v2x-crypto PublicKey::verify_digest, the call DECAP makes"),
+        setup: Box::new(|| {
+            let k = PrivateKey::generate(Curve::NistP256)?;
+            let d = v2x_crypto::sha256(b"digest");
+            let sig = k.sign_digest(&d)?;
+            let public = k.public_key().clone();
+            Ok(Prepared::new(Box::new(move || {
+                if !public.verify_digest(&d, &sig)? {
+                    return Err(BenchError::Setup("valid signature rejected".into()));
+                }
+                Ok(())
+            })))
+        }),
+    });
+    out.push(Task {
+        label: label("encap-unsigned", "SN-ENCAP of unsecured data: the entity and encoding without crypto"),
+        setup: Box::new(move || {
+            let pki = Pki2::new(v.curve)?;
+            let mut sender = pki.sender(&v)?;
+            let payload = v2x_crypto::random_bytes(v.payload);
+            Ok(Prepared::new(Box::new(move || {
+                black_box(sender.encap(&EncapRequest::cam(&payload).unsigned()).map_err(|e| BenchError::Setup(e.to_string()))?);
+                Ok(())
+            })))
+        }),
+    });
+    out.push(Task {
+        label: label("decap-unsigned", "SN-DECAP of unsecured data (receiver opted in): decoding without crypto"),
+        setup: Box::new(move || {
+            let pki = Pki2::new(v.curve)?;
+            let mut sender = pki.sender(&v)?;
+            let payload = v2x_crypto::random_bytes(v.payload);
+            let msg = sender.encap(&EncapRequest::cam(&payload).unsigned()).map_err(err("encap"))?.bytes;
+            let mut rx = pki.entity(&pki.receiver)?;
+            rx.policy_mut().accept_unsigned = true;
+            Ok(Prepared::new(Box::new(move || {
+                black_box(rx.decap(&msg).map_err(rejected)?);
+                Ok(())
+            })))
+        }),
+    });
+    out.push(Task {
+        label: label("decap-signature-only", "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)"),
+        setup: Box::new(move || {
+            let pki = Pki2::new(v.curve)?;
+            let mut sender = pki.sender(&v)?;
+            let recipient = pki.receiver.certificate.clone();
+            let payload = v2x_crypto::random_bytes(v.payload);
+            let primer_variant = Variant { certificate: true, ..v };
+            let mut primer_sender = pki.entity(&pki.sender)?;
+            primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
+            let primer = primer_sender.encap(&request(&primer_variant, &payload, &recipient)).map_err(err("encap"))?.bytes;
+            let msg = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?.bytes;
+            let mut rx = pki.entity(&pki.receiver)?;
+            rx.decap(&primer).map_err(rejected)?;
+            rx.set_decap_mode(v2x_security::DecapMode::SignatureOnly);
+            rx.decap(&msg).map_err(rejected)?;
+            Ok(Prepared::new(Box::new(move || {
+                black_box(rx.decap(&msg).map_err(rejected)?);
+                Ok(())
+            })))
+        }),
+    });
+    out
+}
+
+pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
+    let mut out = breakdown_tasks();
+    for v in variants(quick) {
+        out.push(Task { label: v.label("encap"), setup: encap_setup(v) });
+        out.push(Task { label: v.label("decap"), setup: decap_setup(v, quick) });
+    }
+    Ok(out)
+}
+
+fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
+    Box::new(move || {
+        let p = if decap { decap_setup(v, quick)()? } else { encap_setup(v)()? };
+        Ok(p.op)
+    })
+}
+
+/// Full stack on one core vs all cores (paper 002 Table 3.2, "VSSKit2" rows).
+pub fn scaling_tasks(quick: bool) -> Result<Vec<ScalingTask>, String> {
+    let v = Variant::headline();
+    Ok(vec![
+        ScalingTask {
+            kind: "stack".into(),
+            key: v.label("encap").key(),
+            label: format!("{} encap {}", v.format.protocol(), v.variant_name()),
+            factory: factory(v, false, quick),
+        },
+        ScalingTask {
+            kind: "stack".into(),
+            key: v.label("decap").key(),
+            label: format!("{} decap {}", v.format.protocol(), v.variant_name()),
+            factory: factory(v, true, quick),
+        },
+    ])
+}
+
+pub fn headline_encap() -> Result<Setup, String> {
+    Ok(encap_setup(Variant::headline()))
+}
+
+pub fn headline_decap(quick: bool) -> Result<Setup, String> {
+    Ok(decap_setup(Variant::headline(), quick))
+}
+
+pub fn headline_decap_factory(quick: bool) -> Result<Factory, String> {
+    Ok(factory(Variant::headline(), true, quick))
+}

@@ -1,0 +1,76 @@
+//! `v2x bench`: measure raw primitives, the full stack and the lightweight protocols on
+//! this machine; write results, plots, paper comparisons and a processor profile.
+
+use anyhow::Context;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use v2x_bench::{output, Config, Suite};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Suites to run, comma separated: raw, stack, protocols, scaling (or all).
+    #[arg(long, default_value = "all", value_parser = parse_suites)]
+    suite: SuiteList,
+    /// Few samples per operation: finishes in seconds (tests, demo); not for publishing.
+    #[arg(long)]
+    quick: bool,
+    /// Results folder (JSON, CSV, markdown, SVG plots, profile.json, report.html).
+    #[arg(long, default_value = "out/bench")]
+    out: PathBuf,
+    /// Also write the whole result (with its `headline` object) to this JSON file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Worker threads for "all cores" (default: every available core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Trials per operation (default 10, or 3 with --quick).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    trials: Option<u16>,
+    /// Do not draw a progress bar (it is hidden anyway when stderr is not a terminal).
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// The parsed `--suite` list.
+#[derive(Clone, Debug)]
+struct SuiteList(Vec<Suite>);
+
+fn parse_suites(s: &str) -> Result<SuiteList, String> {
+    Suite::parse_list(s).map(SuiteList)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut config = Config::new(args.suite.0, args.quick);
+    if let Some(t) = args.threads {
+        config.threads = usize::from(t);
+    }
+    config.trials = args.trials.map(usize::from);
+    config.show_progress = !args.no_progress;
+    config.command = std::iter::once("v2x".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+
+    let result = v2x_bench::run(&config).context("benchmark failed")?;
+    let files = output::write_all(&result, &args.out).context("writing the results folder")?;
+    if let Some(path) = &args.json {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::write(path, output::to_json(&result)?).with_context(|| format!("writing {}", path.display()))?;
+    }
+
+    println!("{} measurements in {:.1} s on {} ({} cores)", result.measurements.len(), result.duration_s, result.host.cpu, result.host.cores);
+    println!("headline ({}):", if result.quick { "quick mode: indicative only" } else { "full mode" });
+    for (figure, value, target) in output::markdown::headline_rows(&result.headline) {
+        println!("  {figure:<55} {value:>10}  {target}");
+    }
+    for note in &result.headline.notes {
+        println!("  note: {note}");
+    }
+    for s in &result.skipped {
+        println!("not measured: {s}");
+    }
+    println!("wrote {} files to {}", files.len(), args.out.display());
+    if let Some(path) = &args.json {
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,10 @@
+//! `v2x decap` (being built).
+
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`v2x decap` is not built yet")
+}

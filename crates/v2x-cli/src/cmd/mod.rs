@@ -1,0 +1,10 @@
+//! One module per subcommand; each has `Args` (clap) and `run(Args) -> Result<ExitCode>`.
+
+pub mod bench;
+pub mod decap;
+pub mod encap;
+pub mod inspect;
+pub mod overhead;
+pub mod pcap;
+pub mod pki;
+pub mod sim;

@@ -1,0 +1,61 @@
+//! `v2x`: the v2xsec command line.
+//!
+//! Exit status: 0 on success (decap: message accepted), 1 when decap rejects a message
+//! (the reason code is printed), 2 on any error (bad arguments, unreadable files, ...).
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "v2x", version, about = "V2X security: standards stack, lightweight protocols, benchmark, simulator")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create and manage a PKI: root CA, EA, AA, enrolment credentials, pseudonym tickets.
+    Pki(cmd::pki::Args),
+    /// SN-ENCAP: secure a payload (sign, encrypt or both) with a profile.
+    Encap(cmd::encap::Args),
+    /// SN-DECAP: verify (and decrypt) a secured message; exit 1 with the reason on rejection.
+    Decap(cmd::decap::Args),
+    /// Decoded tree of a secured message, certificate, trust list or GeoNetworking packet.
+    Inspect(cmd::inspect::Args),
+    /// Write a pcap of secured CAMs/DENMs in GeoNetworking/BTP that Wireshark decodes.
+    Pcap(cmd::pcap::Args),
+    /// Security overhead in bytes, field by field, per protocol and message type.
+    Overhead(cmd::overhead::Args),
+    /// Measure every protocol on this machine and write a processor profile.
+    Bench(cmd::bench::Args),
+    /// Run a simulation scenario.
+    Sim(cmd::sim::Args),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("V2X_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Pki(a) => cmd::pki::run(a),
+        Command::Encap(a) => cmd::encap::run(a),
+        Command::Decap(a) => cmd::decap::run(a),
+        Command::Inspect(a) => cmd::inspect::run(a),
+        Command::Pcap(a) => cmd::pcap::run(a),
+        Command::Overhead(a) => cmd::overhead::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

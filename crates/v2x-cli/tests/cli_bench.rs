@@ -1,0 +1,135 @@
+//! `v2x bench --quick`: every output file is written, with consistent statistics.
+//! (Checks structure and internal consistency, never speed.)
+
+use std::path::Path;
+use std::process::Command;
+
+fn v2x() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_v2x"))
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn f(v: &serde_json::Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} missing in {v}"))
+}
+
+#[test]
+fn quick_bench_writes_every_output_with_consistent_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bench");
+    let json = dir.path().join("whole.json");
+    let status = v2x()
+        .args(["bench", "--quick", "--suite", "raw,stack,protocols,scaling", "--out"])
+        .arg(&out)
+        .arg("--json")
+        .arg(&json)
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    for name in v2x_bench::output::FILES {
+        let p = out.join(name);
+        let meta = std::fs::metadata(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(meta.len() > 0, "{name} is empty");
+    }
+
+    // The whole result, in both places, with a headline measured in this run.
+    let r = read_json(&json);
+    assert_eq!(r, read_json(&out.join("results.json")));
+    let h = &r["headline"];
+    for key in ["decap_vs_raw_verify", "encap_vs_raw_sign", "all_cores_vs_one_core", "hash_chain_verify_per_sec"] {
+        let v = f(h, key);
+        assert!(v.is_finite() && v > 0.0, "{key} = {v}");
+    }
+
+    // Every measurement: min <= median <= p99 <= max, CI contains the mean, ops/s = 1e6/mean.
+    let ms = r["measurements"].as_array().unwrap();
+    assert!(ms.len() > 30, "only {} measurements", ms.len());
+    for suite in ["raw", "stack", "protocols"] {
+        assert!(ms.iter().any(|m| m["suite"] == suite), "no {suite} measurement");
+    }
+    for m in ms {
+        let l = &m["latency"];
+        let (min, med, p99, max, mean) = (f(l, "min_us"), f(l, "median_us"), f(l, "p99_us"), f(l, "max_us"), f(l, "mean_us"));
+        assert!(min > 0.0 && min <= med && med <= p99 && p99 <= max, "{m}");
+        assert!(f(l, "ci95_low_us") <= mean && mean <= f(l, "ci95_high_us"), "{m}");
+        let ops = f(m, "ops_per_sec");
+        assert!((ops - 1e6 / mean).abs() <= 1e-6 * ops, "{m}");
+        assert!(min <= mean && mean <= max, "{m}");
+        let q = l["quantiles"].as_array().unwrap();
+        assert!(q.windows(2).all(|w| w[0][1].as_f64() <= w[1][1].as_f64()), "{m}");
+    }
+    // Both standard formats and every level of the stack were measured.
+    for protocol in ["ieee1609.2", "etsi-v1.2.1"] {
+        for level in ["sign", "encrypt", "sign+encrypt"] {
+            for op in ["encap", "decap"] {
+                assert!(
+                    ms.iter().any(|m| m["protocol"] == protocol && m["level"] == level && m["operation"] == op),
+                    "{protocol} {level} {op} missing"
+                );
+            }
+        }
+    }
+    // Overhead = packet - payload where both are known.
+    for m in ms.iter().filter(|m| m["overhead_bytes"].is_u64()) {
+        assert_eq!(
+            m["overhead_bytes"].as_u64().unwrap() + m["payload_bytes"].as_u64().unwrap(),
+            m["packet_bytes"].as_u64().unwrap()
+        );
+    }
+
+    // Scaling rows have both sides.
+    let scaling = r["scaling"].as_array().unwrap();
+    assert!(scaling.iter().any(|s| s["kind"] == "raw") && scaling.iter().any(|s| s["kind"] == "stack"));
+
+    // The processor profile validates and holds every measurement.
+    let profile = v2x_profile::ProcessorProfile::load(&out.join("profile.json")).unwrap();
+    assert_eq!(profile.costs.len(), ms.len());
+    assert!(profile.require("raw", "verify", "p256").is_ok());
+    assert!(matches!(profile.source, v2x_profile::ProfileSource::Measured { .. }));
+
+    // Comparison tables for the four papers, with some values of ours beside theirs.
+    let cmp = r["comparisons"].as_array().unwrap();
+    for p in ["000", "001", "002", "004"] {
+        let t = cmp.iter().find(|t| t["paper"] == p).unwrap_or_else(|| panic!("paper {p}"));
+        assert!(t["rows"].as_array().unwrap().iter().any(|row| row["ours"].is_f64()), "paper {p} has no comparison");
+    }
+    let md = std::fs::read_to_string(out.join("comparison.md")).unwrap();
+    assert!(md.contains("## Paper 002") && md.contains("Table 3.2"));
+
+    // CSV: a header and one row per measurement.
+    let csv = std::fs::read_to_string(out.join("measurements.csv")).unwrap();
+    assert_eq!(csv.lines().count(), ms.len() + 1);
+    assert!(csv.starts_with("suite,protocol,operation,variant"));
+
+    // SVG and HTML are complete documents; the report embeds the plots.
+    for svg in ["ops_per_sec.svg", "latency_per_curve.svg", "overhead.svg"] {
+        let s = std::fs::read_to_string(out.join(svg)).unwrap();
+        assert!(s.contains("<svg") && s.trim_end().ends_with("</svg>") && s.contains("<rect"), "{svg}");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg") && html.trim_end().ends_with("</html>"));
+    assert!(!html.contains("src=\"http"), "the report must be self-contained");
+}
+
+#[test]
+fn rejects_unknown_suite() {
+    let out = v2x().args(["bench", "--quick", "--suite", "raw,bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bogus"));
+}
+
+#[test]
+fn single_suite_runs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = v2x().args(["bench", "--quick", "--suite", "raw", "--trials", "2", "--out"]).arg(dir.path()).status().unwrap();
+    assert!(status.success());
+    let r = read_json(&dir.path().join("results.json"));
+    assert_eq!(r["suites"], serde_json::json!(["raw"]));
+    assert!(r["measurements"].as_array().unwrap().iter().all(|m| m["suite"] == "raw"));
+    assert!(r["scaling"].as_array().unwrap().is_empty());
+}

@@ -1,0 +1,68 @@
+//! IEEE 1609.2 / ETSI TS 103 097 v2 security: certificates, PKI, trust store,
+//! validation, pseudonym pools and the security entity (SN-ENCAP / SN-DECAP).
+//!
+//! # Quick start
+//! ```no_run
+//! use v2x_security::{EncapRequest, Pki, PkiConfig, TaiTime};
+//! let pki = Pki::init(std::path::Path::new("/tmp/pki"), PkiConfig::default(), "station-1").unwrap();
+//! let mut sender = pki.entity("station-1").unwrap();        // signs with station-1's tickets
+//! let mut receiver = v2x_security::SecurityEntity::new(pki.trust_store().unwrap());
+//! let msg = sender.encap(&EncapRequest::cam(b"cam payload")).unwrap();
+//! let ok = receiver.decap(&msg.bytes).unwrap();             // Err(Rejection) names the reason
+//! assert_eq!(ok.payload, b"cam payload");
+//! # let _ = TaiTime::now();
+//! ```
+//!
+//! # Main types
+//! * [`Certificate`] / [`CertRef`]: an explicit certificate with its received encoding,
+//!   HashedId8, cached OpenSSL verification key and decoded permissions/validity/region.
+//! * [`issue_certificate`] with a [`CertificateSpec`]: root (self-signed), EA, AA, EC, AT.
+//! * [`Pki`]: a PKI directory (root/ea/aa/stations/crl, `pki.toml`); [`load_trust_dir`].
+//! * [`TrustStore`]: anchors, CA certificates, validated-chain cache, revocation
+//!   (`apply_crl`, `load_ectl`).
+//! * [`SecurityEntity`]: `encap(&EncapRequest)` -> [`Encapsulated`];
+//!   `decap(bytes)` / `decap_at(bytes, TaiTime)` -> [`Decapped`] or [`Rejection`]
+//!   (see [`entity`] for the ordered checks). [`DecapMode::SignatureOnly`] is the
+//!   explicitly named insecure lab mode.
+//! * [`Profile`]s: CAM (PSID 36, digest signer with the certificate at least once per
+//!   second, on new neighbours and on P2PCD requests), DENM (PSID 37, certificate
+//!   signer, generation location), generic.
+//! * Encryption: [`Recipient::Certificate`] (ECIES certRecipInfo + AES-128-CCM) or
+//!   [`Recipient::Symmetric`] (symmRecipInfo with a key established by an earlier
+//!   exchange; see [`encryption`]).
+//! * Time: [`TaiTime`] is 1609.2 Time64 (TAI microseconds since 2004-01-01).
+
+pub mod certificate;
+pub mod chain;
+pub mod convert;
+pub mod crl;
+pub mod encryption;
+pub mod entity;
+pub mod issue;
+pub mod p2pcd;
+pub mod pki_store;
+pub mod profile;
+pub mod pseudonym;
+pub mod reason;
+pub mod region;
+pub mod replay;
+pub mod signed;
+pub mod time;
+pub mod trust_list;
+pub mod trust_store;
+pub mod v1_2_1;
+
+pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
+pub use chain::ValidatedChain;
+pub use encryption::Recipient;
+pub use entity::{
+    DecapMode, DecapPolicy, Decapped, EncapError, EncapRequest, Encapsulated, Location, SecurityEntity,
+};
+pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey};
+pub use profile::{Profile, ProfileKind, SignerPolicy, SspRequirement, PSID_CAM, PSID_DENM};
+pub use pseudonym::{Credentials, PseudonymPool};
+pub use reason::{RejectReason, Rejection};
+pub use region::{GeoPoint, Region};
+pub use time::TaiTime;
+pub use trust_store::TrustStore;
+pub use pki_store::{load_trust_dir, Pki, PkiConfig, PkiError, TicketSpec};

@@ -1,0 +1,139 @@
+//! Why SN-DECAP rejected a message.
+//!
+//! The vocabulary follows the SN-DECAP report values of ETSI TS 102 723-8 and the
+//! verification results of IEEE 1609.2 (§5.2, §6.4); where those lump several causes
+//! together (e.g. "invalid certificate") we keep the causes apart so a test or a user
+//! can see exactly which check failed. `code()` gives a stable kebab-case name for
+//! exit reports and JSON.
+
+use serde::Serialize;
+
+/// A typed rejection reason. Every check in validation maps to exactly one variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum RejectReason {
+    /// The bytes do not decode (or carry trailing bytes / non-canonical encoding).
+    InvalidEncoding,
+    /// Protocol version other than the one this decoder implements.
+    IncompatibleProtocol,
+    /// The profile requires a signature and the message is unsigned.
+    UnsignedMessage,
+    /// The profile requires encryption and the message is not encrypted.
+    UnencryptedMessage,
+    /// The signer is a digest that matches no known certificate (a P2PCD request follows).
+    SignerCertificateNotFound,
+    /// Signer identifier type not allowed by the profile (e.g. `self` for a CAM).
+    UnsupportedSignerIdentifierType,
+    /// The message's own signature does not verify.
+    FalseSignature,
+    /// A certificate in the chain is malformed or uses unsupported options.
+    InvalidCertificate,
+    /// An issuer's signature on a certificate in the chain does not verify.
+    InvalidChainSignature,
+    /// The chain does not end at a configured trust anchor.
+    UntrustedRoot,
+    /// The message generation time is outside a certificate's validity period.
+    CertificateExpired,
+    /// The message generation time is before a certificate's validity start.
+    CertificateNotYetValid,
+    /// A certificate's validity or region is not within its issuer's.
+    InconsistentChain,
+    /// A certificate in the chain is on a revocation list.
+    RevokedCertificate,
+    /// The generation location is outside the certificate's region.
+    OutsideRegion,
+    /// The certificate does not permit the message's PSID / ITS-AID.
+    PsidNotPermitted,
+    /// The certificate permits the PSID but not the SSP the message needs.
+    SspNotPermitted,
+    /// The generation time is older than the profile's freshness limit.
+    StaleMessage,
+    /// The generation time is further in the future than the allowed clock skew.
+    FutureMessage,
+    /// The message was already received (replay / duplicate).
+    DuplicateMessage,
+    /// Required header field missing (e.g. generation location in a DENM).
+    MissingHeaderField,
+    /// No recipient info matches a key this station holds.
+    NotForThisRecipient,
+    /// Key unwrap or AES-CCM authentication failed.
+    DecryptionFailed,
+    // --- lightweight protocols (v2x-protocols) ---
+    /// A message authentication code (HMAC) does not verify.
+    FalseMac,
+    /// The key needed to verify is not held: key index outside the table, no session
+    /// key for this peer, TESLA key for the interval not (yet) disclosed.
+    UnknownKey,
+    /// A disclosed TESLA key does not hash back to the sender's authenticated chain.
+    InvalidKey,
+    /// TESLA safe-packet test failed: the sender may already have disclosed the key of
+    /// the packet's interval, so anyone could have forged it.
+    KeyAlreadyDisclosed,
+    /// The sender's pseudo-identity has been revoked by the CA.
+    RevokedIdentity,
+    /// No commitment, registration or session exists for the claimed sender.
+    UnknownSender,
+    /// The bounded buffer of packets waiting for a key is full.
+    PendingBufferFull,
+    /// A packet waited for its key longer than allowed and was dropped.
+    PendingExpired,
+}
+
+impl RejectReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            RejectReason::InvalidEncoding => "invalid-encoding",
+            RejectReason::IncompatibleProtocol => "incompatible-protocol",
+            RejectReason::UnsignedMessage => "unsigned-message",
+            RejectReason::UnencryptedMessage => "unencrypted-message",
+            RejectReason::SignerCertificateNotFound => "signer-certificate-not-found",
+            RejectReason::UnsupportedSignerIdentifierType => "unsupported-signer-identifier-type",
+            RejectReason::FalseSignature => "false-signature",
+            RejectReason::InvalidCertificate => "invalid-certificate",
+            RejectReason::InvalidChainSignature => "invalid-chain-signature",
+            RejectReason::UntrustedRoot => "untrusted-root",
+            RejectReason::CertificateExpired => "certificate-expired",
+            RejectReason::CertificateNotYetValid => "certificate-not-yet-valid",
+            RejectReason::InconsistentChain => "inconsistent-chain",
+            RejectReason::RevokedCertificate => "revoked-certificate",
+            RejectReason::OutsideRegion => "outside-region",
+            RejectReason::PsidNotPermitted => "psid-not-permitted",
+            RejectReason::SspNotPermitted => "ssp-not-permitted",
+            RejectReason::StaleMessage => "stale-message",
+            RejectReason::FutureMessage => "future-message",
+            RejectReason::DuplicateMessage => "duplicate-message",
+            RejectReason::MissingHeaderField => "missing-header-field",
+            RejectReason::NotForThisRecipient => "not-for-this-recipient",
+            RejectReason::DecryptionFailed => "decryption-failed",
+            RejectReason::FalseMac => "false-mac",
+            RejectReason::UnknownKey => "unknown-key",
+            RejectReason::InvalidKey => "invalid-key",
+            RejectReason::KeyAlreadyDisclosed => "key-already-disclosed",
+            RejectReason::RevokedIdentity => "revoked-identity",
+            RejectReason::UnknownSender => "unknown-sender",
+            RejectReason::PendingBufferFull => "pending-buffer-full",
+            RejectReason::PendingExpired => "pending-expired",
+        }
+    }
+}
+
+impl std::fmt::Display for RejectReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A rejection: the reason code plus a human-readable detail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{reason}: {detail}")]
+pub struct Rejection {
+    pub reason: RejectReason,
+    pub detail: String,
+}
+
+impl Rejection {
+    pub fn new(reason: RejectReason, detail: impl Into<String>) -> Rejection {
+        Rejection { reason, detail: detail.into() }
+    }
+}

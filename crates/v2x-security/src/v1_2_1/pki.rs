@@ -1,0 +1,257 @@
+//! Issuing v1.2.1 certificates (§6, profiles of §7.4): a self-signed root CA, an
+//! authorization authority, authorization tickets with ITS-AID/SSP lists, validity and
+//! region; credentials (certificate + private keys) saved with owner-only keys.
+
+use super::crypto::{
+    certificate_digest, certificate_id3, placeholder_signature, sign, wire_encryption_key, wire_verification_key,
+};
+use v2x_crypto::{CryptoError, Curve, PrivateKey};
+use v2x_wire::v1_2_1::{
+    Certificate, GeographicRegion, HashedId3, HashedId8, ItsAidSsp, SignerInfo, SubjectAttribute, SubjectInfo,
+    SubjectType, SymmetricAlgorithm, ValidityRestriction,
+};
+
+/// ITS-AID of CAMs and DENMs.
+pub const ITS_AID_CAM: u64 = 36;
+pub const ITS_AID_DENM: u64 = 37;
+
+/// What a certificate should say about its subject.
+#[derive(Debug, Clone)]
+pub struct CertSpec {
+    pub subject_type: SubjectType,
+    pub subject_name: Vec<u8>,
+    pub curve: Curve,
+    /// Time32 seconds (TAI since 2004).
+    pub start: u32,
+    pub end: u32,
+    pub region: Option<GeographicRegion>,
+    /// SubjectAssurance byte (bits 7–5 level, 1–0 confidence).
+    pub assurance: u8,
+    /// For CAs: `its_aid_list`.
+    pub its_aids: Vec<u64>,
+    /// For tickets: `its_aid_ssp_list`.
+    pub its_aid_ssps: Vec<ItsAidSsp>,
+    /// Adds an `encryption_key` attribute (a fresh ECIES key) supporting this algorithm.
+    pub encryption: Option<SymmetricAlgorithm>,
+    /// Public keys in compressed form (33/49 bytes) instead of uncompressed (65/97).
+    pub compressed_keys: bool,
+}
+
+impl CertSpec {
+    fn base(subject_type: SubjectType, name: &str, curve: Curve, start: u32, end: u32) -> CertSpec {
+        CertSpec {
+            subject_type,
+            subject_name: name.as_bytes().to_vec(),
+            curve,
+            start,
+            end,
+            region: None,
+            assurance: 0,
+            its_aids: vec![ITS_AID_CAM, ITS_AID_DENM],
+            its_aid_ssps: Vec::new(),
+            encryption: None,
+            compressed_keys: true,
+        }
+    }
+
+    pub fn root(name: &str, curve: Curve, start: u32, end: u32) -> CertSpec {
+        CertSpec::base(SubjectType::ROOT_CA, name, curve, start, end)
+    }
+
+    pub fn authorization_authority(name: &str, curve: Curve, start: u32, end: u32) -> CertSpec {
+        CertSpec {
+            encryption: Some(SymmetricAlgorithm::AES_128_CCM),
+            ..CertSpec::base(SubjectType::AUTHORIZATION_AUTHORITY, name, curve, start, end)
+        }
+    }
+
+    /// An authorization ticket for CAMs and DENMs (SSPs: CAM `01 00 00`, DENM `01 ff ff ff`),
+    /// empty subject name as §7.4.1 requires, with an encryption key.
+    pub fn authorization_ticket(curve: Curve, start: u32, end: u32) -> CertSpec {
+        CertSpec {
+            its_aids: Vec::new(),
+            its_aid_ssps: vec![
+                ItsAidSsp {
+                    its_aid: ITS_AID_CAM,
+                    service_specific_permissions: vec![1, 0, 0],
+                },
+                ItsAidSsp {
+                    its_aid: ITS_AID_DENM,
+                    service_specific_permissions: vec![1, 0xff, 0xff, 0xff],
+                },
+            ],
+            encryption: Some(SymmetricAlgorithm::AES_128_CCM),
+            assurance: 0b0110_0000,
+            ..CertSpec::base(SubjectType::AUTHORIZATION_TICKET, "", curve, start, end)
+        }
+    }
+}
+
+/// A certificate with the private keys of its subject.
+#[derive(Debug, Clone)]
+pub struct Credential {
+    pub certificate: Certificate,
+    pub signing_key: PrivateKey,
+    pub encryption_key: Option<PrivateKey>,
+}
+
+impl Credential {
+    pub fn digest(&self) -> HashedId8 {
+        certificate_digest(&self.certificate)
+    }
+
+    pub fn id3(&self) -> HashedId3 {
+        certificate_id3(&self.certificate)
+    }
+
+    /// Issues a self-signed root CA certificate.
+    pub fn issue_root(spec: &CertSpec) -> Result<Credential, CryptoError> {
+        issue(spec, None)
+    }
+
+    /// Issues a certificate signed by `self` (signer info: this certificate's digest).
+    pub fn issue(&self, spec: &CertSpec) -> Result<Credential, CryptoError> {
+        issue(spec, Some(self))
+    }
+
+    /// Writes `<name>.cert` (the encoding) and `<name>.key` / `<name>.enc.key` (PEM,
+    /// mode 0600) into `dir`.
+    pub fn save(&self, dir: &std::path::Path, name: &str) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join(format!("{name}.cert")), self.certificate.to_bytes())?;
+        write_private(&dir.join(format!("{name}.key")), &self.signing_key)?;
+        if let Some(k) = &self.encryption_key {
+            write_private(&dir.join(format!("{name}.enc.key")), k)?;
+        }
+        Ok(())
+    }
+
+    /// Reads what [`Credential::save`] wrote.
+    pub fn load(dir: &std::path::Path, name: &str) -> std::io::Result<Credential> {
+        let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+        let bytes = std::fs::read(dir.join(format!("{name}.cert")))?;
+        let certificate = Certificate::from_bytes(&bytes).map_err(|e| invalid(e.to_string()))?;
+        let curve = certificate
+            .verification_key()
+            .and_then(|k| k.algorithm().curve())
+            .map(super::crypto::to_curve)
+            .ok_or_else(|| invalid("certificate has no verification key".into()))?;
+        let signing_key = PrivateKey::from_pem(curve, &std::fs::read(dir.join(format!("{name}.key")))?)
+            .map_err(|e| invalid(e.to_string()))?;
+        let enc_path = dir.join(format!("{name}.enc.key"));
+        let encryption_key = if enc_path.exists() {
+            Some(PrivateKey::from_pem(curve, &std::fs::read(enc_path)?).map_err(|e| invalid(e.to_string()))?)
+        } else {
+            None
+        };
+        Ok(Credential {
+            certificate,
+            signing_key,
+            encryption_key,
+        })
+    }
+}
+
+fn write_private(path: &std::path::Path, key: &PrivateKey) -> std::io::Result<()> {
+    use std::io::Write;
+    let pem = key.to_pem().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    f.write_all(&pem)
+}
+
+fn issue(spec: &CertSpec, issuer: Option<&Credential>) -> Result<Credential, CryptoError> {
+    let signing_key = PrivateKey::generate(spec.curve)?;
+    let encryption_key = match spec.encryption {
+        Some(_) => Some(PrivateKey::generate(spec.curve)?),
+        None => None,
+    };
+    // Attributes in ascending type order (§6.1).
+    let mut attrs = vec![SubjectAttribute::VerificationKey(wire_verification_key(
+        signing_key.public_key(),
+        spec.compressed_keys,
+    ))];
+    if let (Some(symm), Some(k)) = (spec.encryption, &encryption_key) {
+        attrs.push(SubjectAttribute::EncryptionKey(wire_encryption_key(
+            k.public_key(),
+            symm,
+            spec.compressed_keys,
+        )));
+    }
+    attrs.push(SubjectAttribute::AssuranceLevel(spec.assurance));
+    if !spec.its_aids.is_empty() {
+        attrs.push(SubjectAttribute::ItsAidList(spec.its_aids.clone()));
+    }
+    if !spec.its_aid_ssps.is_empty() {
+        attrs.push(SubjectAttribute::ItsAidSspList(spec.its_aid_ssps.clone()));
+    }
+    let mut validity = vec![ValidityRestriction::TimeStartAndEnd {
+        start: spec.start,
+        end: spec.end,
+    }];
+    if let Some(r) = &spec.region {
+        validity.push(ValidityRestriction::Region(r.clone()));
+    }
+    let (signer_info, issuer_key) = match issuer {
+        None => (SignerInfo::SelfSigned, &signing_key),
+        Some(i) => (SignerInfo::CertificateDigestWithSha256(i.digest()), &i.signing_key),
+    };
+    let mut certificate = Certificate {
+        version: Certificate::VERSION,
+        signer_info,
+        subject_info: SubjectInfo {
+            subject_type: spec.subject_type,
+            subject_name: spec.subject_name.clone(),
+        },
+        subject_attributes: attrs,
+        validity_restrictions: validity,
+        signature: placeholder_signature(issuer_key.curve()),
+    };
+    certificate.signature = sign(issuer_key, &certificate.to_be_signed())?;
+    Ok(Credential {
+        certificate,
+        signing_key,
+        encryption_key,
+    })
+}
+
+/// A small PKI: root CA and authorization authority, able to enrol tickets.
+#[derive(Debug, Clone)]
+pub struct V1Pki {
+    pub root: Credential,
+    pub aa: Credential,
+}
+
+impl V1Pki {
+    /// Root and AA on `curve`, valid from `start` for `days` days (Time32 seconds).
+    pub fn generate(curve: Curve, start: u32, days: u32) -> Result<V1Pki, CryptoError> {
+        let end = start.saturating_add(days.saturating_mul(86_400));
+        let root = Credential::issue_root(&CertSpec::root("v2xsec v1.2.1 root", curve, start, end))?;
+        let aa = root.issue(&CertSpec::authorization_authority(
+            "v2xsec v1.2.1 AA",
+            curve,
+            start,
+            end,
+        ))?;
+        Ok(V1Pki { root, aa })
+    }
+
+    /// An authorization ticket from the AA, valid for `days` days from `start`.
+    pub fn ticket(
+        &self,
+        curve: Curve,
+        start: u32,
+        days: u32,
+        region: Option<GeographicRegion>,
+    ) -> Result<Credential, CryptoError> {
+        let mut spec = CertSpec::authorization_ticket(curve, start, start.saturating_add(days.saturating_mul(86_400)));
+        spec.region = region;
+        self.aa.issue(&spec)
+    }
+}

@@ -1,0 +1,280 @@
+//! One test per SN-DECAP rejection reason: build such a message, see that exact reason.
+
+mod common;
+
+use common::*;
+use std::time::Duration;
+use v2x_security::signed::{sign_data, SignerKind};
+use v2x_security::*;
+
+fn reason(r: Result<Decapped, Rejection>) -> RejectReason {
+    match r {
+        Ok(d) => panic!("accepted: {d:?}"),
+        Err(e) => e.reason,
+    }
+}
+
+fn denm_at(fx: &Fx, s: &mut SecurityEntity, loc: Location) -> Vec<u8> {
+    s.encap(&EncapRequest::denm(b"denm", loc).at(fx.now)).unwrap().bytes
+}
+
+#[test]
+fn accepts_a_valid_cam() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let mut r = fx.receiver();
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
+    let d = r.decap_at(&m.bytes, fx.now).unwrap();
+    assert_eq!(d.payload, b"cam");
+    assert_eq!(d.psid, Some(36));
+    assert_eq!(d.ssp.as_deref(), Some(&[1u8, 0xff, 0xfc][..]));
+}
+
+#[test]
+fn bit_flipped_signature_is_false_signature() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut bad = m.clone();
+    let n = bad.len();
+    bad[n - 5] ^= 0x01; // inside s of the signature
+    assert_eq!(reason(fx.receiver().decap_at(&bad, fx.now)), RejectReason::FalseSignature);
+}
+
+#[test]
+fn forged_payload_is_false_signature() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let m = s.encap(&EncapRequest::cam(b"cam payload").at(fx.now)).unwrap().bytes;
+    let pos = m.windows(11).position(|w| w == b"cam payload").unwrap();
+    let mut bad = m.clone();
+    bad[pos] = b'C';
+    assert_eq!(reason(fx.receiver().decap_at(&bad, fx.now)), RejectReason::FalseSignature);
+}
+
+#[test]
+fn unsigned_where_signing_is_required() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let m = s.encap(&EncapRequest::cam(b"cam").unsigned()).unwrap().bytes;
+    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::UnsignedMessage);
+}
+
+#[test]
+fn stale_and_future_generation_time() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let old = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_sub(Duration::from_millis(2500)))).unwrap();
+    assert_eq!(reason(fx.receiver().decap_at(&old.bytes, fx.now)), RejectReason::StaleMessage);
+    let future = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(500)))).unwrap();
+    assert_eq!(reason(fx.receiver().decap_at(&future.bytes, fx.now)), RejectReason::FutureMessage);
+    // Within the CAM window both ways.
+    let ok = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(100)))).unwrap();
+    assert!(fx.receiver().decap_at(&ok.bytes, fx.now).is_ok());
+}
+
+#[test]
+fn expired_and_not_yet_valid_certificate() {
+    let fx = Fx::new();
+    let perms = [(36, Some(vec![1, 0xff, 0xfc]))];
+    let expired = fx.ticket_with(&perms, fx.now.saturating_sub(Duration::from_secs(7200)), Duration::from_secs(3600), None);
+    let mut s = fx.sender(expired);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::CertificateExpired);
+    let later = fx.ticket_with(&perms, fx.now.saturating_add(Duration::from_secs(3600)), Duration::from_secs(3600), None);
+    let mut s = fx.sender(later);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::CertificateNotYetValid);
+}
+
+#[test]
+fn revoked_certificate_via_crl() {
+    let fx = Fx::new();
+    let t = fx.ticket();
+    let cert = t.certificate.clone();
+    let mut s = fx.sender(t);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let crl = v2x_security::crl::issue_crl(
+        &[&cert],
+        1,
+        fx.now,
+        fx.now.saturating_add(Duration::from_secs(86400)),
+        &fx.root.certificate,
+        &fx.root.key,
+    )
+    .unwrap();
+    let mut r = fx.receiver();
+    assert_eq!(r.trust_store_mut().apply_crl(&crl).unwrap(), 1);
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::RevokedCertificate);
+    // A CRL signed by someone else is refused.
+    let other = Fx::new();
+    let forged = v2x_security::crl::issue_crl(&[&cert], 1, fx.now, fx.now, &other.root.certificate, &other.root.key).unwrap();
+    assert!(fx.receiver().trust_store_mut().apply_crl(&forged).is_err());
+}
+
+#[test]
+fn psid_not_permitted() {
+    let fx = Fx::new();
+    let t = fx.ticket_with(&[(36, None)], fx.now.saturating_sub(Duration::from_secs(60)), Duration::from_secs(3600), None);
+    // SN-ENCAP refuses to sign for a PSID the ticket lacks ...
+    let mut s = fx.sender(t.clone());
+    assert!(matches!(s.encap(&EncapRequest::cam(b"x").with_psid(37)), Err(EncapError::PsidNotPermitted(37))));
+    // ... so forge one with the generic signer.
+    let header = rasn_its::ieee1609dot2::HeaderInfo::builder()
+        .psid(v2x_security::convert::psid(99))
+        .generation_time(rasn_its::ieee1609dot2::base_types::Time64(fx.now.0))
+        .build();
+    let m = sign_data(b"x", header, &t.certificate, &t.signing_key, SignerKind::Certificate).unwrap();
+    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::PsidNotPermitted);
+}
+
+#[test]
+fn ssp_not_permitted() {
+    let fx = Fx::new();
+    let t = fx.ticket_with(
+        &[(36, Some(vec![1, 0x00, 0x00]))],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+        None,
+    );
+    let mut s = fx.sender(t);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut r = fx.receiver();
+    // The receiving CAM profile requires the first permission bit (e.g. emergency container).
+    r.policy_mut().profiles.get_mut(&PSID_CAM).unwrap().required_ssp =
+        Some(SspRequirement { value: vec![1, 0x80], mask: vec![0xff, 0x80] });
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::SspNotPermitted);
+}
+
+#[test]
+fn broken_chain_issuer_signature_invalid() {
+    let fx = Fx::new();
+    // The AA certificate with one bit of its signature flipped.
+    let mut bytes = fx.aa.certificate.encoded().to_vec();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x01;
+    let broken = std::sync::Arc::new(Certificate::from_bytes(&bytes).unwrap());
+    let broken_aa = v2x_security::pki_store::Authority { certificate: broken.clone(), key: fx.aa.key.clone() };
+    let t = fx.ticket_from(
+        &broken_aa,
+        &[(36, Some(vec![1, 0xff, 0xfc]))],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+        None,
+    );
+    let mut s = fx.sender(t);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut r = fx.receiver();
+    r.trust_store_mut().add_ca_certificate(broken);
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InvalidChainSignature);
+}
+
+#[test]
+fn untrusted_root() {
+    let fx = Fx::new();
+    let other = Fx::new();
+    let mut s = other.sender(other.ticket());
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut r = fx.receiver();
+    r.trust_store_mut().add_ca_certificate(other.aa.certificate.clone());
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::UntrustedRoot);
+}
+
+#[test]
+fn unknown_signer_digest_queues_a_p2pcd_request() {
+    let fx = Fx::new();
+    let t = fx.ticket();
+    let id3 = t.certificate.hashed_id3();
+    let mut s = fx.sender(t);
+    let first = s.encap(&EncapRequest::cam(b"1").at(fx.now)).unwrap();
+    assert!(first.signer_was_certificate);
+    let second = s.encap(&EncapRequest::cam(b"2").at(fx.now.saturating_add(Duration::from_millis(100)))).unwrap();
+    assert!(!second.signer_was_certificate);
+    let mut r = fx.receiver();
+    let e = r.decap_at(&second.bytes, fx.now).unwrap_err();
+    assert_eq!(e.reason, RejectReason::SignerCertificateNotFound);
+    assert_eq!(r.pending_p2pcd_requests(), vec![id3]);
+}
+
+#[test]
+fn replay_is_duplicate() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut r = fx.receiver();
+    r.decap_at(&m, fx.now).unwrap();
+    assert_eq!(reason(r.decap_at(&m, fx.now.saturating_add(Duration::from_millis(50)))), RejectReason::DuplicateMessage);
+}
+
+#[test]
+fn outside_region() {
+    let fx = Fx::new();
+    let region = Region::Circle { center: GeoPoint::from_degrees(48.1, 11.5), radius_m: 5000 };
+    let t = fx.ticket_with(
+        &[(37, Some(vec![1, 0xff, 0xff, 0xff]))],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+        Some(region),
+    );
+    let mut s = fx.sender(t);
+    let inside = denm_at(&fx, &mut s, location(48.11, 11.5));
+    assert!(fx.receiver().decap_at(&inside, fx.now).unwrap().region_checked);
+    let outside = denm_at(&fx, &mut s, location(48.3, 11.5));
+    assert_eq!(reason(fx.receiver().decap_at(&outside, fx.now)), RejectReason::OutsideRegion);
+}
+
+#[test]
+fn denm_without_location_misses_a_header_field() {
+    let fx = Fx::new();
+    let mut s = fx.sender(fx.ticket());
+    assert!(matches!(
+        s.encap(&EncapRequest::new(ProfileKind::Denm, b"d")),
+        Err(EncapError::MissingLocation(ProfileKind::Denm))
+    ));
+    let m = s.encap(&EncapRequest::new(ProfileKind::Generic, b"d").with_psid(37).at(fx.now)).unwrap().bytes;
+    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::MissingHeaderField);
+}
+
+#[test]
+fn tampered_ciphertext_fails_decryption() {
+    let fx = Fx::new();
+    let bob_ticket = fx.ticket();
+    let bob_cert = bob_ticket.certificate.clone();
+    let mut alice = fx.sender(fx.ticket());
+    let mut bob = fx.sender(bob_ticket);
+    let m = alice
+        .encap(&EncapRequest::new(ProfileKind::Generic, b"secret").at(fx.now).encrypted_to(Recipient::Certificate(bob_cert)))
+        .unwrap()
+        .bytes;
+    let mut bad = m.clone();
+    let n = bad.len();
+    bad[n - 20] ^= 0x40;
+    assert_eq!(reason(bob.decap_at(&bad, fx.now)), RejectReason::DecryptionFailed);
+    assert_eq!(bob.decap_at(&m, fx.now).unwrap().payload, b"secret");
+}
+
+#[test]
+fn wrong_recipient() {
+    let fx = Fx::new();
+    let bob = fx.ticket();
+    let mut alice = fx.sender(fx.ticket());
+    let mut carol = fx.sender(fx.ticket());
+    let m = alice
+        .encap(&EncapRequest::new(ProfileKind::Generic, b"secret").at(fx.now).encrypted_to(Recipient::Certificate(bob.certificate)))
+        .unwrap()
+        .bytes;
+    assert_eq!(reason(carol.decap_at(&m, fx.now)), RejectReason::NotForThisRecipient);
+}
+
+#[test]
+fn garbage_and_wrong_version() {
+    let fx = Fx::new();
+    let mut r = fx.receiver();
+    assert_eq!(reason(r.decap_at(&[], fx.now)), RejectReason::InvalidEncoding);
+    assert_eq!(reason(r.decap_at(&[3, 0x81, 0], fx.now)), RejectReason::InvalidEncoding);
+    assert_eq!(reason(r.decap_at(&[2, 0x80, 1, 0], fx.now)), RejectReason::IncompatibleProtocol);
+    let mut s = fx.sender(fx.ticket());
+    let mut m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    m.push(0);
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InvalidEncoding);
+}

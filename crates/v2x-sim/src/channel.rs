@@ -1,0 +1,382 @@
+//! Radio channel: path loss, Nakagami-m fading and thermal noise.
+
+use crate::scenario::{FadingConfig, PathLossConfig};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+const SPEED_OF_LIGHT_MPS: f64 = 299_792_458.0;
+
+pub fn dbm_to_mw(dbm: f64) -> f64 {
+    10f64.powf(dbm / 10.0)
+}
+
+pub fn mw_to_dbm(mw: f64) -> f64 {
+    10.0 * mw.log10()
+}
+
+/// Thermal noise power over the channel (dBm): kTB at 290 K plus the noise figure.
+pub fn noise_dbm(channel_width_hz: f64, noise_figure_db: f64) -> f64 {
+    -174.0 + 10.0 * channel_width_hz.log10() + noise_figure_db
+}
+
+/// Propagation delay over `d` metres (seconds).
+pub fn propagation_delay_s(d: f64) -> f64 {
+    d / SPEED_OF_LIGHT_MPS
+}
+
+/// Deterministic path loss as a function of distance.
+#[derive(Debug, Clone)]
+pub struct PathLoss {
+    cfg: PathLossConfig,
+    wavelength_m: f64,
+}
+
+impl PathLoss {
+    pub fn new(cfg: &PathLossConfig, frequency_hz: f64) -> PathLoss {
+        PathLoss { cfg: cfg.clone(), wavelength_m: SPEED_OF_LIGHT_MPS / frequency_hz }
+    }
+
+    fn friis_db(&self, d: f64) -> f64 {
+        20.0 * (4.0 * std::f64::consts::PI * d / self.wavelength_m).log10()
+    }
+
+    /// Loss in dB at distance `d` metres.
+    pub fn loss_db(&self, d: f64) -> f64 {
+        let d = d.max(1e-3);
+        match self.cfg {
+            PathLossConfig::FreeSpace { system_loss_db } => self.friis_db(d) + system_loss_db,
+            PathLossConfig::TwoRayGround { antenna_height_m: h, system_loss_db } => {
+                let crossover = 4.0 * std::f64::consts::PI * h * h / self.wavelength_m;
+                if d <= crossover {
+                    self.friis_db(d) + system_loss_db
+                } else {
+                    40.0 * d.log10() - 40.0 * h.log10() + system_loss_db
+                }
+            }
+            PathLossConfig::DualSlope { reference_loss_db, reference_distance_m, breakpoint_m, exponent1, exponent2 } => {
+                let d = d.max(reference_distance_m);
+                if d <= breakpoint_m {
+                    reference_loss_db + 10.0 * exponent1 * (d / reference_distance_m).log10()
+                } else {
+                    reference_loss_db
+                        + 10.0 * exponent1 * (breakpoint_m / reference_distance_m).log10()
+                        + 10.0 * exponent2 * (d / breakpoint_m).log10()
+                }
+            }
+            PathLossConfig::ThreeLogDistance {
+                reference_loss_db,
+                distance0_m,
+                distance1_m,
+                distance2_m,
+                exponent0,
+                exponent1,
+                exponent2,
+            } => {
+                let d = d.max(distance0_m);
+                let l0 = 10.0 * exponent0 * (d.min(distance1_m) / distance0_m).log10();
+                let l1 = if d > distance1_m { 10.0 * exponent1 * (d.min(distance2_m) / distance1_m).log10() } else { 0.0 };
+                let l2 = if d > distance2_m { 10.0 * exponent2 * (d / distance2_m).log10() } else { 0.0 };
+                reference_loss_db + l0 + l1 + l2
+            }
+        }
+    }
+
+    /// Largest distance at which the mean received power is at least `floor_dbm`
+    /// (bisection; loss is non-decreasing in distance for every model).
+    pub fn range_m(&self, tx_dbm: f64, floor_dbm: f64) -> f64 {
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        while tx_dbm - self.loss_db(hi) >= floor_dbm && hi < 1e7 {
+            hi *= 2.0;
+        }
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if tx_dbm - self.loss_db(mid) >= floor_dbm {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// Small-scale fading: a random power gain with mean 1.
+#[derive(Debug, Clone)]
+pub struct Fading {
+    cfg: FadingConfig,
+}
+
+impl Fading {
+    pub fn new(cfg: &FadingConfig) -> Fading {
+        Fading { cfg: cfg.clone() }
+    }
+
+    /// Nakagami shape at distance `d`, `None` without fading.
+    pub fn m_at(&self, d: f64) -> Option<f64> {
+        match self.cfg {
+            FadingConfig::None => None,
+            FadingConfig::Nakagami { distance1_m, distance2_m, m0, m1, m2 } => Some(if d < distance1_m {
+                m0
+            } else if d < distance2_m {
+                m1
+            } else {
+                m2
+            }),
+        }
+    }
+
+    /// Linear power gain for one packet over distance `d`.
+    pub fn gain(&self, d: f64, rng: &mut ChaCha8Rng) -> f64 {
+        match self.m_at(d) {
+            None => 1.0,
+            Some(m) => gamma(rng, m) / m,
+        }
+    }
+}
+
+/// Inverse CDF of the Nakagami power gain Gamma(m, 1/m), tabulated on a log-spaced grid.
+#[derive(Debug, Clone)]
+pub struct GainQuantiles {
+    m: f64,
+    /// Gamma(m, 1) values and their CDF, ascending.
+    x: Vec<f64>,
+    cdf: Vec<f64>,
+}
+
+impl GainQuantiles {
+    pub fn new(m: f64) -> GainQuantiles {
+        const K: usize = 3000;
+        let (lo, hi) = (1e-10f64.ln(), (100.0 + 10.0 * m).ln());
+        let x: Vec<f64> = (0..K).map(|k| (lo + (hi - lo) * k as f64 / (K - 1) as f64).exp()).collect();
+        let cdf = x.iter().map(|&v| gamma_p(m, v)).collect();
+        GainQuantiles { m, x, cdf }
+    }
+
+    /// CDF of the gain at `g`.
+    pub fn cdf(&self, g: f64) -> f64 {
+        gamma_p(self.m, g * self.m)
+    }
+
+    /// Gain at quantile `u` (linear interpolation between grid points).
+    pub fn quantile(&self, u: f64) -> f64 {
+        let i = self.cdf.partition_point(|&c| c < u);
+        let x = if i == 0 {
+            self.x[0]
+        } else if i >= self.cdf.len() {
+            self.x[self.x.len() - 1]
+        } else {
+            let (c0, c1) = (self.cdf[i - 1], self.cdf[i]);
+            let t = if c1 > c0 { (u - c0) / (c1 - c0) } else { 0.0 };
+            self.x[i - 1] + t * (self.x[i] - self.x[i - 1])
+        };
+        x / self.m
+    }
+}
+
+/// Received power per link drawn from tables: mean power by distance, the probability that
+/// fading leaves the signal below the floor, and fading quantiles. Avoids logarithms,
+/// powers and rejection sampling on the per-receiver path.
+pub struct LinkBudget {
+    step_m: f64,
+    mean_mw: Vec<f64>,
+    p_below: Vec<f64>,
+    table_of: Vec<u8>,
+    tables: Vec<GainQuantiles>,
+    floor_mw: f64,
+}
+
+const NO_FADING: u8 = u8::MAX;
+
+impl LinkBudget {
+    pub fn new(pl: &PathLoss, fading: &Fading, tx_dbm: f64, floor_dbm: f64, cutoff_m: f64) -> LinkBudget {
+        let step_m = 0.25;
+        let n = (cutoff_m / step_m).ceil() as usize + 2;
+        let floor_mw = dbm_to_mw(floor_dbm);
+        let mut tables: Vec<GainQuantiles> = Vec::new();
+        let (mut mean_mw, mut p_below, mut table_of) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        for k in 0..n {
+            let d = k as f64 * step_m;
+            let mean = dbm_to_mw(tx_dbm - pl.loss_db(d));
+            mean_mw.push(mean);
+            match fading.m_at(d) {
+                None => {
+                    table_of.push(NO_FADING);
+                    p_below.push(if mean >= floor_mw { 0.0 } else { 1.0 });
+                }
+                Some(m) => {
+                    let t = match tables.iter().position(|t| t.m == m) {
+                        Some(t) => t,
+                        None => {
+                            tables.push(GainQuantiles::new(m));
+                            tables.len() - 1
+                        }
+                    };
+                    table_of.push(t.min(254) as u8);
+                    p_below.push(gamma_p(m, m * floor_mw / mean));
+                }
+            }
+        }
+        LinkBudget { step_m, mean_mw, p_below, table_of, tables, floor_mw }
+    }
+
+    /// Received power (mW) over `d` metres for one packet, `None` below the floor.
+    pub fn sample_mw(&self, d: f64, rng: &mut ChaCha8Rng) -> Option<f64> {
+        let pos = d / self.step_m;
+        let k = pos as usize;
+        let (Some(&a), Some(&b)) = (self.mean_mw.get(k), self.mean_mw.get(k + 1)) else { return None };
+        let mean = a + (pos - k as f64) * (b - a);
+        let mw = match self.table_of.get(k).copied() {
+            Some(NO_FADING) | None => mean,
+            Some(t) => {
+                let u: f64 = rng.gen();
+                if u < self.p_below.get(k).copied().unwrap_or(1.0) {
+                    return None;
+                }
+                mean * self.tables.get(t as usize)?.quantile(u)
+            }
+        };
+        (mw >= self.floor_mw).then_some(mw)
+    }
+}
+
+fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+    let u2: f64 = rng.gen();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+/// Gamma(shape, 1) variate (Marsaglia–Tsang; shape < 1 by the boost U^(1/shape)).
+pub fn gamma(rng: &mut ChaCha8Rng, shape: f64) -> f64 {
+    if shape < 1.0 {
+        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+        return gamma(rng, shape + 1.0) * u.powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = standard_normal(rng);
+        let v = 1.0 + c * x;
+        if v <= 0.0 {
+            continue;
+        }
+        let v = v * v * v;
+        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+/// ln Γ(x) (Lanczos).
+pub fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 6] = [
+        76.180_091_729_471_46,
+        -86.505_320_329_416_77,
+        24.014_098_240_830_91,
+        -1.231_739_572_450_155,
+        0.001_208_650_973_866_179,
+        -0.000_005_395_239_384_953,
+    ];
+    let mut y = x;
+    let tmp = x + 5.5 - (x + 0.5) * (x + 5.5).ln();
+    let mut ser = 1.000_000_000_190_015;
+    for c in C {
+        y += 1.0;
+        ser += c / y;
+    }
+    -tmp + (2.506_628_274_631_000_5 * ser / x).ln()
+}
+
+/// Regularised lower incomplete gamma P(a, x): the CDF of Gamma(a, 1) at x.
+pub fn gamma_p(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x < a + 1.0 {
+        let (mut sum, mut del, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..1000 {
+            ap += 1.0;
+            del *= x / ap;
+            sum += del;
+            if del.abs() < sum.abs() * 1e-15 {
+                break;
+            }
+        }
+        sum * (-x + a * x.ln() - ln_gamma(a)).exp()
+    } else {
+        // Continued fraction for Q(a, x) (Lentz).
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..1000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let del = d * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-15 {
+                break;
+            }
+        }
+        1.0 - (-x + a * x.ln() - ln_gamma(a)).exp() * h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn three_log_distance_matches_ns3_breakpoints() {
+        let pl = PathLoss::new(&PathLossConfig::default(), 5.9e9);
+        assert!((pl.loss_db(1.0) - 46.6777).abs() < 1e-9);
+        assert!((pl.loss_db(200.0) - (46.6777 + 19.0 * 200f64.log10())).abs() < 1e-9);
+        let at500 = 46.6777 + 19.0 * 200f64.log10() + 38.0 * 2.5f64.log10();
+        assert!((pl.loss_db(500.0) - at500).abs() < 1e-9);
+        assert!((pl.loss_db(1000.0) - (at500 + 38.0 * 2f64.log10())).abs() < 1e-9);
+        let r = pl.range_m(20.0, -82.0);
+        assert!((20.0 - pl.loss_db(r) + 82.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn free_space_and_two_ray() {
+        let fs = PathLoss::new(&PathLossConfig::FreeSpace { system_loss_db: 0.0 }, 5.9e9);
+        // Friis at 100 m, 5.9 GHz: about 87.9 dB.
+        assert!((fs.loss_db(100.0) - 87.87).abs() < 0.05, "{}", fs.loss_db(100.0));
+        let tr = PathLoss::new(&PathLossConfig::TwoRayGround { antenna_height_m: 1.5, system_loss_db: 0.0 }, 5.9e9);
+        assert!((tr.loss_db(2000.0) - (40.0 * 2000f64.log10() - 40.0 * 1.5f64.log10())).abs() < 1e-9);
+        assert!(noise_dbm(10e6, 7.0) + 97.0 < 1e-9);
+    }
+
+    #[test]
+    fn gamma_cdf_closed_forms() {
+        // Shape 1 is exponential.
+        for x in [0.1, 0.5, 1.0, 3.0] {
+            assert!((gamma_p(1.0, x) - (1.0 - (-x as f64).exp())).abs() < 1e-12);
+        }
+        // Shape 2: 1 - e^-x (1 + x).
+        for x in [0.2, 2.0, 7.0] {
+            assert!((gamma_p(2.0, x) - (1.0 - (-x as f64).exp() * (1.0 + x))).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn nakagami_gain_has_unit_mean() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let f = Fading::new(&FadingConfig::default());
+        let n = 200_000;
+        let mean = (0..n).map(|_| f.gain(300.0, &mut rng)).sum::<f64>() / f64::from(n);
+        assert!((mean - 1.0).abs() < 0.01, "{mean}");
+    }
+}

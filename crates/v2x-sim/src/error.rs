@@ -1,0 +1,43 @@
+//! Typed errors: bad scenario files, unreadable traces and missing costs are reported with
+//! the file, line and field, never as panics.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ScenarioError {
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{file}:{line}:{column}: {message}")]
+    Syntax { file: String, line: usize, column: usize, message: String },
+    #[error("invalid value for `{field}`: {message}")]
+    Invalid { field: String, message: String },
+}
+
+impl ScenarioError {
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError::Invalid { field: field.into(), message: message.into() }
+    }
+}
+
+/// A mobility trace that cannot be used.
+#[derive(Debug, Error)]
+pub enum MobilityError {
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{path}: line {line}: {message}")]
+    Line { path: String, line: u64, message: String },
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+}
+
+#[derive(Debug, Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    #[error(transparent)]
+    Mobility(#[from] MobilityError),
+    #[error("variant {variant}: {message}")]
+    Costs { variant: String, message: String },
+    #[error("cannot write {path}: {message}")]
+    Output { path: String, message: String },
+}

@@ -1,0 +1,181 @@
+//! Counters and histograms of one run, mergeable across replications.
+
+use crate::histogram::Histogram;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Per distance bin: CAM receptions possible, received by the radio, verified in time.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DistanceBin {
+    pub attempts: u64,
+    pub received: u64,
+    pub verified: u64,
+    pub crypto_lost: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QueryStats {
+    pub requests_sent: u64,
+    pub requests_received: u64,
+    pub replies_received: u64,
+    pub successes: u64,
+    pub delay: Histogram,
+}
+
+/// Per ordered pair (sender, receiver): CAMs received by the radio and verified.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairCount {
+    pub received: u64,
+    pub verified: u64,
+}
+
+/// Everything measured in one run (after the warm-up).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunMetrics {
+    pub bins: Vec<DistanceBin>,
+    pub cams_generated: u64,
+    pub frames_sent: u64,
+    pub key_frames_sent: u64,
+    pub mac_queue_drops: u64,
+    pub mac_delay_drops: u64,
+    /// CAMs received by the radio within the headline range.
+    pub headline_attempts: u64,
+    pub headline_received: u64,
+    pub headline_verified: u64,
+    /// CAMs that reached the security layer (all distances) and those lost there.
+    pub security_arrivals: u64,
+    pub crypto_lost_deadline: u64,
+    pub crypto_lost_key: u64,
+    pub crypto_lost_unknown_certificate: u64,
+    pub e2e_delay: Histogram,
+    pub mac_delay: Histogram,
+    pub verification_latency: Histogram,
+    pub inter_arrival: Histogram,
+    pub awareness_neighbours: u64,
+    pub awareness_heard: u64,
+    pub awareness_verified: u64,
+    pub awareness_weighted: f64,
+    pub busy_ns: f64,
+    pub presence_ns: f64,
+    pub attack_frames_sent: u64,
+    pub attacks_accepted: u64,
+    pub attack_jobs_expired: u64,
+    pub rejected: BTreeMap<String, u64>,
+    pub query: QueryStats,
+    pub per_pair: BTreeMap<(u32, u32), PairCount>,
+    pub per_node_sent: BTreeMap<u32, u64>,
+    /// Frames decoded by a radio (any kind, any time): the simulator's unit of work.
+    pub receptions: u64,
+    /// Signal arrivals processed (transmissions x receivers above the floor).
+    pub signals: u64,
+    pub events: u64,
+    pub wall_s: f64,
+}
+
+impl RunMetrics {
+    pub fn merge(&mut self, o: &RunMetrics) {
+        if self.bins.len() < o.bins.len() {
+            self.bins.resize(o.bins.len(), DistanceBin::default());
+        }
+        for (a, b) in self.bins.iter_mut().zip(&o.bins) {
+            a.attempts += b.attempts;
+            a.received += b.received;
+            a.verified += b.verified;
+            a.crypto_lost += b.crypto_lost;
+        }
+        self.cams_generated += o.cams_generated;
+        self.frames_sent += o.frames_sent;
+        self.key_frames_sent += o.key_frames_sent;
+        self.mac_queue_drops += o.mac_queue_drops;
+        self.mac_delay_drops += o.mac_delay_drops;
+        self.headline_attempts += o.headline_attempts;
+        self.headline_received += o.headline_received;
+        self.headline_verified += o.headline_verified;
+        self.security_arrivals += o.security_arrivals;
+        self.crypto_lost_deadline += o.crypto_lost_deadline;
+        self.crypto_lost_key += o.crypto_lost_key;
+        self.crypto_lost_unknown_certificate += o.crypto_lost_unknown_certificate;
+        self.e2e_delay.merge(&o.e2e_delay);
+        self.mac_delay.merge(&o.mac_delay);
+        self.verification_latency.merge(&o.verification_latency);
+        self.inter_arrival.merge(&o.inter_arrival);
+        self.awareness_neighbours += o.awareness_neighbours;
+        self.awareness_heard += o.awareness_heard;
+        self.awareness_verified += o.awareness_verified;
+        self.awareness_weighted += o.awareness_weighted;
+        self.busy_ns += o.busy_ns;
+        self.presence_ns += o.presence_ns;
+        self.attack_frames_sent += o.attack_frames_sent;
+        self.attacks_accepted += o.attacks_accepted;
+        self.attack_jobs_expired += o.attack_jobs_expired;
+        for (k, v) in &o.rejected {
+            *self.rejected.entry(k.clone()).or_default() += v;
+        }
+        self.query.requests_sent += o.query.requests_sent;
+        self.query.requests_received += o.query.requests_received;
+        self.query.replies_received += o.query.replies_received;
+        self.query.successes += o.query.successes;
+        self.query.delay.merge(&o.query.delay);
+        for (k, v) in &o.per_pair {
+            let e = self.per_pair.entry(*k).or_default();
+            e.received += v.received;
+            e.verified += v.verified;
+        }
+        for (k, v) in &o.per_node_sent {
+            *self.per_node_sent.entry(*k).or_default() += v;
+        }
+        self.receptions += o.receptions;
+        self.signals += o.signals;
+        self.events += o.events;
+        self.wall_s += o.wall_s;
+    }
+
+    fn ratio(a: u64, b: u64) -> f64 {
+        if b == 0 {
+            f64::NAN
+        } else {
+            a as f64 / b as f64
+        }
+    }
+
+    pub fn pdr_network(&self) -> f64 {
+        Self::ratio(self.headline_received, self.headline_attempts)
+    }
+
+    pub fn pdr_application(&self) -> f64 {
+        Self::ratio(self.headline_verified, self.headline_attempts)
+    }
+
+    pub fn crypto_loss_ratio(&self) -> f64 {
+        let lost = self.crypto_lost_deadline + self.crypto_lost_key + self.crypto_lost_unknown_certificate;
+        Self::ratio(lost, self.security_arrivals)
+    }
+
+    pub fn awareness(&self) -> f64 {
+        Self::ratio(self.awareness_verified, self.awareness_neighbours)
+    }
+
+    pub fn awareness_heard_ratio(&self) -> f64 {
+        Self::ratio(self.awareness_heard, self.awareness_neighbours)
+    }
+
+    pub fn weighted_awareness(&self) -> f64 {
+        if self.awareness_neighbours == 0 {
+            f64::NAN
+        } else {
+            self.awareness_weighted / self.awareness_neighbours as f64
+        }
+    }
+
+    pub fn channel_busy_ratio(&self) -> f64 {
+        if self.presence_ns <= 0.0 {
+            f64::NAN
+        } else {
+            self.busy_ns / self.presence_ns
+        }
+    }
+
+    pub fn query_success_rate(&self) -> f64 {
+        Self::ratio(self.query.successes, self.query.requests_sent)
+    }
+}

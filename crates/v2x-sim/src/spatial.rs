@@ -1,0 +1,131 @@
+//! Uniform spatial grid for neighbour look-up: a query visits only the cells within the
+//! radius, so per-packet work is proportional to the nodes in range.
+
+use crate::mobility::Position;
+
+pub struct SpatialGrid {
+    cell: f64,
+    min: [f64; 2],
+    nx: usize,
+    ny: usize,
+    /// Node ids sorted by cell; cell c holds `ids[start[c]..start[c + 1]]`.
+    ids: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl SpatialGrid {
+    pub fn new(cell_m: f64) -> Self {
+        SpatialGrid { cell: cell_m.max(1.0), min: [0.0; 2], nx: 1, ny: 1, ids: Vec::new(), start: vec![0, 0] }
+    }
+
+    /// Rebuilds from the current positions (absent nodes are left out).
+    pub fn rebuild(&mut self, pos: &[Option<Position>]) {
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in pos.iter().flatten() {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        if !lo[0].is_finite() {
+            self.ids.clear();
+            self.nx = 1;
+            self.ny = 1;
+            self.start = vec![0, 0];
+            return;
+        }
+        // Keep the cell count proportional to the node count.
+        let n = pos.len().max(1);
+        let mut cell = self.cell;
+        loop {
+            let nx = ((hi[0] - lo[0]) / cell).floor() as usize + 1;
+            let ny = ((hi[1] - lo[1]) / cell).floor() as usize + 1;
+            if nx.saturating_mul(ny) <= 4 * n + 1024 {
+                self.nx = nx;
+                self.ny = ny;
+                break;
+            }
+            cell *= 2.0;
+        }
+        self.cell = cell;
+        self.min = lo;
+        let cells = self.nx * self.ny;
+        let mut counts = vec![0u32; cells + 1];
+        let key: Vec<Option<usize>> = pos.iter().map(|p| p.map(|p| self.cell_of(p))).collect();
+        for k in key.iter().flatten() {
+            counts[*k + 1] += 1;
+        }
+        for i in 1..=cells {
+            counts[i] += counts[i - 1];
+        }
+        self.start = counts.clone();
+        self.ids = vec![0; counts[cells] as usize];
+        for (id, k) in key.iter().enumerate() {
+            if let Some(k) = k {
+                let slot = &mut counts[*k];
+                self.ids[*slot as usize] = id as u32;
+                *slot += 1;
+            }
+        }
+    }
+
+    fn cell_of(&self, p: Position) -> usize {
+        let cx = (((p[0] - self.min[0]) / self.cell).floor().max(0.0) as usize).min(self.nx - 1);
+        let cy = (((p[1] - self.min[1]) / self.cell).floor().max(0.0) as usize).min(self.ny - 1);
+        cy * self.nx + cx
+    }
+
+    /// Calls `f(id)` for every node in the cells overlapping the square of half-side `r`
+    /// around `p` (callers check the exact distance).
+    pub fn for_each_near(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
+        if self.ids.is_empty() {
+            return;
+        }
+        let span = |v: f64, lo: f64, n: usize| {
+            let a = ((v - r - lo) / self.cell).floor();
+            let b = ((v + r - lo) / self.cell).floor();
+            if b < 0.0 || a > (n - 1) as f64 {
+                None
+            } else {
+                Some((a.max(0.0) as usize, (b as usize).min(n - 1)))
+            }
+        };
+        let (Some((x0, x1)), Some((y0, y1))) = (span(p[0], self.min[0], self.nx), span(p[1], self.min[1], self.ny))
+        else {
+            return;
+        };
+        for cy in y0..=y1 {
+            let row = cy * self.nx;
+            let (a, b) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
+            for &id in &self.ids[a..b] {
+                f(id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_exactly_the_nodes_in_range() {
+        let pos: Vec<Option<Position>> =
+            (0..500).map(|i| if i % 7 == 0 { None } else { Some([(i * 37 % 1000) as f64, (i * 91 % 700) as f64]) }).collect();
+        let mut g = SpatialGrid::new(100.0);
+        g.rebuild(&pos);
+        let c = [400.0, 300.0];
+        let mut found = Vec::new();
+        g.for_each_near(c, 150.0, |id| {
+            let p = pos[id as usize].unwrap();
+            if (p[0] - c[0]).hypot(p[1] - c[1]) <= 150.0 {
+                found.push(id)
+            }
+        });
+        found.sort();
+        let brute: Vec<u32> = (0..500u32)
+            .filter(|&i| pos[i as usize].is_some_and(|p| (p[0] - c[0]).hypot(p[1] - c[1]) <= 150.0))
+            .collect();
+        assert_eq!(found, brute);
+    }
+}

@@ -1,0 +1,188 @@
+//! A receiver's security processor: `cores` servers, an urgent queue (own signing and
+//! encryption) and a verification queue in FIFO or nearest-first order with a deadline.
+
+use crate::scenario::QueueOrder;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// One unit of work.
+#[derive(Debug)]
+pub struct Job<T> {
+    pub work: T,
+    /// When the job entered the queue (ns).
+    pub arrival_ns: u64,
+    /// Jobs not started by this time are dropped (`u64::MAX`: never).
+    pub deadline_ns: u64,
+    pub service_ns: u64,
+    /// Nearest-first key: sender distance in millimetres.
+    pub distance_mm: u64,
+}
+
+struct Queued<T> {
+    job: Job<T>,
+    seq: u64,
+}
+
+impl<T> PartialEq for Queued<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.seq == o.seq
+    }
+}
+impl<T> Eq for Queued<T> {}
+impl<T> PartialOrd for Queued<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<T> Ord for Queued<T> {
+    /// Max-heap: the nearest (then oldest) job is the greatest.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.job.distance_mm.cmp(&self.job.distance_mm).then(o.seq.cmp(&self.seq))
+    }
+}
+
+pub struct Processor<T> {
+    cores: u32,
+    busy: u32,
+    order: QueueOrder,
+    urgent: VecDeque<Job<T>>,
+    fifo: VecDeque<Job<T>>,
+    heap: BinaryHeap<Queued<T>>,
+    seq: u64,
+}
+
+impl<T> Processor<T> {
+    pub fn new(cores: u32, order: QueueOrder) -> Self {
+        Processor {
+            cores: cores.max(1),
+            busy: 0,
+            order,
+            urgent: VecDeque::new(),
+            fifo: VecDeque::new(),
+            heap: BinaryHeap::new(),
+            seq: 0,
+        }
+    }
+
+    pub fn queued(&self) -> usize {
+        self.urgent.len() + self.fifo.len() + self.heap.len()
+    }
+
+    /// Submits a job; returns it when a core is free and it starts now (the caller
+    /// schedules its completion after `service_ns`).
+    pub fn submit(&mut self, job: Job<T>, urgent: bool, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
+        if self.busy < self.cores {
+            self.busy += 1;
+            return Some(job);
+        }
+        if urgent {
+            self.urgent.push_back(job);
+        } else {
+            match self.order {
+                QueueOrder::Fifo => self.fifo.push_back(job),
+                QueueOrder::NearestFirst => {
+                    self.seq += 1;
+                    self.heap.push(Queued { job, seq: self.seq });
+                    // Far jobs can sit in the heap past their deadline; purge now and then.
+                    if self.heap.len() > 4096 && self.seq % 1024 == 0 {
+                        let (keep, gone): (Vec<_>, Vec<_>) =
+                            std::mem::take(&mut self.heap).into_iter().partition(|q| q.job.deadline_ns > now);
+                        self.heap = keep.into_iter().collect();
+                        for q in gone {
+                            expired(q.job);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A core finished at `now`: returns the next job to start, handing jobs whose
+    /// deadline passed to `expired`.
+    pub fn complete(&mut self, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
+        if let Some(j) = self.urgent.pop_front() {
+            return Some(j);
+        }
+        loop {
+            let next = match self.order {
+                QueueOrder::Fifo => self.fifo.pop_front(),
+                QueueOrder::NearestFirst => self.heap.pop().map(|q| q.job),
+            };
+            match next {
+                None => {
+                    self.busy = self.busy.saturating_sub(1);
+                    return None;
+                }
+                Some(j) if j.deadline_ns <= now => expired(j),
+                Some(j) => return Some(j),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::BinaryHeap;
+
+    /// M/D/1: Poisson arrivals, deterministic service, one core; mean wait in queue is
+    /// Pollaczek–Khinchine's rho * S / (2 (1 - rho)).
+    #[test]
+    fn md1_mean_wait_matches_pollaczek_khinchine() {
+        let service_ns = 1_000_000u64; // 1 ms
+        let rho = 0.7;
+        let lambda_per_ns = rho / service_ns as f64;
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut p: Processor<u64> = Processor::new(1, QueueOrder::Fifo);
+        // Completion events (time) in a min-heap.
+        let mut done: BinaryHeap<std::cmp::Reverse<u64>> = BinaryHeap::new();
+        let mut t_arr = 0f64;
+        let n = 200_000;
+        let (mut waits, mut served) = (0f64, 0u64);
+        let mut none = |_j: Job<u64>| panic!("no deadline");
+        for _ in 0..n {
+            let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+            t_arr += -u.ln() / lambda_per_ns;
+            let now = t_arr as u64;
+            while let Some(&std::cmp::Reverse(t)) = done.peek() {
+                if t > now {
+                    break;
+                }
+                done.pop();
+                if let Some(j) = p.complete(t, &mut none) {
+                    waits += (t - j.arrival_ns) as f64;
+                    served += 1;
+                    done.push(std::cmp::Reverse(t + j.service_ns));
+                }
+            }
+            let job = Job { work: 0, arrival_ns: now, deadline_ns: u64::MAX, service_ns, distance_mm: 0 };
+            if let Some(j) = p.submit(job, false, now, &mut none) {
+                served += 1;
+                done.push(std::cmp::Reverse(now + j.service_ns));
+            }
+        }
+        let mean_wait = waits / served as f64;
+        let pk = rho * service_ns as f64 / (2.0 * (1.0 - rho));
+        assert!((mean_wait - pk).abs() / pk < 0.05, "mean wait {mean_wait} ns vs P-K {pk} ns");
+    }
+
+    #[test]
+    fn deadline_and_nearest_first() {
+        let mut dropped = Vec::new();
+        let mut p: Processor<u32> = Processor::new(1, QueueOrder::NearestFirst);
+        let mk = |w, d, dl| Job { work: w, arrival_ns: 0, deadline_ns: dl, service_ns: 10, distance_mm: d };
+        let mut exp = |j: Job<u32>| dropped.push(j.work);
+        assert!(p.submit(mk(0, 0, 100), false, 0, &mut exp).is_some());
+        assert!(p.submit(mk(1, 500, 100), false, 0, &mut exp).is_none());
+        assert!(p.submit(mk(2, 100, 100), false, 0, &mut exp).is_none());
+        assert!(p.submit(mk(3, 50, 5), false, 0, &mut exp).is_none());
+        // Nearest (3) has expired by t = 10, then 2 (100 mm) before 1 (500 mm).
+        assert_eq!(p.complete(10, &mut exp).map(|j| j.work), Some(2));
+        assert_eq!(p.complete(20, &mut exp).map(|j| j.work), Some(1));
+        assert!(p.complete(30, &mut exp).is_none());
+        assert_eq!(dropped, vec![3]);
+    }
+}

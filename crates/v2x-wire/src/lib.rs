@@ -1,0 +1,19 @@
+//! Codecs only — no crypto, no policy.
+//!
+//! * [`ieee1609dot2`]: IEEE 1609.2 / ETSI TS 103 097 v2 in C-OER (types from `rasn-its`),
+//!   with exact-length decoding and the byte ranges that signatures cover.
+//! * [`trust_list`]: ETSI TS 102 941 certificate trust lists (ECTL / CTL).
+//! * [`v1_2_1`]: the legacy ETSI TS 103 097 v1.2.1 format, hand-written.
+//! * [`geonet`]: GeoNetworking basic/common/SHB headers and BTP-B.
+//! * [`pcap`]: capture files Wireshark reads (Ethernet, ethertype 0x8947).
+//! * [`inspect`]: a decoded tree of any of the above, like Wireshark's detail pane.
+
+pub mod geonet;
+pub mod ieee1609dot2;
+pub mod inspect;
+pub mod pcap;
+pub mod trust_list;
+pub mod v1_2_1;
+
+pub use rasn;
+pub use rasn_its;
