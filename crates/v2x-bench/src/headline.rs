@@ -76,7 +76,12 @@ pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measur
     bar.step("headline: all cores vs one core");
     match stack::headline_decap_factory(config.quick) {
         Ok(factory) => {
-            match pool::one_vs_all(config.threads, config.scaling_trials(), config.scaling_trial(), &factory) {
+            match pool::one_vs_all(
+                config.threads,
+                config.scaling_trials(),
+                config.scaling_trial(),
+                &factory,
+            ) {
                 Ok((one, all, speedup)) => {
                     h.all_cores_vs_one_core = Some(speedup);
                     h.one_core_decap_per_sec = Some(one.ops_per_sec);

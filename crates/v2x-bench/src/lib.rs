@@ -89,7 +89,10 @@ impl Suite {
                 continue;
             }
             let suite = Suite::parse(part).ok_or_else(|| {
-                format!("unknown suite `{}` (choose from raw, stack, protocols, scaling, all)", part.trim())
+                format!(
+                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, all)",
+                    part.trim()
+                )
             })?;
             out.push(suite);
         }
@@ -177,7 +180,11 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         }
     }
     let scaling_tasks = if config.has(Suite::Scaling) {
-        let mut s = suites::raw::scaling_tasks(if config.quick { &["p256"] } else { &["p256", "p384", "bp256"] });
+        let mut s = suites::raw::scaling_tasks(if config.quick {
+            &["p256"]
+        } else {
+            &["p256", "p384", "bp256"]
+        });
         match suites::stack::scaling_tasks(config.quick) {
             Ok(t) => s.extend(t),
             Err(why) => skipped.push(format!("scaling (stack part): {why}")),
@@ -203,20 +210,39 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
             }
         };
         let mut op = prepared.op;
-        let latency = measure::measure(&plan, &mut *op).map_err(|e| annotate(&key, e))?;
+        let latency = match measure::measure_capped(&plan, &mut *op, prepared.max_calls) {
+            Ok(l) => l,
+            // A protocol that fails mid-run is reported, the rest of the run goes on.
+            Err(e @ (BenchError::Rejected(_) | BenchError::Setup(_))) => {
+                skipped.push(format!("{key}: {e}"));
+                continue;
+            }
+            Err(e) => return Err(annotate(&key, e)),
+        };
         measurements.push(task.label.into_measurement(latency, prepared.packet_bytes));
     }
 
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
         bar.step(&format!("scaling {}", st.label));
-        let (one, all, speedup) =
-            pool::one_vs_all(config.threads, config.scaling_trials(), config.scaling_trial(), &st.factory)
-                .map_err(|e| annotate(&st.key, e))?;
+        let (one, all, speedup) = pool::one_vs_all(
+            config.threads,
+            config.scaling_trials(),
+            config.scaling_trial(),
+            &st.factory,
+        )
+        .map_err(|e| annotate(&st.key, e))?;
         if let Some(m) = measurements.iter_mut().find(|m| m.key() == st.key) {
             m.ops_per_sec_all_cores = Some(all.ops_per_sec);
         }
-        scaling.push(ScalingRow { kind: st.kind, key: st.key, label: st.label, one_core: one, all_cores: all, speedup });
+        scaling.push(ScalingRow {
+            kind: st.kind,
+            key: st.key,
+            label: st.label,
+            one_core: one,
+            all_cores: all,
+            speedup,
+        });
     }
 
     let headline = headline::measure(config, &plan, &bar, &measurements);

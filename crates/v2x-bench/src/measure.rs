@@ -71,7 +71,10 @@ pub fn warm_up<T>(plan: &Plan, op: &mut dyn FnMut() -> Result<T, BenchError>) ->
     let per_op = per_op.max(1e-9);
     let batch = (plan.min_batch.as_secs_f64() / per_op).ceil().clamp(1.0, 1e7) as u64;
     let samples = (plan.trial.as_secs_f64() / (per_op * batch as f64)).round() as usize;
-    Ok(Sizing { batch, samples: samples.clamp(plan.min_samples, plan.max_samples) })
+    Ok(Sizing {
+        batch,
+        samples: samples.clamp(plan.min_samples, plan.max_samples),
+    })
 }
 
 /// Times one trial: `samples` batches of `batch` calls, per-call microseconds per batch.
@@ -98,6 +101,48 @@ pub fn measure<T>(plan: &Plan, mut op: impl FnMut() -> Result<T, BenchError>) ->
     LatencyStats::from_trials(&trials, sizing.batch).ok_or(BenchError::NoSamples)
 }
 
+/// Like [`measure`], but never calls `op` more than `cap` times (for operations that
+/// consume a finite pool of inputs): the warm-up takes at most a quarter of the calls and
+/// the trials shrink (fewer batches, then smaller batches) to fit the rest.
+pub fn measure_capped<T>(
+    plan: &Plan,
+    mut op: impl FnMut() -> Result<T, BenchError>,
+    cap: Option<u64>,
+) -> Result<LatencyStats, BenchError> {
+    let Some(cap) = cap else { return measure(plan, op) };
+    let warm_calls = (cap / 4).max(3);
+    let start = Instant::now();
+    let mut calls: u64 = 0;
+    while calls < warm_calls && (calls < 3 || start.elapsed() < plan.warmup) {
+        black_box(op()?);
+        calls += 1;
+    }
+    let per_op = (start.elapsed().as_secs_f64() / calls.max(1) as f64).max(1e-9);
+    let budget = cap.saturating_sub(calls);
+    let trials = plan.trials.max(1) as u64;
+    let mut batch = ((plan.min_batch.as_secs_f64() / per_op).ceil() as u64).max(1);
+    let mut samples = ((plan.trial.as_secs_f64() / (per_op * batch as f64)).round() as u64)
+        .clamp(plan.min_samples as u64, plan.max_samples as u64);
+    if trials * samples * batch > budget {
+        samples = (budget / (trials * batch)).max(plan.min_samples.min(5) as u64);
+        batch = (budget / (trials * samples)).max(1).min(batch);
+    }
+    if trials * samples * batch > budget {
+        return Err(BenchError::Setup(format!(
+            "input pool of {cap} calls is too small for {trials} trials"
+        )));
+    }
+    let sizing = Sizing {
+        batch,
+        samples: samples as usize,
+    };
+    let mut out = Vec::with_capacity(plan.trials);
+    for _ in 0..trials {
+        out.push(run_trial(sizing, &mut op)?);
+    }
+    LatencyStats::from_trials(&out, sizing.batch).ok_or(BenchError::NoSamples)
+}
+
 /// Measures two operations with interleaved trials (A, B, A, B, ...), so that load from
 /// other processes on a shared machine hits both alike; returns both statistics and the
 /// median over trials of `median(A) / median(B)` (medians inside a trial discard the
@@ -114,7 +159,11 @@ pub fn measure_paired<T, U>(
         ta.push(run_trial(sa, &mut a)?);
         tb.push(run_trial(sb, &mut b)?);
     }
-    let ratios: Vec<f64> = ta.iter().zip(&tb).map(|(x, y)| crate::stats::median(x) / crate::stats::median(y)).collect();
+    let ratios: Vec<f64> = ta
+        .iter()
+        .zip(&tb)
+        .map(|(x, y)| crate::stats::median(x) / crate::stats::median(y))
+        .collect();
     let la = LatencyStats::from_trials(&ta, sa.batch).ok_or(BenchError::NoSamples)?;
     let lb = LatencyStats::from_trials(&tb, sb.batch).ok_or(BenchError::NoSamples)?;
     Ok((la, lb, crate::stats::median(&ratios)))
@@ -137,13 +186,38 @@ mod tests {
         assert!(s.samples >= plan.min_samples && s.samples <= plan.max_samples);
         let stats = measure(&plan, op).unwrap();
         assert_eq!(stats.trial_means_us.len(), plan.trials);
-        assert_eq!(stats.samples % plan.trials, 0, "every trial has the same number of batches");
+        assert_eq!(
+            stats.samples % plan.trials,
+            0,
+            "every trial has the same number of batches"
+        );
+    }
+
+    #[test]
+    fn capped_measurement_stays_within_its_pool() {
+        let plan = Plan::quick();
+        let mut calls = 0u64;
+        let stats = measure_capped(
+            &plan,
+            || -> Result<(), BenchError> {
+                calls += 1;
+                if calls > 500 {
+                    return Err(BenchError::Setup("pool exhausted".into()));
+                }
+                Ok(())
+            },
+            Some(500),
+        )
+        .unwrap();
+        assert_eq!(stats.trial_means_us.len(), plan.trials);
     }
 
     #[test]
     fn errors_propagate() {
         let plan = Plan::quick();
-        let r = measure(&plan, || -> Result<(), BenchError> { Err(BenchError::Setup("boom".into())) });
+        let r = measure(&plan, || -> Result<(), BenchError> {
+            Err(BenchError::Setup("boom".into()))
+        });
         assert!(matches!(r, Err(BenchError::Setup(_))));
     }
 

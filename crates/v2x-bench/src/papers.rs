@@ -68,26 +68,32 @@ pub struct Matcher {
 
 impl Matcher {
     fn fits(&self, m: &Measurement) -> bool {
-        let opt = |want: &Option<String>, have: &Option<String>| want.as_ref().map_or(true, |w| have.as_ref() == Some(w));
-        self.operation.as_ref().map_or(true, |o| *o == m.operation)
+        let opt = |want: &Option<String>, have: &Option<String>| want.as_ref().is_none_or(|w| have.as_ref() == Some(w));
+        self.operation.as_ref().is_none_or(|o| *o == m.operation)
             && opt(&self.curve, &m.curve)
             && opt(&self.level, &m.level)
             && opt(&self.signer, &m.signer)
-            && self.payload_bytes.map_or(true, |p| m.payload_bytes == Some(p))
+            && self.payload_bytes.is_none_or(|p| m.payload_bytes == Some(p))
     }
 
     /// The preferred matching measurement: by protocol order, then message order, then
     /// the order of the run (smallest payload first).
     pub fn find<'a>(&self, measurements: &'a [Measurement]) -> Option<&'a Measurement> {
-        let protocols: Vec<Option<&String>> =
-            if self.protocol.is_empty() { vec![None] } else { self.protocol.iter().map(Some).collect() };
-        let messages: Vec<Option<&String>> =
-            if self.message.is_empty() { vec![None] } else { self.message.iter().map(Some).collect() };
+        let protocols: Vec<Option<&String>> = if self.protocol.is_empty() {
+            vec![None]
+        } else {
+            self.protocol.iter().map(Some).collect()
+        };
+        let messages: Vec<Option<&String>> = if self.message.is_empty() {
+            vec![None]
+        } else {
+            self.message.iter().map(Some).collect()
+        };
         for p in &protocols {
             for msg in &messages {
                 let hit = measurements.iter().find(|m| {
-                    p.map_or(true, |p| *p == m.protocol)
-                        && msg.map_or(true, |w| m.message.as_ref() == Some(w))
+                    p.is_none_or(|p| *p == m.protocol)
+                        && msg.is_none_or(|w| m.message.as_ref() == Some(w))
                         && self.fits(m)
                 });
                 if hit.is_some() {
@@ -133,17 +139,34 @@ mod tests {
                     e.source == src
                         && e.hardware == hw
                         && e.procedure == proc_
-                        && e.scheme.as_deref().map_or(true, |s| s == scheme || scheme.is_empty())
+                        && e.scheme.as_deref().is_none_or(|s| s == scheme || scheme.is_empty())
                 })
                 .map(|e| e.value)
         };
         // Paper 000 Table 5: Xeon, verify & decrypt with certificate, NISTP384-SHA384.
-        assert_eq!(get("Table 5", "xeon-e5-2667", "Verify & Decrypt with Certificate", "NISTP384-SHA384"), Some(10.99));
+        assert_eq!(
+            get(
+                "Table 5",
+                "xeon-e5-2667",
+                "Verify & Decrypt with Certificate",
+                "NISTP384-SHA384"
+            ),
+            Some(10.99)
+        );
         // Paper 000 Table 4: CubieBoard, sign w/o certificate, NISTP192-SHA256.
-        assert_eq!(get("Table 4", "cubieboard", "Sign w/o Certificate", "NISTP192-SHA256"), Some(1.39));
+        assert_eq!(
+            get("Table 4", "cubieboard", "Sign w/o Certificate", "NISTP192-SHA256"),
+            Some(1.39)
+        );
         // Paper 002 Table 3.2: raw OpenSSL 64-bit verify/s.
-        assert_eq!(get("Table 3.2", "atom-d510", "Raw OpenSSL (64bit) verify/s", ""), Some(2780.6));
+        assert_eq!(
+            get("Table 3.2", "atom-d510", "Raw OpenSSL (64bit) verify/s", ""),
+            Some(2780.6)
+        );
         // Paper 001 Table 11: hash-chain verify/s for BSM.
-        assert_eq!(get("Table 11", "mk5-software", "hash-chain verify (BSM)", ""), Some(25000.0));
+        assert_eq!(
+            get("Table 11", "mk5-software", "hash-chain verify (BSM)", ""),
+            Some(25000.0)
+        );
     }
 }

@@ -62,7 +62,10 @@ where
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(BenchError::Setup("a benchmark worker panicked".into()))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(BenchError::Setup("a benchmark worker panicked".into())))
+            })
             .collect()
     });
     let mut total = 0.0;

@@ -61,7 +61,10 @@ impl LatencyStats {
             trial_means_us: trial_means,
             batch,
             samples: all.len(),
-            quantiles: PROFILE_QUANTILES.iter().map(|&q| (q, quantile_sorted(&all, q))).collect(),
+            quantiles: PROFILE_QUANTILES
+                .iter()
+                .map(|&q| (q, quantile_sorted(&all, q)))
+                .collect(),
         })
     }
 
@@ -118,8 +121,8 @@ pub fn median(v: &[f64]) -> f64 {
 /// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
 pub fn t_975(df: usize) -> f64 {
     const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     match df {
         0 => f64::INFINITY,
@@ -137,7 +140,8 @@ pub fn confidence_interval_95(v: &[f64]) -> (f64, f64) {
         return (m, m);
     }
     let half = t_975(v.len() - 1) * std_dev(v) / (v.len() as f64).sqrt();
-    (m - half, m + half)
+    // Latencies are positive: a noisy few-trial interval is cut at zero.
+    ((m - half).max(0.0), m + half)
 }
 
 #[cfg(test)]
@@ -156,7 +160,11 @@ mod tests {
 
     #[test]
     fn stats_are_consistent() {
-        let trials = vec![vec![10.0, 11.0, 12.0, 30.0], vec![9.0, 10.0, 10.5, 11.0], vec![10.0, 10.0, 10.0, 14.0]];
+        let trials = vec![
+            vec![10.0, 11.0, 12.0, 30.0],
+            vec![9.0, 10.0, 10.5, 11.0],
+            vec![10.0, 10.0, 10.0, 14.0],
+        ];
         let s = LatencyStats::from_trials(&trials, 1).unwrap();
         assert_eq!(s.samples, 12);
         assert!(s.min_us <= s.median_us && s.median_us <= s.p99_us && s.p99_us <= s.max_us);
@@ -170,10 +178,12 @@ mod tests {
 
     #[test]
     fn confidence_interval_known_value() {
-        // mean 2, sd 1, n 3: half width = 4.303 / sqrt(3)
-        let (lo, hi) = confidence_interval_95(&[1.0, 2.0, 3.0]);
-        assert!((hi - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-9);
-        assert!((2.0 - lo - 4.303 / 3f64.sqrt()).abs() < 1e-9);
+        // mean 11, sd 1, n 3: half width = 4.303 / sqrt(3)
+        let (lo, hi) = confidence_interval_95(&[10.0, 11.0, 12.0]);
+        assert!((hi - 11.0 - 4.303 / 3f64.sqrt()).abs() < 1e-9);
+        assert!((11.0 - lo - 4.303 / 3f64.sqrt()).abs() < 1e-9);
+        // Cut at zero, never negative.
+        assert_eq!(confidence_interval_95(&[1.0, 2.0, 30.0]).0, 0.0);
         assert_eq!(confidence_interval_95(&[5.0]), (5.0, 5.0));
     }
 

@@ -84,15 +84,25 @@ impl Label {
 pub struct Prepared {
     pub op: WorkerOp,
     pub packet_bytes: Option<usize>,
+    /// At most this many calls (a finite pool of inputs that cannot be renewed).
+    pub max_calls: Option<u64>,
 }
 
 impl Prepared {
     pub fn new(op: WorkerOp) -> Prepared {
-        Prepared { op, packet_bytes: None }
+        Prepared {
+            op,
+            packet_bytes: None,
+            max_calls: None,
+        }
     }
 
     pub fn with_packet(op: WorkerOp, packet_bytes: usize) -> Prepared {
-        Prepared { op, packet_bytes: Some(packet_bytes) }
+        Prepared {
+            op,
+            packet_bytes: Some(packet_bytes),
+            max_calls: None,
+        }
     }
 }
 

@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "v2x", version, about = "V2X security: standards stack, lightweight protocols, benchmark, simulator")]
+#[command(
+    name = "v2x",
+    version,
+    about = "V2X security: standards stack, lightweight protocols, benchmark, simulator"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

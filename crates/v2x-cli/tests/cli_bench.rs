@@ -41,7 +41,12 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     let r = read_json(&json);
     assert_eq!(r, read_json(&out.join("results.json")));
     let h = &r["headline"];
-    for key in ["decap_vs_raw_verify", "encap_vs_raw_sign", "all_cores_vs_one_core", "hash_chain_verify_per_sec"] {
+    for key in [
+        "decap_vs_raw_verify",
+        "encap_vs_raw_sign",
+        "all_cores_vs_one_core",
+        "hash_chain_verify_per_sec",
+    ] {
         let v = f(h, key);
         assert!(v.is_finite() && v > 0.0, "{key} = {v}");
     }
@@ -54,7 +59,13 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     }
     for m in ms {
         let l = &m["latency"];
-        let (min, med, p99, max, mean) = (f(l, "min_us"), f(l, "median_us"), f(l, "p99_us"), f(l, "max_us"), f(l, "mean_us"));
+        let (min, med, p99, max, mean) = (
+            f(l, "min_us"),
+            f(l, "median_us"),
+            f(l, "p99_us"),
+            f(l, "max_us"),
+            f(l, "mean_us"),
+        );
         assert!(min > 0.0 && min <= med && med <= p99 && p99 <= max, "{m}");
         assert!(f(l, "ci95_low_us") <= mean && mean <= f(l, "ci95_high_us"), "{m}");
         let ops = f(m, "ops_per_sec");
@@ -68,7 +79,8 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
         for level in ["sign", "encrypt", "sign+encrypt"] {
             for op in ["encap", "decap"] {
                 assert!(
-                    ms.iter().any(|m| m["protocol"] == protocol && m["level"] == level && m["operation"] == op),
+                    ms.iter()
+                        .any(|m| m["protocol"] == protocol && m["level"] == level && m["operation"] == op),
                     "{protocol} {level} {op} missing"
                 );
             }
@@ -95,8 +107,14 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     // Comparison tables for the four papers, with some values of ours beside theirs.
     let cmp = r["comparisons"].as_array().unwrap();
     for p in ["000", "001", "002", "004"] {
-        let t = cmp.iter().find(|t| t["paper"] == p).unwrap_or_else(|| panic!("paper {p}"));
-        assert!(t["rows"].as_array().unwrap().iter().any(|row| row["ours"].is_f64()), "paper {p} has no comparison");
+        let t = cmp
+            .iter()
+            .find(|t| t["paper"] == p)
+            .unwrap_or_else(|| panic!("paper {p}"));
+        assert!(
+            t["rows"].as_array().unwrap().iter().any(|row| row["ours"].is_f64()),
+            "paper {p} has no comparison"
+        );
     }
     let md = std::fs::read_to_string(out.join("comparison.md")).unwrap();
     assert!(md.contains("## Paper 002") && md.contains("Table 3.2"));
@@ -109,7 +127,10 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     // SVG and HTML are complete documents; the report embeds the plots.
     for svg in ["ops_per_sec.svg", "latency_per_curve.svg", "overhead.svg"] {
         let s = std::fs::read_to_string(out.join(svg)).unwrap();
-        assert!(s.contains("<svg") && s.trim_end().ends_with("</svg>") && s.contains("<rect"), "{svg}");
+        assert!(
+            s.contains("<svg") && s.trim_end().ends_with("</svg>") && s.contains("<rect"),
+            "{svg}"
+        );
     }
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg") && html.trim_end().ends_with("</html>"));
@@ -118,7 +139,10 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
 
 #[test]
 fn rejects_unknown_suite() {
-    let out = v2x().args(["bench", "--quick", "--suite", "raw,bogus"]).output().unwrap();
+    let out = v2x()
+        .args(["bench", "--quick", "--suite", "raw,bogus"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bogus"));
 }
@@ -126,10 +150,18 @@ fn rejects_unknown_suite() {
 #[test]
 fn single_suite_runs_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let status = v2x().args(["bench", "--quick", "--suite", "raw", "--trials", "2", "--out"]).arg(dir.path()).status().unwrap();
+    let status = v2x()
+        .args(["bench", "--quick", "--suite", "raw", "--trials", "2", "--out"])
+        .arg(dir.path())
+        .status()
+        .unwrap();
     assert!(status.success());
     let r = read_json(&dir.path().join("results.json"));
     assert_eq!(r["suites"], serde_json::json!(["raw"]));
-    assert!(r["measurements"].as_array().unwrap().iter().all(|m| m["suite"] == "raw"));
+    assert!(r["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["suite"] == "raw"));
     assert!(r["scaling"].as_array().unwrap().is_empty());
 }

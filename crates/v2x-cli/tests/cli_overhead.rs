@@ -3,7 +3,10 @@
 use std::process::Command;
 
 fn v2x(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().expect("run v2x")
+    Command::new(env!("CARGO_BIN_EXE_v2x"))
+        .args(args)
+        .output()
+        .expect("run v2x")
 }
 
 #[test]
@@ -25,7 +28,12 @@ fn json_rows_reproduce_the_paper_layouts() {
     assert_eq!(total("tesla-attached", "data", "paper001/attached/signed"), Some(142));
     assert_eq!(total("2flip", "data", "sha1"), Some(47));
     for r in rows {
-        let sum: u64 = r["fields"].as_array().unwrap().iter().map(|f| f["bytes"].as_u64().unwrap()).sum();
+        let sum: u64 = r["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["bytes"].as_u64().unwrap())
+            .sum();
         assert_eq!(Some(sum), r["total_bytes"].as_u64(), "{r}");
     }
 }
@@ -36,7 +44,10 @@ fn table_filters_by_protocol() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("protocol"), "{text}");
-    assert!(text.contains("2flip") && text.contains("47") && text.contains("paper 001 Table 9"), "{text}");
+    assert!(
+        text.contains("2flip") && text.contains("47") && text.contains("paper 001 Table 9"),
+        "{text}"
+    );
     assert!(!text.contains("hash-chain"));
     let bad = v2x(&["overhead", "--protocol", "nope"]);
     assert_eq!(bad.status.code(), Some(2));

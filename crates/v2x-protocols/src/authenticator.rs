@@ -133,7 +133,11 @@ pub struct OutgoingPacket {
 
 impl OutgoingPacket {
     pub fn broadcast(kind: PacketKind, bytes: Vec<u8>) -> OutgoingPacket {
-        OutgoingPacket { bytes, kind, destination: Destination::Broadcast }
+        OutgoingPacket {
+            bytes,
+            kind,
+            destination: Destination::Broadcast,
+        }
     }
 }
 
@@ -198,7 +202,11 @@ pub struct Decapsulated {
 
 impl Decapsulated {
     pub fn outcome(outcome: DecapOutcome) -> Decapsulated {
-        Decapsulated { outcome, released: Vec::new(), send: Vec::new() }
+        Decapsulated {
+            outcome,
+            released: Vec::new(),
+            send: Vec::new(),
+        }
     }
     pub fn rejected(reason: RejectReason, detail: impl Into<String>) -> Decapsulated {
         Decapsulated::outcome(DecapOutcome::Rejected(Rejection::new(reason, detail)))

@@ -18,7 +18,7 @@
 
 use crate::wire::{Reader, WireError};
 use crate::{RejectReason, Rejection, Timestamp};
-use v2x_crypto::{hashed_id8, Curve, CryptoError, HashAlg, PrivateKey, PublicKey, RPoint, Signature};
+use v2x_crypto::{hashed_id8, CryptoError, Curve, HashAlg, PrivateKey, PublicKey, RPoint, Signature};
 
 /// Bytes of a signature (r x-only ‖ s) on `curve`.
 pub const fn signature_len(curve: Curve) -> usize {
@@ -45,11 +45,16 @@ pub fn encode_signature(sig: &Signature) -> Result<Vec<u8>, CryptoError> {
 pub fn decode_signature(curve: Curve, bytes: &[u8]) -> Result<Signature, WireError> {
     let f = curve.field_len();
     if bytes.len() != 2 * f {
-        return Err(WireError::Invalid { field: "signature", message: format!("{} bytes, need {}", bytes.len(), 2 * f) });
+        return Err(WireError::Invalid {
+            field: "signature",
+            message: format!("{} bytes, need {}", bytes.len(), 2 * f),
+        });
     }
     let (r, s) = bytes.split_at(f);
-    Signature::new(curve, RPoint::XOnly(r.to_vec()), s.to_vec())
-        .map_err(|e| WireError::Invalid { field: "signature", message: e.to_string() })
+    Signature::new(curve, RPoint::XOnly(r.to_vec()), s.to_vec()).map_err(|e| WireError::Invalid {
+        field: "signature",
+        message: e.to_string(),
+    })
 }
 
 /// Signs `data` with `key` (curve's hash) and encodes the signature.
@@ -110,7 +115,10 @@ impl CompactCa {
         until_s: u32,
     ) -> Result<CompactCertificate, CryptoError> {
         if public.curve() != self.key.curve() {
-            return Err(CryptoError::CurveMismatch { expected: self.key.curve(), found: public.curve() });
+            return Err(CryptoError::CurveMismatch {
+                expected: self.key.curve(),
+                found: public.curve(),
+            });
         }
         let mut tbs = Vec::with_capacity(certificate_len(public.curve()));
         tbs.extend_from_slice(&subject.to_be_bytes());
@@ -152,11 +160,20 @@ impl CompactCertificate {
         let valid_from_s = r.u32("certificate valid from")?;
         let valid_until_s = r.u32("certificate valid until")?;
         let key = r.take(1 + curve.field_len(), "certificate public key")?;
-        let public = PublicKey::from_sec1(curve, key)
-            .map_err(|e| WireError::Invalid { field: "certificate public key", message: e.to_string() })?;
+        let public = PublicKey::from_sec1(curve, key).map_err(|e| WireError::Invalid {
+            field: "certificate public key",
+            message: e.to_string(),
+        })?;
         r.take(signature_len(curve), "certificate signature")?;
         r.finish()?;
-        Ok(CompactCertificate { subject, issuer, valid_from_s, valid_until_s, public, encoded: bytes.to_vec() })
+        Ok(CompactCertificate {
+            subject,
+            issuer,
+            valid_from_s,
+            valid_until_s,
+            public,
+            encoded: bytes.to_vec(),
+        })
     }
 
     pub fn encoded(&self) -> &[u8] {
@@ -171,16 +188,25 @@ impl CompactCertificate {
     /// Checks issuer, CA signature and validity at `now`.
     pub fn verify(&self, anchor: &TrustAnchor, now: Timestamp) -> Result<(), Rejection> {
         if self.issuer != anchor.digest {
-            return Err(Rejection::new(RejectReason::UntrustedRoot, "certificate issuer is not the trust anchor"));
+            return Err(Rejection::new(
+                RejectReason::UntrustedRoot,
+                "certificate issuer is not the trust anchor",
+            ));
         }
         let split = self.encoded.len().saturating_sub(signature_len(anchor.curve()));
         let (tbs, sig) = self.encoded.split_at(split);
         if !verify(&anchor.public, tbs, sig) {
-            return Err(Rejection::new(RejectReason::InvalidChainSignature, "CA signature on certificate is false"));
+            return Err(Rejection::new(
+                RejectReason::InvalidChainSignature,
+                "CA signature on certificate is false",
+            ));
         }
         let now_s = now.as_micros() / 1_000_000;
         if now_s < u64::from(self.valid_from_s) {
-            return Err(Rejection::new(RejectReason::CertificateNotYetValid, "certificate not yet valid"));
+            return Err(Rejection::new(
+                RejectReason::CertificateNotYetValid,
+                "certificate not yet valid",
+            ));
         }
         if now_s > u64::from(self.valid_until_s) {
             return Err(Rejection::new(RejectReason::CertificateExpired, "certificate expired"));
@@ -212,7 +238,9 @@ mod tests {
         let cred = ca.enrol(9, 0, 1000).unwrap();
         assert_eq!(cred.certificate.encoded().len(), 117);
         assert_eq!(certificate_len(Curve::NistP256), 117);
-        cred.certificate.verify(ca.anchor(), Timestamp::from_millis(5_000)).unwrap();
+        cred.certificate
+            .verify(ca.anchor(), Timestamp::from_millis(5_000))
+            .unwrap();
         let again = CompactCertificate::decode(Curve::NistP256, cred.certificate.encoded()).unwrap();
         assert_eq!(again, cred.certificate);
     }
@@ -223,15 +251,27 @@ mod tests {
         let other = CompactCa::generate(Curve::NistP256).unwrap();
         let cred = ca.enrol(9, 10, 20).unwrap();
         let at = Timestamp::from_millis(15_000);
-        assert_eq!(cred.certificate.verify(other.anchor(), at).unwrap_err().reason, RejectReason::UntrustedRoot);
+        assert_eq!(
+            cred.certificate.verify(other.anchor(), at).unwrap_err().reason,
+            RejectReason::UntrustedRoot
+        );
         let mut bytes = cred.certificate.encoded().to_vec();
         bytes[0] ^= 1;
         let forged = CompactCertificate::decode(Curve::NistP256, &bytes).unwrap();
-        assert_eq!(forged.verify(ca.anchor(), at).unwrap_err().reason, RejectReason::InvalidChainSignature);
+        assert_eq!(
+            forged.verify(ca.anchor(), at).unwrap_err().reason,
+            RejectReason::InvalidChainSignature
+        );
         let late = Timestamp::from_millis(21_000);
-        assert_eq!(cred.certificate.verify(ca.anchor(), late).unwrap_err().reason, RejectReason::CertificateExpired);
+        assert_eq!(
+            cred.certificate.verify(ca.anchor(), late).unwrap_err().reason,
+            RejectReason::CertificateExpired
+        );
         let early = Timestamp::from_millis(9_000);
-        assert_eq!(cred.certificate.verify(ca.anchor(), early).unwrap_err().reason, RejectReason::CertificateNotYetValid);
+        assert_eq!(
+            cred.certificate.verify(ca.anchor(), early).unwrap_err().reason,
+            RejectReason::CertificateNotYetValid
+        );
         assert!(CompactCertificate::decode(Curve::NistP256, &bytes[..100]).is_err());
     }
 }

@@ -54,7 +54,12 @@ pub struct Dot2Pki {
 
 impl Dot2Pki {
     /// Root and AA valid for ten years from a day before now; tickets for `psids`.
-    pub fn new(curve: Curve, psids: &[u64], ticket_validity: Duration, time_base: TimeBase) -> Result<Dot2Pki, SetupError> {
+    pub fn new(
+        curve: Curve,
+        psids: &[u64],
+        ticket_validity: Duration,
+        time_base: TimeBase,
+    ) -> Result<Dot2Pki, SetupError> {
         let now = TaiTime::now();
         let start = now.saturating_sub(Duration::from_secs(24 * 3600));
         let ca_validity = Duration::from_secs(10 * 31_556_952);
@@ -67,8 +72,15 @@ impl Dot2Pki {
         let aa_key = PrivateKey::generate(curve)?;
         let mut spec = CertificateSpec::new(Some("v2x-protocols AA"), start, ca_validity);
         spec.issue_permissions = Some(IssuePermissions::Psids(psids.to_vec()));
-        let aa = issue_certificate(&spec, aa_key.public_key(), IssuerKey::Ca { cert: &root, key: &root_key })
-            .map_err(|e| err(e.to_string()))?;
+        let aa = issue_certificate(
+            &spec,
+            aa_key.public_key(),
+            IssuerKey::Ca {
+                cert: &root,
+                key: &root_key,
+            },
+        )
+        .map_err(|e| err(e.to_string()))?;
         Ok(Dot2Pki {
             curve,
             root: Arc::new(root),
@@ -85,7 +97,9 @@ impl Dot2Pki {
     /// A trust store with the root as anchor and the AA as chain link.
     pub fn trust_store(&self) -> Result<TrustStore, SetupError> {
         let mut store = TrustStore::new();
-        store.add_trust_anchor(self.root.clone()).map_err(|e| SetupError::Crypto(e.to_string()))?;
+        store
+            .add_trust_anchor(self.root.clone())
+            .map_err(|e| SetupError::Crypto(e.to_string()))?;
         store.add_ca_certificate(self.aa.clone());
         Ok(store)
     }
@@ -97,24 +111,44 @@ impl Dot2Pki {
         spec.app_permissions = self
             .psids
             .iter()
-            .map(|&psid| AppPermission { psid, ssp: v2x_security::pki_store::default_ssp(psid) })
+            .map(|&psid| AppPermission {
+                psid,
+                ssp: v2x_security::pki_store::default_ssp(psid),
+            })
             .collect();
-        let cert = issue_certificate(&spec, key.public_key(), IssuerKey::Ca { cert: &self.aa, key: &self.aa_key })
-            .map_err(|e| SetupError::Crypto(e.to_string()))?;
-        Ok(Credentials { certificate: Arc::new(cert), signing_key: key, encryption_key: None })
+        let cert = issue_certificate(
+            &spec,
+            key.public_key(),
+            IssuerKey::Ca {
+                cert: &self.aa,
+                key: &self.aa_key,
+            },
+        )
+        .map_err(|e| SetupError::Crypto(e.to_string()))?;
+        Ok(Credentials {
+            certificate: Arc::new(cert),
+            signing_key: key,
+            encryption_key: None,
+        })
     }
 
     /// A security entity signing with a fresh ticket.
     pub fn entity(&self) -> Result<(SecurityEntity, Credentials), SetupError> {
         let creds = self.ticket()?;
-        let entity =
-            SecurityEntity::with_credentials(self.trust_store()?, creds.clone(), vec![self.aa.clone(), self.root.clone()]);
+        let entity = SecurityEntity::with_credentials(
+            self.trust_store()?,
+            creds.clone(),
+            vec![self.aa.clone(), self.root.clone()],
+        );
         Ok((entity, creds))
     }
 
     /// The clock mapping of this PKI's deployment.
     pub fn clock(&self) -> Clock {
-        Clock { base_tai: self.base_tai, time_base: self.time_base }
+        Clock {
+            base_tai: self.base_tai,
+            time_base: self.time_base,
+        }
     }
 }
 
@@ -214,7 +248,10 @@ impl Authenticator for Dot2Station {
         let mut req = EncapRequest::new(self.kind(), payload).at(tai);
         if self.config.profile == Dot2Profile::Denm {
             // The wrapper has no positions; DENMs carry a fixed location (0°, 0°).
-            req = req.with_location(Location { point: GeoPoint { lat: 0, lon: 0 }, elevation: 0 });
+            req = req.with_location(Location {
+                point: GeoPoint { lat: 0, lon: 0 },
+                elevation: 0,
+            });
         }
         let out = self.entity.encap(&req).map_err(|e| EncapError::Crypto(e.to_string()))?;
         Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, out.bytes)])
@@ -248,7 +285,10 @@ pub fn describe(config: &Dot2Config) -> ProtocolDescription {
             let mut s = d.station(StationId(1), Role::Vehicle)?;
             let payload = vec![0u8; reference];
             let first = s.encap(&payload, Timestamp(0)).map(|p| p[0].bytes.len()).unwrap_or(0);
-            let second = s.encap(&payload, Timestamp(100_000)).map(|p| p[0].bytes.len()).unwrap_or(0);
+            let second = s
+                .encap(&payload, Timestamp(100_000))
+                .map(|p| p[0].bytes.len())
+                .unwrap_or(0);
             Ok((first, second))
         })
         .unwrap_or((0, 0));
@@ -303,7 +343,10 @@ impl Dot2Deployment {
             Duration::from_secs(config.ticket_validity_s),
             config.time_base,
         )?;
-        Ok(Dot2Deployment { config: config.clone(), pki })
+        Ok(Dot2Deployment {
+            config: config.clone(),
+            pki,
+        })
     }
 
     pub fn station(&mut self, id: StationId, _role: Role) -> Result<Dot2Station, SetupError> {
@@ -311,7 +354,12 @@ impl Dot2Deployment {
         if self.config.always_certificate {
             entity.encap_profile_mut(ProfileKind::Cam).signer = v2x_security::SignerPolicy::Certificate;
         }
-        Ok(Dot2Station { id, config: self.config.clone(), entity, clock: self.pki.clock() })
+        Ok(Dot2Station {
+            id,
+            config: self.config.clone(),
+            entity,
+            clock: self.pki.clock(),
+        })
     }
 }
 
@@ -322,7 +370,10 @@ mod tests {
 
     fn pair(config: Dot2Config) -> (Dot2Station, Dot2Station) {
         let mut d = Dot2Deployment::new(&config).unwrap();
-        (d.station(StationId(1), Role::Vehicle).unwrap(), d.station(StationId(2), Role::Vehicle).unwrap())
+        (
+            d.station(StationId(1), Role::Vehicle).unwrap(),
+            d.station(StationId(2), Role::Vehicle).unwrap(),
+        )
     }
 
     #[test]
@@ -341,16 +392,28 @@ mod tests {
             }
         }
         // Replay, tampering, staleness and a foreign PKI are rejected with reasons.
-        assert_eq!(b.decap(&p2.bytes, Timestamp(102_000)).outcome.reason(), Some(RejectReason::DuplicateMessage));
+        assert_eq!(
+            b.decap(&p2.bytes, Timestamp(102_000)).outcome.reason(),
+            Some(RejectReason::DuplicateMessage)
+        );
         let mut bad = a.encap(b"cam3", Timestamp(200_000)).unwrap().remove(0).bytes;
         let n = bad.len();
         bad[n - 70] ^= 1;
         assert!(b.decap(&bad, Timestamp(201_000)).outcome.reason().is_some());
         let p4 = a.encap(b"cam4", Timestamp(300_000)).unwrap().remove(0);
-        assert_eq!(b.decap(&p4.bytes, Timestamp(10_000_000)).outcome.reason(), Some(RejectReason::StaleMessage));
-        let (mut x, _) = pair(Dot2Config { always_certificate: true, ..Dot2Config::default() });
+        assert_eq!(
+            b.decap(&p4.bytes, Timestamp(10_000_000)).outcome.reason(),
+            Some(RejectReason::StaleMessage)
+        );
+        let (mut x, _) = pair(Dot2Config {
+            always_certificate: true,
+            ..Dot2Config::default()
+        });
         let foreign = x.encap(b"x", Timestamp(0)).unwrap().remove(0);
-        assert_eq!(b.decap(&foreign.bytes, Timestamp(0)).outcome.reason(), Some(RejectReason::UntrustedRoot));
+        assert_eq!(
+            b.decap(&foreign.bytes, Timestamp(0)).outcome.reason(),
+            Some(RejectReason::UntrustedRoot)
+        );
     }
 
     #[test]

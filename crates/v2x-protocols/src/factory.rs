@@ -5,9 +5,12 @@
 //! other one. Bench uses [`build_pair`], the simulator and testbed [`Deployment::station`].
 //!
 //! ```toml
-//! protocol = "none"        # or "tesla", "hash-chain", "2flip", "session", "ieee1609.2"
-//! claim_sender = true      # protocol-specific fields, each with a default
+//! protocol = "tesla"           # none | hash-chain | tesla | 2flip | session | ieee1609.2
+//! key_disclosure = "attached"  # protocol-specific fields, each with a default
 //! ```
+//!
+//! The configuration structs: [`NoneConfig`], [`HashChainConfig`], [`TeslaConfig`],
+//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`].
 
 use crate::authenticator::{Authenticator, StationId};
 use crate::dot2::{Dot2Config, Dot2Deployment};
@@ -101,7 +104,11 @@ impl Deployment {
             ProtocolConfig::Session(c) => Inner::Session(SessionDeployment::new(c)?),
             ProtocolConfig::Ieee1609Dot2(c) => Inner::Dot2(Dot2Deployment::new(c)?),
         };
-        Ok(Deployment { config: config.clone(), inner, ids: Default::default() })
+        Ok(Deployment {
+            config: config.clone(),
+            inner,
+            ids: Default::default(),
+        })
     }
 
     pub fn config(&self) -> &ProtocolConfig {
@@ -120,7 +127,9 @@ impl Deployment {
             (_, Inner::TwoFlip(d)) => Ok(Box::new(d.station(id, role)?)),
             (_, Inner::Session(d)) => Ok(Box::new(d.station(id, role)?)),
             (_, Inner::Dot2(d)) => Ok(Box::new(d.station(id, role)?)),
-            _ => Err(SetupError::InvalidConfig("deployment does not match its configuration".into())),
+            _ => Err(SetupError::InvalidConfig(
+                "deployment does not match its configuration".into(),
+            )),
         }
     }
 }

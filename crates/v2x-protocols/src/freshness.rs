@@ -28,10 +28,16 @@ pub fn expand_ts32(now: Timestamp, ts: u32) -> Timestamp {
 pub fn check_fresh(now: Timestamp, ts: u32, window_ms: u32, future_ms: u32) -> Result<(), Rejection> {
     let age = age_ms(now, ts);
     if age > i64::from(window_ms) {
-        return Err(Rejection::new(RejectReason::StaleMessage, format!("{age} ms old, window {window_ms} ms")));
+        return Err(Rejection::new(
+            RejectReason::StaleMessage,
+            format!("{age} ms old, window {window_ms} ms"),
+        ));
     }
     if -age > i64::from(future_ms) {
-        return Err(Rejection::new(RejectReason::FutureMessage, format!("{} ms in the future", -age)));
+        return Err(Rejection::new(
+            RejectReason::FutureMessage,
+            format!("{} ms in the future", -age),
+        ));
     }
     Ok(())
 }
@@ -49,7 +55,12 @@ pub struct ReplayCache {
 
 impl ReplayCache {
     pub fn new(capacity: usize, lifetime_us: u64) -> ReplayCache {
-        ReplayCache { seen: HashSet::new(), order: VecDeque::new(), capacity: capacity.max(1), lifetime_us }
+        ReplayCache {
+            seen: HashSet::new(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+            lifetime_us,
+        }
     }
 
     fn prune(&mut self, now: Timestamp) {
@@ -104,8 +115,14 @@ mod tests {
     fn freshness_window_and_future_skew() {
         let now = Timestamp::from_millis(10_000);
         assert!(check_fresh(now, 9_900, 100, 10).is_ok());
-        assert_eq!(check_fresh(now, 9_899, 100, 10).unwrap_err().reason, RejectReason::StaleMessage);
-        assert_eq!(check_fresh(now, 10_011, 100, 10).unwrap_err().reason, RejectReason::FutureMessage);
+        assert_eq!(
+            check_fresh(now, 9_899, 100, 10).unwrap_err().reason,
+            RejectReason::StaleMessage
+        );
+        assert_eq!(
+            check_fresh(now, 10_011, 100, 10).unwrap_err().reason,
+            RejectReason::FutureMessage
+        );
     }
 
     #[test]

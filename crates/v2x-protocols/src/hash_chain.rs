@@ -56,7 +56,7 @@
 //! notice (paper: "the CA revokes the accused driver's pseudo-identity").
 
 use crate::authenticator::{
-    Authenticator, Decapsulated, DecapOutcome, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
+    Authenticator, DecapOutcome, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
     Timestamp,
 };
 use crate::cert::{self, CompactCa, CompactCertificate, Credential, TrustAnchor};
@@ -137,10 +137,14 @@ impl Default for HashChainConfig {
 impl HashChainConfig {
     fn validate(&self) -> Result<(), SetupError> {
         if self.chain_length == 0 || self.chain_length > INDEX_MASK {
-            return Err(SetupError::InvalidConfig(format!("chain_length must be in 1..={INDEX_MASK}")));
+            return Err(SetupError::InvalidConfig(format!(
+                "chain_length must be in 1..={INDEX_MASK}"
+            )));
         }
         if self.pseudonyms_per_vehicle == 0 {
-            return Err(SetupError::InvalidConfig("pseudonyms_per_vehicle must be at least 1".into()));
+            return Err(SetupError::InvalidConfig(
+                "pseudonyms_per_vehicle must be at least 1".into(),
+            ));
         }
         Ok(())
     }
@@ -205,7 +209,10 @@ impl KeyStore {
     /// Checks a tag in constant time. Err when the index is outside the table.
     pub fn verify(&self, index: u32, identity: &[u8], payload: &[u8], ts: u32, tag: &[u8]) -> Result<bool, Rejection> {
         let expected = self.mac(index, identity, payload, ts).ok_or_else(|| {
-            Rejection::new(RejectReason::UnknownKey, format!("key index {index} outside the table of {}", self.len()))
+            Rejection::new(
+                RejectReason::UnknownKey,
+                format!("key index {index} outside the table of {}", self.len()),
+            )
         })?;
         Ok(tag.len() == MAC_LEN && openssl::memcmp::eq(&expected, tag))
     }
@@ -237,7 +244,12 @@ impl HashChainCa {
     pub fn new(rsu_curve: Curve) -> Result<HashChainCa, SetupError> {
         let mut seed = [0u8; 32];
         seed.copy_from_slice(&v2x_crypto::random_bytes(32));
-        Ok(HashChainCa { seed, ca: CompactCa::generate(rsu_curve)?, owners: HashMap::new(), revoked: Vec::new() })
+        Ok(HashChainCa {
+            seed,
+            ca: CompactCa::generate(rsu_curve)?,
+            owners: HashMap::new(),
+            revoked: Vec::new(),
+        })
     }
 
     /// Registers driver `driver` and issues `count` fresh random PIDs.
@@ -250,7 +262,10 @@ impl HashChainCa {
                 pseudonyms.push(pid);
             }
         }
-        Registration { seed: self.seed, pseudonyms }
+        Registration {
+            seed: self.seed,
+            pseudonyms,
+        }
     }
 
     /// Certifies a roadside unit.
@@ -264,7 +279,9 @@ impl HashChainCa {
 
     /// Conditional traceability: which driver a PID belongs to.
     pub fn trace(&self, pid: &[u8]) -> Option<u32> {
-        <[u8; PID_LEN]>::try_from(pid).ok().and_then(|p| self.owners.get(&p).copied())
+        <[u8; PID_LEN]>::try_from(pid)
+            .ok()
+            .and_then(|p| self.owners.get(&p).copied())
     }
 
     /// Revokes one pseudo-identity (only the accused driver's, not the vehicle's).
@@ -276,7 +293,12 @@ impl HashChainCa {
 
     /// Revokes every PID of a driver.
     pub fn revoke_driver(&mut self, driver: u32) {
-        let mut pids: Vec<_> = self.owners.iter().filter(|(_, d)| **d == driver).map(|(p, _)| *p).collect();
+        let mut pids: Vec<_> = self
+            .owners
+            .iter()
+            .filter(|(_, d)| **d == driver)
+            .map(|(p, _)| *p)
+            .collect();
         pids.sort();
         for p in pids {
             self.revoke_pseudonym(p);
@@ -325,11 +347,20 @@ pub fn parse(bytes: &[u8], rsu_curve: Curve) -> Result<HashChainPacket<'_>, Wire
     let ts = r.u32("timestamp")?;
     if word & V2I_FLAG == 0 {
         if word & REVOCATION_FLAG != 0 {
-            return Err(WireError::Invalid { field: "key index", message: "revocation flag on a V2V packet".into() });
+            return Err(WireError::Invalid {
+                field: "key index",
+                message: "revocation flag on a V2V packet".into(),
+            });
         }
         let pid = r.take(PID_LEN, "pseudo-identity")?;
         let mac = r.take(MAC_LEN, "MAC")?;
-        return Ok(HashChainPacket::V2v(V2vPacket { index: word, ts, pid, mac, payload: r.rest() }));
+        return Ok(HashChainPacket::V2v(V2vPacket {
+            index: word,
+            ts,
+            pid,
+            mac,
+            payload: r.rest(),
+        }));
     }
     let certificate = CompactCertificate::decode(rsu_curve, r.take(cert::certificate_len(rsu_curve), "certificate")?)?;
     let mac = r.take(MAC_LEN, "MAC")?;
@@ -356,7 +387,13 @@ pub fn parse(bytes: &[u8], rsu_curve: Curve) -> Result<HashChainPacket<'_>, Wire
 
 /// Builds a V2V packet with an explicit key index and PID. Exposed so tests and attack
 /// tools can show what a registered insider can do with the shared table.
-pub fn encode_v2v(store: &KeyStore, index: u32, pid: &[u8; PID_LEN], payload: &[u8], now: Timestamp) -> Option<Vec<u8>> {
+pub fn encode_v2v(
+    store: &KeyStore,
+    index: u32,
+    pid: &[u8; PID_LEN],
+    payload: &[u8],
+    now: Timestamp,
+) -> Option<Vec<u8>> {
     let ts = freshness::ts32(now);
     let mac = store.mac(index, pid, payload, ts)?;
     let mut out = Vec::with_capacity(V2V_OVERHEAD + payload.len());
@@ -453,7 +490,11 @@ impl HashChainStation {
             (reg, guard.enrol_rsu(id.0)?, guard.anchor().clone())
         };
         let mut station = HashChainStation::vehicle(id, config, registration, anchor);
-        station.rsu = Some(RsuState { credential, ca, announced_revocations: 0 });
+        station.rsu = Some(RsuState {
+            credential,
+            ca,
+            announced_revocations: 0,
+        });
         Ok(station)
     }
 
@@ -475,7 +516,9 @@ impl HashChainStation {
     fn rotate_pseudonym(&mut self, now: Timestamp) {
         match self.pid_since {
             None => self.pid_since = Some(now),
-            Some(since) if now.as_micros().saturating_sub(since.as_micros()) >= self.config.pseudonym_lifetime_ms * 1000 => {
+            Some(since)
+                if now.as_micros().saturating_sub(since.as_micros()) >= self.config.pseudonym_lifetime_ms * 1000 =>
+            {
                 self.current_pid = (self.current_pid + 1) % self.pseudonyms.len().max(1);
                 self.pid_since = Some(now);
             }
@@ -509,13 +552,19 @@ impl HashChainStation {
     /// A signed revocation notice carrying `pids` (normally sent by `poll`).
     pub fn revocation_notice(&mut self, pids: &[[u8; PID_LEN]], now: Timestamp) -> Result<OutgoingPacket, EncapError> {
         let body = encode_revocation_list(pids);
-        Ok(OutgoingPacket::broadcast(PacketKind::Revocation, self.encode_v2i(&body, true, now)?))
+        Ok(OutgoingPacket::broadcast(
+            PacketKind::Revocation,
+            self.encode_v2i(&body, true, now)?,
+        ))
     }
 
     fn check_common(&mut self, ts: u32, mac: &[u8], now: Timestamp) -> Result<(), Rejection> {
         freshness::check_fresh(now, ts, self.config.freshness_window_ms, self.config.max_future_ms)?;
         if self.config.replay_detection && self.replay.contains(mac, now) {
-            return Err(Rejection::new(RejectReason::DuplicateMessage, "MAC tag seen inside the freshness window"));
+            return Err(Rejection::new(
+                RejectReason::DuplicateMessage,
+                "MAC tag seen inside the freshness window",
+            ));
         }
         Ok(())
     }
@@ -524,7 +573,10 @@ impl HashChainStation {
         self.check_common(p.ts, p.mac, now)?;
         if let Ok(pid) = <[u8; PID_LEN]>::try_from(p.pid) {
             if self.revoked.contains(&pid) {
-                return Err(Rejection::new(RejectReason::RevokedIdentity, "pseudo-identity revoked by the CA"));
+                return Err(Rejection::new(
+                    RejectReason::RevokedIdentity,
+                    "pseudo-identity revoked by the CA",
+                ));
             }
         }
         if !self.store.verify(p.index, p.pid, p.payload, p.ts, p.mac)? {
@@ -551,7 +603,10 @@ impl HashChainStation {
             return Err(Rejection::new(RejectReason::FalseMac, "HMAC does not verify"));
         }
         if !cert::verify(&p.certificate.public, p.signed, p.signature) {
-            return Err(Rejection::new(RejectReason::FalseSignature, "RSU signature does not verify"));
+            return Err(Rejection::new(
+                RejectReason::FalseSignature,
+                "RSU signature does not verify",
+            ));
         }
         if self.config.replay_detection {
             self.replay.insert(p.mac.to_vec(), now);
@@ -611,7 +666,9 @@ impl Authenticator for HashChainStation {
             Some(rsu) => {
                 let ca = rsu.ca.lock().unwrap_or_else(|e| e.into_inner());
                 let list = ca.revocation_list();
-                list.get(rsu.announced_revocations..).map(<[_]>::to_vec).unwrap_or_default()
+                list.get(rsu.announced_revocations..)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default()
             }
             None => return polled,
         };
@@ -680,7 +737,10 @@ pub fn describe(config: &HashChainConfig) -> ProtocolDescription {
         notes: vec![
             "every registered vehicle holds the same key table: a MAC proves membership, not which PID sent it".into(),
             "V2I receivers verify the RSU certificate once (one more ECDSA verify), then cache it by digest".into(),
-            format!("timestamp in ms mod 2^32; freshness window {} ms; replay cache by MAC tag", config.freshness_window_ms),
+            format!(
+                "timestamp in ms mod 2^32; freshness window {} ms; replay cache by MAC tag",
+                config.freshness_window_ms
+            ),
         ],
     }
 }
@@ -694,7 +754,10 @@ pub struct HashChainDeployment {
 impl HashChainDeployment {
     pub fn new(config: &HashChainConfig) -> Result<HashChainDeployment, SetupError> {
         config.validate()?;
-        Ok(HashChainDeployment { config: config.clone(), ca: Arc::new(Mutex::new(HashChainCa::new(config.rsu_curve)?)) })
+        Ok(HashChainDeployment {
+            config: config.clone(),
+            ca: Arc::new(Mutex::new(HashChainCa::new(config.rsu_curve)?)),
+        })
     }
 
     /// The CA (trace, revoke). Revocations reach vehicles through RSUs' `poll`.
@@ -707,10 +770,18 @@ impl HashChainDeployment {
             Role::Vehicle => {
                 let mut ca = self.ca.lock().unwrap_or_else(|e| e.into_inner());
                 let reg = ca.register(id.0, self.config.pseudonyms_per_vehicle);
-                Ok(HashChainStation::vehicle(id, self.config.clone(), reg, ca.anchor().clone()))
+                Ok(HashChainStation::vehicle(
+                    id,
+                    self.config.clone(),
+                    reg,
+                    ca.anchor().clone(),
+                ))
             }
             Role::RoadsideUnit => HashChainStation::roadside_unit(id, self.config.clone(), self.ca.clone()),
-            Role::GroupLeader => Err(SetupError::UnsupportedRole { protocol: "hash-chain".into(), role }),
+            Role::GroupLeader => Err(SetupError::UnsupportedRole {
+                protocol: "hash-chain".into(),
+                role,
+            }),
         }
     }
 }
@@ -726,7 +797,10 @@ mod tests {
     use crate::authenticator::data_packet;
 
     fn setup() -> (HashChainDeployment, HashChainStation, HashChainStation) {
-        let config = HashChainConfig { rng_seed: Some(7), ..HashChainConfig::default() };
+        let config = HashChainConfig {
+            rng_seed: Some(7),
+            ..HashChainConfig::default()
+        };
         let mut dep = HashChainDeployment::new(&config).unwrap();
         let a = dep.station(StationId(1), Role::Vehicle).unwrap();
         let b = dep.station(StationId(2), Role::Vehicle).unwrap();
@@ -758,7 +832,11 @@ mod tests {
         let (_dep, mut a, mut b) = setup();
         let now = Timestamp::from_millis(5_000);
         let pkt = send(&mut a, b"payload", now);
-        for (pos, reason) in [(pkt.len() - 1, RejectReason::FalseMac), (10, RejectReason::FalseMac), (30, RejectReason::FalseMac)] {
+        for (pos, reason) in [
+            (pkt.len() - 1, RejectReason::FalseMac),
+            (10, RejectReason::FalseMac),
+            (30, RejectReason::FalseMac),
+        ] {
             let mut bad = pkt.clone();
             bad[pos] ^= 0x01;
             assert_eq!(b.decap(&bad, now).outcome.reason(), Some(reason), "byte {pos}");
@@ -776,8 +854,14 @@ mod tests {
         let now = Timestamp::from_millis(5_000);
         let pkt = send(&mut a, b"x", now);
         assert!(b.decap(&pkt, now).outcome.is_accepted());
-        assert_eq!(b.decap(&pkt, now.plus_micros(1_000)).outcome.reason(), Some(RejectReason::DuplicateMessage));
-        assert_eq!(b.decap(&pkt, now.plus_micros(501_000)).outcome.reason(), Some(RejectReason::StaleMessage));
+        assert_eq!(
+            b.decap(&pkt, now.plus_micros(1_000)).outcome.reason(),
+            Some(RejectReason::DuplicateMessage)
+        );
+        assert_eq!(
+            b.decap(&pkt, now.plus_micros(501_000)).outcome.reason(),
+            Some(RejectReason::StaleMessage)
+        );
         let early = send(&mut a, b"y", now.plus_micros(200_000));
         assert_eq!(b.decap(&early, now).outcome.reason(), Some(RejectReason::FutureMessage));
     }
@@ -831,11 +915,17 @@ mod tests {
         dep.ca().lock().unwrap().revoke_pseudonym(pid);
         let polled = rsu.poll(now);
         assert_eq!(polled.send.len(), 1);
-        assert_eq!(b.decap(&polled.send[0].bytes, now).outcome, DecapOutcome::Control(PacketKind::Revocation));
+        assert_eq!(
+            b.decap(&polled.send[0].bytes, now).outcome,
+            DecapOutcome::Control(PacketKind::Revocation)
+        );
         assert!(b.knows_revoked(&pid));
         assert!(rsu.poll(now).send.is_empty(), "announced once");
         let msg = send(&mut a, b"still me", now.plus_micros(1_000));
-        assert_eq!(b.decap(&msg, now.plus_micros(1_000)).outcome.reason(), Some(RejectReason::RevokedIdentity));
+        assert_eq!(
+            b.decap(&msg, now.plus_micros(1_000)).outcome.reason(),
+            Some(RejectReason::RevokedIdentity)
+        );
     }
 
     #[test]
@@ -863,7 +953,10 @@ mod tests {
     #[test]
     fn revocation_list_codec_round_trips_and_rejects_garbage() {
         let pids = [[1u8; PID_LEN], [2u8; PID_LEN]];
-        assert_eq!(decode_revocation_list(&encode_revocation_list(&pids)).unwrap(), pids.to_vec());
+        assert_eq!(
+            decode_revocation_list(&encode_revocation_list(&pids)).unwrap(),
+            pids.to_vec()
+        );
         assert!(decode_revocation_list(&[0, 5, 1]).is_err());
         assert!(decode_revocation_list(&[0]).is_err());
     }

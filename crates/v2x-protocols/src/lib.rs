@@ -16,10 +16,10 @@ pub mod none;
 pub mod overhead;
 pub mod overhead_etsi;
 mod overhead_protocols;
+mod rng;
 pub mod session;
 pub mod tesla;
 pub mod two_flip;
-mod rng;
 pub mod wire;
 
 pub use authenticator::{
@@ -28,3 +28,5 @@ pub use authenticator::{
 };
 pub use describe::{CryptoOp, DelayedVerification, MessageDescription, OpCount, ProtocolDescription, Schedule};
 pub use factory::{build_pair, build_stations, pair_sender_role, Deployment, ProtocolConfig, Role, SetupError};
+/// Curves of certificates and signatures (re-exported for configurations and fuzz targets).
+pub use v2x_crypto::Curve;

@@ -63,8 +63,15 @@ pub struct NonePacket<'a> {
 /// Parses a baseline packet (`claim_sender` must match the sender's configuration).
 pub fn parse(bytes: &[u8], claim_sender: bool) -> Result<NonePacket<'_>, crate::wire::WireError> {
     let mut r = crate::wire::Reader::new(bytes);
-    let claimed = if claim_sender { Some(StationId(r.u32("claimed sender")?)) } else { None };
-    Ok(NonePacket { claimed, payload: r.rest() })
+    let claimed = if claim_sender {
+        Some(StationId(r.u32("claimed sender")?))
+    } else {
+        None
+    };
+    Ok(NonePacket {
+        claimed,
+        payload: r.rest(),
+    })
 }
 
 impl Authenticator for NoneStation {
@@ -100,7 +107,11 @@ impl Authenticator for NoneStation {
         let reference = crate::describe::REFERENCE_PAYLOAD_LEN;
         ProtocolDescription {
             protocol: "none".into(),
-            variant: if self.config.claim_sender { "claimed-sender".into() } else { "bare".into() },
+            variant: if self.config.claim_sender {
+                "claimed-sender".into()
+            } else {
+                "bare".into()
+            },
             reference_payload_len: reference,
             messages: vec![MessageDescription {
                 message: "data".into(),
@@ -145,6 +156,9 @@ mod tests {
     #[test]
     fn truncated_header_is_invalid_encoding() {
         let mut b = NoneStation::new(StationId(8), NoneConfig::default());
-        assert_eq!(b.decap(&[1, 2], Timestamp(0)).outcome.reason(), Some(RejectReason::InvalidEncoding));
+        assert_eq!(
+            b.decap(&[1, 2], Timestamp(0)).outcome.reason(),
+            Some(RejectReason::InvalidEncoding)
+        );
     }
 }

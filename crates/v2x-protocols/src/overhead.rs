@@ -64,13 +64,17 @@ pub fn try_report() -> Result<OverheadReport, String> {
 /// As [`try_report`]; if the crypto backend cannot produce the lightweight protocols'
 /// packets (key generation failure), only the standard formats' rows are returned.
 pub fn report() -> OverheadReport {
-    try_report().unwrap_or_else(|_| OverheadReport { rows: crate::overhead_etsi::rows() })
+    try_report().unwrap_or_else(|_| OverheadReport {
+        rows: crate::overhead_etsi::rows(),
+    })
 }
 
 impl OverheadReport {
     /// The row for `protocol` / `message` / `variant`, if present.
     pub fn find(&self, protocol: &str, message: &str, variant: &str) -> Option<&OverheadRow> {
-        self.rows.iter().find(|r| r.protocol == protocol && r.message == message && r.variant == variant)
+        self.rows
+            .iter()
+            .find(|r| r.protocol == protocol && r.message == message && r.variant == variant)
     }
 }
 
@@ -82,7 +86,15 @@ mod tests {
     fn protocol_rows_are_consistent_and_match_the_papers_layouts() {
         let report = try_report().unwrap();
         for r in &report.rows {
-            assert!(r.is_consistent(), "{} {} {}: fields {:?} total {}", r.protocol, r.message, r.variant, r.fields, r.total_bytes);
+            assert!(
+                r.is_consistent(),
+                "{} {} {}: fields {:?} total {}",
+                r.protocol,
+                r.message,
+                r.variant,
+                r.fields,
+                r.total_bytes
+            );
         }
         let total = |p: &str, m: &str, v: &str| report.find(p, m, v).map(|r| r.total_bytes);
         assert_eq!(total("hash-chain", "v2v", "hmac-sha256/12"), Some(40));
@@ -107,10 +119,17 @@ mod tests {
             assert_eq!(row.paper[0].explanation, "matches", "{p} {m} {v}");
         }
         // Session schemes: every pairwise configuration reports three handshake steps and data.
-        let wang_dsa: Vec<_> = report.rows.iter().filter(|r| r.protocol == "wang" && r.variant.starts_with("pairwise/dsa")).collect();
+        let wang_dsa: Vec<_> = report
+            .rows
+            .iter()
+            .filter(|r| r.protocol == "wang" && r.variant.starts_with("pairwise/dsa"))
+            .collect();
         let names: Vec<_> = wang_dsa.iter().map(|r| r.message.as_str()).collect();
         assert_eq!(names, ["handshake-1", "handshake-2", "handshake-3", "data"]);
         assert_eq!(wang_dsa[3].total_bytes, 13 + 2 + 16 + 2 + 40);
-        assert!(report.rows.iter().any(|r| r.protocol == "raya-hubaux" && r.message == "group-key"));
+        assert!(report
+            .rows
+            .iter()
+            .any(|r| r.protocol == "raya-hubaux" && r.message == "group-key"));
     }
 }

@@ -13,18 +13,30 @@ use crate::tesla::{KeyDisclosure, TeslaConfig, TeslaDeployment, PAPER004_BSM_LEN
 use crate::two_flip::{TwoFlipConfig, TwoFlipDeployment};
 
 fn field(name: &str, bytes: usize) -> OverheadField {
-    OverheadField { name: name.into(), bytes, note: String::new() }
+    OverheadField {
+        name: name.into(),
+        bytes,
+        note: String::new(),
+    }
 }
 
 fn field_note(name: &str, bytes: usize, note: &str) -> OverheadField {
-    OverheadField { name: name.into(), bytes, note: note.into() }
+    OverheadField {
+        name: name.into(),
+        bytes,
+        note: note.into(),
+    }
 }
 
 fn paper(source: &str, bytes: usize, ours: usize, why_not: &str) -> PaperFigure {
     PaperFigure {
         source: source.into(),
         bytes,
-        explanation: if bytes == ours { "matches".into() } else { why_not.into() },
+        explanation: if bytes == ours {
+            "matches".into()
+        } else {
+            why_not.into()
+        },
     }
 }
 
@@ -49,23 +61,41 @@ fn data_len(packets: &[OutgoingPacket]) -> usize {
 fn none_rows() -> Vec<OverheadRow> {
     let mut s = NoneStation::new(StationId(1), NoneConfig::default());
     let total = s.encap(PAYLOAD, NOW).map(|p| data_len(&p)).unwrap_or(0) - PAYLOAD.len();
-    vec![row("none", "data", "claimed-sender", total, vec![field_note("claimed station id", 4, "not authenticated")])]
+    vec![row(
+        "none",
+        "data",
+        "claimed-sender",
+        total,
+        vec![field_note("claimed station id", 4, "not authenticated")],
+    )]
 }
 
 fn hash_chain_rows() -> Result<Vec<OverheadRow>, String> {
     let mut dep = HashChainDeployment::new(&HashChainConfig::default()).map_err(|e| e.to_string())?;
     let mut v = dep.station(StationId(1), Role::Vehicle).map_err(|e| e.to_string())?;
-    let mut rsu = dep.station(StationId(2), Role::RoadsideUnit).map_err(|e| e.to_string())?;
+    let mut rsu = dep
+        .station(StationId(2), Role::RoadsideUnit)
+        .map_err(|e| e.to_string())?;
     let v2v = v.encap(PAYLOAD, NOW).map(|p| data_len(&p)).map_err(|e| e.to_string())? - PAYLOAD.len();
-    let v2i = rsu.encap(PAYLOAD, NOW).map(|p| data_len(&p)).map_err(|e| e.to_string())? - PAYLOAD.len();
+    let v2i = rsu
+        .encap(PAYLOAD, NOW)
+        .map(|p| data_len(&p))
+        .map_err(|e| e.to_string())?
+        - PAYLOAD.len();
     let mut r1 = row(
         "hash-chain",
         "v2v",
         "hmac-sha256/12",
         v2v,
-        vec![field("key index", 4), field("timestamp", 4), field("pseudo-identity", 20), field("truncated HMAC-SHA256", 12)],
+        vec![
+            field("key index", 4),
+            field("timestamp", 4),
+            field("pseudo-identity", 20),
+            field("truncated HMAC-SHA256", 12),
+        ],
     );
-    r1.paper.push(paper("paper 001 Table 1 / §4.1", 40, v2v, "field sizes differ"));
+    r1.paper
+        .push(paper("paper 001 Table 1 / §4.1", 40, v2v, "field sizes differ"));
     let mut r2 = row(
         "hash-chain",
         "v2i",
@@ -79,7 +109,8 @@ fn hash_chain_rows() -> Result<Vec<OverheadRow>, String> {
             field("ECDSA P-256 signature", 64),
         ],
     );
-    r2.paper.push(paper("paper 001 Table 1 / §4.1", 201, v2i, "field sizes differ"));
+    r2.paper
+        .push(paper("paper 001 Table 1 / §4.1", 201, v2i, "field sizes differ"));
     Ok(vec![r1, r2])
 }
 
@@ -93,23 +124,46 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
         let sec = data_len(&out) - PAYLOAD.len();
         let attached = disclosure == KeyDisclosure::Attached;
         let name = config.protocol_name();
-        let variant = if attached { "paper004/attached" } else { "paper004/separate" };
-        let mut fields = vec![field("type", 1), field_note("sender address", 6, "stands for the 802.11 source address")];
+        let variant = if attached {
+            "paper004/attached"
+        } else {
+            "paper004/separate"
+        };
+        let mut fields = vec![
+            field("type", 1),
+            field_note("sender address", 6, "stands for the 802.11 source address"),
+        ];
         fields.push(field("interval index", 4));
         if attached {
             fields.push(field("disclosed key K(i-d), 80 bit", 10));
         }
         fields.push(field("HMAC-SHA1, truncated", 10));
         rows.push(row(name, "data", variant, sec, fields.clone()));
-        let mut frame_fields =
-            vec![field_note("802.11 header + FCS", PAPER004_LINK_FRAMING, "24 + 4, less the 6-byte source address above")];
+        let mut frame_fields = vec![field_note(
+            "802.11 header + FCS",
+            PAPER004_LINK_FRAMING,
+            "24 + 4, less the 6-byte source address above",
+        )];
         frame_fields.extend(fields);
-        frame_fields.push(field_note("BSM Part I payload", PAPER004_BSM_LEN, "DSRC msgID + 38-byte BSMblob"));
+        frame_fields.push(field_note(
+            "BSM Part I payload",
+            PAPER004_BSM_LEN,
+            "DSRC msgID + 38-byte BSMblob",
+        ));
         let frame = PAPER004_LINK_FRAMING + sec + PAYLOAD.len();
         let mut r = row(name, "data-frame", variant, frame, frame_fields);
-        r.paper.push(paper("paper 004 §IV-A", if attached { 92 } else { 82 }, frame, "frame reconstruction differs"));
+        r.paper.push(paper(
+            "paper 004 §IV-A",
+            if attached { 92 } else { 82 },
+            frame,
+            "frame reconstruction differs",
+        ));
         rows.push(r);
-        let commitment = out.iter().find(|p| p.kind == PacketKind::Commitment).map(|p| p.bytes.len()).unwrap_or(0);
+        let commitment = out
+            .iter()
+            .find(|p| p.kind == PacketKind::Commitment)
+            .map(|p| p.bytes.len())
+            .unwrap_or(0);
         let body = config.format().commitment_body_len();
         rows.push(row(
             name,
@@ -118,7 +172,11 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
             commitment,
             vec![
                 field("type", 1),
-                field_note("commitment body", body, "sender address 6, T0 8, interval 4, d 1, N 4, K0 10"),
+                field_note(
+                    "commitment body",
+                    body,
+                    "sender address 6, T0 8, interval 4, d 1, N 4, K0 10",
+                ),
                 field_note(
                     "IEEE 1609.2 signed data",
                     commitment.saturating_sub(1 + body),
@@ -129,13 +187,23 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
         if !attached {
             let key = s.poll(NOW.plus_micros(config.interval_us)).send;
             let key_len = key.first().map(|p| p.bytes.len()).unwrap_or(0);
-            let fields = vec![field("type", 1), field("sender address", 6), field("interval index", 4), field("key", 10)];
+            let fields = vec![
+                field("type", 1),
+                field("sender address", 6),
+                field("interval index", 4),
+                field("key", 10),
+            ];
             rows.push(row(name, "key-packet", variant, key_len, fields.clone()));
-            let mut frame_fields = vec![field_note("802.11 header + FCS", PAPER004_LINK_FRAMING, "less the source address")];
+            let mut frame_fields = vec![field_note(
+                "802.11 header + FCS",
+                PAPER004_LINK_FRAMING,
+                "less the source address",
+            )];
             frame_fields.extend(fields);
             let frame = PAPER004_LINK_FRAMING + key_len;
             let mut r = row(name, "key-frame", variant, frame, frame_fields);
-            r.paper.push(paper("paper 004 §IV-A", 43, frame, "frame reconstruction differs"));
+            r.paper
+                .push(paper("paper 004 §IV-A", 43, frame, "frame reconstruction differs"));
             rows.push(r);
         }
     }
@@ -156,7 +224,8 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
             field("ECDSA P-256 signature", 64),
         ],
     );
-    r.paper.push(paper("paper 001 Table 9 / eq. 6", 142, sec, "field sizes differ"));
+    r.paper
+        .push(paper("paper 001 Table 9 / eq. 6", 142, sec, "field sizes differ"));
     rows.push(r);
     Ok(rows)
 }
@@ -177,7 +246,8 @@ fn two_flip_rows() -> Result<Vec<OverheadRow>, String> {
             field("timestamp", 4),
         ],
     );
-    r.paper.push(paper("paper 001 Table 9 / eq. 5", 47, sec, "field sizes differ"));
+    r.paper
+        .push(paper("paper 001 Table 9 / eq. 5", 47, sec, "field sizes differ"));
     Ok(vec![r])
 }
 
@@ -220,10 +290,18 @@ fn session_rows() -> Result<Vec<OverheadRow>, String> {
             let fields = if step.message == "data" {
                 vec![
                     field("header: type, session, sequence", 13),
-                    field_note("protection", step.overhead.saturating_sub(13), &format!("{:?}", config.protection)),
+                    field_note(
+                        "protection",
+                        step.overhead.saturating_sub(13),
+                        &format!("{:?}", config.protection),
+                    ),
                 ]
             } else {
-                vec![field_note("whole message", step.overhead, "control message, no payload")]
+                vec![field_note(
+                    "whole message",
+                    step.overhead,
+                    "control message, no payload",
+                )]
             };
             let mut r = row(config.protocol_name(), &step.message, &variant, step.overhead, fields);
             let paper_wang_dsa = config.scheme == Wang

@@ -71,9 +71,9 @@ use crate::factory::{Role, SetupError};
 use crate::wire::{put_uint, Reader, WireError};
 use crate::{RejectReason, Rejection};
 use serde::{Deserialize, Serialize};
-use v2x_security::{Credentials, EncapRequest, ProfileKind, SecurityEntity};
 use std::collections::{HashMap, VecDeque};
 use v2x_crypto::{hmac_sha1, hmac_sha256, sha256, Curve};
+use v2x_security::{Credentials, EncapRequest, ProfileKind, SecurityEntity};
 
 const TYPE_COMMITMENT: u8 = 0;
 const TYPE_DATA: u8 = 1;
@@ -184,12 +184,19 @@ impl Default for TeslaConfig {
 impl TeslaConfig {
     /// Paper 004's layout with separate or attached keys.
     pub fn paper004(disclosure: KeyDisclosure) -> TeslaConfig {
-        TeslaConfig { key_disclosure: disclosure, ..TeslaConfig::default() }
+        TeslaConfig {
+            key_disclosure: disclosure,
+            ..TeslaConfig::default()
+        }
     }
 
     /// Paper 001's layout (key attached, signed packets).
     pub fn paper001() -> TeslaConfig {
-        TeslaConfig { layout: TeslaLayout::Paper001, key_disclosure: KeyDisclosure::Attached, ..TeslaConfig::default() }
+        TeslaConfig {
+            layout: TeslaLayout::Paper001,
+            key_disclosure: KeyDisclosure::Attached,
+            ..TeslaConfig::default()
+        }
     }
 
     /// The layout with overrides applied.
@@ -380,7 +387,10 @@ impl ChainParams {
 
     /// Start of interval `i`.
     pub fn interval_start(&self, i: u64) -> Timestamp {
-        Timestamp(self.t0_us.saturating_add(i.saturating_sub(1).saturating_mul(self.interval_us)))
+        Timestamp(
+            self.t0_us
+                .saturating_add(i.saturating_sub(1).saturating_mul(self.interval_us)),
+        )
     }
 }
 
@@ -435,14 +445,29 @@ fn parse_commitment_body<'a>(f: &Format, r: &mut Reader<'a>) -> Result<(&'a [u8]
     let disclosure_delay = u32::from(r.u8("disclosure delay")?);
     let chain_length = r.u32("chain length")?;
     if interval_us == 0 || disclosure_delay == 0 || chain_length == 0 {
-        return Err(WireError::Invalid { field: "commitment", message: "zero interval, delay or length".into() });
+        return Err(WireError::Invalid {
+            field: "commitment",
+            message: "zero interval, delay or length".into(),
+        });
     }
     let k0 = r.take(f.key_len, "K0")?;
-    Ok((sender, ChainParams { t0_us, interval_us, disclosure_delay, chain_length }, k0))
+    Ok((
+        sender,
+        ChainParams {
+            t0_us,
+            interval_us,
+            disclosure_delay,
+            chain_length,
+        },
+        k0,
+    ))
 }
 
 /// Parses a commitment body that must fill `bytes` exactly.
-pub fn parse_commitment_body_exact<'a>(f: &Format, bytes: &'a [u8]) -> Result<(&'a [u8], ChainParams, &'a [u8]), WireError> {
+pub fn parse_commitment_body_exact<'a>(
+    f: &Format,
+    bytes: &'a [u8],
+) -> Result<(&'a [u8], ChainParams, &'a [u8]), WireError> {
     let mut r = Reader::new(bytes);
     let out = parse_commitment_body(f, &mut r)?;
     r.finish()?;
@@ -453,7 +478,11 @@ fn parse_commitment<'a>(f: &Format, r: &mut Reader<'a>, start: &'a [u8]) -> Resu
     if f.bootstrap == Bootstrap::Ieee1609Dot2 {
         let rest = r.rest();
         if rest.is_empty() {
-            return Err(WireError::Truncated { field: "1609.2 commitment", needed: 1, available: 0 });
+            return Err(WireError::Truncated {
+                field: "1609.2 commitment",
+                needed: 1,
+                available: 0,
+            });
         }
         return Ok(TeslaPacket::SignedCommitment(rest));
     }
@@ -481,7 +510,12 @@ pub fn parse<'a>(f: &Format, bytes: &'a [u8]) -> Result<TeslaPacket<'a>, WireErr
             TYPE_DATA => (false, false),
             TYPE_DATA_WITH_KEY => (true, false),
             TYPE_KEY => (false, true),
-            other => return Err(WireError::UnknownValue { field: "type", value: u64::from(other) }),
+            other => {
+                return Err(WireError::UnknownValue {
+                    field: "type",
+                    value: u64::from(other),
+                })
+            }
         },
         TeslaLayout::Paper001 => {
             if bytes.len() >= 8 && bytes[..8] == [0u8; 8] {
@@ -499,7 +533,11 @@ pub fn parse<'a>(f: &Format, bytes: &'a [u8]) -> Result<TeslaPacket<'a>, WireErr
         return Ok(TeslaPacket::Key(KeyPacket { sender, interval, key }));
     }
     let time = r.uint(f.time_len(), "time")?;
-    let disclosed_key = if attached { Some(r.take(f.key_len, "disclosed key")?) } else { None };
+    let disclosed_key = if attached {
+        Some(r.take(f.key_len, "disclosed key")?)
+    } else {
+        None
+    };
     let head_len = bytes.len() - r.remaining();
     let mac = r.take(f.mac_len, "MAC")?;
     let signature = match f.signature_len() {
@@ -511,7 +549,16 @@ pub fn parse<'a>(f: &Format, bytes: &'a [u8]) -> Result<TeslaPacket<'a>, WireErr
     mac_input.extend_from_slice(payload);
     let mut signed_input = bytes[..head_len + f.mac_len].to_vec();
     signed_input.extend_from_slice(payload);
-    Ok(TeslaPacket::Data(DataPacket { sender, time, disclosed_key, mac, signature, payload, mac_input, signed_input }))
+    Ok(TeslaPacket::Data(DataPacket {
+        sender,
+        time,
+        disclosed_key,
+        mac,
+        signature,
+        payload,
+        mac_input,
+        signed_input,
+    }))
 }
 
 /// The sender's current chain.
@@ -547,9 +594,17 @@ struct Peer {
 /// Who signs (and checks) commitments, and signs paper-001 packets.
 pub enum TeslaSigner {
     /// Compact certificate and the CA anchor.
-    Compact { credential: Credential, anchor: TrustAnchor },
+    Compact {
+        credential: Credential,
+        anchor: TrustAnchor,
+    },
     /// The standard stack's security entity with its ticket.
-    Ieee1609Dot2 { entity: Box<SecurityEntity>, ticket: Credentials, clock: Clock, psid: u64 },
+    Ieee1609Dot2 {
+        entity: Box<SecurityEntity>,
+        ticket: Credentials,
+        clock: Clock,
+        psid: u64,
+    },
 }
 
 impl TeslaSigner {
@@ -631,7 +686,12 @@ impl TeslaStation {
             disclosure_delay: self.config.disclosure_delay,
             chain_length: n,
         };
-        Chain { params, keys, undisclosed: VecDeque::new(), last_commitment: None }
+        Chain {
+            params,
+            keys,
+            undisclosed: VecDeque::new(),
+            last_commitment: None,
+        }
     }
 
     fn commitment_packet(&mut self, chain: &Chain, now: Timestamp) -> Result<OutgoingPacket, EncapError> {
@@ -659,8 +719,12 @@ impl TeslaStation {
                 let sig = credential.sign(&out)?;
                 out.extend_from_slice(&sig);
             }
-            TeslaSigner::Ieee1609Dot2 { entity, clock, psid, .. } => {
-                let req = EncapRequest::new(ProfileKind::Generic, &body).with_psid(*psid).at(clock.to_tai(now));
+            TeslaSigner::Ieee1609Dot2 {
+                entity, clock, psid, ..
+            } => {
+                let req = EncapRequest::new(ProfileKind::Generic, &body)
+                    .with_psid(*psid)
+                    .at(clock.to_tai(now));
                 let signed = entity.encap(&req).map_err(|e| EncapError::Crypto(e.to_string()))?;
                 out.extend_from_slice(&signed.bytes);
             }
@@ -680,7 +744,9 @@ impl TeslaStation {
 
     /// Separate-mode key packets due at `now`.
     fn due_keys(&mut self, now: Timestamp) -> Vec<OutgoingPacket> {
-        let Some(chain) = &mut self.chain else { return Vec::new() };
+        let Some(chain) = &mut self.chain else {
+            return Vec::new();
+        };
         let current = chain.params.interval_of(now);
         let d = u64::from(chain.params.disclosure_delay);
         let mut due = Vec::new();
@@ -713,7 +779,10 @@ impl TeslaStation {
             out.extend_from_slice(chain.keys.get(j as usize).map(Vec::as_slice).unwrap_or_default());
         }
         let head_len = out.len();
-        let key = chain.keys.get(i as usize).ok_or_else(|| EncapError::KeysExhausted(format!("interval {i}")))?;
+        let key = chain
+            .keys
+            .get(i as usize)
+            .ok_or_else(|| EncapError::KeysExhausted(format!("interval {i}")))?;
         let mut mac_input = out.clone();
         mac_input.extend_from_slice(payload);
         let mac = f.mac(&f.mac_key(key), &mac_input);
@@ -742,7 +811,10 @@ impl TeslaStation {
                     released.push(Released {
                         id: p.id,
                         received_at: p.received_at,
-                        result: Err(Rejection::new(RejectReason::PendingExpired, format!("no key for interval {}", p.interval))),
+                        result: Err(Rejection::new(
+                            RejectReason::PendingExpired,
+                            format!("no key for interval {}", p.interval),
+                        )),
                     });
                     false
                 } else {
@@ -761,11 +833,17 @@ impl TeslaStation {
         released: &mut Vec<Released>,
     ) -> Result<DecapOutcome, Rejection> {
         let TeslaSigner::Compact { anchor, .. } = &self.signer else {
-            return Err(Rejection::new(RejectReason::IncompatibleProtocol, "compact commitment, 1609.2 expected"));
+            return Err(Rejection::new(
+                RejectReason::IncompatibleProtocol,
+                "compact commitment, 1609.2 expected",
+            ));
         };
         c.certificate.verify(anchor, now)?;
         if !cert::verify(&c.certificate.public, c.signed, c.signature) {
-            return Err(Rejection::new(RejectReason::FalseSignature, "commitment signature does not verify"));
+            return Err(Rejection::new(
+                RejectReason::FalseSignature,
+                "commitment signature does not verify",
+            ));
         }
         let public = c.certificate.public.clone();
         self.install_peer(c.sender, c.params, c.k0, c.certificate.digest(), public, released)
@@ -777,12 +855,21 @@ impl TeslaStation {
         now: Timestamp,
         released: &mut Vec<Released>,
     ) -> Result<DecapOutcome, Rejection> {
-        let TeslaSigner::Ieee1609Dot2 { entity, clock, psid, .. } = &mut self.signer else {
-            return Err(Rejection::new(RejectReason::IncompatibleProtocol, "1609.2 commitment, compact expected"));
+        let TeslaSigner::Ieee1609Dot2 {
+            entity, clock, psid, ..
+        } = &mut self.signer
+        else {
+            return Err(Rejection::new(
+                RejectReason::IncompatibleProtocol,
+                "1609.2 commitment, compact expected",
+            ));
         };
         let d = entity.decap_at(bytes, clock.to_tai(now))?;
         if d.psid != Some(*psid) {
-            return Err(Rejection::new(RejectReason::PsidNotPermitted, "not a TESLA commitment PSID"));
+            return Err(Rejection::new(
+                RejectReason::PsidNotPermitted,
+                "not a TESLA commitment PSID",
+            ));
         }
         let signer = d
             .signer
@@ -805,7 +892,10 @@ impl TeslaStation {
         released: &mut Vec<Released>,
     ) -> Result<DecapOutcome, Rejection> {
         if sender != &digest[..sender.len().min(8)] {
-            return Err(Rejection::new(RejectReason::InvalidCertificate, "sender field does not match the certificate"));
+            return Err(Rejection::new(
+                RejectReason::InvalidCertificate,
+                "sender field does not match the certificate",
+            ));
         }
         if k0.len() != self.format.key_len {
             return Err(Rejection::new(RejectReason::InvalidEncoding, "K0 length"));
@@ -816,7 +906,10 @@ impl TeslaStation {
         };
         match self.peers.get(sender) {
             Some(p) if p.params.t0_us > params.t0_us => {
-                return Err(Rejection::new(RejectReason::StaleMessage, "commitment older than the chain in use"))
+                return Err(Rejection::new(
+                    RejectReason::StaleMessage,
+                    "commitment older than the chain in use",
+                ))
             }
             Some(p) if p.params == params && p.public == public => {
                 return Ok(DecapOutcome::Control(PacketKind::Commitment))
@@ -829,13 +922,22 @@ impl TeslaStation {
             released.extend(old.pending.drain(..).map(|p| Released {
                 id: p.id,
                 received_at: p.received_at,
-                result: Err(Rejection::new(RejectReason::PendingExpired, "sender started a new key chain")),
+                result: Err(Rejection::new(
+                    RejectReason::PendingExpired,
+                    "sender started a new key chain",
+                )),
             }));
             self.pending_total -= n.min(self.pending_total);
         }
         self.peers.insert(
             sender.to_vec(),
-            Peer { params, sender_id, public, latest: (0, k0.to_vec()), pending: VecDeque::new() },
+            Peer {
+                params,
+                sender_id,
+                public,
+                latest: (0, k0.to_vec()),
+                pending: VecDeque::new(),
+            },
         );
         Ok(DecapOutcome::Control(PacketKind::Commitment))
     }
@@ -848,7 +950,10 @@ impl TeslaStation {
             .get_mut(sender)
             .ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "no commitment from this sender"))?;
         if j > u64::from(peer.params.chain_length) {
-            return Err(Rejection::new(RejectReason::InvalidKey, format!("interval {j} beyond the chain")));
+            return Err(Rejection::new(
+                RejectReason::InvalidKey,
+                format!("interval {j} beyond the chain"),
+            ));
         }
         let (a, ref ka) = peer.latest;
         if j <= a {
@@ -857,7 +962,10 @@ impl TeslaStation {
         }
         let steps = (j - a) as u32;
         if f.f_n(key, steps) != *ka {
-            return Err(Rejection::new(RejectReason::InvalidKey, format!("K_{j} does not hash to K_{a}")));
+            return Err(Rejection::new(
+                RejectReason::InvalidKey,
+                format!("K_{j} does not hash to K_{a}"),
+            ));
         }
         peer.latest = (j, key.to_vec());
         let mut still = VecDeque::with_capacity(peer.pending.len());
@@ -869,18 +977,34 @@ impl TeslaStation {
             let ki = f.f_n(key, (j - p.interval) as u32);
             let expected = f.mac(&f.mac_key(&ki), &p.mac_input);
             let result = if openssl::memcmp::eq(&expected, &p.mac) {
-                Ok(Delivery { payload: p.payload, sender: peer.sender_id.clone(), generated: Some(p.generated) })
+                Ok(Delivery {
+                    payload: p.payload,
+                    sender: peer.sender_id.clone(),
+                    generated: Some(p.generated),
+                })
             } else {
-                Err(Rejection::new(RejectReason::FalseMac, format!("MAC of interval {} does not verify", p.interval)))
+                Err(Rejection::new(
+                    RejectReason::FalseMac,
+                    format!("MAC of interval {} does not verify", p.interval),
+                ))
             };
-            released.push(Released { id: p.id, received_at: p.received_at, result });
+            released.push(Released {
+                id: p.id,
+                received_at: p.received_at,
+                result,
+            });
         }
         peer.pending = still;
         self.pending_total -= released.len().min(self.pending_total);
         Ok(())
     }
 
-    fn on_data(&mut self, p: DataPacket<'_>, now: Timestamp, released: &mut Vec<Released>) -> Result<DecapOutcome, Rejection> {
+    fn on_data(
+        &mut self,
+        p: DataPacket<'_>,
+        now: Timestamp,
+        released: &mut Vec<Released>,
+    ) -> Result<DecapOutcome, Rejection> {
         let f = self.format;
         let offset = self.config.max_clock_offset_us;
         let hold = self.config.max_hold_us;
@@ -894,16 +1018,25 @@ impl TeslaStation {
             TeslaLayout::Paper001 => {
                 let ts = Timestamp::from_millis(p.time);
                 if ts.plus_micros(hold) < now {
-                    return Err(Rejection::new(RejectReason::StaleMessage, "timestamp older than the hold limit"));
+                    return Err(Rejection::new(
+                        RejectReason::StaleMessage,
+                        "timestamp older than the hold limit",
+                    ));
                 }
                 if ts > now.plus_micros(offset) {
-                    return Err(Rejection::new(RejectReason::FutureMessage, "timestamp ahead of the clock bound"));
+                    return Err(Rejection::new(
+                        RejectReason::FutureMessage,
+                        "timestamp ahead of the clock bound",
+                    ));
                 }
                 (params.interval_of(ts), ts)
             }
         };
         if interval == 0 || interval > u64::from(params.chain_length) {
-            return Err(Rejection::new(RejectReason::UnknownKey, format!("interval {interval} outside the chain")));
+            return Err(Rejection::new(
+                RejectReason::UnknownKey,
+                format!("interval {interval} outside the chain"),
+            ));
         }
         // Safe-packet test: could the sender already have disclosed K_interval?
         let sender_now = params.interval_of(now.plus_micros(offset));
@@ -918,17 +1051,33 @@ impl TeslaStation {
             self.on_key(p.sender, j, key, released)?;
         }
         if let Some(sig) = p.signature {
-            let peer = self.peers.get(p.sender).ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "gone"))?;
+            let peer = self
+                .peers
+                .get(p.sender)
+                .ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "gone"))?;
             if !cert::verify(&peer.public, &p.signed_input, sig) {
-                return Err(Rejection::new(RejectReason::FalseSignature, "packet signature does not verify"));
+                return Err(Rejection::new(
+                    RejectReason::FalseSignature,
+                    "packet signature does not verify",
+                ));
             }
         }
         let total_full = self.pending_total >= self.config.max_pending_total;
         let per_sender = self.config.max_pending_per_sender;
         let id = self.next_id();
-        let peer = self.peers.get_mut(p.sender).ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "gone"))?;
-        if peer.pending.iter().any(|q| q.mac == p.mac && q.mac_input == p.mac_input) {
-            return Err(Rejection::new(RejectReason::DuplicateMessage, "same packet already waiting"));
+        let peer = self
+            .peers
+            .get_mut(p.sender)
+            .ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "gone"))?;
+        if peer
+            .pending
+            .iter()
+            .any(|q| q.mac == p.mac && q.mac_input == p.mac_input)
+        {
+            return Err(Rejection::new(
+                RejectReason::DuplicateMessage,
+                "same packet already waiting",
+            ));
         }
         if total_full || peer.pending.len() >= per_sender {
             return Err(Rejection::new(RejectReason::PendingBufferFull, "pending buffer full"));
@@ -982,7 +1131,10 @@ impl Authenticator for TeslaStation {
                 chain.last_commitment = Some(now);
             }
             let i = chain.params.interval_of(self.effective_time(now));
-            out.push(OutgoingPacket::broadcast(PacketKind::Data, self.data_packet(&chain, i, payload, now)?));
+            out.push(OutgoingPacket::broadcast(
+                PacketKind::Data,
+                self.data_packet(&chain, i, payload, now)?,
+            ));
             if !self.format.attached && chain.undisclosed.back() != Some(&i) {
                 chain.undisclosed.push_back(i);
             }
@@ -996,31 +1148,55 @@ impl Authenticator for TeslaStation {
         let mut released = self.expire(now);
         let outcome = match parse(&self.format, packet) {
             Err(e) => DecapOutcome::Rejected(Rejection::new(RejectReason::InvalidEncoding, e.to_string())),
-            Ok(TeslaPacket::Commitment(c)) => {
-                self.on_commitment(c, now, &mut released).unwrap_or_else(DecapOutcome::Rejected)
-            }
-            Ok(TeslaPacket::SignedCommitment(b)) => {
-                self.on_signed_commitment(b, now, &mut released).unwrap_or_else(DecapOutcome::Rejected)
-            }
-            Ok(TeslaPacket::Key(k)) => {
-                match self.on_key(k.sender, u64::from(k.interval), k.key, &mut released) {
-                    Ok(()) => DecapOutcome::Control(PacketKind::KeyDisclosure),
-                    Err(r) => DecapOutcome::Rejected(r),
-                }
-            }
-            Ok(TeslaPacket::Data(d)) => self.on_data(d, now, &mut released).unwrap_or_else(DecapOutcome::Rejected),
+            Ok(TeslaPacket::Commitment(c)) => self
+                .on_commitment(c, now, &mut released)
+                .unwrap_or_else(DecapOutcome::Rejected),
+            Ok(TeslaPacket::SignedCommitment(b)) => self
+                .on_signed_commitment(b, now, &mut released)
+                .unwrap_or_else(DecapOutcome::Rejected),
+            Ok(TeslaPacket::Key(k)) => match self.on_key(k.sender, u64::from(k.interval), k.key, &mut released) {
+                Ok(()) => DecapOutcome::Control(PacketKind::KeyDisclosure),
+                Err(r) => DecapOutcome::Rejected(r),
+            },
+            Ok(TeslaPacket::Data(d)) => self
+                .on_data(d, now, &mut released)
+                .unwrap_or_else(DecapOutcome::Rejected),
         };
-        Decapsulated { outcome, released, send: Vec::new() }
+        Decapsulated {
+            outcome,
+            released,
+            send: Vec::new(),
+        }
     }
 
     fn poll(&mut self, now: Timestamp) -> Polled {
-        Polled { send: self.due_keys(now), released: self.expire(now) }
+        Polled {
+            send: self.due_keys(now),
+            released: self.expire(now),
+        }
     }
 
+    /// The next key disclosure due (separate mode) or pending packet expiring, whichever
+    /// comes first.
     fn next_poll(&self) -> Option<Timestamp> {
-        let chain = self.chain.as_ref()?;
-        let j = *chain.undisclosed.front()?;
-        Some(chain.params.interval_start(j + u64::from(chain.params.disclosure_delay)))
+        let key_due = self.chain.as_ref().and_then(|chain| {
+            let j = *chain.undisclosed.front()?;
+            Some(
+                chain
+                    .params
+                    .interval_start(j + u64::from(chain.params.disclosure_delay)),
+            )
+        });
+        let hold = self.config.max_hold_us;
+        let expiry = self
+            .peers
+            .values()
+            .filter_map(|p| p.pending.iter().map(|q| q.received_at.plus_micros(hold + 1)).min())
+            .min();
+        match (key_due, expiry) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn describe(&self) -> ProtocolDescription {
@@ -1060,7 +1236,9 @@ pub fn describe(config: &TeslaConfig) -> ProtocolDescription {
             overhead_bytes: f.key_packet_len(),
             packet_bytes: f.key_packet_len(),
             overhead_depends_on_payload: false,
-            schedule: Schedule::Periodic { every_us: config.interval_us },
+            schedule: Schedule::Periodic {
+                every_us: config.interval_us,
+            },
             sender_ops: vec![],
             receiver_ops: vec![OpCount::new(hash, 1)],
         });
@@ -1074,7 +1252,9 @@ pub fn describe(config: &TeslaConfig) -> ProtocolDescription {
         overhead_bytes: commitment_len,
         packet_bytes: commitment_len,
         overhead_depends_on_payload: false,
-        schedule: Schedule::Periodic { every_us: config.commitment_period_us },
+        schedule: Schedule::Periodic {
+            every_us: config.commitment_period_us,
+        },
         sender_ops: vec![OpCount::new(CryptoOp::EcdsaSign(curve), 1)],
         receiver_ops: vec![OpCount::new(CryptoOp::EcdsaVerify(curve), 2)],
     });
@@ -1107,8 +1287,14 @@ pub fn describe(config: &TeslaConfig) -> ProtocolDescription {
 pub fn measured_commitment_len(config: &TeslaConfig) -> Result<usize, SetupError> {
     let mut dep = TeslaDeployment::new(config)?;
     let mut s = dep.station(StationId(1), Role::Vehicle)?;
-    let out = s.encap(b"", Timestamp(1_000)).map_err(|e| SetupError::Crypto(e.to_string()))?;
-    Ok(out.iter().find(|p| p.kind == PacketKind::Commitment).map(|p| p.bytes.len()).unwrap_or(0))
+    let out = s
+        .encap(b"", Timestamp(1_000))
+        .map_err(|e| SetupError::Crypto(e.to_string()))?;
+    Ok(out
+        .iter()
+        .find(|p| p.kind == PacketKind::Commitment)
+        .map(|p| p.bytes.len())
+        .unwrap_or(0))
 }
 
 /// Shared material of a TESLA deployment: who certifies commitment signers.
@@ -1134,14 +1320,18 @@ impl TeslaDeployment {
                 config.time_base,
             )?),
         };
-        Ok(TeslaDeployment { config: config.clone(), authority })
+        Ok(TeslaDeployment {
+            config: config.clone(),
+            authority,
+        })
     }
 
     pub fn station(&mut self, id: StationId, _role: Role) -> Result<TeslaStation, SetupError> {
         let signer = match &self.authority {
-            Authority::Compact(ca) => {
-                TeslaSigner::Compact { credential: ca.enrol(id.0, 0, u32::MAX)?, anchor: ca.anchor().clone() }
-            }
+            Authority::Compact(ca) => TeslaSigner::Compact {
+                credential: ca.enrol(id.0, 0, u32::MAX)?,
+                anchor: ca.anchor().clone(),
+            },
             Authority::Dot2(pki) => {
                 let (entity, ticket) = pki.entity()?;
                 TeslaSigner::Ieee1609Dot2 {
@@ -1165,11 +1355,18 @@ mod tests {
 
     fn pair(config: TeslaConfig) -> (TeslaStation, TeslaStation) {
         let mut dep = TeslaDeployment::new(&config).unwrap();
-        (dep.station(StationId(1), Role::Vehicle).unwrap(), dep.station(StationId(2), Role::Vehicle).unwrap())
+        (
+            dep.station(StationId(1), Role::Vehicle).unwrap(),
+            dep.station(StationId(2), Role::Vehicle).unwrap(),
+        )
     }
 
     /// Delivers every packet in order; returns the outcome of the data packet and all releases.
-    fn deliver(rx: &mut TeslaStation, packets: &[OutgoingPacket], now: Timestamp) -> (Option<DecapOutcome>, Vec<Released>) {
+    fn deliver(
+        rx: &mut TeslaStation,
+        packets: &[OutgoingPacket],
+        now: Timestamp,
+    ) -> (Option<DecapOutcome>, Vec<Released>) {
         let mut data = None;
         let mut released = Vec::new();
         for p in packets {
@@ -1178,14 +1375,21 @@ mod tests {
             if p.kind == PacketKind::Data {
                 data = Some(d.outcome);
             } else {
-                assert!(matches!(d.outcome, DecapOutcome::Control(_)), "{:?}: {:?}", p.kind, d.outcome);
+                assert!(
+                    matches!(d.outcome, DecapOutcome::Control(_)),
+                    "{:?}: {:?}",
+                    p.kind,
+                    d.outcome
+                );
             }
         }
         (data, released)
     }
 
     fn accepted(r: &[Released]) -> Vec<Vec<u8>> {
-        r.iter().filter_map(|r| r.result.as_ref().ok().map(|d| d.payload.clone())).collect()
+        r.iter()
+            .filter_map(|r| r.result.as_ref().ok().map(|d| d.payload.clone()))
+            .collect()
     }
 
     #[test]
@@ -1218,7 +1422,9 @@ mod tests {
         let out = a.encap(b"one", t0).unwrap();
         assert_eq!(out[0].kind, PacketKind::Commitment);
         let (data, rel) = deliver(&mut b, &out, t0.plus_micros(1_000));
-        let Some(DecapOutcome::Pending(id)) = data else { panic!("{data:?}") };
+        let Some(DecapOutcome::Pending(id)) = data else {
+            panic!("{data:?}")
+        };
         assert!(rel.is_empty());
         assert_eq!(b.pending_count(), 1);
         // Not yet due.
@@ -1299,24 +1505,46 @@ mod tests {
         b.decap(&out[0].bytes, t0);
         // Received after the sender may have disclosed its key: fails the safe-packet test.
         let late = t0.plus_micros(T);
-        assert_eq!(b.decap(&data, late).outcome.reason(), Some(RejectReason::KeyAlreadyDisclosed));
+        assert_eq!(
+            b.decap(&data, late).outcome.reason(),
+            Some(RejectReason::KeyAlreadyDisclosed)
+        );
         // Within the clock bound of the disclosure: also unsafe.
         let edge = t0.plus_micros(T - 4_000);
-        assert_eq!(b.decap(&data, edge).outcome.reason(), Some(RejectReason::KeyAlreadyDisclosed));
+        assert_eq!(
+            b.decap(&data, edge).outcome.reason(),
+            Some(RejectReason::KeyAlreadyDisclosed)
+        );
         // In time: pending; a duplicate is rejected.
-        assert!(matches!(b.decap(&data, t0.plus_micros(10)).outcome, DecapOutcome::Pending(_)));
-        assert_eq!(b.decap(&data, t0.plus_micros(20)).outcome.reason(), Some(RejectReason::DuplicateMessage));
+        assert!(matches!(
+            b.decap(&data, t0.plus_micros(10)).outcome,
+            DecapOutcome::Pending(_)
+        ));
+        assert_eq!(
+            b.decap(&data, t0.plus_micros(20)).outcome.reason(),
+            Some(RejectReason::DuplicateMessage)
+        );
         // A tampered copy waits too but fails when the key arrives.
         let mut tampered = data.clone();
         let last = tampered.len() - 1;
         tampered[last] ^= 1;
-        assert!(matches!(b.decap(&tampered, t0.plus_micros(30)).outcome, DecapOutcome::Pending(_)));
+        assert!(matches!(
+            b.decap(&tampered, t0.plus_micros(30)).outcome,
+            DecapOutcome::Pending(_)
+        ));
         let keys = a.poll(t0.plus_micros(T)).send;
         let d = b.decap(&keys[0].bytes, t0.plus_micros(T + 10));
-        let reasons: Vec<_> = d.released.iter().map(|r| r.result.as_ref().err().map(|e| e.reason)).collect();
+        let reasons: Vec<_> = d
+            .released
+            .iter()
+            .map(|r| r.result.as_ref().err().map(|e| e.reason))
+            .collect();
         assert_eq!(reasons, vec![None, Some(RejectReason::FalseMac)]);
         // Replay after disclosure: rejected by the safe-packet test.
-        assert_eq!(b.decap(&data, t0.plus_micros(T + 20)).outcome.reason(), Some(RejectReason::KeyAlreadyDisclosed));
+        assert_eq!(
+            b.decap(&data, t0.plus_micros(T + 20)).outcome.reason(),
+            Some(RejectReason::KeyAlreadyDisclosed)
+        );
     }
 
     #[test]
@@ -1328,11 +1556,17 @@ mod tests {
         let mut key = a.poll(t0.plus_micros(T)).send.remove(0);
         let last = key.bytes.len() - 1;
         key.bytes[last] ^= 1;
-        assert_eq!(b.decap(&key.bytes, t0.plus_micros(T)).outcome.reason(), Some(RejectReason::InvalidKey));
+        assert_eq!(
+            b.decap(&key.bytes, t0.plus_micros(T)).outcome.reason(),
+            Some(RejectReason::InvalidKey)
+        );
         // A station certified by another CA cannot bootstrap.
         let (mut x, _) = pair(TeslaConfig::paper004(KeyDisclosure::Separate));
         let out = x.encap(b"evil", t0).unwrap();
-        assert_eq!(b.decap(&out[0].bytes, t0).outcome.reason(), Some(RejectReason::UntrustedRoot));
+        assert_eq!(
+            b.decap(&out[0].bytes, t0).outcome.reason(),
+            Some(RejectReason::UntrustedRoot)
+        );
         // A tampered commitment (different K0) fails its signature.
         let (mut y, _) = pair(TeslaConfig::paper004(KeyDisclosure::Separate));
         let mut c = y.encap(b"x", t0).unwrap().remove(0);
@@ -1342,7 +1576,10 @@ mod tests {
 
     #[test]
     fn pending_buffer_is_bounded_and_expires() {
-        let cfg = TeslaConfig { max_pending_per_sender: 2, ..TeslaConfig::paper004(KeyDisclosure::Separate) };
+        let cfg = TeslaConfig {
+            max_pending_per_sender: 2,
+            ..TeslaConfig::paper004(KeyDisclosure::Separate)
+        };
         let (mut a, mut b) = pair(cfg);
         let t0 = Timestamp(3_000_000);
         let out = a.encap(b"1", t0).unwrap();
@@ -1356,16 +1593,23 @@ mod tests {
                 assert_eq!(r.outcome.reason(), Some(RejectReason::PendingBufferFull));
             }
         }
+        assert_eq!(b.next_poll(), Some(t0.plus_micros(10 + 1_000_000 + 1)));
         // The key never comes: both expire after max_hold.
         let polled = b.poll(t0.plus_micros(1_000_011));
         assert_eq!(polled.released.len(), 2);
-        assert!(polled.released.iter().all(|r| r.result.as_ref().err().map(|e| e.reason) == Some(RejectReason::PendingExpired)));
+        assert!(polled
+            .released
+            .iter()
+            .all(|r| r.result.as_ref().err().map(|e| e.reason) == Some(RejectReason::PendingExpired)));
         assert_eq!(b.pending_count(), 0);
     }
 
     #[test]
     fn chain_rolls_over_with_a_new_commitment() {
-        let cfg = TeslaConfig { chain_length: 3, ..TeslaConfig::paper004(KeyDisclosure::Attached) };
+        let cfg = TeslaConfig {
+            chain_length: 3,
+            ..TeslaConfig::paper004(KeyDisclosure::Attached)
+        };
         let (mut a, mut b) = pair(cfg);
         let t0 = Timestamp(1_000_000);
         let mut got = Vec::new();
@@ -1383,7 +1627,10 @@ mod tests {
     #[test]
     fn compact_bootstrap_round_trip_and_foreign_ca() {
         for layout in [TeslaConfig::paper004(KeyDisclosure::Attached), TeslaConfig::paper001()] {
-            let cfg = TeslaConfig { bootstrap: Bootstrap::Compact, ..layout };
+            let cfg = TeslaConfig {
+                bootstrap: Bootstrap::Compact,
+                ..layout
+            };
             let (mut a, mut b) = pair(cfg.clone());
             let t0 = Timestamp(2_000_000);
             let p1 = a.encap(b"c1", t0).unwrap();
@@ -1394,7 +1641,10 @@ mod tests {
             assert_eq!(accepted(&rel), vec![b"c1".to_vec()]);
             let (mut x, _) = pair(cfg);
             let foreign = x.encap(b"x", t0).unwrap();
-            assert_eq!(b.decap(&foreign[0].bytes, t0).outcome.reason(), Some(RejectReason::UntrustedRoot));
+            assert_eq!(
+                b.decap(&foreign[0].bytes, t0).outcome.reason(),
+                Some(RejectReason::UntrustedRoot)
+            );
         }
     }
 
@@ -1409,14 +1659,27 @@ mod tests {
         let mut bad = c.bytes.clone();
         bad[12] ^= 1;
         assert!(b.decap(&bad, Timestamp(1_000)).outcome.reason().is_some());
-        assert_eq!(b.decap(&c.bytes, Timestamp(1_000)).outcome, DecapOutcome::Control(PacketKind::Commitment));
+        assert_eq!(
+            b.decap(&c.bytes, Timestamp(1_000)).outcome,
+            DecapOutcome::Control(PacketKind::Commitment)
+        );
         assert!(measured_commitment_len(&TeslaConfig::default()).unwrap() > 100);
     }
 
     #[test]
     fn config_validation() {
-        assert!(TeslaConfig { key_disclosure: KeyDisclosure::Separate, ..TeslaConfig::paper001() }.validate().is_err());
-        assert!(TeslaConfig { mac_len: Some(21), ..TeslaConfig::default() }.validate().is_err());
+        assert!(TeslaConfig {
+            key_disclosure: KeyDisclosure::Separate,
+            ..TeslaConfig::paper001()
+        }
+        .validate()
+        .is_err());
+        assert!(TeslaConfig {
+            mac_len: Some(21),
+            ..TeslaConfig::default()
+        }
+        .validate()
+        .is_err());
         assert!(TeslaConfig::default().validate().is_ok());
     }
 }

@@ -120,7 +120,12 @@ pub struct TrustedAuthority {
 
 impl std::fmt::Debug for TrustedAuthority {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TrustedAuthority(epoch {}, {} drivers, keys redacted)", self.epoch, self.drivers.len())
+        write!(
+            f,
+            "TrustedAuthority(epoch {}, {} drivers, keys redacted)",
+            self.epoch,
+            self.drivers.len()
+        )
     }
 }
 
@@ -152,7 +157,10 @@ impl TrustedAuthority {
     /// factors.
     pub fn register(&mut self, vehicle: u32) -> (Tpd, DriverFactors) {
         let vid = v2x_crypto::random_bytes(20);
-        let factors = DriverFactors { biometric: v2x_crypto::random_bytes(32), password: v2x_crypto::random_bytes(12) };
+        let factors = DriverFactors {
+            biometric: v2x_crypto::random_bytes(32),
+            password: v2x_crypto::random_bytes(12),
+        };
         let h_bio = h(&[&factors.biometric]);
         let h_pw = h(&[&factors.password]);
         let did = h(&[&vid, &h_bio]);
@@ -182,7 +190,12 @@ impl TrustedAuthority {
 
     /// Revokes a driver: a new epoch starts at `now` and the driver's TPD will not get its key.
     pub fn revoke_driver(&mut self, vehicle: u32, driver: u32, now: Timestamp) {
-        let dids: Vec<_> = self.drivers.iter().filter(|(_, v)| **v == (vehicle, driver)).map(|(d, _)| *d).collect();
+        let dids: Vec<_> = self
+            .drivers
+            .iter()
+            .filter(|(_, v)| **v == (vehicle, driver))
+            .map(|(d, _)| *d)
+            .collect();
         self.revoked.extend(dids);
         self.epoch += 1;
         self.epoch_started.push(now);
@@ -241,7 +254,9 @@ impl Tpd {
         let h_bio = h(&[&factors.biometric]);
         let h_pw = h(&[&factors.password]);
         if !openssl::memcmp::eq(&h(&[&h_bio, &h_pw]), &self.verifier) {
-            return Err(EncapError::NotReady("two-factor authentication of the driver failed".into()));
+            return Err(EncapError::NotReady(
+                "two-factor authentication of the driver failed".into(),
+            ));
         }
         let did = h(&[&self.vid, &h_bio]);
         let epoch = self.epoch.to_be_bytes();
@@ -289,7 +304,13 @@ pub fn parse(bytes: &[u8]) -> Result<TwoFlipPacket<'_>, WireError> {
     let sigma = r.take(SIGMA_LEN, "sigma")?;
     let ts = r.u32("timestamp")?;
     let epoch = pid.iter().take(3).fold(0u32, |a, b| (a << 8) | u32::from(*b));
-    Ok(TwoFlipPacket { epoch, pid, sigma, ts, payload: r.rest() })
+    Ok(TwoFlipPacket {
+        epoch,
+        pid,
+        sigma,
+        ts,
+        payload: r.rest(),
+    })
 }
 
 /// A 2FLIP vehicle (its TPD and the logged-in driver).
@@ -312,7 +333,14 @@ impl TwoFlipStation {
     ) -> TwoFlipStation {
         let lifetime = u64::from(config.freshness_window_ms + config.max_future_ms) * 1000;
         let replay = ReplayCache::new(config.replay_cache_capacity, lifetime);
-        TwoFlipStation { id, config, tpd, driver, ta, replay }
+        TwoFlipStation {
+            id,
+            config,
+            tpd,
+            driver,
+            ta,
+            replay,
+        }
     }
 
     /// The driver presents factors to the TPD (checked at every signature).
@@ -337,7 +365,9 @@ impl TwoFlipStation {
                 self.tpd.system_key = key;
                 Ok(())
             }
-            None => Err(EncapError::NotReady("driver revoked: the TA withholds the new system key".into())),
+            None => Err(EncapError::NotReady(
+                "driver revoked: the TA withholds the new system key".into(),
+            )),
         }
     }
 
@@ -353,11 +383,17 @@ impl TwoFlipStation {
         let key = match self.tpd.key_for_epoch(p.epoch) {
             Some(k) if accepted_epoch => *k,
             _ => {
-                return Err(Rejection::new(RejectReason::UnknownKey, format!("system key epoch {} not accepted", p.epoch)))
+                return Err(Rejection::new(
+                    RejectReason::UnknownKey,
+                    format!("system key epoch {} not accepted", p.epoch),
+                ))
             }
         };
         if self.config.replay_detection && self.replay.contains(p.sigma, now) {
-            return Err(Rejection::new(RejectReason::DuplicateMessage, "sigma seen inside the freshness window"));
+            return Err(Rejection::new(
+                RejectReason::DuplicateMessage,
+                "sigma seen inside the freshness window",
+            ));
         }
         let expected = mac(&key, p.pid, p.ts, p.payload);
         if !openssl::memcmp::eq(&expected, p.sigma) {
@@ -426,7 +462,8 @@ pub fn describe() -> ProtocolDescription {
         }],
         delayed_verification: None,
         notes: vec![
-            "reconstruction of Wang et al.'s 2FLIP matching paper 001's sizes and operation counts; see module docs".into(),
+            "reconstruction of Wang et al.'s 2FLIP matching paper 001's sizes and operation counts; see module docs"
+                .into(),
             "every TPD holds the epoch's system key: the MAC proves an unrevoked TPD signed, not which one".into(),
         ],
     }
@@ -440,7 +477,10 @@ pub struct TwoFlipDeployment {
 
 impl TwoFlipDeployment {
     pub fn new(config: &TwoFlipConfig) -> TwoFlipDeployment {
-        TwoFlipDeployment { config: config.clone(), ta: Arc::new(Mutex::new(TrustedAuthority::new())) }
+        TwoFlipDeployment {
+            config: config.clone(),
+            ta: Arc::new(Mutex::new(TrustedAuthority::new())),
+        }
     }
 
     pub fn authority(&self) -> Arc<Mutex<TrustedAuthority>> {
@@ -449,10 +489,19 @@ impl TwoFlipDeployment {
 
     pub fn station(&mut self, id: StationId, role: Role) -> Result<TwoFlipStation, SetupError> {
         if role == Role::GroupLeader {
-            return Err(SetupError::UnsupportedRole { protocol: "2flip".into(), role });
+            return Err(SetupError::UnsupportedRole {
+                protocol: "2flip".into(),
+                role,
+            });
         }
         let (tpd, driver) = self.ta.lock().unwrap_or_else(|e| e.into_inner()).register(id.0);
-        Ok(TwoFlipStation::new(id, self.config.clone(), tpd, driver, self.ta.clone()))
+        Ok(TwoFlipStation::new(
+            id,
+            self.config.clone(),
+            tpd,
+            driver,
+            self.ta.clone(),
+        ))
     }
 }
 
@@ -484,7 +533,10 @@ mod tests {
         };
         assert_eq!(d.payload, b"cam");
         let SenderId::Pseudonym(pid) = d.sender else { panic!() };
-        assert_eq!(dep.authority().lock().unwrap().trace(&pid, freshness::ts32(now)), Some((1, 0)));
+        assert_eq!(
+            dep.authority().lock().unwrap().trace(&pid, freshness::ts32(now)),
+            Some((1, 0))
+        );
         // PIDs are unlinkable: a second message has another PID.
         let pkt2 = send(&mut a, b"cam", now.plus_micros(100_000));
         assert_ne!(pkt2[..PID_LEN], pkt[..PID_LEN]);
@@ -498,15 +550,31 @@ mod tests {
         for pos in [5, 30, pkt.len() - 1] {
             let mut bad = pkt.clone();
             bad[pos] ^= 1;
-            assert_eq!(b.decap(&bad, now).outcome.reason(), Some(RejectReason::FalseMac), "byte {pos}");
+            assert_eq!(
+                b.decap(&bad, now).outcome.reason(),
+                Some(RejectReason::FalseMac),
+                "byte {pos}"
+            );
         }
         let mut bad_epoch = pkt.clone();
         bad_epoch[2] ^= 1;
-        assert_eq!(b.decap(&bad_epoch, now).outcome.reason(), Some(RejectReason::UnknownKey));
+        assert_eq!(
+            b.decap(&bad_epoch, now).outcome.reason(),
+            Some(RejectReason::UnknownKey)
+        );
         assert!(b.decap(&pkt, now).outcome.is_accepted());
-        assert_eq!(b.decap(&pkt, now).outcome.reason(), Some(RejectReason::DuplicateMessage));
-        assert_eq!(b.decap(&pkt, now.plus_micros(600_000)).outcome.reason(), Some(RejectReason::StaleMessage));
-        assert_eq!(b.decap(&pkt[..40], now).outcome.reason(), Some(RejectReason::InvalidEncoding));
+        assert_eq!(
+            b.decap(&pkt, now).outcome.reason(),
+            Some(RejectReason::DuplicateMessage)
+        );
+        assert_eq!(
+            b.decap(&pkt, now.plus_micros(600_000)).outcome.reason(),
+            Some(RejectReason::StaleMessage)
+        );
+        assert_eq!(
+            b.decap(&pkt[..40], now).outcome.reason(),
+            Some(RejectReason::InvalidEncoding)
+        );
     }
 
     #[test]
@@ -514,7 +582,10 @@ mod tests {
         let (_dep, mut a, mut b) = setup();
         let now = Timestamp::from_millis(50_000);
         let good = a.driver().clone();
-        a.login(DriverFactors { password: b"guess".to_vec(), ..good.clone() });
+        a.login(DriverFactors {
+            password: b"guess".to_vec(),
+            ..good.clone()
+        });
         assert!(matches!(a.encap(b"x", now), Err(EncapError::NotReady(_))));
         a.login(good);
         assert!(a.encap(b"x", now).is_ok());
@@ -536,7 +607,10 @@ mod tests {
         c.1.authority().lock().unwrap().revoke_driver(1, 0, now);
         assert!(matches!(a.encap(b"x", now), Err(EncapError::NotReady(_))));
         // A message signed before the revocation (old epoch) is no longer accepted.
-        assert_eq!(b.decap(&before, now.plus_micros(1)).outcome.reason(), Some(RejectReason::UnknownKey));
+        assert_eq!(
+            b.decap(&before, now.plus_micros(1)).outcome.reason(),
+            Some(RejectReason::UnknownKey)
+        );
         // Unrevoked vehicles move to the new epoch and keep working.
         let pkt = send(&mut c.0, b"new epoch", now.plus_micros(10));
         assert!(b.decap(&pkt, now.plus_micros(20)).outcome.is_accepted());

@@ -5,7 +5,11 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WireError {
     #[error("truncated: {field} needs {needed} bytes, {available} left")]
-    Truncated { field: &'static str, needed: usize, available: usize },
+    Truncated {
+        field: &'static str,
+        needed: usize,
+        available: usize,
+    },
     #[error("unknown {field} value {value}")]
     UnknownValue { field: &'static str, value: u64 },
     #[error("{field}: {message}")]
@@ -32,7 +36,11 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes.
     pub fn take(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], WireError> {
         if self.bytes.len() < n {
-            return Err(WireError::Truncated { field, needed: n, available: self.bytes.len() });
+            return Err(WireError::Truncated {
+                field,
+                needed: n,
+                available: self.bytes.len(),
+            });
         }
         let (head, tail) = self.bytes.split_at(n);
         self.bytes = tail;
@@ -64,9 +72,15 @@ impl<'a> Reader<'a> {
     /// A big-endian unsigned integer of `n` <= 8 bytes.
     pub fn uint(&mut self, n: usize, field: &'static str) -> Result<u64, WireError> {
         if n > 8 {
-            return Err(WireError::Invalid { field, message: format!("{n}-byte integer") });
+            return Err(WireError::Invalid {
+                field,
+                message: format!("{n}-byte integer"),
+            });
         }
-        Ok(self.take(n, field)?.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
+        Ok(self
+            .take(n, field)?
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
     }
 
     /// A 2-byte length followed by that many bytes.
@@ -99,8 +113,10 @@ pub fn put_uint(out: &mut Vec<u8>, v: u64, n: usize) {
 
 /// Appends a 2-byte length and the bytes; errors when longer than 65535.
 pub fn put_var16(out: &mut Vec<u8>, bytes: &[u8], field: &'static str) -> Result<(), WireError> {
-    let n = u16::try_from(bytes.len())
-        .map_err(|_| WireError::Invalid { field, message: format!("{} bytes exceed 65535", bytes.len()) })?;
+    let n = u16::try_from(bytes.len()).map_err(|_| WireError::Invalid {
+        field,
+        message: format!("{} bytes exceed 65535", bytes.len()),
+    })?;
     out.extend_from_slice(&n.to_be_bytes());
     out.extend_from_slice(bytes);
     Ok(())
@@ -114,7 +130,14 @@ mod tests {
     fn reads_are_bounds_checked() {
         let mut r = Reader::new(&[1, 2, 3]);
         assert_eq!(r.u16("a").unwrap(), 0x0102);
-        assert!(matches!(r.u16("b"), Err(WireError::Truncated { field: "b", needed: 2, available: 1 })));
+        assert!(matches!(
+            r.u16("b"),
+            Err(WireError::Truncated {
+                field: "b",
+                needed: 2,
+                available: 1
+            })
+        ));
         assert_eq!(r.uint(1, "c").unwrap(), 3);
         assert!(r.finish().is_ok());
         assert!(Reader::new(&[0; 9]).uint(9, "x").is_err());

@@ -20,9 +20,15 @@ fn configs() -> Vec<ProtocolConfig> {
     vec![
         ProtocolConfig::None(Default::default()),
         ProtocolConfig::HashChain(Default::default()),
-        ProtocolConfig::HashChain(hash_chain::HashChainConfig { pair_link: hash_chain::Link::V2i, ..Default::default() }),
+        ProtocolConfig::HashChain(hash_chain::HashChainConfig {
+            pair_link: hash_chain::Link::V2i,
+            ..Default::default()
+        }),
         ProtocolConfig::Tesla(TeslaConfig::paper004(KeyDisclosure::Separate)),
-        ProtocolConfig::Tesla(TeslaConfig { bootstrap: Bootstrap::Compact, ..TeslaConfig::paper004(KeyDisclosure::Attached) }),
+        ProtocolConfig::Tesla(TeslaConfig {
+            bootstrap: Bootstrap::Compact,
+            ..TeslaConfig::paper004(KeyDisclosure::Attached)
+        }),
         ProtocolConfig::Tesla(TeslaConfig::paper001()),
         ProtocolConfig::TwoFlip(Default::default()),
         ProtocolConfig::Session(SessionConfig::default()),
@@ -44,14 +50,27 @@ fn configs() -> Vec<ProtocolConfig> {
 /// Runs a real exchange and returns every packet the receiver saw, in order.
 fn sample_packets(a: &mut Box<dyn Authenticator>, b: &mut Box<dyn Authenticator>) -> Vec<Vec<u8>> {
     let mut seen = Vec::new();
-    let mut queue: Vec<(bool, OutgoingPacket)> =
-        a.encap(b"sample payload", NOW).unwrap().into_iter().map(|p| (true, p)).collect();
-    queue.extend(a.encap(b"second payload", NOW.plus_micros(1_000)).unwrap().into_iter().map(|p| (true, p)));
+    let mut queue: Vec<(bool, OutgoingPacket)> = a
+        .encap(b"sample payload", NOW)
+        .unwrap()
+        .into_iter()
+        .map(|p| (true, p))
+        .collect();
+    queue.extend(
+        a.encap(b"second payload", NOW.plus_micros(1_000))
+            .unwrap()
+            .into_iter()
+            .map(|p| (true, p)),
+    );
     while !queue.is_empty() {
         let (to_b, p) = queue.remove(0);
         let rx = if to_b { &mut *b } else { &mut *a };
         let d = rx.decap(&p.bytes, NOW.plus_micros(2_000));
-        assert!(!matches!(d.outcome, DecapOutcome::Rejected(_)), "genuine packet rejected: {:?}", d.outcome);
+        assert!(
+            !matches!(d.outcome, DecapOutcome::Rejected(_)),
+            "genuine packet rejected: {:?}",
+            d.outcome
+        );
         seen.push(p.bytes);
         queue.extend(d.send.into_iter().map(|q| (!to_b, q)));
     }
@@ -102,7 +121,10 @@ fn station_decap_never_panics_on_mutated_packets() {
         let samples = sample_packets(&mut a, &mut b);
         assert!(!samples.is_empty());
         let rx = RefCell::new(b);
-        let mut runner = TestRunner::new(Config { cases: 96, ..Config::default() });
+        let mut runner = TestRunner::new(Config {
+            cases: 96,
+            ..Config::default()
+        });
         runner
             .run(&(0..samples.len(), mutation()), |(k, m)| {
                 let bytes = apply(samples[k].clone(), &m);

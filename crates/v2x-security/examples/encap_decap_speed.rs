@@ -76,6 +76,9 @@ fn main() {
         .map(|m| m.bytes)
         .collect();
     let n = msgs.len();
+    if std::env::var_os("PRINT_SAMPLE").is_some() {
+        println!("{}", hex::encode(&msgs[0]));
+    }
     let at = TaiTime(base.0 + n as u64);
     let t = Instant::now();
     for m in &msgs {

@@ -295,7 +295,23 @@ fn rejects_invalid_encoding_and_incompatible_protocol() {
     assert_eq!(reason(w.bob.decap(&b, at(NOW))), RejectReason::IncompatibleProtocol);
     // Header fields out of order.
     let mut m = SecuredMessage::from_bytes(&signed_cam(&mut w, at(NOW))).unwrap();
+    let good = m.clone();
     m.header_fields.swap(1, 2);
+    assert_eq!(
+        reason(w.bob.decap(&m.to_bytes(), at(NOW))),
+        RejectReason::InvalidEncoding
+    );
+    // signer_info twice.
+    let mut m = good.clone();
+    let signer = m.header_fields[0].clone();
+    m.header_fields.push(signer);
+    assert_eq!(
+        reason(w.bob.decap(&m.to_bytes(), at(NOW))),
+        RejectReason::InvalidEncoding
+    );
+    // signer_info not first.
+    let mut m = good;
+    m.header_fields.rotate_left(1);
     assert_eq!(
         reason(w.bob.decap(&m.to_bytes(), at(NOW))),
         RejectReason::InvalidEncoding
@@ -372,6 +388,23 @@ fn rejects_invalid_certificate_and_chain_signature() {
     let mut mallory = V1Entity::new(Some(forged), vec![], store(&w.pki));
     let b = mallory.encap(&r).unwrap();
     assert_eq!(reason(w.bob.decap(&b, at(NOW))), RejectReason::InvalidChainSignature);
+}
+
+#[test]
+fn rejects_malformed_certificate_structure() {
+    let mut w = world(Curve::NistP256);
+    // A correctly signed ticket with two time restrictions (§6.1 allows one).
+    let mut cred = w.pki.ticket(Curve::NistP256, START, 7, None).unwrap();
+    cred.certificate
+        .validity_restrictions
+        .insert(0, v2x_wire::v1_2_1::ValidityRestriction::TimeEnd(START + 86_400));
+    cred.certificate.signature =
+        v2x_security::v1_2_1::crypto::sign(&w.pki.aa.signing_key, &cred.certificate.to_be_signed()).unwrap();
+    let mut odd = V1Entity::new(Some(cred), vec![], store(&w.pki));
+    let mut r = V1EncapRequest::new(V1Profile::Cam, b"cam", at(NOW));
+    r.signer = SignerChoice::Certificate;
+    let b = odd.encap(&r).unwrap();
+    assert_eq!(reason(w.bob.decap(&b, at(NOW))), RejectReason::InvalidCertificate);
 }
 
 #[test]

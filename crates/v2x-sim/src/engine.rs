@@ -203,6 +203,7 @@ pub struct Sim<'a> {
     p: Params,
     mobility: Mobility,
     link: LinkBudget,
+    errors: phy::ErrorTable,
     grid: SpatialGrid,
     /// Jobs in service, referenced by `Event::ProcDone` (keeps events small).
     in_service: Vec<Option<Job<Work>>>,
@@ -306,6 +307,7 @@ impl<'a> Sim<'a> {
             p,
             mobility,
             link: LinkBudget::new(&path_loss, &Fading::new(&r.fading), r.tx_power_dbm, r.rx_sensitivity_dbm, cutoff_m),
+            errors: phy::ErrorTable::new(r.data_rate_mbps),
             grid,
             in_service: Vec::new(),
             free_service: Vec::new(),
@@ -1121,6 +1123,7 @@ impl<'a> Sim<'a> {
     fn close_chunk(&mut self, j: NodeId) {
         let now = self.now;
         let (noise, rate) = (self.p.noise_mw, self.p.rate_mbps);
+        let errors = &self.errors;
         let nist = self.sc.radio.reception_model == ReceptionModel::NistErrorRate;
         let node = &mut self.nodes[j as usize];
         let energy = node.energy_mw;
@@ -1133,7 +1136,7 @@ impl<'a> Sim<'a> {
                 let from = lock.last_change.max(lock.payload_start);
                 if now > from {
                     let bits = (now - from) as f64 * 1e-9 * rate * 1e6;
-                    lock.log_success += phy::chunk_success(rate, sinr, bits).max(1e-300).ln();
+                    lock.log_success += errors.ln_success(sinr, bits);
                 }
             }
             lock.last_change = now;

@@ -131,6 +131,47 @@ pub fn chunk_success(rate_mbps: f64, sinr: f64, bits: f64) -> f64 {
     (1.0 - coded_pe(ber, b)).max(0.0).powf(bits)
 }
 
+/// `ln(1 - pe)` per bit tabulated against SINR in dB, so that a chunk costs one
+/// logarithm instead of erfc, powers and a logarithm.
+#[derive(Debug, Clone)]
+pub struct ErrorTable {
+    lo_db: f64,
+    step_db: f64,
+    ln_ok_per_bit: Vec<f64>,
+}
+
+impl ErrorTable {
+    pub fn new(rate_mbps: f64) -> ErrorTable {
+        let (lo_db, step_db, n) = (-15.0, 0.01, 6001);
+        let ln_ok_per_bit = (0..n)
+            .map(|k| {
+                let sinr = 10f64.powf((lo_db + step_db * k as f64) / 10.0);
+                chunk_success(rate_mbps, sinr, 1.0).max(1e-300).ln()
+            })
+            .collect();
+        ErrorTable { lo_db, step_db, ln_ok_per_bit }
+    }
+
+    /// ln of the probability that `bits` bits survive a linear SINR `sinr`.
+    pub fn ln_success(&self, sinr: f64, bits: f64) -> f64 {
+        let t = &self.ln_ok_per_bit;
+        let Some(&worst) = t.first() else { return 0.0 };
+        if sinr <= 0.0 {
+            return worst * bits;
+        }
+        let pos = (10.0 * sinr.log10() - self.lo_db) / self.step_db;
+        if pos <= 0.0 {
+            return worst * bits;
+        }
+        let k = pos as usize;
+        match (t.get(k), t.get(k + 1)) {
+            (Some(a), Some(b)) => (a + (pos - k as f64) * (b - a)) * bits,
+            (Some(a), None) => a * bits,
+            _ => t.last().copied().unwrap_or(0.0) * bits,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +204,13 @@ mod tests {
         }
         assert!(chunk_success(6.0, 10f64.powf(15.0 / 10.0), bits) > 0.999);
         assert!(chunk_success(6.0, 10f64.powf(-2.0 / 10.0), bits) < 0.01);
+        let table = ErrorTable::new(6.0);
+        for db in [-3.0, 0.0, 2.5, 4.0, 7.3, 12.0] {
+            let sinr = 10f64.powf(db / 10.0);
+            let exact = chunk_success(6.0, sinr, bits);
+            let fast = table.ln_success(sinr, bits).exp();
+            assert!((exact - fast).abs() < 0.01 + 0.01 * exact, "{db} dB: {exact} vs {fast}");
+        }
         assert!((erfc(0.0) - 1.0).abs() < 1e-7 && (erfc(1.0) - 0.157_299_207).abs() < 1e-6);
     }
 }

@@ -11,6 +11,9 @@ use v2x_wire::ieee1609dot2::*;
 
 const AT_HEX: &str = "8003008034556d34931e5e5c318300000000001a56170084223860010380012481040301fffc80012581050401ffffff80018d810201000080826804fcef8c89168b7e4ffc0615ef7d64a02cb92456cb6d00baabb71d0adcc690808082b3d838f7d8851b97177a2d314ee6f1c7aadd7273619a4868ad8b0e34443a0e4180806c8e98b60ee6ccbc1d69e0e910c9230cdbbaf013061ca9bf97844bceda4dd0357900bddda50788111db4e833e8850924a2150a5afb5186c1e78908ee5c30af6d";
 
+/// One benchmark row: name, input size in bytes, the operation.
+type Row<'a> = (&'a str, usize, Box<dyn FnMut() + 'a>);
+
 fn cam(signer: SignerIdentifier) -> Vec<u8> {
     let header = header_info_basic(psid(PSID_CAM), time64_from_unix_micros(1_700_000_000_000_000));
     let tbs = to_be_signed_data(unsecured(vec![0x5A; 100]), header).expect("payload");
@@ -44,17 +47,37 @@ fn main() {
     let (digest_data, _) = parse_data(&digest_msg).expect("decodes");
     let tbs = signed_data(&digest_data).expect("signed").tbs_data.clone();
 
-    let rows: [(&str, usize, Box<dyn FnMut()>); 6] = [
-        ("parse_data, digest signer", digest_msg.len(), Box::new(|| drop(black_box(parse_data(black_box(&digest_msg)))))),
+    let rows: [Row; 6] = [
+        (
+            "parse_data, digest signer",
+            digest_msg.len(),
+            Box::new(|| drop(black_box(parse_data(black_box(&digest_msg))))),
+        ),
         (
             "decode_exact::<Ieee1609Dot2Data>, digest signer",
             digest_msg.len(),
             Box::new(|| drop(black_box(decode_exact::<Ieee1609Dot2Data>(black_box(&digest_msg))))),
         ),
-        ("parse_data, certificate signer", cert_msg.len(), Box::new(|| drop(black_box(parse_data(black_box(&cert_msg)))))),
-        ("parse_certificate (AT)", at.len(), Box::new(|| drop(black_box(parse_certificate(black_box(&at)))))),
-        ("encode(ToBeSignedData)", 0, Box::new(|| drop(black_box(encode(black_box(&tbs)))))),
-        ("encode(Ieee1609Dot2Data), digest signer", 0, Box::new(|| drop(black_box(encode(black_box(&digest_data)))))),
+        (
+            "parse_data, certificate signer",
+            cert_msg.len(),
+            Box::new(|| drop(black_box(parse_data(black_box(&cert_msg))))),
+        ),
+        (
+            "parse_certificate (AT)",
+            at.len(),
+            Box::new(|| drop(black_box(parse_certificate(black_box(&at))))),
+        ),
+        (
+            "encode(ToBeSignedData)",
+            0,
+            Box::new(|| drop(black_box(encode(black_box(&tbs))))),
+        ),
+        (
+            "encode(Ieee1609Dot2Data), digest signer",
+            0,
+            Box::new(|| drop(black_box(encode(black_box(&digest_data))))),
+        ),
     ];
     println!("{:<50} {:>6} {:>10}", "operation", "bytes", "us/op");
     for (name, len, mut f) in rows {

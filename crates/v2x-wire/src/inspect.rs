@@ -276,6 +276,18 @@ mod tests {
     }
 
     #[test]
+    fn secured_gn_payload_that_is_not_a_network_part_is_shown() {
+        // 1609.2 unsecuredData "abc" in a secured GeoNetworking packet.
+        let secured = [0x03, 0x80, 0x03, b'a', b'b', b'c'];
+        let packet = crate::geonet::secured_packet(&secured);
+        let i = inspect_any(&packet).unwrap();
+        assert_eq!(i.format, Format::GeoNetworking);
+        let n = i.tree.find("Secured payload").unwrap();
+        assert_eq!(n.span, Some((7, 3)));
+        assert!(n.value.as_deref().unwrap().contains("not a GeoNetworking network part"));
+    }
+
+    #[test]
     fn render_with_hex_uses_spans() {
         let n = Node::new("root").child(Node::leaf("a", "1").with_span(1, 2));
         let t = n.render_text_with_hex(&[9, 0xab, 0xcd, 7]);

@@ -79,7 +79,7 @@ pub type ToBeSignedRcaCtl = CtlFormat;
 #[rasn(choice, automatic_tags)]
 #[non_exhaustive]
 pub enum CtlCommand {
-    Add(CtlEntry),
+    Add(Box<CtlEntry>),
     Delete(CtlDelete),
 }
 
@@ -175,14 +175,25 @@ pub struct ToBeSignedCrl {
 impl CtlFormat {
     /// A `CtlFormat` with version 1.
     pub fn new(next_update: Time32, is_full_ctl: bool, ctl_sequence: u8, ctl_commands: Vec<CtlCommand>) -> Self {
-        Self { version: Integer::from(1), next_update, is_full_ctl, ctl_sequence, ctl_commands }
+        Self {
+            version: Integer::from(1),
+            next_update,
+            is_full_ctl,
+            ctl_sequence,
+            ctl_commands,
+        }
     }
 }
 
 impl ToBeSignedCrl {
     /// A `ToBeSignedCrl` with version 1.
     pub fn new(this_update: Time32, next_update: Time32, entries: Vec<HashedId8>) -> Self {
-        Self { version: Integer::from(1), this_update, next_update, entries }
+        Self {
+            version: Integer::from(1),
+            this_update,
+            next_update,
+            entries,
+        }
     }
 }
 
@@ -200,7 +211,11 @@ impl EncodedCertificate {
     fn from_certificate(certificate: &Certificate) -> Result<Self, WireError> {
         let encoded = ieee1609dot2::encode(certificate)?;
         let (certificate, spans) = parse_certificate(&encoded)?;
-        Ok(Self { certificate, encoded, to_be_signed: spans.to_be_signed })
+        Ok(Self {
+            certificate,
+            encoded,
+            to_be_signed: spans.to_be_signed,
+        })
     }
 }
 
@@ -208,13 +223,27 @@ impl EncodedCertificate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrustListEntry {
     /// A root CA (self-signed), and the certificate it succeeds (link), if any.
-    RootCa { certificate: EncodedCertificate, successor_to: Option<EncodedCertificate> },
+    RootCa {
+        certificate: EncodedCertificate,
+        successor_to: Option<EncodedCertificate>,
+    },
     /// A trust-list manager certificate.
-    Tlm { certificate: EncodedCertificate, successor_to: Option<EncodedCertificate>, access_point: String },
+    Tlm {
+        certificate: EncodedCertificate,
+        successor_to: Option<EncodedCertificate>,
+        access_point: String,
+    },
     /// An enrolment authority.
-    Ea { certificate: EncodedCertificate, aa_access_point: String, its_access_point: Option<String> },
+    Ea {
+        certificate: EncodedCertificate,
+        aa_access_point: String,
+        its_access_point: Option<String>,
+    },
     /// An authorization authority.
-    Aa { certificate: EncodedCertificate, access_point: String },
+    Aa {
+        certificate: EncodedCertificate,
+        access_point: String,
+    },
     /// A distribution centre and the HashedId8s of the root CAs it serves.
     Dc { url: String, root_cas: Vec<HashedId8> },
 }
@@ -286,7 +315,10 @@ pub fn parse_trust_list(bytes: &[u8]) -> Result<SignedTrustList, WireError> {
 pub fn parse_trust_list_body(bytes: &[u8]) -> Result<TrustList, WireError> {
     let data = ieee1609dot2::decode_canonical::<EtsiTs102941Data>(bytes)?;
     if data.version != 1 {
-        return Err(WireError::Unsupported(format!("EtsiTs102941Data version {}", data.version)));
+        return Err(WireError::Unsupported(format!(
+            "EtsiTs102941Data version {}",
+            data.version
+        )));
     }
     let (issuer, body) = match data.content {
         EtsiTs102941DataContent::CertificateTrustListTlm(b) => (TrustListIssuer::Tlm, b),
@@ -340,6 +372,9 @@ fn flatten_entry(entry: &CtlEntry) -> Result<TrustListEntry, WireError> {
             certificate: EncodedCertificate::from_certificate(&e.aa_certificate)?,
             access_point: e.access_point.to_string(),
         },
-        CtlEntry::Dc(e) => TrustListEntry::Dc { url: e.url.to_string(), root_cas: e.cert.clone() },
+        CtlEntry::Dc(e) => TrustListEntry::Dc {
+            url: e.url.to_string(),
+            root_cas: e.cert.clone(),
+        },
     })
 }

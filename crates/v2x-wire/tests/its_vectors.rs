@@ -10,7 +10,12 @@ const CHAIN_JSON: &str = include_str!("vectors/test-pki-chain-p256.json");
 fn chain() -> (Vec<u8>, Vec<u8>, Vec<u8>, serde_json::Value) {
     let v: serde_json::Value = serde_json::from_str(CHAIN_JSON).unwrap();
     let get = |k: &str| hex::decode(v[k].as_str().unwrap()).unwrap();
-    (get("root_ca"), get("authorization_authority"), get("authorization_ticket"), v)
+    (
+        get("root_ca"),
+        get("authorization_authority"),
+        get("authorization_ticket"),
+        v,
+    )
 }
 
 fn id8(hex_str: &str) -> HashedId8 {
@@ -48,15 +53,28 @@ fn test_pki_chain_decodes_and_links() {
     );
     assert_eq!(
         certificate_issuer(&at_c),
-        Issuer::Digest(HashAlgorithm::Sha256, id8(hid["authorization_authority"].as_str().unwrap()))
+        Issuer::Digest(
+            HashAlgorithm::Sha256,
+            id8(hid["authorization_authority"].as_str().unwrap())
+        )
     );
     for c in [&root_c, &aa_c, &at_c] {
         assert!(c.is_explicit());
-        assert!(matches!(certificate_verification_key(c), Some(PublicVerificationKey::EcdsaNistP256(_))));
+        assert!(matches!(
+            certificate_verification_key(c),
+            Some(PublicVerificationKey::EcdsaNistP256(_))
+        ));
         assert!(matches!(c.signature, Some(Signature::EcdsaNistP256(_))));
     }
     // The AT may sign CAMs (PSID 36) and DENMs (37).
-    let psids: Vec<u64> = at_c.to_be_signed.app_permissions.as_ref().unwrap().iter().map(|p| psid_value(&p.psid).unwrap()).collect();
+    let psids: Vec<u64> = at_c
+        .to_be_signed
+        .app_permissions
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|p| psid_value(&p.psid).unwrap())
+        .collect();
     assert!(psids.contains(&PSID_CAM) && psids.contains(&PSID_DENM), "{psids:?}");
 }
 
@@ -65,9 +83,18 @@ fn trailing_bytes_and_truncation_are_rejected() {
     let (root, _, _, _) = chain();
     let mut long = root.clone();
     long.push(0);
-    assert_eq!(parse_certificate(&long).unwrap_err(), WireError::TrailingBytes { extra: 1 });
-    assert_eq!(decode_exact::<Certificate>(&long).unwrap_err(), WireError::TrailingBytes { extra: 1 });
-    assert!(matches!(parse_certificate(&root[..root.len() - 1]), Err(WireError::Decode(_))));
+    assert_eq!(
+        parse_certificate(&long).unwrap_err(),
+        WireError::TrailingBytes { extra: 1 }
+    );
+    assert_eq!(
+        decode_exact::<Certificate>(&long).unwrap_err(),
+        WireError::TrailingBytes { extra: 1 }
+    );
+    assert!(matches!(
+        parse_certificate(&root[..root.len() - 1]),
+        Err(WireError::Decode(_))
+    ));
 }
 
 #[test]
@@ -80,7 +107,9 @@ fn eu_tlm_certificate_brainpool384_extension_alternative() {
     let key = certificate_verification_key(&cert).unwrap();
     assert!(matches!(key, PublicVerificationKey::EcdsaBrainpoolP384r1(_)), "{key:?}");
     assert!(matches!(cert.signature, Some(Signature::EcdsaBrainpoolP384r1(_))));
-    let CertificateId::Name(name) = &cert.to_be_signed.id else { panic!("TLM has a name") };
+    let CertificateId::Name(name) = &cert.to_be_signed.id else {
+        panic!("TLM has a name")
+    };
     assert_eq!(name.to_string(), "EU-TLM_L2");
     // The open type: tag 0x82, length 0x31 (49 = 1 choice tag + 48 x-coordinate bytes).
     let tbs = &TLM[parse_certificate(TLM).unwrap().1.to_be_signed];
@@ -103,7 +132,10 @@ fn cam_like(signer: SignerIdentifier, payload_len: usize) -> (Vec<u8>, ToBeSigne
     let bytes = encode(&data).unwrap();
     // Splicing the pre-encoded tbsData gives the same bytes as encoding the whole.
     let tbs_enc = encode(&tbs).unwrap();
-    assert_eq!(encode_signed_data_from_parts(HashAlgorithm::Sha256, &tbs_enc, &signer, &signature).unwrap(), bytes);
+    assert_eq!(
+        encode_signed_data_from_parts(HashAlgorithm::Sha256, &tbs_enc, &signer, &signature).unwrap(),
+        bytes
+    );
     (bytes, tbs)
 }
 
@@ -116,7 +148,10 @@ fn signed_data_spans_with_digest_signer() {
     let sd = signed_data(&data).unwrap();
     assert_eq!(sd.tbs_data, tbs);
     assert_eq!(&bytes[spans.tbs_data.clone()], encode(&tbs).unwrap().as_slice());
-    assert_eq!(decode_exact::<ToBeSignedData>(&bytes[spans.tbs_data.clone()]).unwrap(), tbs);
+    assert_eq!(
+        decode_exact::<ToBeSignedData>(&bytes[spans.tbs_data.clone()]).unwrap(),
+        tbs
+    );
     assert!(spans.signer_certificates.is_empty());
     assert_eq!(signer_digest(sd), Some(&digest));
     assert_eq!(spans.whole, 0..bytes.len());
@@ -131,7 +166,10 @@ fn signed_data_spans_with_digest_signer() {
 fn signed_data_spans_with_certificate_signer() {
     let (_, _, at, _) = chain();
     let (at_cert, _) = parse_certificate(&at).unwrap();
-    let (bytes, tbs) = cam_like(SignerIdentifier::Certificate(SequenceOfCertificate(vec![at_cert.clone()])), 60);
+    let (bytes, tbs) = cam_like(
+        SignerIdentifier::Certificate(SequenceOfCertificate(vec![at_cert.clone()])),
+        60,
+    );
     let (data, spans) = parse_data(&bytes).unwrap();
     let spans = spans.unwrap();
     assert_eq!(spans.signer_certificates.len(), 1);
@@ -161,12 +199,21 @@ fn nested_signed_data_spans() {
         r_sig: EccP256CurvePoint::CompressedY0([3; 32].into()),
         s_sig: [4; 32].into(),
     });
-    let outer = encode(&signed(HashAlgorithm::Sha256, outer_tbs, SignerIdentifier::SelfSigned(()), sig)).unwrap();
+    let outer = encode(&signed(
+        HashAlgorithm::Sha256,
+        outer_tbs,
+        SignerIdentifier::SelfSigned(()),
+        sig,
+    ))
+    .unwrap();
     let spans = parse_data(&outer).unwrap().1.unwrap();
     let inner_range = spans.payload_data.unwrap();
     assert_eq!(&outer[inner_range.clone()], inner_bytes.as_slice());
     let nested = signed_data_spans_at(&outer, inner_range.start).unwrap().unwrap();
-    assert_eq!(decode_exact::<ToBeSignedData>(&outer[nested.tbs_data]).unwrap(), inner_tbs);
+    assert_eq!(
+        decode_exact::<ToBeSignedData>(&outer[nested.tbs_data]).unwrap(),
+        inner_tbs
+    );
 }
 
 #[test]

@@ -24,7 +24,9 @@ fn eu_ectl_decodes() {
     // The ECTL is signed by the TLM, identified by digest or by certificate.
     let (tlm, _) = parse_certificate(TLM).unwrap();
     match &sd.signer {
-        SignerIdentifier::Digest(d) => assert_eq!(hashed_id8_bytes(d), [0xE7, 0xA4, 0xB2, 0xB0, 0x45, 0xE7, 0xAC, 0xF9]),
+        SignerIdentifier::Digest(d) => {
+            assert_eq!(hashed_id8_bytes(d), [0xE7, 0xA4, 0xB2, 0xB0, 0x45, 0xE7, 0xAC, 0xF9])
+        }
         SignerIdentifier::Certificate(c) => {
             assert_eq!(c.0, vec![tlm.clone()]);
             assert_eq!(&ECTL[spans.signer_certificates[0].clone()], TLM);
@@ -54,7 +56,10 @@ fn eu_ectl_decodes() {
             TrustListEntry::Dc { .. } => "dc",
         })
         .collect();
-    eprintln!("ECTL seq {} next_update {:?}: {kinds:?}, roots {roots:?}", list.sequence, list.next_update);
+    eprintln!(
+        "ECTL seq {} next_update {:?}: {kinds:?}, roots {roots:?}",
+        list.sequence, list.next_update
+    );
     assert_eq!(list.entries.len(), list.body.ctl_commands.len());
     assert_eq!(kinds.iter().filter(|k| **k == "rca").count(), roots.len());
     assert!(!roots.is_empty());
@@ -64,9 +69,15 @@ fn eu_ectl_decodes() {
     // re-encode byte-exact; root CAs are self-signed.
     for e in &list.entries {
         let certs: Vec<&EncodedCertificate> = match e {
-            TrustListEntry::RootCa { certificate, successor_to } | TrustListEntry::Tlm { certificate, successor_to, .. } => {
-                std::iter::once(certificate).chain(successor_to.as_ref()).collect()
+            TrustListEntry::RootCa {
+                certificate,
+                successor_to,
             }
+            | TrustListEntry::Tlm {
+                certificate,
+                successor_to,
+                ..
+            } => std::iter::once(certificate).chain(successor_to.as_ref()).collect(),
             TrustListEntry::Ea { certificate, .. } | TrustListEntry::Aa { certificate, .. } => vec![certificate],
             TrustListEntry::Dc { url, root_cas } => {
                 assert!(url.starts_with("http"), "{url}");
@@ -81,7 +92,10 @@ fn eu_ectl_decodes() {
             assert_eq!(spans.to_be_signed, c.to_be_signed);
         }
         if let TrustListEntry::RootCa { certificate, .. } = e {
-            assert!(matches!(certificate_issuer(&certificate.certificate), Issuer::SelfSigned(_)));
+            assert!(matches!(
+                certificate_issuer(&certificate.certificate),
+                Issuer::SelfSigned(_)
+            ));
         }
     }
 }
@@ -96,7 +110,10 @@ fn cert_name(c: &Certificate) -> String {
 #[test]
 fn trust_list_body_round_trip_and_rejections() {
     let list = parse_trust_list(ECTL).unwrap().list;
-    let body = EtsiTs102941Data { version: 1, content: EtsiTs102941DataContent::CertificateTrustListTlm(list.body.clone()) };
+    let body = EtsiTs102941Data {
+        version: 1,
+        content: EtsiTs102941DataContent::CertificateTrustListTlm(list.body.clone()),
+    };
     let bytes = encode(&body).unwrap();
     assert_eq!(parse_trust_list_body(&bytes).unwrap(), list);
 
@@ -110,8 +127,11 @@ fn trust_list_body_round_trip_and_rejections() {
             CtlCommand::Delete(CtlDelete::Dc(Url::try_from("http://dc.example".to_string()).unwrap())),
         ],
     );
-    let bytes = encode(&EtsiTs102941Data { version: 1, content: EtsiTs102941DataContent::CertificateTrustListRca(delta) })
-        .unwrap();
+    let bytes = encode(&EtsiTs102941Data {
+        version: 1,
+        content: EtsiTs102941DataContent::CertificateTrustListRca(delta),
+    })
+    .unwrap();
     let parsed = parse_trust_list_body(&bytes).unwrap();
     assert_eq!(parsed.issuer, TrustListIssuer::RootCa);
     assert!(!parsed.is_full);
@@ -129,11 +149,17 @@ fn trust_list_body_round_trip_and_rejections() {
         version: 1,
         content: EtsiTs102941DataContent::CertificateRevocationList(ToBeSignedCrl::new(Time32(1), Time32(2), vec![])),
     };
-    assert!(matches!(parse_trust_list_body(&encode(&crl).unwrap()), Err(WireError::Unsupported(_))));
+    assert!(matches!(
+        parse_trust_list_body(&encode(&crl).unwrap()),
+        Err(WireError::Unsupported(_))
+    ));
     // Version 2 is not understood.
     let mut v2 = encode(&body).unwrap();
     v2[0] = 2;
     assert!(matches!(parse_trust_list_body(&v2), Err(WireError::Unsupported(_))));
     // An unsigned outer is not a trust list file.
-    assert!(matches!(parse_trust_list(&encode(&unsecured(bytes)).unwrap()), Err(WireError::Unsupported(_))));
+    assert!(matches!(
+        parse_trust_list(&encode(&unsecured(bytes)).unwrap()),
+        Err(WireError::Unsupported(_))
+    ));
 }

@@ -77,8 +77,16 @@ pub fn measurements(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
 
 pub fn scaling(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["kind", "key", "label", "threads", "one_core_ops_per_sec", "all_cores_ops_per_sec", "speedup"])
-        .map_err(err)?;
+    w.write_record([
+        "kind",
+        "key",
+        "label",
+        "threads",
+        "one_core_ops_per_sec",
+        "all_cores_ops_per_sec",
+        "speedup",
+    ])
+    .map_err(err)?;
     for s in &r.scaling {
         w.write_record([
             s.kind.clone(),

@@ -69,8 +69,20 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
     let _ = writeln!(s, "<h2>Headline</h2><p>{}</p>", escape(&r.headline.method));
     s.push_str("<table><thead><tr><th>figure</th><th>value</th><th>target</th></tr></thead><tbody>");
     for (a, b, c) in headline_rows(&r.headline) {
-        let class = if c.starts_with("MISSED") { "missed" } else if c.starts_with("met") { "met" } else { "" };
-        let _ = write!(s, "<tr><td>{}</td><td>{}</td><td class=\"{class}\">{}</td></tr>", escape(&a), escape(&b), escape(&c));
+        let class = if c.starts_with("MISSED") {
+            "missed"
+        } else if c.starts_with("met") {
+            "met"
+        } else {
+            ""
+        };
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td class=\"{class}\">{}</td></tr>",
+            escape(&a),
+            escape(&b),
+            escape(&c)
+        );
     }
     s.push_str("</tbody></table>\n");
     for n in &r.headline.notes {
@@ -80,10 +92,25 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
     for svg in [&plots.ops_per_sec, &plots.latency_per_curve, &plots.overhead] {
         let _ = writeln!(s, "<div>{}</div>", strip_xml_prolog(svg));
     }
-    let _ = writeln!(s, "<h2>Measurements</h2><p>Latency in µs; ops/s on one core = 1e6 / mean.</p>");
+    let _ = writeln!(
+        s,
+        "<h2>Measurements</h2><p>Latency in µs; ops/s on one core = 1e6 / mean.</p>"
+    );
     table(
         &mut s,
-        &["suite", "protocol", "operation", "variant", "bytes", "mean", "95% CI", "median", "p99", "ops/s", "ops/s all cores"],
+        &[
+            "suite",
+            "protocol",
+            "operation",
+            "variant",
+            "bytes",
+            "mean",
+            "95% CI",
+            "median",
+            "p99",
+            "ops/s",
+            "ops/s all cores",
+        ],
         r.measurements.iter().map(|m| {
             let l = &m.latency;
             vec![
@@ -105,7 +132,14 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
         let _ = writeln!(s, "<h2>One core vs all cores</h2>");
         table(
             &mut s,
-            &["kind", "operation", "threads", "ops/s one core", "ops/s all cores", "speed-up"],
+            &[
+                "kind",
+                "operation",
+                "threads",
+                "ops/s one core",
+                "ops/s all cores",
+                "speed-up",
+            ],
             r.scaling.iter().map(|x| {
                 vec![
                     x.kind.clone(),
@@ -123,7 +157,16 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
         let _ = writeln!(s, "<h3>Paper {} — {}</h3>", escape(&t.paper), escape(&t.citation));
         table(
             &mut s,
-            &["source", "hardware", "procedure", "scheme", "paper", "ours", "ratio", "note"],
+            &[
+                "source",
+                "hardware",
+                "procedure",
+                "scheme",
+                "paper",
+                "ours",
+                "ratio",
+                "note",
+            ],
             t.rows.iter().map(|row| {
                 vec![
                     row.source.clone(),
@@ -131,8 +174,12 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
                     row.procedure.clone(),
                     row.scheme.clone().unwrap_or_default(),
                     format!("{} {}", num(row.paper_value), row.unit),
-                    row.ours.map(|v| format!("{} {}", num(v), row.unit)).unwrap_or_else(|| "—".into()),
-                    row.ratio.map(|v| format!("{}x ({})", num(v), row.ratio_meaning)).unwrap_or_else(|| "—".into()),
+                    row.ours
+                        .map(|v| format!("{} {}", num(v), row.unit))
+                        .unwrap_or_else(|| "—".into()),
+                    row.ratio
+                        .map(|v| format!("{}x ({})", num(v), row.ratio_meaning))
+                        .unwrap_or_else(|| "—".into()),
                     row.note.clone(),
                 ]
             }),

@@ -39,17 +39,37 @@ pub fn headline_rows(h: &Headline) -> Vec<(String, String, String)> {
             opt_num(h.decap_vs_raw_verify),
             target(h.decap_vs_raw_verify, 0.9),
         ),
-        ("ENCAP / raw OpenSSL sign (rate ratio, 1 core)".into(), opt_num(h.encap_vs_raw_sign), target(h.encap_vs_raw_sign, 0.9)),
+        (
+            "ENCAP / raw OpenSSL sign (rate ratio, 1 core)".into(),
+            opt_num(h.encap_vs_raw_sign),
+            target(h.encap_vs_raw_sign, 0.9),
+        ),
         (
             format!("DECAP all cores ({}) / one core", h.threads),
             opt_num(h.all_cores_vs_one_core),
             target(h.all_cores_vs_one_core, if h.threads >= 2 { 1.8 } else { 1.0 }),
         ),
-        ("hash-chain verifications/s (1 core)".into(), opt_num(h.hash_chain_verify_per_sec), String::new()),
-        ("hash-chain verify / raw P-256 verify (rate ratio)".into(), opt_num(h.hash_chain_verify_vs_p256_verify), String::new()),
-        ("raw P-256 verify (µs, median)".into(), opt_num(h.raw_verify_us), String::new()),
+        (
+            "hash-chain verifications/s (1 core)".into(),
+            opt_num(h.hash_chain_verify_per_sec),
+            String::new(),
+        ),
+        (
+            "hash-chain verify / raw P-256 verify (rate ratio)".into(),
+            opt_num(h.hash_chain_verify_vs_p256_verify),
+            String::new(),
+        ),
+        (
+            "raw P-256 verify (µs, median)".into(),
+            opt_num(h.raw_verify_us),
+            String::new(),
+        ),
         ("DECAP (µs, median)".into(), opt_num(h.decap_us), String::new()),
-        ("raw P-256 sign (µs, median)".into(), opt_num(h.raw_sign_us), String::new()),
+        (
+            "raw P-256 sign (µs, median)".into(),
+            opt_num(h.raw_sign_us),
+            String::new(),
+        ),
         ("ENCAP (µs, median)".into(), opt_num(h.encap_us), String::new()),
     ]
 }
@@ -67,7 +87,11 @@ pub fn results(r: &BenchResult) -> String {
         r.date,
         r.command,
         r.suites.join(", "),
-        if r.quick { "quick mode (few samples: shapes, not precise figures)" } else { "full mode" }
+        if r.quick {
+            "quick mode (few samples: shapes, not precise figures)"
+        } else {
+            "full mode"
+        }
     );
     let _ = writeln!(s, "## Headline\n\n{}\n", r.headline.method);
     let _ = writeln!(s, "| figure | value | target |\n|---|---:|---|");
@@ -120,7 +144,10 @@ pub fn results(r: &BenchResult) -> String {
     }
     if !r.scaling.is_empty() {
         let _ = writeln!(s, "## One core vs all cores (paper 002 Table 3.2 method)\n");
-        let _ = writeln!(s, "| kind | operation | threads | ops/s one core | ops/s all cores | speed-up |");
+        let _ = writeln!(
+            s,
+            "| kind | operation | threads | ops/s one core | ops/s all cores | speed-up |"
+        );
         let _ = writeln!(s, "|---|---|---:|---:|---:|---:|");
         for row in &r.scaling {
             let _ = writeln!(
@@ -143,7 +170,11 @@ pub fn results(r: &BenchResult) -> String {
         }
         let _ = writeln!(s);
     }
-    let _ = writeln!(s, "Paper comparisons: see comparison.md. Run time {:.1} s.", r.duration_s);
+    let _ = writeln!(
+        s,
+        "Paper comparisons: see comparison.md. Run time {:.1} s.",
+        r.duration_s
+    );
     s
 }
 
@@ -159,14 +190,20 @@ pub fn comparison(r: &BenchResult) -> String {
     );
     for t in &r.comparisons {
         let _ = writeln!(s, "## Paper {} — {}\n", t.paper, t.citation);
-        let _ = writeln!(s, "| source | hardware | procedure | scheme | paper | ours | ratio | ratio means | note |");
+        let _ = writeln!(
+            s,
+            "| source | hardware | procedure | scheme | paper | ours | ratio | ratio means | note |"
+        );
         let _ = writeln!(s, "|---|---|---|---|---:|---:|---:|---|---|");
         for row in &t.rows {
             let paper = match row.paper_value_high {
                 Some(h) => format!("{}–{} {}", num(row.paper_value), num(h), row.unit),
                 None => format!("{} {}", num(row.paper_value), row.unit),
             };
-            let ours = row.ours.map(|v| format!("{} {}", num(v), row.unit)).unwrap_or_else(|| "—".into());
+            let ours = row
+                .ours
+                .map(|v| format!("{} {}", num(v), row.unit))
+                .unwrap_or_else(|| "—".into());
             let ratio = row.ratio.map(|v| format!("{}x", num(v))).unwrap_or_else(|| "—".into());
             let note = match &row.ours_key {
                 Some(k) if row.note.is_empty() => format!("ours: {k}"),
@@ -183,7 +220,11 @@ pub fn comparison(r: &BenchResult) -> String {
                 paper,
                 ours,
                 ratio,
-                if row.ratio.is_some() { row.ratio_meaning.as_str() } else { "" },
+                if row.ratio.is_some() {
+                    row.ratio_meaning.as_str()
+                } else {
+                    ""
+                },
                 note.replace('|', "/")
             );
         }

@@ -26,7 +26,10 @@ pub const FILES: [&str; 11] = [
 ];
 
 pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<(), BenchError> {
-    std::fs::write(path, contents).map_err(|source| BenchError::Io { path: path.display().to_string(), source })
+    std::fs::write(path, contents).map_err(|source| BenchError::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// The whole result as pretty JSON.
@@ -36,7 +39,10 @@ pub fn to_json(result: &BenchResult) -> Result<String, BenchError> {
 
 /// Writes every output file into `dir` (created if needed); returns their paths.
 pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, BenchError> {
-    std::fs::create_dir_all(dir).map_err(|source| BenchError::Io { path: dir.display().to_string(), source })?;
+    std::fs::create_dir_all(dir).map_err(|source| BenchError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
     let p = |name: &str| dir.join(name);
     write_file(&p("results.json"), to_json(result)?.as_bytes())?;
     write_file(&p("measurements.csv"), &csv::measurements(result)?)?;
@@ -45,7 +51,9 @@ pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, Bench
     write_file(&p("results.md"), markdown::results(result).as_bytes())?;
     write_file(&p("comparison.md"), markdown::comparison(result).as_bytes())?;
     let profile = profile::from_result(result);
-    profile.validate().map_err(|e| BenchError::Output(format!("the measured profile does not validate: {e}")))?;
+    profile
+        .validate()
+        .map_err(|e| BenchError::Output(format!("the measured profile does not validate: {e}")))?;
     write_file(&p("profile.json"), profile.to_json().as_bytes())?;
     let plots = svg::all(result)?;
     write_file(&p("ops_per_sec.svg"), plots.ops_per_sec.as_bytes())?;

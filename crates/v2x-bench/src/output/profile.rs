@@ -24,7 +24,11 @@ pub fn from_result(r: &BenchResult) -> ProcessorProfile {
     ProcessorProfile {
         name: "this-host".into(),
         processor: format!("{} ({} cores, {})", r.host.cpu, r.host.cores, r.host.openssl),
-        source: ProfileSource::Measured { host: r.host.hostname.clone(), date: r.date.clone(), command: r.command.clone() },
+        source: ProfileSource::Measured {
+            host: r.host.hostname.clone(),
+            date: r.date.clone(),
+            command: r.command.clone(),
+        },
         cores: u32::try_from(r.host.cores.max(1)).unwrap_or(u32::MAX),
         costs,
     }

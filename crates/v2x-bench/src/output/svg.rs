@@ -26,20 +26,30 @@ pub fn bars(title: &str, axis: &str, items: &[(String, f64)], log: bool) -> Resu
         let root = SVGBackend::with_string(&mut out, (960, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         if items.is_empty() {
-            root.draw(&Text::new(format!("{title}: nothing measured"), (20, 40), ("sans-serif", 16)))
-                .map_err(plot_err)?;
+            root.draw(&Text::new(
+                format!("{title}: nothing measured"),
+                (20, 40),
+                ("sans-serif", 16),
+            ))
+            .map_err(plot_err)?;
             root.present().map_err(plot_err)?;
             drop(root);
             return Ok(out);
         }
         let max = items.iter().map(|(_, v)| *v).fold(f64::MIN_POSITIVE, f64::max) * 1.15;
-        let min_pos = items.iter().map(|(_, v)| *v).filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+        let min_pos = items
+            .iter()
+            .map(|(_, v)| *v)
+            .filter(|v| *v > 0.0)
+            .fold(f64::INFINITY, f64::min);
         let labels: Vec<String> = items.iter().map(|(l, _)| l.clone()).collect();
         let label_area = (labels.iter().map(|l| l.chars().count()).max().unwrap_or(10) as u32 * 7 + 10).min(460);
         let y_fmt = |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                usize::try_from(*i).ok().and_then(|i| labels.get(i)).cloned().unwrap_or_default()
-            }
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => usize::try_from(*i)
+                .ok()
+                .and_then(|i| labels.get(i))
+                .cloned()
+                .unwrap_or_default(),
             SegmentValue::Last => String::new(),
         };
         let mut builder = ChartBuilder::on(&root);
@@ -51,7 +61,9 @@ pub fn bars(title: &str, axis: &str, items: &[(String, f64)], log: bool) -> Resu
         let y_range = (0..n as i32).into_segmented();
         if log {
             let lo = (min_pos / 2.0).max(1e-3);
-            let mut chart = builder.build_cartesian_2d((lo..max).log_scale(), y_range).map_err(plot_err)?;
+            let mut chart = builder
+                .build_cartesian_2d((lo..max).log_scale(), y_range)
+                .map_err(plot_err)?;
             chart
                 .configure_mesh()
                 .x_desc(axis)
@@ -84,7 +96,10 @@ pub fn bars(title: &str, axis: &str, items: &[(String, f64)], log: bool) -> Resu
             chart
                 .draw_series(items.iter().enumerate().map(|(i, (_, v))| {
                     let i = i as i32;
-                    Rectangle::new([(0.0, SegmentValue::Exact(i)), (*v, SegmentValue::Exact(i + 1))], GREEN.mix(0.6).filled())
+                    Rectangle::new(
+                        [(0.0, SegmentValue::Exact(i)), (*v, SegmentValue::Exact(i + 1))],
+                        GREEN.mix(0.6).filled(),
+                    )
                 }))
                 .map_err(plot_err)?;
         }
@@ -107,7 +122,9 @@ pub fn all(r: &BenchResult) -> Result<Plots, BenchError> {
         .measurements
         .iter()
         .filter(|m| {
-            (m.suite == "raw" && m.curve.as_deref() == Some("p256") && (m.operation == "sign" || m.operation == "verify"))
+            (m.suite == "raw"
+                && m.curve.as_deref() == Some("p256")
+                && (m.operation == "sign" || m.operation == "verify"))
                 || is_reference_stack(m)
                 || m.suite == "protocols"
         })
@@ -137,14 +154,27 @@ pub fn all(r: &BenchResult) -> Result<Plots, BenchError> {
         .iter()
         .filter(|m| m.operation == "encap" && m.overhead_bytes.is_some())
         .filter(|m| m.suite == "protocols" || is_reference_stack(m))
-        .filter_map(|m| m.overhead_bytes.map(|b| (format!("{} {}", m.protocol, m.variant), b as f64)))
+        .filter_map(|m| {
+            m.overhead_bytes
+                .map(|b| (format!("{} {}", m.protocol, m.variant), b as f64))
+        })
         .collect();
     over.truncate(60);
 
     Ok(Plots {
-        ops_per_sec: bars("Operations per second, one core (1e6 / median latency)", "ops/s (log scale)", &ops, true)?,
+        ops_per_sec: bars(
+            "Operations per second, one core (1e6 / median latency)",
+            "ops/s (log scale)",
+            &ops,
+            true,
+        )?,
         latency_per_curve: bars("Latency per curve (µs, median)", "µs (log scale)", &lat, true)?,
-        overhead: bars("Security overhead per procedure (bytes added to the payload)", "bytes", &over, false)?,
+        overhead: bars(
+            "Security overhead per procedure (bytes added to the payload)",
+            "bytes",
+            &over,
+            false,
+        )?,
     })
 }
 

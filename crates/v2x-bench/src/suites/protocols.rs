@@ -38,49 +38,120 @@ pub struct Spec {
     pub message: &'static str,
     pub config: serde_json::Value,
     pub note: &'static str,
+    /// Two-way set-up (pairwise handshake, group key): sender and receiver must talk
+    /// before data flows, so DECAP uses one receiver and a capped pool.
+    pub handshake: bool,
 }
 
 pub fn specs() -> Vec<Spec> {
     vec![
-        Spec { protocol: "none", message: "v2v", config: json!({"protocol": "none"}), note: "no security (baseline)" },
+        Spec {
+            protocol: "none",
+            message: "v2v",
+            config: json!({"protocol": "none"}),
+            note: "no security (baseline)",
+            handshake: false,
+        },
         Spec {
             protocol: "hash-chain",
             message: "v2v",
             config: json!({"protocol": "hash-chain"}),
             note: "paper 001 Algorithm 1: HMAC-SHA256/96 with a pre-shared hash-chain key table",
+            handshake: false,
         },
         Spec {
             protocol: "hash-chain",
             message: "v2i",
             config: json!({"protocol": "hash-chain", "pair_link": "v2i"}),
             note: "paper 001 V2I variant: RSU authenticates with an ECDSA certificate",
+            handshake: false,
         },
         Spec {
             protocol: "tesla",
             message: "paper004",
             config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "separate"}),
             note: "paper 004 layout, separate key packets (HMAC-SHA1, 10-byte MAC)",
+            handshake: false,
         },
         Spec {
             protocol: "tesla-attached",
             message: "paper004",
             config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "attached"}),
             note: "paper 004 layout, key attached to the next beacon",
+            handshake: false,
         },
         Spec {
             protocol: "tesla-attached",
             message: "paper001",
             config: json!({"protocol": "tesla", "layout": "paper001", "key_disclosure": "attached"}),
             note: "paper 001 layout: certificate digest and ECDSA signature on every packet",
+            handshake: false,
         },
-        Spec { protocol: "2flip", message: "v2v", config: json!({"protocol": "2flip"}), note: "paper 001 §8 characterisation" },
+        Spec {
+            protocol: "2flip",
+            message: "v2v",
+            config: json!({"protocol": "2flip"}),
+            note: "paper 001 §8 characterisation",
+            handshake: false,
+        },
         Spec {
             protocol: "ieee1609.2",
             message: "cam",
             config: json!({"protocol": "ieee1609.2"}),
             note: "the standard stack behind the same interface",
+            handshake: false,
         },
+        session(
+            "raya-hubaux",
+            "pairwise-hmac",
+            "raya-hubaux",
+            "pairwise",
+            "hmac",
+            "paper 003: m, HMAC_SK(m)",
+        ),
+        session(
+            "wang",
+            "pairwise-hmac",
+            "wang",
+            "pairwise",
+            "hmac",
+            "paper 003: m, HMAC_SK(m)",
+        ),
+        session(
+            "raya-hubaux",
+            "pairwise-encrypt-then-sign-mac",
+            "raya-hubaux",
+            "pairwise",
+            "encrypt-then-sign-mac",
+            "paper 003: E_SK(m), Sig[HMAC_SK(E_SK(m))]",
+        ),
+        session(
+            "raya-hubaux",
+            "group-hmac",
+            "raya-hubaux",
+            "group",
+            "hmac",
+            "paper 003: group key from the leader",
+        ),
     ]
+}
+
+fn session(
+    protocol: &'static str,
+    message: &'static str,
+    scheme: &str,
+    topology: &str,
+    protection: &str,
+    note: &'static str,
+) -> Spec {
+    Spec {
+        protocol,
+        message,
+        config: json!({"protocol": "session", "scheme": scheme, "topology": topology, "protection": protection,
+                       "session_lifetime_ms": 1_000_000_000u64}),
+        note,
+        handshake: true,
+    }
 }
 
 fn config_of(spec: &Spec) -> Result<ProtocolConfig, String> {
@@ -97,7 +168,10 @@ fn rejected(what: &str, r: &v2x_protocols::Rejection) -> BenchError {
 
 /// The data packet's size in a steady-state `encap` output.
 fn data_len(packets: &[v2x_protocols::OutgoingPacket]) -> Option<usize> {
-    packets.iter().find(|p| p.kind == PacketKind::Data).map(|p| p.bytes.len())
+    packets
+        .iter()
+        .find(|p| p.kind == PacketKind::Data)
+        .map(|p| p.bytes.len())
 }
 
 /// Gives every payload its own content (a counter in its first bytes), as successive
@@ -112,7 +186,12 @@ fn vary(payload: &mut [u8], seq: u64) {
 fn send_unit(tx: &mut dyn Authenticator, payload: &mut [u8], now: Timestamp) -> Result<Vec<Vec<u8>>, BenchError> {
     vary(payload, now.0);
     let payload: &[u8] = payload;
-    let mut out: Vec<Vec<u8>> = tx.encap(payload, now).map_err(setup_err)?.into_iter().map(|p| p.bytes).collect();
+    let mut out: Vec<Vec<u8>> = tx
+        .encap(payload, now)
+        .map_err(setup_err)?
+        .into_iter()
+        .map(|p| p.bytes)
+        .collect();
     if tx.next_poll().is_some_and(|t| t <= now) {
         out.extend(tx.poll(now).send.into_iter().map(|p| p.bytes));
     }
@@ -139,12 +218,62 @@ fn receive_unit(rx: &mut dyn Authenticator, unit: &[Vec<u8>], now: Timestamp) ->
     Ok(accepted)
 }
 
+/// Runs the two-way set-up: delivers the sender's packets to the receiver and the
+/// receiver's replies back, until a payload is accepted.
+fn establish(
+    tx: &mut dyn Authenticator,
+    rx: &mut dyn Authenticator,
+    payload: &mut [u8],
+    t: &mut u64,
+) -> Result<(), BenchError> {
+    for _ in 0..20 {
+        *t += STEP_US;
+        let now = Timestamp(*t);
+        vary(payload, *t);
+        let mut to_rx: Vec<Vec<u8>> = tx
+            .encap(payload, now)
+            .map_err(setup_err)?
+            .into_iter()
+            .map(|p| p.bytes)
+            .collect();
+        let mut delivered = false;
+        for _ in 0..8 {
+            let mut to_tx = Vec::new();
+            for p in to_rx.drain(..) {
+                let d = rx.decap(&p, now);
+                if let DecapOutcome::Rejected(r) = &d.outcome {
+                    return Err(rejected("set-up", r));
+                }
+                delivered |= d.outcome.is_accepted() || d.released.iter().any(|r| r.result.is_ok());
+                to_tx.extend(d.send.into_iter().map(|p| p.bytes));
+            }
+            if to_tx.is_empty() {
+                break;
+            }
+            for p in to_tx {
+                let d = tx.decap(&p, now);
+                if let DecapOutcome::Rejected(r) = &d.outcome {
+                    return Err(rejected("set-up reply", r));
+                }
+                to_rx.extend(d.send.into_iter().map(|p| p.bytes));
+            }
+        }
+        if delivered {
+            return Ok(());
+        }
+    }
+    Err(BenchError::Setup("the two-way set-up did not complete".into()))
+}
+
 fn encap_setup(spec: Spec, payload_len: usize) -> Setup {
     Box::new(move || {
         let config = config_of(&spec).map_err(BenchError::Setup)?;
-        let (mut tx, _rx) = build_pair(&config).map_err(setup_err)?;
+        let (mut tx, mut rx) = build_pair(&config).map_err(setup_err)?;
         let mut payload = v2x_crypto::random_bytes(payload_len);
         let mut t = T0_US;
+        if spec.handshake {
+            establish(tx.as_mut(), rx.as_mut(), &mut payload, &mut t)?;
+        }
         // Steady state: the first call may carry a commitment or a handshake.
         let mut size = None;
         for _ in 0..3 {
@@ -172,12 +301,52 @@ fn pool_units(quick: bool) -> (usize, std::time::Duration) {
     }
 }
 
+/// Receiver side for two-way protocols: one established pair, a capped pool.
+fn decap_setup_established(spec: Spec, payload_len: usize, quick: bool) -> Result<Prepared, BenchError> {
+    let config = config_of(&spec).map_err(BenchError::Setup)?;
+    let (mut tx, mut rx) = build_pair(&config).map_err(setup_err)?;
+    let mut payload = v2x_crypto::random_bytes(payload_len);
+    let mut t = T0_US;
+    establish(tx.as_mut(), rx.as_mut(), &mut payload, &mut t)?;
+    let (max_units, budget) = pool_units(quick);
+    let started = std::time::Instant::now();
+    let mut units = Vec::with_capacity(max_units);
+    while units.len() < max_units && (units.len() < 256 || started.elapsed() < budget) {
+        t += STEP_US;
+        units.push((
+            Timestamp(t + RX_DELAY_US),
+            send_unit(tx.as_mut(), &mut payload, Timestamp(t))?,
+        ));
+    }
+    let size = units.iter().rev().find_map(|(_, u)| u.iter().map(Vec::len).max());
+    let cap = units.len() as u64;
+    let mut i = 0usize;
+    let op: WorkerOp = Box::new(move || {
+        let (now, unit) = units
+            .get(i)
+            .ok_or_else(|| BenchError::Setup("input pool exhausted".into()))?;
+        black_box(receive_unit(rx.as_mut(), unit, *now)?);
+        i += 1;
+        Ok(())
+    });
+    Ok(Prepared {
+        op,
+        packet_bytes: size,
+        max_calls: Some(cap),
+    })
+}
+
 /// Receiver side: a pool of units and receivers that join the deployment as needed.
 pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
     Box::new(move || {
+        if spec.handshake {
+            return decap_setup_established(spec, payload_len, quick);
+        }
         let config = config_of(&spec).map_err(BenchError::Setup)?;
         let mut dep = Deployment::new(&config).map_err(setup_err)?;
-        let mut tx = dep.station(StationId(1), pair_sender_role(&config)).map_err(setup_err)?;
+        let mut tx = dep
+            .station(StationId(1), pair_sender_role(&config))
+            .map_err(setup_err)?;
         let mut payload = v2x_crypto::random_bytes(payload_len);
         // Up to `pool_units` units, within a set-up time budget for slow protocols.
         let (max_units, budget) = pool_units(quick);
@@ -201,7 +370,9 @@ pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
             accepted += receive_unit(check.as_mut(), unit, *now)?;
         }
         if accepted + 64 < n {
-            return Err(BenchError::Rejected(format!("only {accepted} of {n} payloads accepted")));
+            return Err(BenchError::Rejected(format!(
+                "only {accepted} of {n} payloads accepted"
+            )));
         }
         let mut rx = dep.station(StationId(next_id), Role::Vehicle).map_err(setup_err)?;
         next_id += 1;
@@ -225,7 +396,9 @@ pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
 }
 
 fn label(spec: &Spec, op: &str, payload: usize) -> Label {
-    let mut l = Label::new("protocols", spec.protocol, op, format!("{}/{}", spec.message, payload)).payload(payload).note(spec.note);
+    let mut l = Label::new("protocols", spec.protocol, op, format!("{}/{}", spec.message, payload))
+        .payload(payload)
+        .note(spec.note);
     l.message = Some(spec.message.into());
     l
 }
@@ -235,8 +408,14 @@ pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
     let mut out = Vec::new();
     for spec in specs() {
         for &n in payloads {
-            out.push(Task { label: label(&spec, "encap", n), setup: encap_setup(spec.clone(), n) });
-            out.push(Task { label: label(&spec, "decap", n), setup: decap_setup(spec.clone(), n, quick) });
+            out.push(Task {
+                label: label(&spec, "encap", n),
+                setup: encap_setup(spec.clone(), n),
+            });
+            out.push(Task {
+                label: label(&spec, "decap", n),
+                setup: decap_setup(spec.clone(), n, quick),
+            });
         }
     }
     Ok(out)
@@ -244,7 +423,10 @@ pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
 
 /// Hash-chain V2V DECAP of a 100-byte payload (for the headline).
 pub fn hash_chain_verify(quick: bool) -> Result<Setup, String> {
-    let spec = specs().into_iter().find(|s| s.protocol == "hash-chain" && s.message == "v2v").ok_or("no hash-chain spec")?;
+    let spec = specs()
+        .into_iter()
+        .find(|s| s.protocol == "hash-chain" && s.message == "v2v")
+        .ok_or("no hash-chain spec")?;
     config_of(&spec)?;
     Ok(decap_setup(spec, 100, quick))
 }

@@ -30,12 +30,36 @@ pub struct EcdsaCurve {
 }
 
 pub const ECDSA_CURVES: [EcdsaCurve; 6] = [
-    EcdsaCurve { name: "p256", nid: Nid::X9_62_PRIME256V1, digest_len: 32 },
-    EcdsaCurve { name: "p384", nid: Nid::SECP384R1, digest_len: 48 },
-    EcdsaCurve { name: "bp256", nid: Nid::BRAINPOOL_P256R1, digest_len: 32 },
-    EcdsaCurve { name: "bp384", nid: Nid::BRAINPOOL_P384R1, digest_len: 48 },
-    EcdsaCurve { name: "p224", nid: Nid::SECP224R1, digest_len: 32 },
-    EcdsaCurve { name: "p192", nid: Nid::X9_62_PRIME192V1, digest_len: 32 },
+    EcdsaCurve {
+        name: "p256",
+        nid: Nid::X9_62_PRIME256V1,
+        digest_len: 32,
+    },
+    EcdsaCurve {
+        name: "p384",
+        nid: Nid::SECP384R1,
+        digest_len: 48,
+    },
+    EcdsaCurve {
+        name: "bp256",
+        nid: Nid::BRAINPOOL_P256R1,
+        digest_len: 32,
+    },
+    EcdsaCurve {
+        name: "bp384",
+        nid: Nid::BRAINPOOL_P384R1,
+        digest_len: 48,
+    },
+    EcdsaCurve {
+        name: "p224",
+        nid: Nid::SECP224R1,
+        digest_len: 32,
+    },
+    EcdsaCurve {
+        name: "p192",
+        nid: Nid::X9_62_PRIME192V1,
+        digest_len: 32,
+    },
 ];
 
 pub fn ecdsa_curve(name: &str) -> Option<EcdsaCurve> {
@@ -62,9 +86,17 @@ impl RawEcdsa {
         };
         let sig = EcdsaSig::sign(&digest, &key)?;
         if !sig.verify(&digest, &public)? {
-            return Err(BenchError::Setup(format!("{}: OpenSSL rejected its own signature", curve.name)));
+            return Err(BenchError::Setup(format!(
+                "{}: OpenSSL rejected its own signature",
+                curve.name
+            )));
         }
-        Ok(RawEcdsa { key, public, digest, sig })
+        Ok(RawEcdsa {
+            key,
+            public,
+            digest,
+            sig,
+        })
     }
 
     pub fn sign_op(self) -> WorkerOp {
@@ -118,7 +150,9 @@ pub fn tasks() -> Vec<Task> {
     for curve in Curve::ALL {
         let name = curve.short_name();
         t.push(Task {
-            label: Label::new("raw", "raw", "ecdh", name).curve(name).note("v2x-crypto ECDH (x coordinate of the shared point)"),
+            label: Label::new("raw", "raw", "ecdh", name)
+                .curve(name)
+                .note("v2x-crypto ECDH (x coordinate of the shared point)"),
             setup: Box::new(move || {
                 let a = PrivateKey::generate(curve)?;
                 let b = PrivateKey::generate(curve)?;
@@ -146,7 +180,9 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "ecies-unwrap", name).curve(name).note("1609.2 ECIES: ECDH, KDF2, tag check"),
+            label: Label::new("raw", "raw", "ecies-unwrap", name)
+                .curve(name)
+                .note("1609.2 ECIES: ECDH, KDF2, tag check"),
             setup: Box::new(move || {
                 let recipient = PrivateKey::generate(curve)?;
                 let wrapped = v2x_crypto::ecies_wrap(recipient.public_key(), &[7u8; 16], b"")?;

@@ -34,7 +34,8 @@ use v2x_security::v1_2_1::{
 };
 use v2x_security::{
     issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM, PSID_DENM,
+    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM,
+    PSID_DENM,
 };
 
 /// PSID / ITS-AID of the BSM-like message (SAE J2735 BSM, PSID 0x20).
@@ -173,8 +174,19 @@ pub fn variants(quick: bool) -> Vec<Variant> {
     for format in [Format::Ieee16092, Format::EtsiV121] {
         for &curve in curves {
             for (level, certificate) in levels {
-                let message = if level == Level::Encrypt { Message::Generic } else { Message::Cam };
-                out.push(Variant { format, curve, message, level, certificate, payload: 100 });
+                let message = if level == Level::Encrypt {
+                    Message::Generic
+                } else {
+                    Message::Cam
+                };
+                out.push(Variant {
+                    format,
+                    curve,
+                    message,
+                    level,
+                    certificate,
+                    payload: 100,
+                });
             }
         }
         let payloads: &[usize] = if quick { &[100] } else { &PAYLOADS };
@@ -182,7 +194,14 @@ pub fn variants(quick: bool) -> Vec<Variant> {
             for &payload in payloads {
                 // DENMs carry the full certificate (profile); CAMs and BSMs a digest.
                 let certificate = message == Message::Denm;
-                let v = Variant { format, curve: Curve::NistP256, message, level: Level::Sign, certificate, payload };
+                let v = Variant {
+                    format,
+                    curve: Curve::NistP256,
+                    message,
+                    level: Level::Sign,
+                    certificate,
+                    payload,
+                };
                 if !out.contains(&v) {
                     out.push(v);
                 }
@@ -243,26 +262,55 @@ impl Pki2 {
         let mut spec = CertificateSpec::new(Some("bench-aa"), start, validity);
         spec.issue_permissions = Some(IssuePermissions::All);
         let aa = Arc::new(
-            issue_certificate(&spec, aa_key.public_key(), IssuerKey::Ca { cert: &root, key: &root_key })
-                .map_err(err("AA"))?,
+            issue_certificate(
+                &spec,
+                aa_key.public_key(),
+                IssuerKey::Ca {
+                    cert: &root,
+                    key: &root_key,
+                },
+            )
+            .map_err(err("AA"))?,
         );
         let ticket = |aa: &CertRef| -> Result<Credentials, BenchError> {
             let signing_key = PrivateKey::generate(curve)?;
             let enc_key = PrivateKey::generate(encryption_curve(curve))?;
             let mut spec = CertificateSpec::new(None, start, validity);
             spec.app_permissions = vec![
-                AppPermission { psid: PSID_CAM, ssp: None },
-                AppPermission { psid: PSID_DENM, ssp: None },
-                AppPermission { psid: PSID_BSM, ssp: None },
+                AppPermission {
+                    psid: PSID_CAM,
+                    ssp: None,
+                },
+                AppPermission {
+                    psid: PSID_DENM,
+                    ssp: None,
+                },
+                AppPermission {
+                    psid: PSID_BSM,
+                    ssp: None,
+                },
             ];
             spec.encryption_key = Some(enc_key.public_key().clone());
-            let cert = issue_certificate(&spec, signing_key.public_key(), IssuerKey::Ca { cert: aa, key: &aa_key })
-                .map_err(err("ticket"))?;
-            Ok(Credentials { certificate: Arc::new(cert), signing_key, encryption_key: Some(enc_key) })
+            let cert = issue_certificate(
+                &spec,
+                signing_key.public_key(),
+                IssuerKey::Ca { cert: aa, key: &aa_key },
+            )
+            .map_err(err("ticket"))?;
+            Ok(Credentials {
+                certificate: Arc::new(cert),
+                signing_key,
+                encryption_key: Some(enc_key),
+            })
         };
         let sender = ticket(&aa)?;
         let receiver = ticket(&aa)?;
-        Ok(Pki2 { root, aa, sender, receiver })
+        Ok(Pki2 {
+            root,
+            aa,
+            sender,
+            receiver,
+        })
     }
 
     fn store(&self) -> Result<TrustStore, BenchError> {
@@ -273,7 +321,11 @@ impl Pki2 {
     }
 
     fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
-        Ok(SecurityEntity::with_credentials(self.store()?, creds.clone(), vec![self.aa.clone(), self.root.clone()]))
+        Ok(SecurityEntity::with_credentials(
+            self.store()?,
+            creds.clone(),
+            vec![self.aa.clone(), self.root.clone()],
+        ))
     }
 
     /// The sender, with the signer policy the variant asks for.
@@ -307,7 +359,13 @@ fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequ
         r = r.with_psid(PSID_BSM);
     }
     if v.message == Message::Denm {
-        r = r.with_location(Location { point: GeoPoint { lat: LOCATION_LAT, lon: LOCATION_LON }, elevation: 0 });
+        r = r.with_location(Location {
+            point: GeoPoint {
+                lat: LOCATION_LAT,
+                lon: LOCATION_LON,
+            },
+            elevation: 0,
+        });
     }
     if v.level.encrypts() {
         r = r.encrypted_to(Recipient::Certificate(recipient.clone()));
@@ -325,9 +383,15 @@ fn ieee_encap(v: Variant) -> Result<Prepared, BenchError> {
     let payload = v2x_crypto::random_bytes(v.payload);
     // The first CAM after start-up carries the certificate; measure the steady state.
     sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?;
-    let size = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?.bytes.len();
+    let size = sender
+        .encap(&request(&v, &payload, &recipient))
+        .map_err(err("encap"))?
+        .bytes
+        .len();
     let op: WorkerOp = Box::new(move || {
-        let out = sender.encap(&request(&v, &payload, &recipient)).map_err(|e| BenchError::Setup(e.to_string()))?;
+        let out = sender
+            .encap(&request(&v, &payload, &recipient))
+            .map_err(|e| BenchError::Setup(e.to_string()))?;
         black_box(out);
         Ok(())
     });
@@ -353,7 +417,12 @@ fn ieee_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
     let mut pool = Vec::with_capacity(n);
     for i in 0..n {
         let t = TaiTime(t0.0 + 10 * (i as u64 + 1));
-        pool.push(sender.encap(&request(&v, &payload, &recipient).at(t)).map_err(err("encap"))?.bytes);
+        pool.push(
+            sender
+                .encap(&request(&v, &payload, &recipient).at(t))
+                .map_err(err("encap"))?
+                .bytes,
+        );
     }
     let now = TaiTime(t0.0 + 10 * (n as u64 + 1) + 50_000);
     let size = pool.last().map(Vec::len).unwrap_or(0);
@@ -408,10 +477,18 @@ impl Pki1 {
         aa_spec.its_aids.push(PSID_BSM);
         let aa = root.issue(&aa_spec)?;
         let mut ticket = CertSpec::authorization_ticket(curve, start, end);
-        ticket.its_aid_ssps.push(v2x_wire::v1_2_1::ItsAidSsp { its_aid: PSID_BSM, service_specific_permissions: Vec::new() });
+        ticket.its_aid_ssps.push(v2x_wire::v1_2_1::ItsAidSsp {
+            its_aid: PSID_BSM,
+            service_specific_permissions: Vec::new(),
+        });
         let sender = aa.issue(&ticket)?;
         let receiver = aa.issue(&ticket)?;
-        Ok(Pki1 { root, aa, sender, receiver })
+        Ok(Pki1 {
+            root,
+            aa,
+            sender,
+            receiver,
+        })
     }
 
     fn entity(&self, own: &Credential) -> V1Entity {
@@ -442,13 +519,20 @@ fn v1_request<'a>(
         Level::Encrypt => V1Protection::Encrypt,
         Level::SignEncrypt => V1Protection::SignAndEncrypt,
     };
-    r.signer = if v.certificate { SignerChoice::Certificate } else { SignerChoice::Digest };
+    r.signer = if v.certificate {
+        SignerChoice::Certificate
+    } else {
+        SignerChoice::Digest
+    };
     if v.level.encrypts() {
         r.recipients = recipients;
     }
     if v.message == Message::Denm {
-        r.location =
-            Some(v2x_wire::v1_2_1::ThreeDLocation { latitude: LOCATION_LAT, longitude: LOCATION_LON, elevation: [0, 0] });
+        r.location = Some(v2x_wire::v1_2_1::ThreeDLocation {
+            latitude: LOCATION_LAT,
+            longitude: LOCATION_LON,
+            elevation: [0, 0],
+        });
     }
     r
 }
@@ -458,7 +542,10 @@ fn v1_encap(v: Variant) -> Result<Prepared, BenchError> {
     let mut sender = pki.entity(&pki.sender);
     let recipients = vec![pki.receiver.certificate.clone()];
     let payload = v2x_crypto::random_bytes(v.payload);
-    let size = sender.encap(&v1_request(&v, &payload, &recipients, TaiTime::now())).map_err(err("v1 encap"))?.len();
+    let size = sender
+        .encap(&v1_request(&v, &payload, &recipients, TaiTime::now()))
+        .map_err(err("v1 encap"))?
+        .len();
     let op: WorkerOp = Box::new(move || {
         let out = sender
             .encap(&v1_request(&v, &payload, &recipients, TaiTime::now()))
@@ -476,12 +563,18 @@ fn v1_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
     let payload = v2x_crypto::random_bytes(v.payload);
     let t0 = TaiTime::now();
     let primer_variant = Variant { certificate: true, ..v };
-    let primer = sender.encap(&v1_request(&primer_variant, &payload, &recipients, t0)).map_err(err("v1 primer"))?;
+    let primer = sender
+        .encap(&v1_request(&primer_variant, &payload, &recipients, t0))
+        .map_err(err("v1 primer"))?;
     let n = pool_size(quick);
     let mut pool = Vec::with_capacity(n);
     for i in 0..n {
         let t = TaiTime(t0.0 + 10 * (i as u64 + 1));
-        pool.push(sender.encap(&v1_request(&v, &payload, &recipients, t)).map_err(err("v1 encap"))?);
+        pool.push(
+            sender
+                .encap(&v1_request(&v, &payload, &recipients, t))
+                .map_err(err("v1 encap"))?,
+        );
     }
     let now = TaiTime(t0.0 + 10 * (n as u64 + 1) + 50_000);
     let size = pool.last().map(Vec::len).unwrap_or(0);
@@ -528,13 +621,19 @@ fn decap_setup(v: Variant, quick: bool) -> Setup {
 fn breakdown_tasks() -> Vec<Task> {
     let v = Variant::headline();
     let label = |op: &str, note: &str| {
-        let mut l = Label::new("stack", "ieee1609.2-parts", op, "p256/cam/100").curve("p256").payload(100).note(note);
+        let mut l = Label::new("stack", "ieee1609.2-parts", op, "p256/cam/100")
+            .curve("p256")
+            .payload(100)
+            .note(note);
         l.message = Some("cam".into());
         l
     };
     let mut out = Vec::new();
     out.push(Task {
-        label: label("crypto-sign", "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes"),
+        label: label(
+            "crypto-sign",
+            "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes",
+        ),
         setup: Box::new(|| {
             let k = PrivateKey::generate(Curve::NistP256)?;
             let d = v2x_crypto::sha256(b"digest");
@@ -545,7 +644,10 @@ fn breakdown_tasks() -> Vec<Task> {
         }),
     });
     out.push(Task {
-        label: label("crypto-verify", "v2x-crypto PublicKey::verify_digest, the call DECAP makes"),
+        label: label(
+            "crypto-verify",
+            "v2x-crypto PublicKey::verify_digest, the call DECAP makes",
+        ),
         setup: Box::new(|| {
             let k = PrivateKey::generate(Curve::NistP256)?;
             let d = v2x_crypto::sha256(b"digest");
@@ -560,24 +662,37 @@ fn breakdown_tasks() -> Vec<Task> {
         }),
     });
     out.push(Task {
-        label: label("encap-unsigned", "SN-ENCAP of unsecured data: the entity and encoding without crypto"),
+        label: label(
+            "encap-unsigned",
+            "SN-ENCAP of unsecured data: the entity and encoding without crypto",
+        ),
         setup: Box::new(move || {
             let pki = Pki2::new(v.curve)?;
             let mut sender = pki.sender(&v)?;
             let payload = v2x_crypto::random_bytes(v.payload);
             Ok(Prepared::new(Box::new(move || {
-                black_box(sender.encap(&EncapRequest::cam(&payload).unsigned()).map_err(|e| BenchError::Setup(e.to_string()))?);
+                black_box(
+                    sender
+                        .encap(&EncapRequest::cam(&payload).unsigned())
+                        .map_err(|e| BenchError::Setup(e.to_string()))?,
+                );
                 Ok(())
             })))
         }),
     });
     out.push(Task {
-        label: label("decap-unsigned", "SN-DECAP of unsecured data (receiver opted in): decoding without crypto"),
+        label: label(
+            "decap-unsigned",
+            "SN-DECAP of unsecured data (receiver opted in): decoding without crypto",
+        ),
         setup: Box::new(move || {
             let pki = Pki2::new(v.curve)?;
             let mut sender = pki.sender(&v)?;
             let payload = v2x_crypto::random_bytes(v.payload);
-            let msg = sender.encap(&EncapRequest::cam(&payload).unsigned()).map_err(err("encap"))?.bytes;
+            let msg = sender
+                .encap(&EncapRequest::cam(&payload).unsigned())
+                .map_err(err("encap"))?
+                .bytes;
             let mut rx = pki.entity(&pki.receiver)?;
             rx.policy_mut().accept_unsigned = true;
             Ok(Prepared::new(Box::new(move || {
@@ -587,7 +702,10 @@ fn breakdown_tasks() -> Vec<Task> {
         }),
     });
     out.push(Task {
-        label: label("decap-signature-only", "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)"),
+        label: label(
+            "decap-signature-only",
+            "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)",
+        ),
         setup: Box::new(move || {
             let pki = Pki2::new(v.curve)?;
             let mut sender = pki.sender(&v)?;
@@ -596,8 +714,14 @@ fn breakdown_tasks() -> Vec<Task> {
             let primer_variant = Variant { certificate: true, ..v };
             let mut primer_sender = pki.entity(&pki.sender)?;
             primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
-            let primer = primer_sender.encap(&request(&primer_variant, &payload, &recipient)).map_err(err("encap"))?.bytes;
-            let msg = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?.bytes;
+            let primer = primer_sender
+                .encap(&request(&primer_variant, &payload, &recipient))
+                .map_err(err("encap"))?
+                .bytes;
+            let msg = sender
+                .encap(&request(&v, &payload, &recipient))
+                .map_err(err("encap"))?
+                .bytes;
             let mut rx = pki.entity(&pki.receiver)?;
             rx.decap(&primer).map_err(rejected)?;
             rx.set_decap_mode(v2x_security::DecapMode::SignatureOnly);
@@ -614,15 +738,25 @@ fn breakdown_tasks() -> Vec<Task> {
 pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
     let mut out = breakdown_tasks();
     for v in variants(quick) {
-        out.push(Task { label: v.label("encap"), setup: encap_setup(v) });
-        out.push(Task { label: v.label("decap"), setup: decap_setup(v, quick) });
+        out.push(Task {
+            label: v.label("encap"),
+            setup: encap_setup(v),
+        });
+        out.push(Task {
+            label: v.label("decap"),
+            setup: decap_setup(v, quick),
+        });
     }
     Ok(out)
 }
 
 fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
     Box::new(move || {
-        let p = if decap { decap_setup(v, quick)()? } else { encap_setup(v)()? };
+        let p = if decap {
+            decap_setup(v, quick)()?
+        } else {
+            encap_setup(v)()?
+        };
         Ok(p.op)
     })
 }

@@ -46,7 +46,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     config.trials = args.trials.map(usize::from);
     config.show_progress = !args.no_progress;
-    config.command = std::iter::once("v2x".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    config.command = std::iter::once("v2x".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
 
     let result = v2x_bench::run(&config).context("benchmark failed")?;
     let files = output::write_all(&result, &args.out).context("writing the results folder")?;
@@ -57,8 +60,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::fs::write(path, output::to_json(&result)?).with_context(|| format!("writing {}", path.display()))?;
     }
 
-    println!("{} measurements in {:.1} s on {} ({} cores)", result.measurements.len(), result.duration_s, result.host.cpu, result.host.cores);
-    println!("headline ({}):", if result.quick { "quick mode: indicative only" } else { "full mode" });
+    println!(
+        "{} measurements in {:.1} s on {} ({} cores)",
+        result.measurements.len(),
+        result.duration_s,
+        result.host.cpu,
+        result.host.cores
+    );
+    println!(
+        "headline ({}):",
+        if result.quick {
+            "quick mode: indicative only"
+        } else {
+            "full mode"
+        }
+    );
     for (figure, value, target) in output::markdown::headline_rows(&result.headline) {
         println!("  {figure:<55} {value:>10}  {target}");
     }

@@ -1,10 +1,105 @@
-//! `v2x decap` (being built).
+//! `v2x decap`: SN-DECAP of a secured message against a trust directory.
+//!
+//! Exit 0 with the payload on stdout when accepted; exit 1 with the reason code when
+//! rejected; exit 2 on errors (unreadable files, bad arguments).
 
+use anyhow::{anyhow, bail, Context};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, UNIX_EPOCH};
+use v2x_security::{load_trust_dir, DecapMode, Pki, SecurityEntity, TaiTime, TrustStore};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A PKI directory, or a directory of root certificates (.oer), ECTLs and CRLs.
+    #[arg(long)]
+    trust: Option<PathBuf>,
+    /// The secured message ('-' for stdin).
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// Verify as of this time (RFC 3339, e.g. 2026-01-01T12:00:00Z) instead of now.
+    #[arg(long)]
+    at: Option<String>,
+    /// INSECURE lab mode: check only the message signature with the certificate the
+    /// message carries (no chain, validity, permission, freshness or replay checks).
+    #[arg(long)]
+    signature_only: bool,
+    /// Print a JSON verdict instead of the raw payload.
+    #[arg(long)]
+    json: bool,
+    /// With a PKI directory as --trust: use this station's ticket keys to decrypt.
+    #[arg(long)]
+    station: Option<String>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`v2x decap` is not built yet")
+fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
+    let t = time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+        .with_context(|| format!("--at {s:?} is not an RFC 3339 time"))?;
+    let nanos = t.unix_timestamp_nanos();
+    if nanos < 0 {
+        bail!("--at must be after 1970");
+    }
+    let nanos = u64::try_from(nanos).map_err(|_| anyhow!("--at out of range"))?;
+    Ok(TaiTime::from_system_time(UNIX_EPOCH + Duration::from_nanos(nanos)))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bytes = super::encap::read_input(&args.input)?;
+    let now = match &args.at {
+        Some(s) => parse_time(s)?,
+        None => TaiTime::now(),
+    };
+    let store = match &args.trust {
+        Some(dir) => load_trust_dir(dir).with_context(|| format!("loading trust directory {}", dir.display()))?,
+        None if args.signature_only => TrustStore::new(),
+        None => bail!("--trust DIR is required (unless --signature-only)"),
+    };
+    let mut entity = SecurityEntity::new(store);
+    if let (Some(station), Some(dir)) = (&args.station, &args.trust) {
+        let pki =
+            Pki::open(dir).with_context(|| format!("--station needs a PKI directory as --trust: {}", dir.display()))?;
+        for t in pki.tickets(station)? {
+            if let Some(k) = t.encryption_key {
+                entity.add_decryption_key(t.certificate.clone(), k);
+            }
+        }
+    }
+    if args.signature_only {
+        eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
+        entity.set_decap_mode(DecapMode::SignatureOnly);
+    }
+    let result = entity.decap_at(&bytes, now);
+    let mut out = std::io::stdout();
+    match result {
+        Ok(d) => {
+            if args.json {
+                let v = serde_json::json!({
+                    "accepted": true,
+                    "mode": match d.mode { DecapMode::Strict => "strict", DecapMode::SignatureOnly => "signature-only" },
+                    "payload_hex": hex::encode(&d.payload),
+                    "signed": d.signed,
+                    "encrypted": d.encrypted,
+                    "psid": d.psid,
+                    "ssp_hex": d.ssp.as_ref().map(hex::encode),
+                    "generation_time_us": d.generation_time.map(|t| t.0),
+                    "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
+                    "region_checked": d.region_checked,
+                });
+                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+            } else {
+                out.write_all(&d.payload)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(r) => {
+            if args.json {
+                let v = serde_json::json!({ "accepted": false, "reason": r.reason.code(), "detail": r.detail });
+                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+            } else {
+                writeln!(out, "rejected: {} ({})", r.reason.code(), r.detail)?;
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
 }

@@ -36,7 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn fields(row: &OverheadRow) -> String {
-    row.fields.iter().map(|f| format!("{} {}", f.name, f.bytes)).collect::<Vec<_>>().join(" + ")
+    row.fields
+        .iter()
+        .map(|f| format!("{} {}", f.name, f.bytes))
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 fn papers(row: &OverheadRow) -> String {
@@ -54,7 +58,14 @@ pub fn table(report: &OverheadReport) -> String {
         .rows
         .iter()
         .map(|r| {
-            [r.protocol.clone(), r.message.clone(), r.variant.clone(), r.total_bytes.to_string(), fields(r), papers(r)]
+            [
+                r.protocol.clone(),
+                r.message.clone(),
+                r.variant.clone(),
+                r.total_bytes.to_string(),
+                fields(r),
+                papers(r),
+            ]
         })
         .collect();
     // Widths of the short columns; the last two are free-form.
@@ -82,6 +93,10 @@ pub fn table(report: &OverheadReport) -> String {
     for r in &rows {
         out.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]));
     }
-    let _ = writeln!(out, "({} rows; bytes; total = packet minus payload unless the message name ends in -frame)", rows.len());
+    let _ = writeln!(
+        out,
+        "({} rows; bytes; total = packet minus payload unless the message name ends in -frame)",
+        rows.len()
+    );
     out
 }

@@ -13,15 +13,24 @@
 //!
 //! Stations: the PKI's stations are used in name order; when it has fewer than K,
 //! stations `pcap-N` are enrolled and given a ticket in the PKI directory (printed).
+//!
+//! `--format v1.2.1` secures the same network part with the legacy TS 103 097 v1.2.1
+//! security entity (CAM: digest with the certificate once per second; DENM: certificate
+//! and generation location) and sets the GeoNetworking version to 0 (EN 302 636-4-1
+//! v1.2.1, the GeoNetworking of that era). Its certificates live beside the v2 PKI in
+//! `DIR/v1.2.1/`: `root` and `aa` (created on first use with the PKI's curve, valid as
+//! long as the v2 CA certificates), and one authorization ticket per station in
+//! `DIR/v1.2.1/stations/NAME/at` (issued on first use, valid as the PKI's tickets).
 
 use anyhow::{bail, Context};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use v2x_security::pki_store::{Pki, TicketSpec};
+use v2x_security::v1_2_1::{Credential, V1EncapRequest, V1Entity, V1Pki, V1Profile, V1TrustStore};
 use v2x_security::{EncapRequest, GeoPoint, Location, SecurityEntity, TaiTime, PSID_CAM, PSID_DENM};
 use v2x_wire::geonet::its::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
-use v2x_wire::geonet::{gn_timestamp_from_tai_micros, secured_packet, GnAddress, LongPositionVector, NetworkPart};
+use v2x_wire::geonet::{gn_timestamp_from_tai_micros, BasicHeader, GnAddress, LongPositionVector, NetworkPart};
 use v2x_wire::geonet::{BTP_PORT_CAM, BTP_PORT_DENM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
 
@@ -67,10 +76,16 @@ pub struct Written {
     pub denms: usize,
 }
 
+/// The security entity of a vehicle, in the chosen format.
+enum Signer {
+    V2(Box<SecurityEntity>),
+    V1(Box<V1Entity>),
+}
+
 /// One simulated vehicle.
 struct Station {
     name: String,
-    entity: SecurityEntity,
+    signer: Signer,
     mac: [u8; 6],
     station_id: u32,
 }
@@ -91,9 +106,9 @@ fn validate(args: &Args) -> anyhow::Result<()> {
     if args.count == 0 || args.count > 1_000_000 {
         bail!("--count must be between 1 and 1000000 (got {})", args.count);
     }
-    if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1000.0) {
+    if !(args.rate.is_finite() && (0.01..=1000.0).contains(&args.rate)) {
         bail!(
-            "--rate must be a positive number of messages per second up to 1000 (got {})",
+            "--rate must be between 0.01 and 1000 messages per second (got {})",
             args.rate
         );
     }
@@ -103,7 +118,8 @@ fn validate(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn open_stations(pki: &Pki, k: usize) -> anyhow::Result<Vec<Station>> {
+/// The PKI's station names, enrolling `pcap-N` stations when there are fewer than `k`.
+fn station_names(pki: &Pki, k: usize) -> anyhow::Result<Vec<String>> {
     let mut names = pki.stations();
     let mut next = 1;
     while names.len() < k {
@@ -123,29 +139,173 @@ fn open_stations(pki: &Pki, k: usize) -> anyhow::Result<Vec<Station>> {
         names.push(name);
     }
     names.truncate(k);
+    Ok(names)
+}
+
+fn v2_signer(pki: &Pki, name: &str) -> anyhow::Result<Signer> {
+    let entity = pki.entity(name).with_context(|| format!("loading station {name}"))?;
+    Ok(Signer::V2(Box::new(entity)))
+}
+
+fn load_credential(dir: &std::path::Path, name: &str) -> anyhow::Result<Credential> {
+    Credential::load(dir, name).with_context(|| format!("loading {}/{name}.cert", dir.display()))
+}
+
+fn save_credential(c: &Credential, dir: &std::path::Path, name: &str) -> anyhow::Result<()> {
+    c.save(dir, name)
+        .with_context(|| format!("saving {}/{name}", dir.display()))?;
+    eprintln!("created TS 103 097 v1.2.1 credential {}/{name}.cert", dir.display());
+    Ok(())
+}
+
+/// A ticket is usable when the AA issued it and it has not expired.
+fn ticket_usable(ticket: &Credential, aa: &Credential, now_secs: u32) -> bool {
+    use v2x_wire::v1_2_1::{SignerInfo, ValidityRestriction};
+    let issued_by_aa =
+        matches!(&ticket.certificate.signer_info, SignerInfo::CertificateDigestWithSha256(d) if *d == aa.digest());
+    let unexpired = ticket.certificate.validity_restrictions.iter().all(|v| match v {
+        ValidityRestriction::TimeEnd(end) | ValidityRestriction::TimeStartAndEnd { end, .. } => *end > now_secs,
+        _ => true,
+    });
+    issued_by_aa && unexpired
+}
+
+/// The v1.2.1 root and AA beside the v2 PKI, and one ticket per station.
+fn v1_signers(pki: &Pki, names: &[String]) -> anyhow::Result<Vec<Signer>> {
+    let curve = pki.config().curve;
+    let dir = pki.dir().join("v1.2.1");
+    let (root, aa) = if dir.join("root.cert").exists() && dir.join("aa.cert").exists() {
+        (load_credential(&dir, "root")?, load_credential(&dir, "aa")?)
+    } else {
+        // Same validity as the v2 root certificate (Time32: TAI seconds since 2004).
+        let v = pki.root().certificate.validity();
+        let start = u32::try_from(v.start).unwrap_or(u32::MAX);
+        let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let p = V1Pki::generate(curve, start, days).context("issuing the v1.2.1 root and AA")?;
+        save_credential(&p.root, &dir, "root")?;
+        save_credential(&p.aa, &dir, "aa")?;
+        (p.root, p.aa)
+    };
+    let v1 = V1Pki {
+        root: root.clone(),
+        aa: aa.clone(),
+    };
+    let ticket_days = u32::try_from(pki.config().ticket_validity_secs / 86_400)
+        .unwrap_or(u32::MAX)
+        .max(1);
+    let now_secs = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
     names
-        .into_iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let entity = pki.entity(&name).with_context(|| format!("loading station {name}"))?;
-            Ok(Station {
-                name,
-                entity,
-                mac: [0x02, 0x00, 0x5e, 0x10, 0x00, (i + 1) as u8],
-                station_id: 1001 + i as u32,
-            })
+        .iter()
+        .map(|name| {
+            let sdir = dir.join("stations").join(name);
+            let existing = if sdir.join("at.cert").exists() {
+                Some(load_credential(&sdir, "at")?)
+            } else {
+                None
+            };
+            let ticket = match existing {
+                Some(t) if ticket_usable(&t, &aa, now_secs) => t,
+                _ => {
+                    let t = v1
+                        .ticket(curve, now_secs.saturating_sub(300), ticket_days, None)
+                        .context("issuing a v1.2.1 ticket")?;
+                    save_credential(&t, &sdir, "at")?;
+                    t
+                }
+            };
+            let mut store = V1TrustStore::new();
+            store.add_anchor(root.certificate.clone());
+            store.add_authority(aa.certificate.clone());
+            Ok(Signer::V1(Box::new(V1Entity::new(
+                Some(ticket),
+                vec![aa.certificate.clone()],
+                store,
+            ))))
         })
         .collect()
 }
 
+fn open_stations(pki: &Pki, k: usize, format: WireFormat) -> anyhow::Result<Vec<Station>> {
+    let names = station_names(pki, k)?;
+    let signers = match format {
+        WireFormat::V2 => names
+            .iter()
+            .map(|n| v2_signer(pki, n))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        WireFormat::V1_2_1 => v1_signers(pki, &names)?,
+    };
+    Ok(names
+        .into_iter()
+        .zip(signers)
+        .enumerate()
+        .map(|(i, (name, signer))| Station {
+            name,
+            signer,
+            mac: [0x02, 0x00, 0x5e, 0x10, 0x00, (i + 1) as u8],
+            station_id: 1001 + i as u32,
+        })
+        .collect())
+}
+
+/// SN-ENCAP of the network part; returns the secured bytes and whether the signer was a
+/// full certificate.
+fn secure(
+    st: &mut Station,
+    network: &[u8],
+    is_denm: bool,
+    lat: i32,
+    lon: i32,
+    t: TaiTime,
+) -> anyhow::Result<(Vec<u8>, bool)> {
+    match &mut st.signer {
+        Signer::V2(entity) => {
+            let req = if is_denm {
+                let location = Location {
+                    point: GeoPoint { lat, lon },
+                    elevation: v2x_wire::ieee1609dot2::elevation_from_metres(ELEVATION_M).0,
+                };
+                EncapRequest::denm(network, location).at(t)
+            } else {
+                EncapRequest::cam(network).at(t)
+            };
+            let out = entity
+                .encap(&req)
+                .with_context(|| format!("SN-ENCAP for station {}", st.name))?;
+            Ok((out.bytes, out.signer_was_certificate))
+        }
+        Signer::V1(entity) => {
+            let profile = if is_denm { V1Profile::Denm } else { V1Profile::Cam };
+            let mut req = V1EncapRequest::new(profile, network, t);
+            if is_denm {
+                // v1.2.1 elevation: decimetres, big-endian (positive range).
+                let dm = (ELEVATION_M * 10.0).round() as u16;
+                req.location = Some(v2x_wire::v1_2_1::ThreeDLocation {
+                    latitude: lat,
+                    longitude: lon,
+                    elevation: dm.to_be_bytes(),
+                });
+            }
+            let msg = entity
+                .encap_message(&req)
+                .with_context(|| format!("v1.2.1 SN-ENCAP for station {}", st.name))?;
+            let full = msg.header_fields.iter().any(|h| {
+                matches!(
+                    h,
+                    v2x_wire::v1_2_1::HeaderField::SignerInfo(
+                        v2x_wire::v1_2_1::SignerInfo::Certificate(_)
+                            | v2x_wire::v1_2_1::SignerInfo::CertificateChain(_)
+                    )
+                )
+            });
+            Ok((msg.to_bytes(), full))
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     validate(&args)?;
-    if args.format == WireFormat::V1_2_1 {
-        bail!(
-            "--format v1.2.1 is not available: the TS 103 097 v1.2.1 security entity has no PKI-directory \
-             loader yet, so `v2x pcap` cannot sign with the PKI's tickets in that format"
-        );
-    }
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
     for psid in [PSID_CAM, PSID_DENM] {
         if !pki.config().psids.contains(&psid) && (psid == PSID_CAM || args.denm_every > 0) {
@@ -155,7 +315,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let mut stations = open_stations(&pki, args.stations)?;
+    let mut stations = open_stations(&pki, args.stations, args.format)?;
+    // GeoNetworking version of the era of each security format.
+    let basic = BasicHeader {
+        version: if args.format == WireFormat::V1_2_1 { 0 } else { 1 },
+        ..BasicHeader::shb(true)
+    };
     let file = std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let mut pcap = PcapWriter::new(std::io::BufWriter::new(file))?;
     let start = TaiTime::now();
@@ -206,28 +371,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         };
         let network = NetworkPart::shb(pv, port, &app).to_bytes()?;
-        let req = if is_denm {
-            let location = Location {
-                point: GeoPoint {
-                    lat: vehicle.latitude,
-                    lon: vehicle.longitude,
-                },
-                elevation: v2x_wire::ieee1609dot2::elevation_from_metres(ELEVATION_M).0,
-            };
-            EncapRequest::denm(&network, location).at(t)
-        } else {
-            EncapRequest::cam(&network).at(t)
-        };
-        let secured = st
-            .entity
-            .encap(&req)
-            .with_context(|| format!("SN-ENCAP for station {}", st.name))?;
-        match (is_denm, secured.signer_was_certificate) {
+        let (secured, with_certificate) = secure(st, &network, is_denm, vehicle.latitude, vehicle.longitude, t)?;
+        match (is_denm, with_certificate) {
             (true, _) => written.denms += 1,
             (false, true) => written.cams_with_certificate += 1,
             (false, false) => written.cams_with_digest += 1,
         }
-        let frame = geonet_frame(st.mac, &secured_packet(&secured.bytes));
+        let mut gn = Vec::with_capacity(4 + secured.len());
+        basic.emit(&mut gn);
+        gn.extend_from_slice(&secured);
+        let frame = geonet_frame(st.mac, &gn);
         let unix_micros = t
             .to_system_time()
             .duration_since(std::time::UNIX_EPOCH)

@@ -1,10 +1,158 @@
-//! `v2x pki` (being built).
+//! `v2x pki`: create a PKI directory and issue authorization tickets.
 
+use anyhow::{anyhow, bail, Context};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+use v2x_crypto::Curve;
+use v2x_security::{AppPermission, Pki, PkiConfig, TicketSpec};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    command: PkiCommand,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`v2x pki` is not built yet")
+#[derive(clap::Subcommand)]
+enum PkiCommand {
+    /// Create root CA, enrolment authority, authorization authority and one station.
+    Init {
+        #[arg(long)]
+        dir: PathBuf,
+        /// Signing curve: p256, p384, bp256 or bp384.
+        #[arg(long, default_value = "p256")]
+        curve: String,
+        /// Name of the first station.
+        #[arg(long, default_value = "station-1")]
+        station: String,
+    },
+    /// Issue authorization tickets (pseudonyms) for a station.
+    Issue {
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        /// PSIDs, comma separated (36 = CAM, 37 = DENM get the ETSI default SSPs).
+        #[arg(long, value_delimiter = ',')]
+        psid: Vec<u64>,
+        /// Validity: a number with unit s, m, h, d, w or y (e.g. 1w, 12h).
+        #[arg(long, default_value = "1w")]
+        validity: String,
+        #[arg(long, default_value = "station-1")]
+        station: String,
+        /// Issue tickets without an encryption key.
+        #[arg(long)]
+        no_encryption_key: bool,
+    },
+    /// Revoke a certificate: the root re-issues the CRL in the PKI directory.
+    Revoke {
+        #[arg(long)]
+        dir: PathBuf,
+        /// The certificate file (.oer) to revoke.
+        #[arg(long)]
+        cert: PathBuf,
+    },
+}
+
+/// Parses "90s", "30m", "12h", "7d", "1w", "1y".
+pub fn parse_validity(s: &str) -> anyhow::Result<Duration> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| anyhow!("validity {s:?} needs a unit (s, m, h, d, w, y)"))?;
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().with_context(|| format!("validity {s:?}"))?;
+    let mult = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        "y" => 31_556_952,
+        _ => bail!("unknown validity unit {unit:?} (use s, m, h, d, w, y)"),
+    };
+    if n == 0 {
+        bail!("validity must be positive");
+    }
+    Ok(Duration::from_secs(
+        n.checked_mul(mult).ok_or_else(|| anyhow!("validity too large"))?,
+    ))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        PkiCommand::Init { dir, curve, station } => {
+            let curve = Curve::from_short_name(&curve)
+                .ok_or_else(|| anyhow!("unknown curve {curve:?} (p256, p384, bp256, bp384)"))?;
+            let config = PkiConfig {
+                curve,
+                ..PkiConfig::default()
+            };
+            let pki =
+                Pki::init(&dir, config, &station).with_context(|| format!("creating PKI in {}", dir.display()))?;
+            println!("PKI created in {} ({curve})", dir.display());
+            println!("  root CA  {}", pki.root().certificate.hashed_id8());
+            println!("  EA       {}", pki.ea().certificate.hashed_id8());
+            println!("  AA       {}", pki.aa().certificate.hashed_id8());
+            for t in pki.tickets(&station)? {
+                println!("  {station} ticket {}", t.certificate.hashed_id8());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        PkiCommand::Issue {
+            dir,
+            count,
+            psid,
+            validity,
+            station,
+            no_encryption_key,
+        } => {
+            if count == 0 || count > 100_000 {
+                bail!("--count must be between 1 and 100000");
+            }
+            let pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
+            let validity = parse_validity(&validity)?;
+            let psids = if psid.is_empty() {
+                pki.config().psids.clone()
+            } else {
+                psid
+            };
+            let mut spec = TicketSpec::new(&psids, validity);
+            spec.encryption_key = !no_encryption_key;
+            spec.permissions = psids
+                .iter()
+                .map(|&p| AppPermission {
+                    psid: p,
+                    ssp: v2x_security::pki_store::default_ssp(p),
+                })
+                .collect();
+            let issued = pki.issue_tickets(&station, count, &spec)?;
+            for t in &issued {
+                println!("{}", t.certificate.hashed_id8());
+            }
+            eprintln!("issued {} ticket(s) for {station} in {}", issued.len(), dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        PkiCommand::Revoke { dir, cert } => {
+            let pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
+            let c = v2x_security::pki_store::read_certificate(&cert)?;
+            pki.revoke(&c)?;
+            println!("revoked {}", c.hashed_id8());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validity_units() {
+        assert_eq!(parse_validity("1w").unwrap(), Duration::from_secs(604_800));
+        assert_eq!(parse_validity("90s").unwrap(), Duration::from_secs(90));
+        assert!(parse_validity("5").is_err());
+        assert!(parse_validity("0h").is_err());
+        assert!(parse_validity("3x").is_err());
+    }
 }

@@ -29,7 +29,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut sc = Scenario::load(&args.scenario)?;
-    sc.apply(&Overrides { duration_s: args.duration, seed: args.seed, replications: args.replications })?;
+    sc.apply(&Overrides {
+        duration_s: args.duration,
+        seed: args.seed,
+        replications: args.replications,
+    })?;
     let progress = !args.quiet && std::io::stderr().is_terminal();
     let results = v2x_sim::run(&sc, progress)?;
     v2x_sim::output::write_all(&results, &args.out)

@@ -11,7 +11,7 @@ use openssl::pkey::{PKey, Params, Private, Public};
 use openssl::rsa::{Padding, Rsa};
 use openssl::sign::{Signer, Verifier};
 use serde::{Deserialize, Serialize};
-use v2x_crypto::{Curve, CryptoError, EciesWrapped, PrivateKey, PublicKey};
+use v2x_crypto::{CryptoError, Curve, EciesWrapped, PrivateKey, PublicKey};
 
 /// Signature algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -75,7 +75,11 @@ impl DsaParams {
     /// Fresh parameters of `bits`.
     pub fn generate(bits: u32) -> Result<DsaParams, CryptoError> {
         let params: Dsa<Params> = Dsa::generate_params(bits).map_err(crypto)?;
-        Ok(DsaParams { p: params.p().to_vec(), q: params.q().to_vec(), g: params.g().to_vec() })
+        Ok(DsaParams {
+            p: params.p().to_vec(),
+            q: params.q().to_vec(),
+            g: params.g().to_vec(),
+        })
     }
 
     /// Fixed 1024-bit parameters with a 160-bit subgroup (paper 003's DSA size: 40-byte
@@ -87,7 +91,11 @@ impl DsaParams {
         const Q: &str = "a34f4d207d9baa71a3f0d09f8a1dcb3e06b4121f";
         const G: &str = "0bb9b5d8dd075c15d4395a8f07170c4067edcaf7955c7b9fabf73d3797787e150f01abdb1d60deb4c07cbce9000c925ea787c0cca69c4dd1ebe7052baec9fa8cf3ddbc65d68f7fba0057ea4ac3da48ed6a88da78eb109d8349a730b3920e185a74f093cca322279d7194678a15d634d4a36ae118cc03b3c7abce7e77a52db8d4";
         let h = |x: &str| hex::decode(x).unwrap_or_default();
-        DsaParams { p: h(P), q: h(Q), g: h(G) }
+        DsaParams {
+            p: h(P),
+            q: h(Q),
+            g: h(G),
+        }
     }
 
     /// The process-wide parameters of `bits`: the fixed set for 1024, otherwise generated
@@ -192,11 +200,14 @@ impl VerifyKey {
     }
 
     pub fn from_bytes(alg: SignatureAlg, bytes: &[u8]) -> Result<VerifyKey, WireError> {
-        let bad = |e: String| WireError::Invalid { field: "verification key", message: e };
+        let bad = |e: String| WireError::Invalid {
+            field: "verification key",
+            message: e,
+        };
         match alg {
-            SignatureAlg::Ecdsa => {
-                PublicKey::from_sec1(Curve::NistP256, bytes).map(VerifyKey::Ecdsa).map_err(|e| bad(e.to_string()))
-            }
+            SignatureAlg::Ecdsa => PublicKey::from_sec1(Curve::NistP256, bytes)
+                .map(VerifyKey::Ecdsa)
+                .map_err(|e| bad(e.to_string())),
             SignatureAlg::Rsa => {
                 let k = PKey::public_key_from_der(bytes).map_err(|e| bad(e.to_string()))?;
                 k.rsa().map_err(|e| bad(e.to_string()))?;
@@ -290,7 +301,9 @@ impl DecryptKey {
             }
             DecryptKey::Rsa(k) => {
                 let mut out = vec![0u8; k.size() as usize];
-                let n = k.private_decrypt(ct, &mut out, Padding::PKCS1_OAEP).map_err(|e| fail(&e.to_string()))?;
+                let n = k
+                    .private_decrypt(ct, &mut out, Padding::PKCS1_OAEP)
+                    .map_err(|e| fail(&e.to_string()))?;
                 out.truncate(n);
                 Ok(out)
             }
@@ -337,12 +350,17 @@ impl EncryptKey {
     }
 
     pub fn from_bytes(alg: EncryptionAlg, bytes: &[u8]) -> Result<EncryptKey, WireError> {
-        let bad = |e: String| WireError::Invalid { field: "encryption key", message: e };
+        let bad = |e: String| WireError::Invalid {
+            field: "encryption key",
+            message: e,
+        };
         match alg {
-            EncryptionAlg::Ecies => {
-                PublicKey::from_sec1(Curve::NistP256, bytes).map(EncryptKey::Ecies).map_err(|e| bad(e.to_string()))
-            }
-            EncryptionAlg::Rsa => Rsa::public_key_from_der(bytes).map(EncryptKey::Rsa).map_err(|e| bad(e.to_string())),
+            EncryptionAlg::Ecies => PublicKey::from_sec1(Curve::NistP256, bytes)
+                .map(EncryptKey::Ecies)
+                .map_err(|e| bad(e.to_string())),
+            EncryptionAlg::Rsa => Rsa::public_key_from_der(bytes)
+                .map(EncryptKey::Rsa)
+                .map_err(|e| bad(e.to_string())),
         }
     }
 }
@@ -377,7 +395,15 @@ impl SessionCert {
         let encrypt = EncryptKey::from_bytes(enc, r.var16("certificate encryption key")?)?;
         r.var16("certificate signature")?;
         let used = bytes.len() - r.remaining();
-        Ok((SessionCert { id, verify, encrypt, encoded: bytes[..used].to_vec() }, r.rest()))
+        Ok((
+            SessionCert {
+                id,
+                verify,
+                encrypt,
+                encoded: bytes[..used].to_vec(),
+            },
+            r.rest(),
+        ))
     }
 
     /// Checks the CA's signature.
@@ -389,9 +415,15 @@ impl SessionCert {
         if ca.verify_key.verify(&signed, sig) {
             Ok(())
         } else if ca.verify_key.alg() != self.verify.alg() {
-            Err(Rejection::new(RejectReason::InvalidCertificate, "certificate algorithm differs from the CA's"))
+            Err(Rejection::new(
+                RejectReason::InvalidCertificate,
+                "certificate algorithm differs from the CA's",
+            ))
         } else {
-            Err(Rejection::new(RejectReason::UntrustedRoot, "certificate not signed by the trusted CA"))
+            Err(Rejection::new(
+                RejectReason::UntrustedRoot,
+                "certificate not signed by the trusted CA",
+            ))
         }
     }
 }
@@ -432,7 +464,12 @@ impl SessionCa {
         signed.extend_from_slice(&self.id);
         let sig = self.key.sign(&signed)?;
         put_var16(&mut tbs, &sig, "signature").map_err(enc)?;
-        Ok(SessionCert { id, verify: verify.clone(), encrypt: encrypt.clone(), encoded: tbs })
+        Ok(SessionCert {
+            id,
+            verify: verify.clone(),
+            encrypt: encrypt.clone(),
+            encoded: tbs,
+        })
     }
 }
 
@@ -446,8 +483,11 @@ mod tests {
         assert_eq!((p.p.len(), p.q.len(), p.g.len()), (128, 20, 128));
         // q divides p - 1 and g has order q: g^q mod p == 1.
         let mut ctx = openssl::bn::BigNumContext::new().unwrap();
-        let (bp, bq, bg) =
-            (BigNum::from_slice(&p.p).unwrap(), BigNum::from_slice(&p.q).unwrap(), BigNum::from_slice(&p.g).unwrap());
+        let (bp, bq, bg) = (
+            BigNum::from_slice(&p.p).unwrap(),
+            BigNum::from_slice(&p.q).unwrap(),
+            BigNum::from_slice(&p.g).unwrap(),
+        );
         let mut pm1 = BigNum::new().unwrap();
         pm1.checked_sub(&bp, &BigNum::from_u32(1).unwrap()).unwrap();
         let mut rem = BigNum::new().unwrap();
@@ -462,7 +502,11 @@ mod tests {
     #[test]
     fn every_signature_algorithm_signs_and_verifies_with_paper_sizes() {
         let dsa = DsaParams::shared(1024).unwrap();
-        for (alg, len) in [(SignatureAlg::Ecdsa, 64), (SignatureAlg::Rsa, 128), (SignatureAlg::Dsa, 40)] {
+        for (alg, len) in [
+            (SignatureAlg::Ecdsa, 64),
+            (SignatureAlg::Rsa, 128),
+            (SignatureAlg::Dsa, 40),
+        ] {
             let k = SigningKey::generate(alg, 1024, Some(&dsa)).unwrap();
             let sig = k.sign(b"m").unwrap();
             assert_eq!(sig.len(), len, "{alg:?}");

@@ -44,8 +44,8 @@
 pub mod crypto;
 
 use crate::authenticator::{
-    Authenticator, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind,
-    SenderId, StationId, Timestamp,
+    Authenticator, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId,
+    StationId, Timestamp,
 };
 use crate::describe::{CryptoOp, CurveName, MessageDescription, OpCount, ProtocolDescription, Schedule};
 use crate::factory::{Role, SetupError};
@@ -145,7 +145,13 @@ impl SessionConfig {
 
     pub fn variant(&self) -> String {
         let s = |v: &dyn erased::Name| v.name();
-        format!("{}/{}+{}/{}", s(&self.topology), s(&self.signature), s(&self.encryption), s(&self.protection))
+        format!(
+            "{}/{}+{}/{}",
+            s(&self.topology),
+            s(&self.signature),
+            s(&self.encryption),
+            s(&self.protection)
+        )
     }
 }
 
@@ -155,7 +161,10 @@ mod erased {
     }
     impl<T: serde::Serialize> Name for T {
         fn name(&self) -> String {
-            serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+            serde_json::to_value(self)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
         }
     }
 }
@@ -249,7 +258,10 @@ impl SessionStation {
 
     /// True once a session with `peer` is ready for data.
     pub fn has_session_with(&self, peer: StationId) -> bool {
-        self.outbound.get(&peer.0).and_then(|s| self.sessions.get(s)).is_some_and(|s| s.established)
+        self.outbound
+            .get(&peer.0)
+            .and_then(|s| self.sessions.get(s))
+            .is_some_and(|s| s.established)
     }
 
     fn check_cert(&mut self, cert: &SessionCert) -> Result<(), Rejection> {
@@ -264,7 +276,10 @@ impl SessionStation {
     fn check_time(&self, t: u64, now: Timestamp) -> Result<(), Rejection> {
         let window = self.config.handshake_window_ms * 1000;
         if t.saturating_add(window) < now.as_micros() {
-            return Err(reject(RejectReason::StaleMessage, "handshake timestamp outside the window"));
+            return Err(reject(
+                RejectReason::StaleMessage,
+                "handshake timestamp outside the window",
+            ));
         }
         if t > now.as_micros().saturating_add(window) {
             return Err(reject(RejectReason::FutureMessage, "handshake timestamp in the future"));
@@ -331,14 +346,21 @@ impl SessionStation {
         };
         let check_sig = |mac: &[u8], sig: &[u8]| match signer {
             Some(c) if c.verify.verify(mac, sig) => Ok(()),
-            Some(_) => Err(reject(RejectReason::FalseSignature, "signature on the HMAC does not verify")),
-            None => Err(reject(RejectReason::SignerCertificateNotFound, "no certificate for the sender")),
+            Some(_) => Err(reject(
+                RejectReason::FalseSignature,
+                "signature on the HMAC does not verify",
+            )),
+            None => Err(reject(
+                RejectReason::SignerCertificateNotFound,
+                "no certificate for the sender",
+            )),
         };
         match self.config.protection {
             Protection::Hmac => {
-                let split = body.len().checked_sub(HMAC_LEN).ok_or_else(|| {
-                    reject(RejectReason::InvalidEncoding, "data shorter than its HMAC")
-                })?;
+                let split = body
+                    .len()
+                    .checked_sub(HMAC_LEN)
+                    .ok_or_else(|| reject(RejectReason::InvalidEncoding, "data shorter than its HMAC"))?;
                 let (m, tag) = body.split_at(split);
                 let covered = packet.get(..packet.len() - HMAC_LEN).unwrap_or_default();
                 if !openssl::memcmp::eq(&hmac_sha1(sk, covered), tag) {
@@ -382,7 +404,9 @@ impl SessionStation {
         let e = |x: WireError| EncapError::Crypto(x.to_string());
         let mut dh = None;
         if self.config.scheme == Scheme::Wang {
-            let key = dh_group()?.generate_key().map_err(|e| EncapError::Crypto(e.to_string()))?;
+            let key = dh_group()?
+                .generate_key()
+                .map_err(|e| EncapError::Crypto(e.to_string()))?;
             put_var16(&mut out, &key.prime_p().to_vec(), "p").map_err(e)?;
             put_var16(&mut out, &key.generator().to_vec(), "g").map_err(e)?;
             put_var16(&mut out, &key.public_key().to_vec(), "Y_A").map_err(e)?;
@@ -407,10 +431,20 @@ impl SessionStation {
             },
         );
         self.outbound.insert(peer, sid);
-        Ok(OutgoingPacket { bytes: out, kind: PacketKind::Handshake(1), destination: Destination::Unicast(StationId(peer)) })
+        Ok(OutgoingPacket {
+            bytes: out,
+            kind: PacketKind::Handshake(1),
+            destination: Destination::Unicast(StationId(peer)),
+        })
     }
 
-    fn group_key_message(&self, gid: &[u8; 8], sk: &[u8; 16], members: &[SessionCert], now: Timestamp) -> Result<Vec<u8>, EncapError> {
+    fn group_key_message(
+        &self,
+        gid: &[u8; 8],
+        sk: &[u8; 16],
+        members: &[SessionCert],
+        now: Timestamp,
+    ) -> Result<Vec<u8>, EncapError> {
         let e = |x: WireError| EncapError::Crypto(x.to_string());
         let mut out = vec![GROUP];
         out.extend_from_slice(&self.id.0.to_be_bytes());
@@ -442,7 +476,14 @@ impl SessionStation {
             sk.copy_from_slice(&v2x_crypto::random_bytes(16));
             self.groups.insert(
                 gid,
-                Group { leader: self.id.0, sk, started: now, send_seq: 0, recv_seq: None, keyed: HashSet::new() },
+                Group {
+                    leader: self.id.0,
+                    sk,
+                    started: now,
+                    send_seq: 0,
+                    recv_seq: None,
+                    keyed: HashSet::new(),
+                },
             );
             self.my_group = Some(gid);
         }
@@ -453,7 +494,11 @@ impl SessionStation {
         };
         let new_members: Vec<SessionCert> = {
             let dir = self.directory.lock().unwrap_or_else(|e| e.into_inner());
-            dir.certs.values().filter(|c| c.id != self.id.0 && !keyed.contains(&c.id)).cloned().collect()
+            dir.certs
+                .values()
+                .filter(|c| c.id != self.id.0 && !keyed.contains(&c.id))
+                .cloned()
+                .collect()
         };
         let mut out = Vec::new();
         if !new_members.is_empty() {
@@ -481,7 +526,10 @@ impl SessionStation {
             }
             None => 0,
         };
-        out.push(OutgoingPacket::broadcast(PacketKind::Data, self.protect(&gid, 2, seq, &sk, payload)?));
+        out.push(OutgoingPacket::broadcast(
+            PacketKind::Data,
+            self.protect(&gid, 2, seq, &sk, payload)?,
+        ));
         Ok(out)
     }
 
@@ -499,7 +547,10 @@ impl SessionStation {
             let y = r.var16("Y_A").map_err(wire_reject)?;
             let group = dh_group().map_err(|e| reject(RejectReason::InvalidEncoding, e.to_string()))?;
             if p != group.prime_p().to_vec().as_slice() || g != group.generator().to_vec().as_slice() {
-                return Err(reject(RejectReason::IncompatibleProtocol, "Diffie-Hellman group is not the configured one"));
+                return Err(reject(
+                    RejectReason::IncompatibleProtocol,
+                    "Diffie-Hellman group is not the configured one",
+                ));
             }
             y_a = Some(y.to_vec());
         }
@@ -508,17 +559,26 @@ impl SessionStation {
         let sig = r.var16("signature").map_err(wire_reject)?;
         r.finish().map_err(wire_reject)?;
         if to != self.id.0 {
-            return Err(reject(RejectReason::NotForThisRecipient, format!("handshake for station {to}")));
+            return Err(reject(
+                RejectReason::NotForThisRecipient,
+                format!("handshake for station {to}"),
+            ));
         }
         let (cert, rest) =
             SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(wire_reject)?;
         if !rest.is_empty() || cert.id != from {
-            return Err(reject(RejectReason::InvalidCertificate, "certificate does not belong to the sender"));
+            return Err(reject(
+                RejectReason::InvalidCertificate,
+                "certificate does not belong to the sender",
+            ));
         }
         self.check_time(t, now)?;
         self.check_cert(&cert)?;
         if !cert.verify.verify(&packet[..signed_len], sig) {
-            return Err(reject(RejectReason::FalseSignature, "handshake signature does not verify"));
+            return Err(reject(
+                RejectReason::FalseSignature,
+                "handshake signature does not verify",
+            ));
         }
         if self.sessions.contains_key(&sid) {
             return Err(reject(RejectReason::DuplicateMessage, "session already exists"));
@@ -543,7 +603,10 @@ impl SessionStation {
             put_var16(&mut out, &ours.public_key().to_vec(), "Y_B").map_err(e)?;
         }
         put_var16(&mut out, self.cert.encoded(), "certificate").map_err(e)?;
-        let sig = self.sign_key.sign(&out).map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
+        let sig = self
+            .sign_key
+            .sign(&out)
+            .map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
         put_var16(&mut out, &sig, "signature").map_err(e)?;
         if let Some(sk) = &sk {
             let mac = hmac_sha1(sk, &out);
@@ -580,15 +643,26 @@ impl SessionStation {
         let to = r.u32("to").map_err(wire_reject)?;
         let sid = r.array::<8>("session").map_err(wire_reject)?;
         let t = r.u64("T").map_err(wire_reject)?;
-        let y_b = if self.config.scheme == Scheme::Wang { Some(r.var16("Y_B").map_err(wire_reject)?) } else { None };
+        let y_b = if self.config.scheme == Scheme::Wang {
+            Some(r.var16("Y_B").map_err(wire_reject)?)
+        } else {
+            None
+        };
         let cert_bytes = r.var16("certificate").map_err(wire_reject)?;
         let signed_len = packet.len() - r.remaining();
         let sig = r.var16("signature").map_err(wire_reject)?;
         let mac_covered = packet.len() - r.remaining();
-        let mac = if y_b.is_some() { Some(r.take(HMAC_LEN, "HMAC").map_err(wire_reject)?) } else { None };
+        let mac = if y_b.is_some() {
+            Some(r.take(HMAC_LEN, "HMAC").map_err(wire_reject)?)
+        } else {
+            None
+        };
         r.finish().map_err(wire_reject)?;
         if to != self.id.0 {
-            return Err(reject(RejectReason::NotForThisRecipient, format!("handshake for station {to}")));
+            return Err(reject(
+                RejectReason::NotForThisRecipient,
+                format!("handshake for station {to}"),
+            ));
         }
         let (cert, _) =
             SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(wire_reject)?;
@@ -599,12 +673,18 @@ impl SessionStation {
             .ok_or_else(|| reject(RejectReason::UnknownSender, "no handshake in progress with this sender"))?;
         let _ = session;
         if cert.id != from {
-            return Err(reject(RejectReason::InvalidCertificate, "certificate does not belong to the sender"));
+            return Err(reject(
+                RejectReason::InvalidCertificate,
+                "certificate does not belong to the sender",
+            ));
         }
         self.check_time(t, now)?;
         self.check_cert(&cert)?;
         if !cert.verify.verify(&packet[..signed_len], sig) {
-            return Err(reject(RejectReason::FalseSignature, "handshake signature does not verify"));
+            return Err(reject(
+                RejectReason::FalseSignature,
+                "handshake signature does not verify",
+            ));
         }
         let e = |x: WireError| reject(RejectReason::InvalidEncoding, x.to_string());
         let mut m3 = vec![H3];
@@ -613,9 +693,11 @@ impl SessionStation {
         m3.extend_from_slice(&sid);
         let sk = match (y_b, mac) {
             (Some(y_b), Some(mac)) => {
-                let dh = self.sessions.get_mut(&sid).and_then(|s| s.dh.take()).ok_or_else(|| {
-                    reject(RejectReason::UnknownKey, "no Diffie-Hellman key for this session")
-                })?;
+                let dh = self
+                    .sessions
+                    .get_mut(&sid)
+                    .and_then(|s| s.dh.take())
+                    .ok_or_else(|| reject(RejectReason::UnknownKey, "no Diffie-Hellman key for this session"))?;
                 let peer = BigNum::from_slice(y_b).map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
                 let secret = dh
                     .compute_key(&peer)
@@ -636,8 +718,14 @@ impl SessionStation {
                 let mut inner = from.to_be_bytes().to_vec();
                 inner.extend_from_slice(&sk);
                 inner.extend_from_slice(&ts_bytes(now));
-                let ct = cert.encrypt.encrypt(&inner).map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
-                let sig = self.sign_key.sign(&inner).map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
+                let ct = cert
+                    .encrypt
+                    .encrypt(&inner)
+                    .map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
+                let sig = self
+                    .sign_key
+                    .sign(&inner)
+                    .map_err(|x| reject(RejectReason::InvalidEncoding, x.to_string()))?;
                 put_var16(&mut m3, &ct, "ciphertext").map_err(e)?;
                 put_var16(&mut m3, &sig, "signature").map_err(e)?;
                 sk
@@ -674,7 +762,10 @@ impl SessionStation {
         let to = r.u32("to").map_err(wire_reject)?;
         let sid = r.array::<8>("session").map_err(wire_reject)?;
         if to != self.id.0 {
-            return Err(reject(RejectReason::NotForThisRecipient, format!("handshake for station {to}")));
+            return Err(reject(
+                RejectReason::NotForThisRecipient,
+                format!("handshake for station {to}"),
+            ));
         }
         let scheme = self.config.scheme;
         let mut sk_rh = None;
@@ -691,7 +782,9 @@ impl SessionStation {
                     let mac = r.take(HMAC_LEN, "HMAC").map_err(wire_reject)?;
                     r.finish().map_err(wire_reject)?;
                     self.check_time(t, now)?;
-                    let sk = session.sk.ok_or_else(|| reject(RejectReason::UnknownKey, "no session key"))?;
+                    let sk = session
+                        .sk
+                        .ok_or_else(|| reject(RejectReason::UnknownKey, "no session key"))?;
                     if !openssl::memcmp::eq(&hmac_sha1(&sk, &packet[..covered]), mac) {
                         return Err(reject(RejectReason::FalseMac, "HMAC_SK(M3) does not verify"));
                     }
@@ -701,10 +794,9 @@ impl SessionStation {
                     let sig = r.var16("signature").map_err(wire_reject)?;
                     r.finish().map_err(wire_reject)?;
                     let inner = self.decrypt_key.decrypt(ct)?;
-                    let cert = session
-                        .peer_cert
-                        .as_ref()
-                        .ok_or_else(|| reject(RejectReason::SignerCertificateNotFound, "no certificate for the peer"))?;
+                    let cert = session.peer_cert.as_ref().ok_or_else(|| {
+                        reject(RejectReason::SignerCertificateNotFound, "no certificate for the peer")
+                    })?;
                     if !cert.verify.verify(&inner, sig) {
                         return Err(reject(RejectReason::FalseSignature, "Sig_A[B|SK|T] does not verify"));
                     }
@@ -714,7 +806,10 @@ impl SessionStation {
                     let t = ir.u64("T").map_err(wire_reject)?;
                     ir.finish().map_err(wire_reject)?;
                     if b != self.id.0 {
-                        return Err(reject(RejectReason::NotForThisRecipient, "session key meant for another station"));
+                        return Err(reject(
+                            RejectReason::NotForThisRecipient,
+                            "session key meant for another station",
+                        ));
                     }
                     self.check_time(t, now)?;
                     sk_rh = Some(sk);
@@ -760,14 +855,22 @@ impl SessionStation {
             .ok_or_else(|| reject(RejectReason::SignerCertificateNotFound, "leader certificate unknown"))?;
         self.check_cert(&cert)?;
         if !cert.verify.verify(&packet[..signed_len], sig) {
-            return Err(reject(RejectReason::FalseSignature, "group key signature does not verify"));
+            return Err(reject(
+                RejectReason::FalseSignature,
+                "group key signature does not verify",
+            ));
         }
         let sk_bytes = self.decrypt_key.decrypt(wrapped)?;
         let sk = <[u8; 16]>::try_from(sk_bytes.as_slice())
             .map_err(|_| reject(RejectReason::DecryptionFailed, "group key is not 16 bytes"))?;
-        self.groups
-            .entry(gid)
-            .or_insert(Group { leader, sk, started: now, send_seq: 0, recv_seq: None, keyed: HashSet::new() });
+        self.groups.entry(gid).or_insert(Group {
+            leader,
+            sk,
+            started: now,
+            send_seq: 0,
+            recv_seq: None,
+            keyed: HashSet::new(),
+        });
         Ok(Decapsulated::outcome(DecapOutcome::Control(PacketKind::GroupKey)))
     }
 
@@ -785,17 +888,32 @@ impl SessionStation {
                 return Err(reject(RejectReason::StaleMessage, "group key expired"));
             }
             if g.recv_seq.is_some_and(|last| seq <= last) {
-                return Err(reject(RejectReason::DuplicateMessage, format!("sequence {seq} already seen")));
+                return Err(reject(
+                    RejectReason::DuplicateMessage,
+                    format!("sequence {seq} already seen"),
+                ));
             }
             let (sk, leader) = (g.sk, g.leader);
-            let cert = self.directory.lock().unwrap_or_else(|e| e.into_inner()).get(leader).cloned();
+            let cert = self
+                .directory
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(leader)
+                .cloned();
             let m = self.unprotect(packet, &id, 2, seq, &sk, cert.as_ref())?;
             if let Some(g) = self.groups.get_mut(&id) {
                 g.recv_seq = Some(seq);
             }
-            return Ok(Delivery { payload: m, sender: SenderId::Claimed(StationId(leader)), generated: None });
+            return Ok(Delivery {
+                payload: m,
+                sender: SenderId::Claimed(StationId(leader)),
+                generated: None,
+            });
         }
-        let s = self.sessions.get(&id).ok_or_else(|| reject(RejectReason::UnknownKey, "no session key for this session"))?;
+        let s = self
+            .sessions
+            .get(&id)
+            .ok_or_else(|| reject(RejectReason::UnknownKey, "no session key for this session"))?;
         if !s.established {
             return Err(reject(RejectReason::UnknownKey, "session not established"));
         }
@@ -803,7 +921,10 @@ impl SessionStation {
             return Err(reject(RejectReason::StaleMessage, "session expired"));
         }
         if s.recv_seq.is_some_and(|last| seq <= last) {
-            return Err(reject(RejectReason::DuplicateMessage, format!("sequence {seq} already seen")));
+            return Err(reject(
+                RejectReason::DuplicateMessage,
+                format!("sequence {seq} already seen"),
+            ));
         }
         let sk = s.sk.ok_or_else(|| reject(RejectReason::UnknownKey, "no session key"))?;
         let direction = if s.initiator { 1 } else { 0 };
@@ -812,7 +933,11 @@ impl SessionStation {
         if let Some(s) = self.sessions.get_mut(&id) {
             s.recv_seq = Some(seq);
         }
-        Ok(Delivery { payload: m, sender: SenderId::Claimed(StationId(peer)), generated: None })
+        Ok(Delivery {
+            payload: m,
+            sender: SenderId::Claimed(StationId(peer)),
+            generated: None,
+        })
     }
 
     fn data_for_session(&mut self, sid: &[u8; 8], m: &[u8]) -> Result<OutgoingPacket, EncapError> {
@@ -825,7 +950,11 @@ impl SessionStation {
         };
         let sk = sk.ok_or_else(|| EncapError::NotReady("no session key".into()))?;
         let bytes = self.protect(sid, if initiator { 0 } else { 1 }, seq, &sk, m)?;
-        Ok(OutgoingPacket { bytes, kind: PacketKind::Data, destination: Destination::Unicast(StationId(peer)) })
+        Ok(OutgoingPacket {
+            bytes,
+            kind: PacketKind::Data,
+            destination: Destination::Unicast(StationId(peer)),
+        })
     }
 }
 
@@ -844,7 +973,10 @@ impl Authenticator for SessionStation {
         if self.config.topology == Topology::Group {
             return self.encap_group(payload, now);
         }
-        let peer = self.peer.ok_or_else(|| EncapError::NotReady("no peer: call connect() first".into()))?.0;
+        let peer = self
+            .peer
+            .ok_or_else(|| EncapError::NotReady("no peer: call connect() first".into()))?
+            .0;
         let lifetime = self.config.session_lifetime_ms * 1000;
         if let Some(sid) = self.outbound.get(&peer).copied() {
             if let Some(s) = self.sessions.get_mut(&sid) {
@@ -872,7 +1004,10 @@ impl Authenticator for SessionStation {
             Some(&H3) => self.on_confirm(packet, now),
             Some(&GROUP) => self.on_group_key(packet, now),
             Some(&DATA) => self.on_data(packet, now).map(Decapsulated::accepted),
-            Some(t) => Err(reject(RejectReason::InvalidEncoding, format!("unknown message type {t:#04x}"))),
+            Some(t) => Err(reject(
+                RejectReason::InvalidEncoding,
+                format!("unknown message type {t:#04x}"),
+            )),
             None => Err(reject(RejectReason::InvalidEncoding, "empty packet")),
         };
         result.unwrap_or_else(Decapsulated::from)
@@ -914,16 +1049,23 @@ pub fn describe(config: &SessionConfig) -> ProtocolDescription {
     let dh = [OpCount::new(CryptoOp::DhKeygen, 1), OpCount::new(CryptoOp::DhDerive, 1)];
     let (data_send, data_recv) = match config.protection {
         Protection::Hmac => (vec![hmac], vec![hmac]),
-        Protection::Encrypt => {
-            (vec![OpCount::new(CryptoOp::AesEncrypt, 1)], vec![OpCount::new(CryptoOp::AesDecrypt, 1)])
-        }
+        Protection::Encrypt => (
+            vec![OpCount::new(CryptoOp::AesEncrypt, 1)],
+            vec![OpCount::new(CryptoOp::AesDecrypt, 1)],
+        ),
         _ => (
             vec![OpCount::new(CryptoOp::AesEncrypt, 1), hmac, sign],
             vec![OpCount::new(CryptoOp::AesDecrypt, 1), hmac, verify],
         ),
     };
     let sizes = measure_steps(config).unwrap_or_default();
-    let size = |name: &str| sizes.iter().find(|s| s.message == name).map(|s| (s.overhead, s.total)).unwrap_or((0, 0));
+    let size = |name: &str| {
+        sizes
+            .iter()
+            .find(|s| s.message == name)
+            .map(|s| (s.overhead, s.total))
+            .unwrap_or((0, 0))
+    };
     let msg = |name: &str, schedule, sender_ops: Vec<OpCount>, receiver_ops: Vec<OpCount>, depends| {
         let (overhead, total) = size(name);
         MessageDescription {
@@ -971,7 +1113,13 @@ pub fn describe(config: &SessionConfig) -> ProtocolDescription {
             ));
         }
     }
-    messages.push(msg("data", Schedule::EveryPayload, data_send, data_recv, config.protection != Protection::Hmac));
+    messages.push(msg(
+        "data",
+        Schedule::EveryPayload,
+        data_send,
+        data_recv,
+        config.protection != Protection::Hmac,
+    ));
     ProtocolDescription {
         protocol: config.protocol_name().into(),
         variant: config.variant(),
@@ -1004,14 +1152,22 @@ pub fn measure_steps(config: &SessionConfig) -> Result<Vec<StepSize>, SetupError
 pub fn measure_steps_with(config: &SessionConfig, payload_len: usize) -> Result<Vec<StepSize>, SetupError> {
     let payload = vec![0x42u8; payload_len];
     let mut dep = SessionDeployment::new(config)?;
-    let sender_role = if config.topology == Topology::Group { Role::GroupLeader } else { Role::Vehicle };
+    let sender_role = if config.topology == Topology::Group {
+        Role::GroupLeader
+    } else {
+        Role::Vehicle
+    };
     let mut a = dep.station(StationId(1), sender_role)?;
     let mut b = dep.station(StationId(2), Role::Vehicle)?;
     a.connect(StationId(2));
     let now = Timestamp::from_millis(1_000);
     let mut steps = Vec::new();
-    let mut queue: Vec<(bool, OutgoingPacket)> =
-        a.encap(&payload, now).map_err(|e| SetupError::Crypto(e.to_string()))?.into_iter().map(|p| (true, p)).collect();
+    let mut queue: Vec<(bool, OutgoingPacket)> = a
+        .encap(&payload, now)
+        .map_err(|e| SetupError::Crypto(e.to_string()))?
+        .into_iter()
+        .map(|p| (true, p))
+        .collect();
     let mut guard = 0;
     while let Some((from_a, p)) = (!queue.is_empty()).then(|| queue.remove(0)) {
         guard += 1;
@@ -1023,8 +1179,16 @@ pub fn measure_steps_with(config: &SessionConfig, payload_len: usize) -> Result<
             PacketKind::GroupKey => "group-key".into(),
             _ => "data".into(),
         };
-        let overhead = if p.kind == PacketKind::Data { p.bytes.len() - payload.len() } else { p.bytes.len() };
-        steps.push(StepSize { message: name, overhead, total: p.bytes.len() });
+        let overhead = if p.kind == PacketKind::Data {
+            p.bytes.len() - payload.len()
+        } else {
+            p.bytes.len()
+        };
+        steps.push(StepSize {
+            message: name,
+            overhead,
+            total: p.bytes.len(),
+        });
         let rx = if from_a { &mut b } else { &mut a };
         let d = rx.decap(&p.bytes, now);
         if let DecapOutcome::Rejected(r) = &d.outcome {
@@ -1067,12 +1231,19 @@ impl SessionDeployment {
 
     pub fn station(&mut self, id: StationId, role: Role) -> Result<SessionStation, SetupError> {
         if role == Role::RoadsideUnit {
-            return Err(SetupError::UnsupportedRole { protocol: self.config.protocol_name().into(), role });
+            return Err(SetupError::UnsupportedRole {
+                protocol: self.config.protocol_name().into(),
+                role,
+            });
         }
         let sign_key = SigningKey::generate(self.config.signature, self.config.rsa_bits, self.dsa.as_ref())?;
         let decrypt_key = DecryptKey::generate(self.config.encryption, self.config.rsa_bits)?;
         let cert = self.ca.certify(id.0, &sign_key.public()?, &decrypt_key.public()?)?;
-        self.directory.lock().unwrap_or_else(|e| e.into_inner()).certs.insert(id.0, cert.clone());
+        self.directory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .certs
+            .insert(id.0, cert.clone());
         Ok(SessionStation {
             id,
             role,

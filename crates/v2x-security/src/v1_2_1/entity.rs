@@ -737,26 +737,16 @@ fn replay_key(msg: &SecuredMessage) -> [u8; 32] {
     sha256(&b)
 }
 
-/// §5.4: signer_info comes first, the other header fields follow in strictly
-/// ascending order of their type (so none repeats).
+/// §5.4 header order (see `SecuredMessage::header_order_valid`).
 fn check_header_order(msg: &SecuredMessage) -> Result<(), Rejection> {
-    let mut types: Vec<u8> = msg.header_fields.iter().map(|h| h.type_value()).collect();
-    if let Some(pos) = types.iter().position(|&t| t == header_type::SIGNER_INFO) {
-        if pos != 0 {
-            return Err(rej(
-                RejectReason::InvalidEncoding,
-                "signer_info is not the first header field",
-            ));
-        }
-        types.remove(0);
-    }
-    if types.windows(2).any(|w| w[0] >= w[1]) {
-        return Err(rej(
+    if msg.header_order_valid() {
+        Ok(())
+    } else {
+        Err(rej(
             RejectReason::InvalidEncoding,
-            "header fields not in ascending order (or repeated)",
-        ));
+            "header fields out of order or repeated (§5.4: signer_info first, then ascending types)",
+        ))
     }
-    Ok(())
 }
 
 fn aes_ccm_encrypt(key: &[u8], nonce: &[u8; 12], plaintext: &[u8]) -> Result<Vec<u8>, CryptoError> {

@@ -112,6 +112,7 @@ impl V1TrustStore {
                     format!("certificate {} is revoked", hex::encode(cur_digest)),
                 ));
             }
+            check_structure(&cur)?;
             let cur_key = cur
                 .verification_key()
                 .ok_or_else(|| rej(RejectReason::InvalidCertificate, "certificate has no verification_key"))?;
@@ -200,6 +201,27 @@ impl V1TrustStore {
         }
         Ok(chain)
     }
+}
+
+/// §6.1: subject attributes and validity restrictions each in strictly ascending order
+/// of their type, and exactly one time restriction.
+fn check_structure(cert: &Certificate) -> Result<(), Rejection> {
+    let ascending = |t: &[u8]| t.windows(2).all(|w| w[0] < w[1]);
+    let attrs: Vec<u8> = cert.subject_attributes.iter().map(|a| a.type_value()).collect();
+    let vrs: Vec<u8> = cert.validity_restrictions.iter().map(|v| v.type_value()).collect();
+    if !ascending(&attrs) || !ascending(&vrs) {
+        return Err(rej(
+            RejectReason::InvalidCertificate,
+            "subject attributes or validity restrictions out of order",
+        ));
+    }
+    if vrs.iter().filter(|t| **t <= 2).count() != 1 {
+        return Err(rej(
+            RejectReason::InvalidCertificate,
+            "a certificate needs exactly one time validity restriction",
+        ));
+    }
+    Ok(())
 }
 
 fn check_issuer_type(cert: &Certificate, issuer: &Certificate) -> Result<(), Rejection> {

@@ -18,18 +18,27 @@ pub fn unsecured(payload: Vec<u8>) -> Ieee1609Dot2Data {
 /// `SignedDataPayload { data }` (the `rasn-its` builder validates that some component is present,
 /// hence the `Result`; with `data` present it always succeeds).
 pub fn signed_data_payload(data: Ieee1609Dot2Data) -> Result<SignedDataPayload, WireError> {
-    SignedDataPayload::builder().data(data).build().map_err(|e| WireError::Encode(e.to_string()))
+    SignedDataPayload::builder()
+        .data(data)
+        .build()
+        .map_err(|e| WireError::Encode(e.to_string()))
 }
 
 /// A `HeaderInfo` with the PSID and (optionally) the generation time; set other fields with
 /// `HeaderInfo::builder()` instead.
 pub fn header_info_basic(psid: Psid, generation_time: Option<Time64>) -> HeaderInfo {
-    HeaderInfo::builder().psid(psid).maybe_generation_time(generation_time).build()
+    HeaderInfo::builder()
+        .psid(psid)
+        .maybe_generation_time(generation_time)
+        .build()
 }
 
 /// `ToBeSignedData { payload: { data }, headerInfo }`.
 pub fn to_be_signed_data(data: Ieee1609Dot2Data, header_info: HeaderInfo) -> Result<ToBeSignedData, WireError> {
-    Ok(ToBeSignedData { payload: signed_data_payload(data)?, header_info })
+    Ok(ToBeSignedData {
+        payload: signed_data_payload(data)?,
+        header_info,
+    })
 }
 
 /// `Ieee1609Dot2Data { 3, signedData { hashId, tbsData, signer, signature } }`.
@@ -41,7 +50,12 @@ pub fn signed(
 ) -> Ieee1609Dot2Data {
     Ieee1609Dot2Data {
         protocol_version: Ieee1609Dot2Data::VERSION,
-        content: Ieee1609Dot2Content::SignedData(Box::new(SignedData { hash_id, tbs_data, signer, signature })),
+        content: Ieee1609Dot2Content::SignedData(Box::new(SignedData {
+            hash_id,
+            tbs_data,
+            signer,
+            signature,
+        })),
     }
 }
 
@@ -49,10 +63,16 @@ pub fn signed(
 /// (reconstruction value, no signature); anything else is rejected.
 pub fn certificate_from_base(base: CertificateBase) -> Result<Certificate, WireError> {
     if base.is_explicit() {
-        ExplicitCertificate::new(base).map(Certificate::from).map_err(|e| WireError::Encode(e.to_string()))
+        ExplicitCertificate::new(base)
+            .map(Certificate::from)
+            .map_err(|e| WireError::Encode(e.to_string()))
     } else if base.is_implicit() {
-        ImplicitCertificate::new(base).map(Certificate::from).map_err(|e| WireError::Encode(e.to_string()))
+        ImplicitCertificate::new(base)
+            .map(Certificate::from)
+            .map_err(|e| WireError::Encode(e.to_string()))
     } else {
-        Err(WireError::Encode("certificate is neither a valid explicit nor implicit certificate".into()))
+        Err(WireError::Encode(
+            "certificate is neither a valid explicit nor implicit certificate".into(),
+        ))
     }
 }

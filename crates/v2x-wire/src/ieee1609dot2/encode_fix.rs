@@ -8,10 +8,8 @@
 //! types that contain it) from top-level encodings of their fields: byte-identical to what a
 //! correct encoder produces, checked by decoding in the tests.
 
-use super::{
-    Ieee1609Dot2Content, Ieee1609Dot2Data, SignedData, SignedDataPayload, ToBeSignedData, WireError,
-};
 use super::{encode_signed_data_from_parts, HeaderInfo};
+use super::{Ieee1609Dot2Content, Ieee1609Dot2Data, SignedData, SignedDataPayload, ToBeSignedData, WireError};
 
 fn raw<T: rasn::Encode>(value: &T) -> Result<Vec<u8>, WireError> {
     Ok(rasn::coer::encode(value)?)
@@ -117,7 +115,12 @@ pub fn encode_data(d: &Ieee1609Dot2Data) -> Result<Vec<u8>, WireError> {
 }
 
 fn encode_signed(sd: &SignedData) -> Result<Vec<u8>, WireError> {
-    encode_signed_data_from_parts(sd.hash_id, &encode_to_be_signed_data(&sd.tbs_data)?, &sd.signer, &sd.signature)
+    encode_signed_data_from_parts(
+        sd.hash_id,
+        &encode_to_be_signed_data(&sd.tbs_data)?,
+        &sd.signer,
+        &sd.signature,
+    )
 }
 
 /// Encodes with the fixed encoders above when `T` is one of the affected types.

@@ -8,13 +8,17 @@ pub const UNITS_PER_DEGREE: f64 = 10_000_000.0;
 /// `Latitude` of `degrees` (rounded to 1e-7°); `None` outside [-90, 90] or not finite.
 pub fn latitude_from_degrees(degrees: f64) -> Option<Latitude> {
     let units = to_units(degrees)?;
-    NinetyDegreeInt::new(units).filter(|_| units <= NinetyDegreeInt::MAX).map(Latitude)
+    NinetyDegreeInt::new(units)
+        .filter(|_| units <= NinetyDegreeInt::MAX)
+        .map(Latitude)
 }
 
 /// `Longitude` of `degrees` (rounded to 1e-7°); `None` outside (-180, 180] or not finite.
 pub fn longitude_from_degrees(degrees: f64) -> Option<Longitude> {
     let units = to_units(degrees)?;
-    (units >= OneEightyDegreeInt::MIN && units <= OneEightyDegreeInt::MAX).then_some(Longitude(OneEightyDegreeInt(units)))
+    (OneEightyDegreeInt::MIN..=OneEightyDegreeInt::MAX)
+        .contains(&units)
+        .then_some(Longitude(OneEightyDegreeInt(units)))
 }
 
 fn to_units(degrees: f64) -> Option<i32> {
@@ -25,7 +29,9 @@ fn to_units(degrees: f64) -> Option<i32> {
 /// Degrees of a `Latitude`; `None` for the "unavailable" value 900 000 001 (or out of range).
 pub fn latitude_degrees(lat: &Latitude) -> Option<f64> {
     let units: i32 = lat.0.clone().into();
-    (NinetyDegreeInt::MIN..=NinetyDegreeInt::MAX).contains(&units).then(|| f64::from(units) / UNITS_PER_DEGREE)
+    (NinetyDegreeInt::MIN..=NinetyDegreeInt::MAX)
+        .contains(&units)
+        .then(|| f64::from(units) / UNITS_PER_DEGREE)
 }
 
 /// Degrees of a `Longitude`; `None` for the "unavailable" value 1 800 000 001 (or out of range).
@@ -51,7 +57,10 @@ pub fn elevation_metres(e: &Elevation) -> f64 {
 
 /// A `TwoDLocation` from degrees; `None` if either coordinate is out of range.
 pub fn two_d_location(lat_deg: f64, lon_deg: f64) -> Option<TwoDLocation> {
-    Some(TwoDLocation { latitude: latitude_from_degrees(lat_deg)?, longitude: longitude_from_degrees(lon_deg)? })
+    Some(TwoDLocation {
+        latitude: latitude_from_degrees(lat_deg)?,
+        longitude: longitude_from_degrees(lon_deg)?,
+    })
 }
 
 /// A `ThreeDLocation` from degrees and metres; `None` if a coordinate is out of range.

@@ -21,25 +21,23 @@
 pub mod access;
 pub mod build;
 mod encode_fix;
+mod guard;
 pub mod ids;
 pub mod location;
-mod guard;
 mod spans;
 pub mod time;
 
 pub use rasn_its::ieee1609dot2::base_types::*;
 pub use rasn_its::ieee1609dot2::*;
+/// ETSI TS 103 097 profile types (`EtsiTs103097Data`, `EtsiTs103097Certificate`, extensions).
+pub use rasn_its::ts103097;
 /// Header-info and certificate extension building blocks (used by `HeaderInfo` and
 /// `ToBeSignedCertificate` extension additions).
 pub use rasn_its::ts103097::extension_module::{ExtId, ExtType, Extension};
-/// ETSI TS 103 097 profile types (`EtsiTs103097Data`, `EtsiTs103097Certificate`, extensions).
-pub use rasn_its::ts103097;
 
 pub use access::*;
 pub use build::*;
-pub use encode_fix::{
-    encode_data, encode_header_info, encode_signed_data_payload, encode_to_be_signed_data,
-};
+pub use encode_fix::{encode_data, encode_header_info, encode_signed_data_payload, encode_to_be_signed_data};
 pub use ids::*;
 pub use location::*;
 pub use spans::{
@@ -87,7 +85,7 @@ impl From<rasn::error::EncodeError> for WireError {
 /// quantity and abort the process. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
 /// `Certificate`, `EtsiTs103097Certificate`, `SequenceOfCertificate`, `ToBeSignedCertificate`,
 /// `ToBeSignedData`, `SignedDataPayload`, `SignedData`, `HeaderInfo`, `SignerIdentifier`,
-/// `EncryptedData`, `Signature` and the trust-list types `EtsiTs102941Data`, `CtlFormat`,
+/// `EncryptedData`, `Signature`, the 1609.2 CRL `crl_base_types::CrlContents` and the trust-list types `EtsiTs102941Data`, `CtlFormat`,
 /// `ToBeSignedCrl`. Other types are passed to `rasn` unchecked: do not decode untrusted input
 /// as another type that contains a SEQUENCE OF.
 pub fn decode_exact<T: rasn::Decode + 'static>(bytes: &[u8]) -> Result<T, WireError> {

@@ -11,8 +11,8 @@ use std::ops::Range;
 
 use super::guard;
 use super::{
-    decode_prefix_prechecked as decode_prefix, encode, Certificate, HashAlgorithm, Ieee1609Dot2Content, Ieee1609Dot2Data, SequenceOfCertificate,
-    Signature, SignedData, SignerIdentifier, ToBeSignedData, WireError,
+    decode_prefix_prechecked as decode_prefix, encode, Certificate, HashAlgorithm, Ieee1609Dot2Content,
+    Ieee1609Dot2Data, SequenceOfCertificate, Signature, SignedData, SignerIdentifier, ToBeSignedData, WireError,
 };
 
 /// C-OER choice tag octets (context class, tag number < 63) of the alternatives we split by hand.
@@ -73,7 +73,9 @@ pub fn peek_protocol_version(bytes: &[u8]) -> Option<u8> {
 pub fn parse_data(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDataSpans>), WireError> {
     let (data, spans, used) = parse_data_prefix(bytes)?;
     if used != bytes.len() {
-        return Err(WireError::TrailingBytes { extra: bytes.len() - used });
+        return Err(WireError::TrailingBytes {
+            extra: bytes.len() - used,
+        });
     }
     Ok((data, spans))
 }
@@ -92,7 +94,9 @@ pub fn signed_data_spans_at(bytes: &[u8], content_offset: usize) -> Result<Optio
 fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDataSpans>, usize), WireError> {
     let version = *bytes.first().ok_or_else(|| WireError::Decode("empty input".into()))?;
     if version != PROTOCOL_VERSION {
-        return Err(WireError::Unsupported(format!("protocolVersion {version} (expected {PROTOCOL_VERSION})")));
+        return Err(WireError::Unsupported(format!(
+            "protocolVersion {version} (expected {PROTOCOL_VERSION})"
+        )));
     }
     // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes (see guard.rs);
     // the decodes below are then of sub-slices that passed.
@@ -116,22 +120,32 @@ fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDat
 
     let payload_data = match &tbs_data.payload.data {
         // SignedDataPayload is an extensible SEQUENCE with two OPTIONAL root fields: one preamble
-        // octet, then `data` first when present.
+        // octet, then `data` first when present. Its length comes from the (allocation-free)
+        // structural walk of bytes rasn has just decoded.
         Some(_) => {
             let start = tbs_start + 1;
             let inner = bytes.get(start..tbs_end).unwrap_or_default();
-            let (_, inner_rest) = decode_prefix::<Ieee1609Dot2Data>(inner)?;
-            Some(start..start + inner.len() - inner_rest.len())
+            Some(start..start + guard::encoded_len(&guard::IEEE1609DOT2_DATA, inner)?)
         }
         None => None,
     };
 
-    let signed = SignedData { hash_id, tbs_data, signer, signature };
+    let signed = SignedData {
+        hash_id,
+        tbs_data,
+        signer,
+        signature,
+    };
     let data = Ieee1609Dot2Data {
         protocol_version: version,
         content: Ieee1609Dot2Content::SignedData(Box::new(signed)),
     };
-    let spans = SignedDataSpans { tbs_data: tbs_start..tbs_end, signer_certificates, payload_data, whole: 0..end };
+    let spans = SignedDataSpans {
+        tbs_data: tbs_start..tbs_end,
+        signer_certificates,
+        payload_data,
+        whole: 0..end,
+    };
     Ok((data, Some(spans), end))
 }
 
@@ -150,7 +164,10 @@ fn parse_signer<'a>(
     // Every certificate takes well over one octet: a count larger than the bytes left is
     // malformed, and checking it first keeps a forged count from sizing an allocation.
     if count > rest.len() {
-        return Err(WireError::Decode(format!("{count} signer certificates announced, {} bytes left", rest.len())));
+        return Err(WireError::Decode(format!(
+            "{count} signer certificates announced, {} bytes left",
+            rest.len()
+        )));
     }
     let mut certs = Vec::with_capacity(count);
     let mut ranges = Vec::with_capacity(count);
@@ -161,18 +178,26 @@ fn parse_signer<'a>(
         ranges.push(start..whole.len() - rest.len());
         certs.push(cert);
     }
-    Ok((SignerIdentifier::Certificate(SequenceOfCertificate(certs)), ranges, rest))
+    Ok((
+        SignerIdentifier::Certificate(SequenceOfCertificate(certs)),
+        ranges,
+        rest,
+    ))
 }
 
 /// Reads a C-OER SEQUENCE OF quantity: a length octet then that many octets of unsigned count,
 /// minimal (no leading zero octet).
 fn parse_quantity(bytes: &[u8]) -> Result<(usize, &[u8]), WireError> {
-    let (&len, rest) = bytes.split_first().ok_or_else(|| WireError::Decode("missing quantity".into()))?;
+    let (&len, rest) = bytes
+        .split_first()
+        .ok_or_else(|| WireError::Decode("missing quantity".into()))?;
     let len = usize::from(len);
     if len == 0 || len > 8 {
         return Err(WireError::Decode(format!("quantity of {len} octets")));
     }
-    let (digits, rest) = rest.split_at_checked(len).ok_or_else(|| WireError::Decode("truncated quantity".into()))?;
+    let (digits, rest) = rest
+        .split_at_checked(len)
+        .ok_or_else(|| WireError::Decode("truncated quantity".into()))?;
     if len > 1 && digits.first() == Some(&0) {
         return Err(WireError::NonCanonical("quantity has a leading zero octet".into()));
     }
@@ -185,7 +210,9 @@ fn parse_quantity(bytes: &[u8]) -> Result<(usize, &[u8]), WireError> {
 pub fn parse_certificate(bytes: &[u8]) -> Result<(Certificate, CertificateSpans), WireError> {
     let (cert, spans, used) = parse_certificate_prefix(bytes)?;
     if used != bytes.len() {
-        return Err(WireError::TrailingBytes { extra: bytes.len() - used });
+        return Err(WireError::TrailingBytes {
+            extra: bytes.len() - used,
+        });
     }
     Ok((cert, spans))
 }
@@ -196,27 +223,22 @@ pub(crate) fn parse_certificate_prefix(bytes: &[u8]) -> Result<(Certificate, Cer
     let (cert, rest) = decode_prefix::<Certificate>(bytes)?;
     let end = bytes.len() - rest.len();
     // CertificateBase ::= SEQUENCE { version, type, issuer, toBeSigned, signature OPTIONAL } is
-    // not extensible: one preamble octet, version (1 octet), type (1 octet), then the issuer
-    // CHOICE. Re-reading the small issuer gives where toBeSigned starts; the signature (if any)
-    // is the last field, so toBeSigned ends where the signature's encoding begins.
-    const ISSUER_AT: usize = 3;
-    let issuer_bytes = bytes.get(ISSUER_AT..end).unwrap_or_default();
-    let (_, after_issuer) = decode_prefix::<super::IssuerIdentifier>(issuer_bytes)?;
-    let tbs_start = end - after_issuer.len();
-    let tbs_end = match &cert.signature {
-        None => end,
-        Some(signature) => {
-            let sig_len = encode(signature)?.len();
-            let sig_start = end.checked_sub(sig_len).filter(|&s| s >= tbs_start);
-            // Confirm the received bytes there decode to exactly that signature.
-            let confirmed = sig_start.and_then(|s| {
-                let got = decode_prefix::<Signature>(bytes.get(s..end)?).ok()?;
-                (got.1.is_empty() && &got.0 == signature).then_some(s)
-            });
-            confirmed.ok_or_else(|| WireError::NonCanonical("certificate signature encoding".into()))?
-        }
-    };
-    Ok((cert, CertificateSpans { to_be_signed: tbs_start..tbs_end, whole: 0..end }, end))
+    // not extensible: one preamble octet, version (1 octet), the type ENUMERATED, then the issuer
+    // CHOICE and toBeSigned, whose lengths the structural walk gives without building values.
+    const TYPE_AT: usize = 2;
+    let issuer_at = TYPE_AT + guard::encoded_len(&guard::Ty::Enum, bytes.get(TYPE_AT..end).unwrap_or_default())?;
+    let issuer_bytes = bytes.get(issuer_at..end).unwrap_or_default();
+    let tbs_start = issuer_at + guard::encoded_len(&guard::ISSUER_IDENTIFIER, issuer_bytes)?;
+    let tbs_bytes = bytes.get(tbs_start..end).unwrap_or_default();
+    let tbs_end = tbs_start + guard::encoded_len(&guard::TO_BE_SIGNED_CERTIFICATE, tbs_bytes)?;
+    Ok((
+        cert,
+        CertificateSpans {
+            to_be_signed: tbs_start..tbs_end,
+            whole: 0..end,
+        },
+        end,
+    ))
 }
 
 /// Encodes `Ieee1609Dot2Data { 3, signedData { hashId, tbsData, signer, signature } }` splicing in

@@ -43,7 +43,7 @@ fn unix_from_its_secs(its_secs: i64) -> i64 {
     let absorbed = LEAP_SECONDS
         .iter()
         .enumerate()
-        .filter(|&(i, &l)| its_secs >= l - ITS_EPOCH_UNIX + i as i64 + 1)
+        .filter(|&(i, &l)| its_secs > l - ITS_EPOCH_UNIX + i as i64)
         .count() as i64;
     // During an inserted leap second (TAI count L_i - epoch + i) only i leap seconds are
     // absorbed, which lands on L_i: the following midnight.

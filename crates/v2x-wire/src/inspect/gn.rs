@@ -38,10 +38,10 @@ pub fn pcap_node(bytes: &[u8]) -> Result<Node, String> {
         let mut frame = Node::new(format!("Frame {}", i + 1))
             .with_value(format!("{} bytes, {when}", r.data.len()))
             .with_span(data_off, r.data.len());
-        match ethernet_node(r.data, data_off) {
-            Ok(n) => frame.push(n),
-            Err(e) => frame.push(Node::leaf("error", e)),
-        };
+        match ethernet_layers(r.data, data_off) {
+            Ok(layers) => frame.children.extend(layers),
+            Err(e) => frame.children.push(Node::leaf("error", e)),
+        }
         root.push(frame);
         offset = data_off + r.data.len();
     }
@@ -50,6 +50,15 @@ pub fn pcap_node(bytes: &[u8]) -> Result<Node, String> {
 
 /// Tree of an Ethernet II frame carrying GeoNetworking; `base` is its offset in the input.
 pub fn ethernet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
+    let mut frame = Node::new("Frame")
+        .with_value(format!("{} bytes", bytes.len()))
+        .with_span(base, bytes.len());
+    frame.children = ethernet_layers(bytes, base)?;
+    Ok(frame)
+}
+
+/// The Ethernet II and GeoNetworking layers of a frame.
+fn ethernet_layers(bytes: &[u8], base: usize) -> Result<Vec<Node>, String> {
     let eth = EthernetFrame::parse(bytes).map_err(|e| e.to_string())?;
     let mut root = Node::new("Ethernet II").with_span(base, 14);
     root.push(Node::leaf("Destination", mac(&eth.destination)).with_span(base, 6));
@@ -62,7 +71,7 @@ pub fn ethernet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
         ));
     }
     let gn = gn_packet_node(eth.payload, base + 14)?;
-    Ok(Node::new("Frame").child(root).child(gn))
+    Ok(vec![root, gn])
 }
 
 fn basic_header_node(b: &BasicHeader, base: usize) -> Node {
@@ -275,9 +284,9 @@ fn network_nodes(net: &NetworkPart<'_>, base: usize) -> Vec<Node> {
     ]
 }
 
-/// Tree of a GeoNetworking packet at offset `base` of the input. Fails unless the whole
-/// packet decodes, including the secured message and the network part it protects
-/// (an encrypted payload is shown as such).
+/// Tree of a GeoNetworking packet at offset `base` of the input. Fails unless the basic
+/// header and the secured message (or, unsecured, the network part) decode; a secured
+/// payload that is not a network part, or is encrypted, is shown as such.
 pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
     let (basic, rest) = BasicHeader::parse(bytes).map_err(|e| e.to_string())?;
     let mut root = Node::new("GeoNetworking").with_span(base, bytes.len());
@@ -305,10 +314,12 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
                 };
                 match payload {
                     Some(p) => {
-                        let net = NetworkPart::parse(p).map_err(|e| format!("secured payload: {e}"))?;
                         // The unsecured data are the last bytes of their enclosing Ieee1609Dot2Data.
                         let at = payload_end.and_then(|end| end.checked_sub(p.len())).unwrap_or(0);
-                        root.children.extend(network_nodes(&net, body + at));
+                        match NetworkPart::parse(p) {
+                            Ok(net) => root.children.extend(network_nodes(&net, body + at)),
+                            Err(e) => root.children.push(not_a_network_part(p, &e, Some(body + at))),
+                        }
                     }
                     None => {
                         root.push(Node::leaf(
@@ -327,11 +338,15 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
                 root.push(sec);
                 let pt = m.payload.payload_type;
                 if pt == crate::v1_2_1::PayloadType::UNSECURED || pt == crate::v1_2_1::PayloadType::SIGNED {
-                    let net = NetworkPart::parse(&m.payload.data).map_err(|e| format!("secured payload: {e}"))?;
-                    // Offset of the payload data in the input is not tracked for v1.2.1.
-                    let mut nodes = network_nodes(&net, 0);
-                    nodes.iter_mut().for_each(strip_spans);
-                    root.children.extend(nodes);
+                    match NetworkPart::parse(&m.payload.data) {
+                        Ok(net) => {
+                            // Offset of the payload data in the input is not tracked for v1.2.1.
+                            let mut nodes = network_nodes(&net, 0);
+                            nodes.iter_mut().for_each(strip_spans);
+                            root.children.extend(nodes);
+                        }
+                        Err(e) => root.children.push(not_a_network_part(&m.payload.data, &e, None)),
+                    }
                 } else {
                     root.push(Node::leaf(
                         "Payload",
@@ -349,6 +364,21 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
         other => return Err(format!("basic header next header {} is not supported", other.to_u4())),
     }
     Ok(root)
+}
+
+/// A secured payload that is not common header + SHB + BTP-B (the security layer decoded,
+/// so the packet is shown with this node rather than rejected).
+fn not_a_network_part(payload: &[u8], e: &crate::geonet::GeonetError, at: Option<usize>) -> Node {
+    let n = Node::new("Secured payload")
+        .with_value(format!(
+            "{} bytes, not a GeoNetworking network part: {e}",
+            payload.len()
+        ))
+        .child(Node::leaf("bytes", hex(payload)));
+    match at {
+        Some(off) => n.with_span(off, payload.len()),
+        None => n,
+    }
 }
 
 fn strip_spans(n: &mut Node) {

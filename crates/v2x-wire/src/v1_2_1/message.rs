@@ -432,12 +432,15 @@ impl SecuredMessage {
         })
     }
 
-    /// True when the header field types are strictly ascending, as §5.4 requires
-    /// (an unknown type may not repeat either). Policy enforces it; the codec keeps
-    /// what it received.
-    pub fn header_fields_ascending(&self) -> bool {
-        self.header_fields
-            .windows(2)
-            .all(|w| w[0].type_value() < w[1].type_value())
+    /// §5.4: signer_info, when present, is the first header field and appears once;
+    /// the other fields follow in strictly ascending order of their type (so none
+    /// repeats). Policy enforces it; the codec keeps what it received.
+    pub fn header_order_valid(&self) -> bool {
+        let mut types = self.header_fields.iter().map(HeaderField::type_value).peekable();
+        if types.peek() == Some(&header_type::SIGNER_INFO) {
+            types.next();
+        }
+        let rest: Vec<u8> = types.collect();
+        !rest.contains(&header_type::SIGNER_INFO) && rest.windows(2).all(|w| w[0] < w[1])
     }
 }

@@ -1,0 +1,232 @@
+//! End-to-end tests of `v2x pki`, `v2x encap` and `v2x decap`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn v2x(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_v2x"))
+        .args(args)
+        .output()
+        .expect("run v2x")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn init(dir: &Path) {
+    let o = v2x(&["pki", "init", "--dir", p(dir)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn pki_encap_decap_round_trip_and_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pki = tmp.path().join("pki");
+    init(&pki);
+    assert!(pki.join("root/cert.oer").exists() && pki.join("stations/station-1/tickets/at-0000.oer").exists());
+    let payload = tmp.path().join("cam.bin");
+    std::fs::write(&payload, b"hello cam").unwrap();
+    let msg = tmp.path().join("cam.oer");
+    let o = v2x(&[
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "cam",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(o.stdout, b"hello cam");
+
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["accepted"], true);
+    assert_eq!(v["payload_hex"], hex::encode(b"hello cam"));
+    assert_eq!(v["psid"], 36);
+
+    // A DENM needs a location; with one it is accepted.
+    let o = v2x(&[
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "denm",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = v2x(&[
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "denm",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
+        "--location",
+        "48.1,-11.5",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["accepted"].as_bool(), v["psid"].as_u64()), (Some(true), Some(37)));
+}
+
+#[test]
+fn rejections_exit_1_with_the_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pki = tmp.path().join("pki");
+    init(&pki);
+    let payload = tmp.path().join("p.bin");
+    std::fs::write(&payload, b"x").unwrap();
+    let msg = tmp.path().join("m.oer");
+    let o = v2x(&[
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "cam",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
+    ]);
+    assert!(o.status.success());
+
+    // Stale: verified an hour later.
+    let later = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let at = later.format(&time::format_description::well_known::Rfc3339).unwrap();
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--at", &at]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("stale-message"), "{}", stdout(&o));
+
+    // Bit flip in the signature.
+    let mut bytes = std::fs::read(&msg).unwrap();
+    let n = bytes.len();
+    bytes[n - 2] ^= 1;
+    let bad = tmp.path().join("bad.oer");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&bad), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["reason"], "false-signature");
+
+    // Another PKI does not trust it; --signature-only accepts it (and says so).
+    let other = tmp.path().join("other");
+    init(&other);
+    let o = v2x(&["decap", "--trust", p(&other), "--in", p(&msg)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("untrusted-root"), "{}", stdout(&o));
+    let o = v2x(&["decap", "--trust", p(&other), "--in", p(&msg), "--signature-only"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, b"x");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("signature-only"));
+    let o = v2x(&["decap", "--in", p(&bad), "--signature-only"]);
+    assert_eq!(o.status.code(), Some(1));
+
+    // Revoked ticket.
+    let ticket = pki.join("stations/station-1/tickets/at-0000.oer");
+    let o = v2x(&["pki", "revoke", "--dir", p(&pki), "--cert", p(&ticket)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
+    assert!(stdout(&o).contains("revoked-certificate"), "{}", stdout(&o));
+}
+
+#[test]
+fn issue_tickets_and_encrypt_to_a_station() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pki = tmp.path().join("pki");
+    let o = v2x(&["pki", "init", "--dir", p(&pki), "--curve", "bp256"]);
+    assert!(o.status.success());
+    let o = v2x(&[
+        "pki",
+        "issue",
+        "--dir",
+        p(&pki),
+        "--count",
+        "3",
+        "--psid",
+        "36,37,99",
+        "--validity",
+        "2d",
+        "--station",
+        "rsu-1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout(&o).lines().count(), 3);
+    let payload = tmp.path().join("p.bin");
+    std::fs::write(&payload, b"for the rsu").unwrap();
+    let msg = tmp.path().join("m.oer");
+    let rsu_cert = pki.join("stations/rsu-1/tickets/at-0000.oer");
+    let o = v2x(&[
+        "encap",
+        "--pki",
+        p(&pki),
+        "--station",
+        "station-1",
+        "--profile",
+        "generic",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
+        "--encrypt-to",
+        p(&rsu_cert),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--station", "rsu-1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(o.stdout, b"for the rsu");
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--station", "station-1"]);
+    assert!(stdout(&o).contains("not-for-this-recipient"), "{}", stdout(&o));
+}
+
+#[test]
+fn bad_inputs_exit_2_without_panics() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("missing");
+    for args in [
+        vec!["decap", "--trust", p(&missing), "--in", p(&missing)],
+        vec![
+            "encap",
+            "--pki",
+            p(&missing),
+            "--profile",
+            "cam",
+            "--in",
+            p(&missing),
+            "--out",
+            p(&missing),
+        ],
+        vec!["pki", "issue", "--dir", p(&missing), "--count", "1"],
+        vec!["pki", "init", "--dir", p(&missing), "--curve", "p999"],
+    ] {
+        let o = v2x(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    }
+    let pki = tmp.path().join("pki");
+    init(&pki);
+    let junk = tmp.path().join("junk");
+    std::fs::write(&junk, b"\x03\x81junk").unwrap();
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&junk)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("invalid-encoding"));
+    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&junk), "--at", "yesterday"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,228 @@
+//! Model checks against closed forms and known outcomes, determinism, trace inputs and
+//! scenario errors. Kept small so they run in seconds in debug builds.
+
+use std::path::{Path, PathBuf};
+use v2x_sim::channel::{dbm_to_mw, gamma_p, PathLoss};
+use v2x_sim::scenario::{FadingConfig, MobilityConfig, PathLossConfig, ReceptionModel, VariantConfig};
+use v2x_sim::{Overrides, Scenario, SimError};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn two_nodes(distance_m: f64) -> Scenario {
+    let mut s = Scenario::default();
+    s.duration_s = 5.0;
+    s.warmup_s = 0.5;
+    s.mobility = MobilityConfig::Static { positions_m: vec![[0.0, 0.0], [distance_m, 0.0]] };
+    s.radio.fading = FadingConfig::None;
+    s.metrics.per_pair_counts = true;
+    s
+}
+
+#[test]
+fn two_vehicles_in_range_receive_every_beacon() {
+    let s = two_nodes(100.0);
+    let r = v2x_sim::run(&s, false).unwrap();
+    let m = &r.variants[0].pooled;
+    // 10 Hz for 4.5 s after the warm-up: 45 CAMs each (+-1 for the random phase).
+    let sent0 = m.per_node_sent[&0];
+    let sent1 = m.per_node_sent[&1];
+    assert!((44..=46).contains(&sent0), "{sent0}");
+    assert_eq!(m.per_pair[&(0, 1)].received, sent0);
+    assert_eq!(m.per_pair[&(1, 0)].received, sent1);
+    assert_eq!(m.per_pair[&(0, 1)].verified, sent0, "no security: every CAM is delivered");
+    assert_eq!(m.pdr_network(), 1.0);
+    assert_eq!(m.crypto_loss_ratio(), 0.0);
+    // End-to-end delay of an unsecured CAM: AIFS (58 µs) + airtime of 136 B at 6 Mb/s
+    // (40 + 8 x 23 = 224 µs) + propagation, plus at most a few backoff slots.
+    let airtime_ms = v2x_sim::phy::airtime_ns(136, 6.0) as f64 / 1e6;
+    let e2e = m.e2e_delay.mean_ms();
+    assert!(e2e >= airtime_ms && e2e < airtime_ms + 0.2, "e2e {e2e} ms, airtime {airtime_ms} ms");
+}
+
+#[test]
+fn two_vehicles_out_of_range_receive_nothing() {
+    let s = two_nodes(5000.0);
+    let r = v2x_sim::run(&s, false).unwrap();
+    let m = &r.variants[0].pooled;
+    assert!(m.per_pair.values().all(|c| c.received == 0));
+    assert_eq!(m.receptions, 0);
+}
+
+/// With Nakagami fading and a preamble-detection threshold well above the noise, the
+/// reception probability of an isolated link is P(gain >= threshold / mean power), i.e.
+/// 1 - GammaCDF(m, m * threshold / mean).
+#[test]
+fn nakagami_reception_probability_matches_gamma_cdf() {
+    for (m, d) in [(1.5, 170.0), (0.75, 200.0), (3.0, 160.0)] {
+        let mut s = two_nodes(d);
+        s.duration_s = 20.5;
+        s.cam.rate_hz = 50.0;
+        s.radio.reception_model = ReceptionModel::SinrThreshold;
+        s.radio.sinr_threshold_db = 5.0;
+        s.radio.fading = FadingConfig::Nakagami { distance1_m: 80.0, distance2_m: 500.0, m0: m, m1: m, m2: m };
+        let pl = PathLoss::new(&s.radio.path_loss, s.radio.frequency_hz);
+        let mean_mw = dbm_to_mw(s.radio.tx_power_dbm - pl.loss_db(d));
+        let thr_mw = dbm_to_mw(s.radio.preamble_min_rssi_dbm);
+        let expected = 1.0 - gamma_p(m, m * thr_mw / mean_mw);
+        let r = v2x_sim::run(&s, false).unwrap();
+        let p = &r.variants[0].pooled;
+        let sent = (p.per_node_sent[&0] + p.per_node_sent[&1]) as f64;
+        let got = (p.per_pair[&(0, 1)].received + p.per_pair[&(1, 0)].received) as f64 / sent;
+        let sigma = (expected * (1.0 - expected) / sent).sqrt();
+        assert!((got - expected).abs() < 4.0 * sigma + 0.005, "m={m} d={d}: got {got}, expected {expected} (n={sent})");
+    }
+}
+
+#[test]
+fn verification_deadline_turns_overload_into_cryptographic_loss() {
+    // 8 vehicles within range, 10 Hz each: a receiver gets 70 CAMs/s; at 20 ms per
+    // verification it can verify 50/s, so with a short deadline some must be dropped.
+    let mut s = Scenario::default();
+    s.duration_s = 3.0;
+    s.warmup_s = 0.5;
+    s.mobility = MobilityConfig::Static { positions_m: (0..8).map(|i| [f64::from(i) * 10.0, 0.0]).collect() };
+    s.radio.fading = FadingConfig::None;
+    s.variants = vec![VariantConfig {
+        name: "slow".into(),
+        protocol: "hash-chain".into(),
+        verify_cost_us: 20_000.0,
+        // Signing is left free: with identical service times every receiver finishes a
+        // verification at the same instant, and signing behind it would synchronise the
+        // next transmissions into collisions (a real effect, but not the one tested here).
+        deadline_ms: 100.0,
+        ..VariantConfig::default()
+    }];
+    let r = v2x_sim::run(&s, false).unwrap();
+    let m = &r.variants[0].pooled;
+    let clr = m.crypto_loss_ratio();
+    // Capacity 50/s against 70/s offered: about 2/7 must be lost.
+    assert!((clr - 2.0 / 7.0).abs() < 0.08, "crypto loss ratio {clr}");
+    assert!(m.verification_latency.quantile_ms(1.0) <= 100.0 + 20.0 + 0.5);
+}
+
+#[test]
+fn same_seed_same_results_and_demo_scenarios_run() {
+    for file in ["demo-urban-grid.toml", "demo-highway-tesla.toml"] {
+        let mut s = Scenario::load(&repo().join("scenarios").join(file)).unwrap();
+        s.apply(&Overrides { duration_s: Some(0.3), ..Default::default() }).unwrap();
+        s.warmup_s = 0.1;
+        // Debug builds are slow: keep the demo's density but a shorter road.
+        if let MobilityConfig::Highway { length_m, .. } = &mut s.mobility {
+            *length_m = 400.0;
+        }
+        let a = v2x_sim::run(&s, false).unwrap();
+        let b = v2x_sim::run(&s, false).unwrap();
+        let strip = |v: &mut serde_json::Value| {
+            v["wall_s"] = serde_json::Value::Null;
+            for x in v["variants"].as_array_mut().unwrap() {
+                x["performance"] = serde_json::Value::Null;
+            }
+        };
+        let (mut ja, mut jb) = (v2x_sim::output::summary(&a), v2x_sim::output::summary(&b));
+        strip(&mut ja);
+        strip(&mut jb);
+        assert_eq!(ja, jb, "{file}: same seed must give the same summary");
+        assert!(a.variants.iter().all(|v| v.pooled.receptions > 0), "{file}");
+        s.seed += 1;
+        let c = v2x_sim::run(&s, false).unwrap();
+        let mut jc = v2x_sim::output::summary(&c);
+        strip(&mut jc);
+        assert_ne!(ja, jc, "{file}: another seed gives other results");
+    }
+}
+
+#[test]
+fn ngsim_parquet_and_csv_samples_give_the_same_trace() {
+    use v2x_sim::mobility::ngsim::{self, Columns};
+    let cols = Columns { id: "vehicle_id", time: "frame_id", x: "local_x", y: "local_y" };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut pq = ngsim::read(&dir.join("ngsim-i80-sample.parquet"), &cols, 0.1, 1.0).unwrap();
+    let mut csv = ngsim::read(&dir.join("ngsim-i80-sample.csv"), &cols, 0.1, 1.0).unwrap();
+    assert_eq!(pq.len(), 27);
+    assert_eq!(pq.ids(), csv.ids());
+    for t in [0.0, 3.33, 9.9] {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        pq.positions_at(t, &mut a);
+        csv.positions_at(t, &mut b);
+        assert_eq!(a, b);
+        assert!(a.iter().flatten().count() > 10);
+    }
+    // A scenario on the real trace runs end to end.
+    let mut s = Scenario::default();
+    s.duration_s = 1.0;
+    s.warmup_s = 0.2;
+    s.mobility = MobilityConfig::Ngsim {
+        path: dir.join("ngsim-i80-sample.parquet"),
+        id_column: "vehicle_id".into(),
+        time_column: "frame_id".into(),
+        x_column: "local_x".into(),
+        y_column: "local_y".into(),
+        time_unit_s: 0.1,
+        length_unit_m: 1.0,
+        mirror_opposite_direction: true,
+        mirror_offset_m: 40.0,
+        update_interval_s: 0.1,
+        rsu_positions_m: vec![],
+    };
+    let r = v2x_sim::run(&s, false).unwrap();
+    assert_eq!(r.variants[0].nodes, 54);
+    assert!(r.variants[0].pooled.pdr_network() > 0.5);
+}
+
+#[test]
+fn scenario_and_input_errors_are_typed() {
+    let mut s = Scenario::default();
+    s.mobility = MobilityConfig::SumoFcd {
+        path: "/nonexistent/fcd.xml".into(),
+        update_interval_s: 0.1,
+        rsu_positions_m: vec![],
+    };
+    assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Mobility(_))));
+    let mut s = Scenario::default();
+    s.variants[0] = VariantConfig { name: "x".into(), protocol: "ieee1609.2".into(), profile: "no-such-cpu".into(), ..Default::default() };
+    assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Costs { .. })));
+    let mut s = Scenario::default();
+    s.variants[0] = VariantConfig { name: "x".into(), protocol: "ieee1609.2".into(), ..Default::default() };
+    let e = v2x_sim::run(&s, false).unwrap_err();
+    assert!(e.to_string().contains("needs a profile"), "{e}");
+    let e = Scenario::parse("[mobility]\nkind = \"highway\"\nlanes_per_direction = 0\n", "x.toml").unwrap_err();
+    assert!(e.to_string().contains("mobility.lanes_per_direction"), "{e}");
+    let e = Scenario::parse("[mobility]\nkind = \"teleport\"\n", "x.toml").unwrap_err();
+    assert!(e.to_string().starts_with("x.toml:"), "{e}");
+    let e = Scenario::parse("[radio.path_loss]\nmodel = \"dual-slope\"\nexponent1 = -2\n", "x.toml").unwrap_err();
+    assert!(e.to_string().contains("exponent1"), "{e}");
+    let _ = PathLossConfig::default();
+}
+
+#[test]
+fn results_folder_has_every_output() {
+    let mut s = two_nodes(50.0);
+    s.duration_s = 1.0;
+    s.warmup_s = 0.1;
+    let r = v2x_sim::run(&s, false).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    v2x_sim::output::write_all(&r, dir.path()).unwrap();
+    for f in [
+        "summary.json",
+        "resolved.toml",
+        "resolved.json",
+        "pdr_vs_distance.csv",
+        "delay_distributions.csv",
+        "runs.csv",
+        "per_pair_counts.csv",
+        "pdr_vs_distance.svg",
+        "mac_delay_ccdf.svg",
+        "verification_latency_cdf.svg",
+        "e2e_delay_cdf.svg",
+        "report.html",
+    ] {
+        let p = dir.path().join(f);
+        assert!(p.metadata().map(|m| m.len() > 0).unwrap_or(false), "{f} missing or empty");
+    }
+    let resolved = std::fs::read_to_string(dir.path().join("resolved.toml")).unwrap();
+    assert_eq!(Scenario::parse(&resolved, "resolved").unwrap(), s);
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("Headline metrics"));
+}
