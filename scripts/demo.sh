@@ -15,7 +15,7 @@ step "SN-ENCAP: a CAM (digest or certificate signer) and a DENM (certificate, lo
 printf 'demo CAM: station 42, 13.9 m/s, heading 90.0' > "$OUT/cam.payload"
 printf 'demo DENM: stationary vehicle, lane 1' > "$OUT/denm.payload"
 "$V2X" encap --pki "$OUT/pki" --profile cam --in "$OUT/cam.payload" --out "$OUT/cam.oer"
-"$V2X" encap --pki "$OUT/pki" --profile denm --in "$OUT/denm.payload" --out "$OUT/denm.oer"
+"$V2X" encap --pki "$OUT/pki" --profile denm --location 48.1371,11.5754 --in "$OUT/denm.payload" --out "$OUT/denm.oer"
 
 step "SN-DECAP: strict validation up to the root CA"
 "$V2X" decap --trust "$OUT/pki" --in "$OUT/denm.oer"

@@ -62,10 +62,18 @@ pub enum Suite {
     Protocols,
     /// One core vs all cores, raw vs full stack (paper 002 Table 3.2).
     Scaling,
+    /// Where ENCAP / DECAP time goes (headline configuration, interleaved trials).
+    Breakdown,
 }
 
 impl Suite {
-    pub const ALL: [Suite; 4] = [Suite::Raw, Suite::Stack, Suite::Protocols, Suite::Scaling];
+    pub const ALL: [Suite; 5] = [
+        Suite::Raw,
+        Suite::Stack,
+        Suite::Protocols,
+        Suite::Scaling,
+        Suite::Breakdown,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -73,6 +81,7 @@ impl Suite {
             Suite::Stack => "stack",
             Suite::Protocols => "protocols",
             Suite::Scaling => "scaling",
+            Suite::Breakdown => "breakdown",
         }
     }
 
@@ -90,7 +99,7 @@ impl Suite {
             }
             let suite = Suite::parse(part).ok_or_else(|| {
                 format!(
-                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, all)",
+                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, breakdown, all)",
                     part.trim()
                 )
             })?;
@@ -194,8 +203,9 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         Vec::new()
     };
 
+    let breakdown_steps = if config.has(Suite::Breakdown) { 2 } else { 0 };
     let bar = progress::Progress::new(
-        (tasks.len() + scaling_tasks.len() + headline::STEPS) as u64,
+        (tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64,
         config.show_progress,
     );
     let mut measurements = Vec::with_capacity(tasks.len());
@@ -220,6 +230,33 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
             Err(e) => return Err(annotate(&key, e)),
         };
         measurements.push(task.label.into_measurement(latency, prepared.packet_bytes));
+    }
+
+    if config.has(Suite::Breakdown) {
+        for group in suites::stack::breakdown_groups(config.quick) {
+            bar.step("breakdown");
+            let mut labels = Vec::new();
+            let mut ops = Vec::new();
+            let mut sizes = Vec::new();
+            for task in group {
+                match (task.setup)() {
+                    Ok(p) => {
+                        labels.push(task.label);
+                        ops.push(p.op);
+                        sizes.push(p.packet_bytes);
+                    }
+                    Err(e) => skipped.push(format!("{}: {e}", task.label.key())),
+                }
+            }
+            match measure::measure_interleaved(&plan, &mut ops) {
+                Ok(stats) => {
+                    for ((label, latency), size) in labels.into_iter().zip(stats).zip(sizes) {
+                        measurements.push(label.into_measurement(latency, size));
+                    }
+                }
+                Err(e) => skipped.push(format!("breakdown: {e}")),
+            }
+        }
     }
 
     let mut scaling: Vec<ScalingRow> = Vec::new();

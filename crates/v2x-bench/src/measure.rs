@@ -143,6 +143,25 @@ pub fn measure_capped<T>(
     LatencyStats::from_trials(&out, sizing.batch).ok_or(BenchError::NoSamples)
 }
 
+/// Measures several operations with interleaved trials (A, B, C, A, B, C, ...).
+pub fn measure_interleaved(plan: &Plan, ops: &mut [crate::pool::WorkerOp]) -> Result<Vec<LatencyStats>, BenchError> {
+    let mut sizings = Vec::with_capacity(ops.len());
+    for op in ops.iter_mut() {
+        sizings.push(warm_up(plan, &mut **op)?);
+    }
+    let mut trials: Vec<Vec<Vec<f64>>> = vec![Vec::new(); ops.len()];
+    for _ in 0..plan.trials.max(1) {
+        for ((op, sizing), t) in ops.iter_mut().zip(&sizings).zip(trials.iter_mut()) {
+            t.push(run_trial(*sizing, &mut **op)?);
+        }
+    }
+    trials
+        .iter()
+        .zip(&sizings)
+        .map(|(t, s)| LatencyStats::from_trials(t, s.batch).ok_or(BenchError::NoSamples))
+        .collect()
+}
+
 /// Measures two operations with interleaved trials (A, B, A, B, ...), so that load from
 /// other processes on a shared machine hits both alike; returns both statistics and the
 /// median over trials of `median(A) / median(B)` (medians inside a trial discard the

@@ -23,7 +23,7 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     let out = dir.path().join("bench");
     let json = dir.path().join("whole.json");
     let status = v2x()
-        .args(["bench", "--quick", "--suite", "raw,stack,protocols,scaling", "--out"])
+        .args(["bench", "--quick", "--suite", "all", "--out"])
         .arg(&out)
         .arg("--json")
         .arg(&json)
@@ -54,7 +54,7 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     // Every measurement: min <= median <= p99 <= max, CI contains the mean, ops/s = 1e6/mean.
     let ms = r["measurements"].as_array().unwrap();
     assert!(ms.len() > 30, "only {} measurements", ms.len());
-    for suite in ["raw", "stack", "protocols"] {
+    for suite in ["raw", "stack", "protocols", "breakdown"] {
         assert!(ms.iter().any(|m| m["suite"] == suite), "no {suite} measurement");
     }
     for m in ms {

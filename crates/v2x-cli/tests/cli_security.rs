@@ -194,6 +194,41 @@ fn issue_tickets_and_encrypt_to_a_station() {
     assert_eq!(o.stdout, b"for the rsu");
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--station", "station-1"]);
     assert!(stdout(&o).contains("not-for-this-recipient"), "{}", stdout(&o));
+
+    // A ticket restricted to a circle: a DENM from outside is rejected.
+    let o = v2x(&[
+        "pki",
+        "issue",
+        "--dir",
+        p(&pki),
+        "--station",
+        "van",
+        "--psid",
+        "37",
+        "--region",
+        "circle:48.1,11.5,2000",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (loc, want) in [("48.105,11.5", 0), ("48.5,11.5", 1)] {
+        let o = v2x(&[
+            "encap",
+            "--pki",
+            p(&pki),
+            "--station",
+            "van",
+            "--profile",
+            "denm",
+            "--in",
+            p(&payload),
+            "--out",
+            p(&msg),
+            "--location",
+            loc,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
+        assert_eq!(o.status.code(), Some(want), "{loc}: {}", stdout(&o));
+    }
 }
 
 #[test]

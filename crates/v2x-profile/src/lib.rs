@@ -16,7 +16,12 @@ pub enum ProfileError {
     #[error("profile {path} is not valid: {message}")]
     Parse { path: String, message: String },
     #[error("profile {profile} has no cost for {protocol}/{operation}/{variant}")]
-    MissingCost { profile: String, protocol: String, operation: String, variant: String },
+    MissingCost {
+        profile: String,
+        protocol: String,
+        operation: String,
+        variant: String,
+    },
     #[error("profile {profile}: {message}")]
     Invalid { profile: String, message: String },
 }
@@ -26,7 +31,11 @@ pub enum ProfileError {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ProfileSource {
     /// Measured by `v2x bench` on this host.
-    Measured { host: String, date: String, command: String },
+    Measured {
+        host: String,
+        date: String,
+        command: String,
+    },
     /// Published in a paper (values transcribed, not measured here).
     Paper { paper: String, table: String, note: String },
 }
@@ -78,7 +87,12 @@ pub struct LatencyDistribution {
 impl LatencyDistribution {
     /// A deterministic cost (papers usually publish a single mean).
     pub fn fixed(us: f64) -> Self {
-        LatencyDistribution { mean_us: us, median_us: us, p99_us: us, quantiles: Vec::new() }
+        LatencyDistribution {
+            mean_us: us,
+            median_us: us,
+            p99_us: us,
+            quantiles: Vec::new(),
+        }
     }
 
     /// Latency at quantile `u` in [0, 1], by linear interpolation between quantile points.
@@ -105,31 +119,38 @@ impl LatencyDistribution {
 impl ProcessorProfile {
     /// Finds a cost; `variant` may be empty to accept the first matching variant.
     pub fn cost(&self, protocol: &str, operation: &str, variant: &str) -> Option<&OperationCost> {
-        self.costs
-            .iter()
-            .find(|c| c.protocol == protocol && c.operation == operation && (variant.is_empty() || c.variant == variant))
+        self.costs.iter().find(|c| {
+            c.protocol == protocol && c.operation == operation && (variant.is_empty() || c.variant == variant)
+        })
     }
 
     /// Like [`cost`](Self::cost) but a typed error when absent.
     pub fn require(&self, protocol: &str, operation: &str, variant: &str) -> Result<&OperationCost, ProfileError> {
-        self.cost(protocol, operation, variant).ok_or_else(|| ProfileError::MissingCost {
-            profile: self.name.clone(),
-            protocol: protocol.into(),
-            operation: operation.into(),
-            variant: variant.into(),
-        })
+        self.cost(protocol, operation, variant)
+            .ok_or_else(|| ProfileError::MissingCost {
+                profile: self.name.clone(),
+                protocol: protocol.into(),
+                operation: operation.into(),
+                variant: variant.into(),
+            })
     }
 
     /// Checks internal consistency: positive, finite costs and ascending quantiles.
     pub fn validate(&self) -> Result<(), ProfileError> {
-        let bad = |m: String| Err(ProfileError::Invalid { profile: self.name.clone(), message: m });
+        let bad = |m: String| {
+            Err(ProfileError::Invalid {
+                profile: self.name.clone(),
+                message: m,
+            })
+        };
         if self.cores == 0 {
             return bad("cores must be at least 1".into());
         }
         for c in &self.costs {
             let l = &c.latency;
             let id = format!("{}/{}/{}", c.protocol, c.operation, c.variant);
-            if !(l.mean_us.is_finite() && l.mean_us > 0.0) || !(c.ops_per_sec_one_core.is_finite() && c.ops_per_sec_one_core > 0.0) {
+            let positive = |v: f64| v.is_finite() && v > 0.0;
+            if !positive(l.mean_us) || !positive(c.ops_per_sec_one_core) {
                 return bad(format!("{id}: latency and throughput must be positive"));
             }
             if l.quantiles.windows(2).any(|w| w[1].0 < w[0].0 || w[1].1 < w[0].1) {
@@ -142,11 +163,20 @@ impl ProcessorProfile {
     /// Loads a profile from JSON or TOML (by extension) and validates it.
     pub fn load(path: &Path) -> Result<ProcessorProfile, ProfileError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io { path: p.clone(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {
+            path: p.clone(),
+            source,
+        })?;
         let profile: ProcessorProfile = if path.extension().is_some_and(|e| e == "toml") {
-            toml::from_str(&text).map_err(|e| ProfileError::Parse { path: p.clone(), message: e.to_string() })?
+            toml::from_str(&text).map_err(|e| ProfileError::Parse {
+                path: p.clone(),
+                message: e.to_string(),
+            })?
         } else {
-            serde_json::from_str(&text).map_err(|e| ProfileError::Parse { path: p.clone(), message: e.to_string() })?
+            serde_json::from_str(&text).map_err(|e| ProfileError::Parse {
+                path: p.clone(),
+                message: e.to_string(),
+            })?
         };
         profile.validate()?;
         Ok(profile)
@@ -187,7 +217,14 @@ const BUILTIN: &[(&str, &str)] = &[
 /// `xeon-e5-2667`, `i7-4610m`), paper 001 Tables 3-11 (`mk5-software`, `mk5-hsm`) and paper 002
 /// Table 3.2 (`atom-d510`). Paper 004 publishes its Pentium 3 and Core 2 costs only as a
 /// figure, so no profile is shipped for them.
-pub const BUILTIN_NAMES: &[&str] = &["cubieboard", "xeon-e5-2667", "i7-4610m", "mk5-software", "mk5-hsm", "atom-d510"];
+pub const BUILTIN_NAMES: &[&str] = &[
+    "cubieboard",
+    "xeon-e5-2667",
+    "i7-4610m",
+    "mk5-software",
+    "mk5-hsm",
+    "atom-d510",
+];
 
 #[cfg(test)]
 mod tests {
@@ -214,15 +251,30 @@ mod tests {
             let p = ProcessorProfile::builtin(name).unwrap_or_else(|| panic!("{name} parses"));
             assert_eq!(&p.name, name);
             p.validate().unwrap();
-            assert!(matches!(p.source, ProfileSource::Paper { .. }), "{name} is marked as paper data");
+            assert!(
+                matches!(p.source, ProfileSource::Paper { .. }),
+                "{name} is marked as paper data"
+            );
             assert!(!p.costs.is_empty());
         }
         assert!(ProcessorProfile::builtin("nope").is_none());
         // Paper 000 Table 6: P-256 verify 3.01 ms on the Xeon, 0.89 ms on the i7.
         let xeon = ProcessorProfile::builtin("xeon-e5-2667").unwrap();
-        assert_eq!(xeon.require("etsi-v1.2.1", "verify", "p256-sha256").unwrap().latency.mean_us, 3010.0);
+        assert_eq!(
+            xeon.require("etsi-v1.2.1", "verify", "p256-sha256")
+                .unwrap()
+                .latency
+                .mean_us,
+            3010.0
+        );
         let i7 = ProcessorProfile::builtin_or_load("i7-4610m").unwrap();
-        assert_eq!(i7.require("etsi-v1.2.1", "verify", "p256-sha256").unwrap().latency.mean_us, 890.0);
+        assert_eq!(
+            i7.require("etsi-v1.2.1", "verify", "p256-sha256")
+                .unwrap()
+                .latency
+                .mean_us,
+            890.0
+        );
         assert!(ProcessorProfile::builtin_or_load("/nonexistent/profile.json").is_err());
     }
 
@@ -231,7 +283,11 @@ mod tests {
         let mut p = ProcessorProfile {
             name: "t".into(),
             processor: "t".into(),
-            source: ProfileSource::Paper { paper: "x".into(), table: "y".into(), note: String::new() },
+            source: ProfileSource::Paper {
+                paper: "x".into(),
+                table: "y".into(),
+                note: String::new(),
+            },
             cores: 1,
             costs: vec![OperationCost {
                 protocol: "raw".into(),

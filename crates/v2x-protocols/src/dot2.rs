@@ -417,6 +417,21 @@ mod tests {
     }
 
     #[test]
+    fn revoked_signer_is_rejected() {
+        let (mut a, mut b) = pair(Dot2Config {
+            always_certificate: true,
+            ..Dot2Config::default()
+        });
+        let cert = a.entity_mut().signing_certificate().cloned().unwrap();
+        b.entity_mut().trust_store_mut().revoke(&cert);
+        let p = a.encap(b"cam", Timestamp(0)).unwrap().remove(0);
+        assert_eq!(
+            b.decap(&p.bytes, Timestamp(1_000)).outcome.reason(),
+            Some(RejectReason::RevokedCertificate)
+        );
+    }
+
+    #[test]
     fn describe_reports_measured_sizes() {
         let d = describe(&Dot2Config::default());
         let cert = d.message("data-certificate").unwrap();

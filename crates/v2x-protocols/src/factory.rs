@@ -5,15 +5,16 @@
 //! other one. Bench uses [`build_pair`], the simulator and testbed [`Deployment::station`].
 //!
 //! ```toml
-//! protocol = "tesla"           # none | hash-chain | tesla | 2flip | session | ieee1609.2
+//! protocol = "tesla"           # none | hash-chain | tesla | 2flip | session | ieee1609.2 | etsi-v1.2.1
 //! key_disclosure = "attached"  # protocol-specific fields, each with a default
 //! ```
 //!
 //! The configuration structs: [`NoneConfig`], [`HashChainConfig`], [`TeslaConfig`],
-//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`].
+//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`], [`EtsiV121Config`].
 
 use crate::authenticator::{Authenticator, StationId};
 use crate::dot2::{Dot2Config, Dot2Deployment};
+use crate::etsi_v1_2_1::{EtsiV121Config, EtsiV121Deployment};
 use crate::hash_chain::{HashChainConfig, HashChainDeployment, Link};
 use crate::none::{NoneConfig, NoneStation};
 use crate::session::{SessionConfig, SessionDeployment, Topology};
@@ -39,6 +40,9 @@ pub enum ProtocolConfig {
     /// IEEE 1609.2 / TS 103 097 v2 through the v2x-security entity.
     #[serde(rename = "ieee1609.2")]
     Ieee1609Dot2(Dot2Config),
+    /// Legacy ETSI TS 103 097 v1.2.1 through the v1.2.1 security entity.
+    #[serde(rename = "etsi-v1.2.1")]
+    EtsiV121(EtsiV121Config),
 }
 
 impl Default for ProtocolConfig {
@@ -91,6 +95,7 @@ enum Inner {
     TwoFlip(TwoFlipDeployment),
     Session(SessionDeployment),
     Dot2(Dot2Deployment),
+    EtsiV121(Box<EtsiV121Deployment>),
 }
 
 impl Deployment {
@@ -103,6 +108,7 @@ impl Deployment {
             ProtocolConfig::TwoFlip(c) => Inner::TwoFlip(TwoFlipDeployment::new(c)),
             ProtocolConfig::Session(c) => Inner::Session(SessionDeployment::new(c)?),
             ProtocolConfig::Ieee1609Dot2(c) => Inner::Dot2(Dot2Deployment::new(c)?),
+            ProtocolConfig::EtsiV121(c) => Inner::EtsiV121(Box::new(EtsiV121Deployment::new(c)?)),
         };
         Ok(Deployment {
             config: config.clone(),
@@ -113,6 +119,22 @@ impl Deployment {
 
     pub fn config(&self) -> &ProtocolConfig {
         &self.config
+    }
+
+    /// The hash-chain CA (trace and revoke pseudo-identities), for that protocol.
+    pub fn hash_chain_ca(&self) -> Option<std::sync::Arc<std::sync::Mutex<crate::hash_chain::HashChainCa>>> {
+        match &self.inner {
+            Inner::HashChain(d) => Some(d.ca()),
+            _ => None,
+        }
+    }
+
+    /// The 2FLIP trusted authority (trace and revoke drivers), for that protocol.
+    pub fn two_flip_authority(&self) -> Option<std::sync::Arc<std::sync::Mutex<crate::two_flip::TrustedAuthority>>> {
+        match &self.inner {
+            Inner::TwoFlip(d) => Some(d.authority()),
+            _ => None,
+        }
     }
 
     /// A new station with number `id` and `role`.
@@ -127,6 +149,7 @@ impl Deployment {
             (_, Inner::TwoFlip(d)) => Ok(Box::new(d.station(id, role)?)),
             (_, Inner::Session(d)) => Ok(Box::new(d.station(id, role)?)),
             (_, Inner::Dot2(d)) => Ok(Box::new(d.station(id, role)?)),
+            (_, Inner::EtsiV121(d)) => Ok(Box::new(d.station(id, role)?)),
             _ => Err(SetupError::InvalidConfig(
                 "deployment does not match its configuration".into(),
             )),
@@ -141,7 +164,8 @@ pub fn pair_sender_role(config: &ProtocolConfig) -> Role {
         ProtocolConfig::None(_)
         | ProtocolConfig::Tesla(_)
         | ProtocolConfig::TwoFlip(_)
-        | ProtocolConfig::Ieee1609Dot2(_) => Role::Vehicle,
+        | ProtocolConfig::Ieee1609Dot2(_)
+        | ProtocolConfig::EtsiV121(_) => Role::Vehicle,
         ProtocolConfig::Session(c) => match c.topology {
             Topology::Pairwise => Role::Vehicle,
             Topology::Group => Role::GroupLeader,
@@ -153,10 +177,13 @@ pub fn pair_sender_role(config: &ProtocolConfig) -> Role {
     }
 }
 
+/// A sender and a receiver station.
+pub type StationPair = (Box<dyn Authenticator>, Box<dyn Authenticator>);
+
 /// A sender (station 1) and a receiver (station 2) that trust each other. Deliver every
 /// packet `encap` returns, in order: the first call may put control packets (a TESLA
 /// commitment, a handshake step) before the data packet.
-pub fn build_pair(config: &ProtocolConfig) -> Result<(Box<dyn Authenticator>, Box<dyn Authenticator>), SetupError> {
+pub fn build_pair(config: &ProtocolConfig) -> Result<StationPair, SetupError> {
     if let ProtocolConfig::Session(c) = config {
         // Pairwise sessions need the sender pointed at its peer.
         let mut dep = SessionDeployment::new(c)?;

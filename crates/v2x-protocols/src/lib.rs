@@ -27,6 +27,8 @@ pub use authenticator::{
     PacketKind, PendingId, Polled, RejectReason, Rejection, Released, SenderId, StationId, Timestamp,
 };
 pub use describe::{CryptoOp, DelayedVerification, MessageDescription, OpCount, ProtocolDescription, Schedule};
-pub use factory::{build_pair, build_stations, pair_sender_role, Deployment, ProtocolConfig, Role, SetupError};
+pub use factory::{
+    build_pair, build_stations, pair_sender_role, Deployment, ProtocolConfig, Role, SetupError, StationPair,
+};
 /// Curves of certificates and signatures (re-exported for configurations and fuzz targets).
 pub use v2x_crypto::Curve;

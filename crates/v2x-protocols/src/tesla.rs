@@ -10,10 +10,17 @@
 //! packet at the start of interval `i + d`, or attached to the sender's next data packet
 //! ("TESLA attached": a packet of interval `i` carries `K_{i-d}`).
 //!
-//! **Bootstrap.** The commitment (`T0`, `T`, `d`, `N`, `K_0`) travels in a signed packet:
-//! the sender's compact ECDSA certificate ([`crate::cert`]) and an ECDSA signature. It is
-//! sent before the first data packet and again every `commitment_period_us` so late
-//! receivers can join; a new chain (after `N` intervals) gets a new commitment.
+//! **Bootstrap.** The commitment (`T0`, `T`, `d`, `N`, `K_0`) travels in a signed packet.
+//! By default (`bootstrap = "ieee1609-dot2"`) it is the payload of an IEEE 1609.2 signed
+//! message made by the standard stack (`v2x-security` SN-ENCAP, generic profile, PSID
+//! [`crate::dot2::PSID_TESLA_COMMITMENT`], signer = full certificate) and checked by
+//! SN-DECAP with the whole chain, validity, permissions and revocation; with
+//! `bootstrap = "compact"` it carries our compact ECDSA certificate ([`crate::cert`]) and
+//! a raw signature instead. The sender field must equal the signing certificate's digest
+//! (its first 6 bytes for paper 004). It is sent before the first data packet and again
+//! every `commitment_period_us` so late receivers can join; a new chain (after `N`
+//! intervals) gets a new commitment. Paper-001 per-packet signatures use the same
+//! certificate's key.
 //!
 //! **Receiving.** Loose time synchronisation: receivers know their clock is within
 //! `max_clock_offset_us` of the sender's. The *safe-packet test*: a packet of interval
@@ -28,13 +35,14 @@
 //!
 //! **Layouts** (all integers big-endian; `[..]` only when the mode uses it):
 //!
-//! Paper 004 (`layout = "paper004"`): HMAC-SHA1, 10-byte MACs and 80-bit keys [3].
+//! Paper 004 (`layout = "paper004"`): HMAC-SHA1, 10-byte MACs and 80-bit keys (Hu & Laberteaux, paper 004 ref. 3).
 //!
 //! | packet | fields | bytes |
 //! |---|---|---|
 //! | data | type 1 ‖ sender address 6 ‖ interval 4 ‖ [key K_{i-d} 10] ‖ MAC 10 ‖ payload | 21 (+10) |
 //! | key | type 1 ‖ sender address 6 ‖ interval j 4 ‖ K_j 10 | 21 |
-//! | commitment | type 1 ‖ address 6 ‖ T0 8 ‖ T 4 ‖ d 1 ‖ N 4 ‖ K_0 10 ‖ certificate 117 ‖ signature 64 | 215 |
+//! | commitment (1609.2) | type 1 ‖ Ieee1609Dot2Data signed, payload = address 6 ‖ T0 8 ‖ T 4 ‖ d 1 ‖ N 4 ‖ K_0 10 | measured |
+//! | commitment (compact) | type 1 ‖ address 6 ‖ T0 8 ‖ T 4 ‖ d 1 ‖ N 4 ‖ K_0 10 ‖ certificate 117 ‖ signature 64 | 215 |
 //!
 //! The sender address stands for the 802.11 source address (the first 6 bytes of the
 //! sender's certificate digest, i.e. a pseudonymous MAC address); we carry it in the
@@ -56,7 +64,7 @@
 //! | packet | fields | bytes |
 //! |---|---|---|
 //! | data | certificate digest 8 ‖ Ts 6 ‖ K_{i-d} 32 ‖ MAC 32 ‖ signature 64 ‖ payload | 142 |
-//! | commitment | zeros 8 ‖ digest 8 ‖ T0 8 ‖ T 4 ‖ d 1 ‖ N 4 ‖ K_0 32 ‖ certificate 117 ‖ signature 64 | 246 |
+//! | commitment | zeros 8 ‖ (1609.2 signed data with body, or body ‖ certificate 117 ‖ signature 64) | body 57 |
 
 use crate::authenticator::{
     Authenticator, DecapOutcome, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, PendingId, Polled,
@@ -943,8 +951,16 @@ impl TeslaStation {
     }
 
     /// Authenticates `key` as K_j of `sender`'s chain and releases what it verifies.
-    fn on_key(&mut self, sender: &[u8], j: u64, key: &[u8], released: &mut Vec<Released>) -> Result<(), Rejection> {
+    fn on_key(
+        &mut self,
+        sender: &[u8],
+        j: u64,
+        key: &[u8],
+        now: Timestamp,
+        released: &mut Vec<Released>,
+    ) -> Result<(), Rejection> {
         let f = self.format;
+        let offset = self.config.max_clock_offset_us;
         let peer = self
             .peers
             .get_mut(sender)
@@ -953,6 +969,15 @@ impl TeslaStation {
             return Err(Rejection::new(
                 RejectReason::InvalidKey,
                 format!("interval {j} beyond the chain"),
+            ));
+        }
+        // K_j is disclosed at the start of interval j + d: a key from the future is forged
+        // (checked before hashing, so forged far-ahead keys cost nothing).
+        let sender_now = peer.params.interval_of(now.plus_micros(offset));
+        if j + u64::from(peer.params.disclosure_delay) > sender_now {
+            return Err(Rejection::new(
+                RejectReason::InvalidKey,
+                format!("key of interval {j} cannot be disclosed before interval {}", j + 1),
             ));
         }
         let (a, ref ka) = peer.latest;
@@ -1048,7 +1073,7 @@ impl TeslaStation {
         }
         if let Some(key) = p.disclosed_key {
             let j = interval.saturating_sub(u64::from(params.disclosure_delay));
-            self.on_key(p.sender, j, key, released)?;
+            self.on_key(p.sender, j, key, now, released)?;
         }
         if let Some(sig) = p.signature {
             let peer = self
@@ -1154,7 +1179,7 @@ impl Authenticator for TeslaStation {
             Ok(TeslaPacket::SignedCommitment(b)) => self
                 .on_signed_commitment(b, now, &mut released)
                 .unwrap_or_else(DecapOutcome::Rejected),
-            Ok(TeslaPacket::Key(k)) => match self.on_key(k.sender, u64::from(k.interval), k.key, &mut released) {
+            Ok(TeslaPacket::Key(k)) => match self.on_key(k.sender, u64::from(k.interval), k.key, now, &mut released) {
                 Ok(()) => DecapOutcome::Control(PacketKind::KeyDisclosure),
                 Err(r) => DecapOutcome::Rejected(r),
             },
@@ -1593,7 +1618,11 @@ mod tests {
                 assert_eq!(r.outcome.reason(), Some(RejectReason::PendingBufferFull));
             }
         }
-        assert_eq!(b.next_poll(), Some(t0.plus_micros(10 + 1_000_000 + 1)));
+        assert_eq!(
+            b.next_poll(),
+            Some(t0.plus_micros(1_000_000 + 1)),
+            "first pending packet expires first"
+        );
         // The key never comes: both expire after max_hold.
         let polled = b.poll(t0.plus_micros(1_000_011));
         assert_eq!(polled.released.len(), 2);
@@ -1664,6 +1693,39 @@ mod tests {
             DecapOutcome::Control(PacketKind::Commitment)
         );
         assert!(measured_commitment_len(&TeslaConfig::default()).unwrap() > 100);
+    }
+
+    #[test]
+    fn revoked_commitment_signer_and_stale_paper001_packets_are_rejected() {
+        let (mut a, mut b) = pair(TeslaConfig::paper001());
+        let t0 = Timestamp(4_000_000);
+        let out = a.encap(b"m", t0).unwrap();
+        // Stale: the 6-byte timestamp is older than the hold limit.
+        deliver(&mut b, &out[..1], t0);
+        let late = t0.plus_micros(1_000_001);
+        assert_eq!(
+            b.decap(&out[1].bytes, late).outcome.reason(),
+            Some(RejectReason::StaleMessage)
+        );
+        // The CA revoked the sender's certificate: its commitments are refused.
+        let (mut c, mut d) = pair(TeslaConfig::paper004(KeyDisclosure::Attached));
+        let TeslaSigner::Ieee1609Dot2 { ticket, .. } = &c.signer else {
+            panic!("1609.2 bootstrap expected")
+        };
+        let cert = ticket.certificate.clone();
+        let TeslaSigner::Ieee1609Dot2 { entity, .. } = &mut d.signer else {
+            panic!()
+        };
+        entity.trust_store_mut().revoke(&cert);
+        let out = c.encap(b"x", t0).unwrap();
+        assert_eq!(
+            d.decap(&out[0].bytes, t0).outcome.reason(),
+            Some(RejectReason::RevokedCertificate)
+        );
+        assert_eq!(
+            d.decap(&out[1].bytes, t0).outcome.reason(),
+            Some(RejectReason::UnknownSender)
+        );
     }
 
     #[test]

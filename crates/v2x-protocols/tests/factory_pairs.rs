@@ -20,6 +20,7 @@ fn configs() -> Vec<ProtocolConfig> {
             ..Default::default()
         }),
         ProtocolConfig::Ieee1609Dot2(Default::default()),
+        ProtocolConfig::EtsiV121(Default::default()),
     ]
 }
 

@@ -103,15 +103,21 @@ pub struct Certificate {
 
 impl std::fmt::Debug for Certificate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Certificate({} {:?} {})", self.hashed_id8, self.name(), self.key.curve())
+        write!(
+            f,
+            "Certificate({} {:?} {})",
+            self.hashed_id8,
+            self.name(),
+            self.key.curve()
+        )
     }
 }
 
 impl Certificate {
     /// Decodes and prepares a certificate. Only explicit certificates are supported.
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
-        let (decoded, spans) = v2x_wire::ieee1609dot2::parse_certificate(bytes)
-            .map_err(|e| CertificateError::Decode(e.to_string()))?;
+        let (decoded, spans) =
+            v2x_wire::ieee1609dot2::parse_certificate(bytes).map_err(|e| CertificateError::Decode(e.to_string()))?;
         Self::prepare(bytes.to_vec(), decoded, spans.to_be_signed)
     }
 
@@ -131,8 +137,12 @@ impl Certificate {
             w::IssuerIdentifier::VSelf(h) => {
                 Issuer::SelfSigned(convert::hash_alg_from_wire(h).map_err(|e| unsupported(e.0))?)
             }
-            w::IssuerIdentifier::Sha256AndDigest(d) => Issuer::Digest(HashAlg::Sha256, convert::hashed_id8_from_wire(d)),
-            w::IssuerIdentifier::Sha384AndDigest(d) => Issuer::Digest(HashAlg::Sha384, convert::hashed_id8_from_wire(d)),
+            w::IssuerIdentifier::Sha256AndDigest(d) => {
+                Issuer::Digest(HashAlg::Sha256, convert::hashed_id8_from_wire(d))
+            }
+            w::IssuerIdentifier::Sha384AndDigest(d) => {
+                Issuer::Digest(HashAlg::Sha384, convert::hashed_id8_from_wire(d))
+            }
             other => return Err(unsupported(format!("issuer {other:?}"))),
         };
         let tbsc = &decoded.to_be_signed;
@@ -270,7 +280,10 @@ impl Certificate {
 
     /// The SSP for `psid` if the certificate permits it (`Some(None)`: permitted, no SSP).
     pub fn permission_for(&self, psid: u64) -> Option<Option<&[u8]>> {
-        self.app_permissions.iter().find(|p| p.psid == psid).map(|p| p.ssp.as_deref())
+        self.app_permissions
+            .iter()
+            .find(|p| p.psid == psid)
+            .map(|p| p.ssp.as_deref())
     }
 
     pub fn region(&self) -> Option<&bt::GeographicRegion> {
@@ -354,6 +367,9 @@ mod tests {
 
     #[test]
     fn garbage_is_a_decode_error() {
-        assert!(matches!(Certificate::from_bytes(&[0x80, 0x03]), Err(CertificateError::Decode(_))));
+        assert!(matches!(
+            Certificate::from_bytes(&[0x80, 0x03]),
+            Err(CertificateError::Decode(_))
+        ));
     }
 }

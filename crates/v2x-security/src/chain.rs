@@ -21,15 +21,26 @@ pub const MAX_CHAIN_LEN: usize = 6;
 /// A certificate whose chain up to a trust anchor verified and is consistent.
 #[derive(Debug)]
 pub struct ValidatedChain {
-    /// Leaf first, trust anchor last.
-    pub chain: Vec<CertRef>,
+    /// Leaf first, trust anchor last; never empty (built only by [`validate_chain`]).
+    chain: Vec<CertRef>,
     /// The region that applies to the leaf: its own, or the nearest issuer's.
-    pub region: Option<Region>,
+    region: Option<Region>,
 }
 
 impl ValidatedChain {
     pub fn leaf(&self) -> &CertRef {
+        // Invariant: validate_chain starts the vector with the leaf.
         &self.chain[0]
+    }
+
+    /// Leaf first, trust anchor last.
+    pub fn chain(&self) -> &[CertRef] {
+        &self.chain
+    }
+
+    /// The region that applies to the leaf (its own or the nearest issuer's).
+    pub fn region(&self) -> Option<&Region> {
+        self.region.as_ref()
     }
 
     /// Checks every certificate of the chain is valid at `t`.
@@ -39,13 +50,23 @@ impl ValidatedChain {
             if t.seconds() < v.start {
                 return Err(Rejection::new(
                     RejectReason::CertificateNotYetValid,
-                    format!("certificate {} valid from {} (TAI s), message at {}", c.hashed_id8(), v.start, t.seconds()),
+                    format!(
+                        "certificate {} valid from {} (TAI s), message at {}",
+                        c.hashed_id8(),
+                        v.start,
+                        t.seconds()
+                    ),
                 ));
             }
             if t.seconds() >= v.end {
                 return Err(Rejection::new(
                     RejectReason::CertificateExpired,
-                    format!("certificate {} expired at {} (TAI s), message at {}", c.hashed_id8(), v.end, t.seconds()),
+                    format!(
+                        "certificate {} expired at {} (TAI s), message at {}",
+                        c.hashed_id8(),
+                        v.end,
+                        t.seconds()
+                    ),
                 ));
             }
         }
@@ -73,7 +94,11 @@ impl ValidatedChain {
                 Some(true) => Ok(true),
                 Some(false) => Err(Rejection::new(
                     RejectReason::OutsideRegion,
-                    format!("generation location {:.6},{:.6} outside the certificate region", p.lat as f64 / 1e7, p.lon as f64 / 1e7),
+                    format!(
+                        "generation location {:.6},{:.6} outside the certificate region",
+                        p.lat as f64 / 1e7,
+                        p.lon as f64 / 1e7
+                    ),
                 )),
                 None => Ok(false),
             },
@@ -88,14 +113,18 @@ fn inconsistent(detail: String) -> Rejection {
 /// Whether `issuer` allows issuing a certificate with `child`'s app permissions.
 fn permissions_within(child: &CertRef, issuer: &CertRef) -> Result<(), Rejection> {
     let Some(groups) = &issuer.decoded().to_be_signed.cert_issue_permissions else {
-        return Err(inconsistent(format!("issuer {} has no certIssuePermissions", issuer.hashed_id8())));
+        return Err(inconsistent(format!(
+            "issuer {} has no certIssuePermissions",
+            issuer.hashed_id8()
+        )));
     };
     let allows = |psid: u64| {
         groups.0.iter().any(|g| match &g.subject_permissions {
             w::SubjectPermissions::All(()) => true,
-            w::SubjectPermissions::Explicit(ranges) => {
-                ranges.0.iter().any(|r| crate::convert::psid_value(&r.psid) == Some(psid))
-            }
+            w::SubjectPermissions::Explicit(ranges) => ranges
+                .0
+                .iter()
+                .any(|r| crate::convert::psid_value(&r.psid) == Some(psid)),
             #[allow(unreachable_patterns)]
             _ => false,
         })
@@ -123,10 +152,15 @@ fn permissions_within(child: &CertRef, issuer: &CertRef) -> Result<(), Rejection
                     }
                 }
                 _ => {
-                    let issuer_all =
-                        groups.0.iter().any(|g| matches!(g.subject_permissions, w::SubjectPermissions::All(())));
+                    let issuer_all = groups
+                        .0
+                        .iter()
+                        .any(|g| matches!(g.subject_permissions, w::SubjectPermissions::All(())));
                     if !issuer_all {
-                        return Err(inconsistent(format!("issuer {} may not delegate all PSIDs", issuer.hashed_id8())));
+                        return Err(inconsistent(format!(
+                            "issuer {} may not delegate all PSIDs",
+                            issuer.hashed_id8()
+                        )));
                     }
                 }
             }
@@ -144,7 +178,10 @@ fn validity_within(child: &Validity, issuer: &Validity) -> bool {
 pub fn validate_chain(leaf: &CertRef, extra: &[CertRef], store: &TrustStore) -> Result<ValidatedChain, Rejection> {
     let mut chain: Vec<CertRef> = vec![leaf.clone()];
     loop {
-        let current = chain.last().cloned().ok_or_else(|| inconsistent("empty chain".into()))?;
+        let current = chain
+            .last()
+            .cloned()
+            .ok_or_else(|| inconsistent("empty chain".into()))?;
         if current.is_self_signed() {
             if !store.is_anchor(&current) {
                 return Err(Rejection::new(
@@ -161,7 +198,10 @@ pub fn validate_chain(leaf: &CertRef, extra: &[CertRef], store: &TrustStore) -> 
             break;
         }
         if chain.len() >= MAX_CHAIN_LEN {
-            return Err(Rejection::new(RejectReason::UntrustedRoot, "chain too long".to_string()));
+            return Err(Rejection::new(
+                RejectReason::UntrustedRoot,
+                "chain too long".to_string(),
+            ));
         }
         let crate::certificate::Issuer::Digest(alg, id) = current.issuer() else {
             return Err(inconsistent("unreachable issuer kind".into()));
@@ -184,7 +224,11 @@ pub fn validate_chain(leaf: &CertRef, extra: &[CertRef], store: &TrustStore) -> 
         if !current.verify_signature(Some(&issuer)) {
             return Err(Rejection::new(
                 RejectReason::InvalidChainSignature,
-                format!("signature of {} by issuer {} does not verify", current.hashed_id8(), issuer.hashed_id8()),
+                format!(
+                    "signature of {} by issuer {} does not verify",
+                    current.hashed_id8(),
+                    issuer.hashed_id8()
+                ),
             ));
         }
         if !validity_within(&current.validity(), &issuer.validity()) {

@@ -41,7 +41,10 @@ fn p256_point(p: &bt::EccP256CurvePoint) -> Result<EccPoint, ConvertError> {
         bt::EccP256CurvePoint::XOnly(x) => EccPoint::XOnly(x.to_vec()),
         bt::EccP256CurvePoint::CompressedY0(x) => EccPoint::CompressedY0(x.to_vec()),
         bt::EccP256CurvePoint::CompressedY1(x) => EccPoint::CompressedY1(x.to_vec()),
-        bt::EccP256CurvePoint::Uncompressed(u) => EccPoint::Uncompressed { x: u.x.to_vec(), y: u.y.to_vec() },
+        bt::EccP256CurvePoint::Uncompressed(u) => EccPoint::Uncompressed {
+            x: u.x.to_vec(),
+            y: u.y.to_vec(),
+        },
         bt::EccP256CurvePoint::Fill(()) => return Err(err("'fill' is not a point")),
     })
 }
@@ -51,7 +54,10 @@ fn p384_point(p: &bt::EccP384CurvePoint) -> Result<EccPoint, ConvertError> {
         bt::EccP384CurvePoint::XOnly(x) => EccPoint::XOnly(x.to_vec()),
         bt::EccP384CurvePoint::CompressedY0(x) => EccPoint::CompressedY0(x.to_vec()),
         bt::EccP384CurvePoint::CompressedY1(x) => EccPoint::CompressedY1(x.to_vec()),
-        bt::EccP384CurvePoint::Uncompressed(u) => EccPoint::Uncompressed { x: u.x.to_vec(), y: u.y.to_vec() },
+        bt::EccP384CurvePoint::Uncompressed(u) => EccPoint::Uncompressed {
+            x: u.x.to_vec(),
+            y: u.y.to_vec(),
+        },
         bt::EccP384CurvePoint::Fill(()) => return Err(err("'fill' is not a point")),
     })
 }
@@ -65,9 +71,10 @@ fn to_p256_point(p: &EccPoint) -> Result<bt::EccP256CurvePoint, ConvertError> {
         EccPoint::XOnly(x) => bt::EccP256CurvePoint::XOnly(fixed(x)?),
         EccPoint::CompressedY0(x) => bt::EccP256CurvePoint::CompressedY0(fixed(x)?),
         EccPoint::CompressedY1(x) => bt::EccP256CurvePoint::CompressedY1(fixed(x)?),
-        EccPoint::Uncompressed { x, y } => {
-            bt::EccP256CurvePoint::Uncompressed(bt::EccP256CurvePointUncompressedP256 { x: fixed(x)?, y: fixed(y)? })
-        }
+        EccPoint::Uncompressed { x, y } => bt::EccP256CurvePoint::Uncompressed(bt::EccP256CurvePointUncompressedP256 {
+            x: fixed(x)?,
+            y: fixed(y)?,
+        }),
     })
 }
 
@@ -76,9 +83,10 @@ fn to_p384_point(p: &EccPoint) -> Result<bt::EccP384CurvePoint, ConvertError> {
         EccPoint::XOnly(x) => bt::EccP384CurvePoint::XOnly(fixed(x)?),
         EccPoint::CompressedY0(x) => bt::EccP384CurvePoint::CompressedY0(fixed(x)?),
         EccPoint::CompressedY1(x) => bt::EccP384CurvePoint::CompressedY1(fixed(x)?),
-        EccPoint::Uncompressed { x, y } => {
-            bt::EccP384CurvePoint::Uncompressed(bt::EccP384CurvePointUncompressedP384 { x: fixed(x)?, y: fixed(y)? })
-        }
+        EccPoint::Uncompressed { x, y } => bt::EccP384CurvePoint::Uncompressed(bt::EccP384CurvePointUncompressedP384 {
+            x: fixed(x)?,
+            y: fixed(y)?,
+        }),
     })
 }
 
@@ -164,9 +172,10 @@ pub fn signature_to_wire(sig: &Signature) -> Result<bt::Signature, ConvertError>
         RPoint::Compressed { y_odd: true, x } => EccPoint::CompressedY1(x.clone()),
     };
     Ok(match sig.curve {
-        Curve::NistP256 => {
-            bt::Signature::EcdsaNistP256(bt::EcdsaP256Signature { r_sig: to_p256_point(&r)?, s_sig: fixed(&sig.s)? })
-        }
+        Curve::NistP256 => bt::Signature::EcdsaNistP256(bt::EcdsaP256Signature {
+            r_sig: to_p256_point(&r)?,
+            s_sig: fixed(&sig.s)?,
+        }),
         Curve::BrainpoolP256r1 => bt::Signature::EcdsaBrainpoolP256r1(bt::EcdsaP256Signature {
             r_sig: to_p256_point(&r)?,
             s_sig: fixed(&sig.s)?,
@@ -175,9 +184,10 @@ pub fn signature_to_wire(sig: &Signature) -> Result<bt::Signature, ConvertError>
             r_sig: to_p384_point(&r)?,
             s_sig: fixed(&sig.s)?,
         }),
-        Curve::NistP384 => {
-            bt::Signature::EcdsaNistP384(bt::EcdsaP384Signature { r_sig: to_p384_point(&r)?, s_sig: fixed(&sig.s)? })
-        }
+        Curve::NistP384 => bt::Signature::EcdsaNistP384(bt::EcdsaP384Signature {
+            r_sig: to_p384_point(&r)?,
+            s_sig: fixed(&sig.s)?,
+        }),
     })
 }
 

@@ -76,7 +76,7 @@ pub fn issue_crl_entries(
                 .build(),
         ),
     };
-    let payload = rasn::coer::encode(&contents).map_err(|e| e.to_string())?;
+    let payload = v2x_wire::ieee1609dot2::encode(&contents).map_err(|e| e.to_string())?;
     let header = w::HeaderInfo::builder().psid(convert::psid(CRL_PSID)).build();
     sign_data(&payload, header, craca, key, SignerKind::Digest)
 }
@@ -92,10 +92,13 @@ pub fn verify_crl(bytes: &[u8], store: &TrustStore) -> Result<Crl, TrustError> {
         return Err(bad("PSID is not 256".into()));
     }
     let payload = v2x_wire::ieee1609dot2::signed_unsecured_payload(signed).ok_or_else(|| bad("no payload".into()))?;
-    let contents: crl::CrlContents =
-        v2x_wire::ieee1609dot2::decode_exact(payload).map_err(|e| bad(e.to_string()))?;
+    let contents: crl::CrlContents = v2x_wire::ieee1609dot2::decode_exact(payload).map_err(|e| bad(e.to_string()))?;
     let craca = convert::hashed_id8_from_wire(&contents.crl_craca);
-    let signer = store.anchors().find(|a| a.hashed_id8() == craca).cloned().ok_or_else(|| bad(format!("CRACA {craca} is not a trust anchor")))?;
+    let signer = store
+        .anchors()
+        .find(|a| a.hashed_id8() == craca)
+        .cloned()
+        .ok_or_else(|| bad(format!("CRACA {craca} is not a trust anchor")))?;
     verify_signed_data(bytes, signed, &spans, &signer).map_err(bad)?;
     let entries = match &contents.type_specific {
         crl::TypeSpecificCrlContents::FullHashCrl(h) | crl::TypeSpecificCrlContents::DeltaHashCrl(h) => h
@@ -114,7 +117,13 @@ pub fn verify_crl(bytes: &[u8], store: &TrustStore) -> Result<Crl, TrustError> {
         crl::TypeSpecificCrlContents::FullHashCrl(h) | crl::TypeSpecificCrlContents::DeltaHashCrl(h) => h.crl_serial,
         _ => 0,
     };
-    Ok(Crl { craca, serial, issue_date: contents.issue_date.0, next_crl: contents.next_crl.0, entries })
+    Ok(Crl {
+        craca,
+        serial,
+        issue_date: contents.issue_date.0,
+        next_crl: contents.next_crl.0,
+        entries,
+    })
 }
 
 impl TrustStore {

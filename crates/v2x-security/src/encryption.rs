@@ -55,7 +55,10 @@ fn nonce() -> FixedOctetString<12> {
 fn ccm(key: &SymmetricKey, plaintext: &[u8]) -> Result<w::One28BitCcmCiphertext, String> {
     let nonce = nonce();
     let ct = aes128_ccm_encrypt(key, &nonce[..], plaintext).map_err(|e| e.to_string())?;
-    Ok(w::One28BitCcmCiphertext { nonce, ccm_ciphertext: bt::Opaque(OctetString::from(ct)) })
+    Ok(w::One28BitCcmCiphertext {
+        nonce,
+        ccm_ciphertext: bt::Opaque(OctetString::from(ct)),
+    })
 }
 
 /// Encrypts `plaintext` (an encoded Ieee1609Dot2Data) for `recipient`. Returns the
@@ -76,7 +79,11 @@ pub fn encrypt(
             let p1 = sha256(cert.encoded());
             let wrapped = ecies_wrap(pk, &dek, &p1).map_err(|e| e.to_string())?;
             let v = convert::ecies_point_to_wire(&wrapped.ephemeral).map_err(|e| e.0)?;
-            let ek = bt::EciesP256EncryptedKey { v, c: FixedOctetString::from(wrapped.c), t: FixedOctetString::from(wrapped.t) };
+            let ek = bt::EciesP256EncryptedKey {
+                v,
+                c: FixedOctetString::from(wrapped.c),
+                t: FixedOctetString::from(wrapped.t),
+            };
             let enc_key = match pk.curve() {
                 v2x_crypto::Curve::NistP256 => w::EncryptedDataEncryptionKey::EciesNistP256(ek),
                 v2x_crypto::Curve::BrainpoolP256r1 => w::EncryptedDataEncryptionKey::EciesBrainpoolP256r1(ek),
@@ -88,7 +95,9 @@ pub fn encrypt(
             })
         }
         Recipient::Symmetric(id) => {
-            let kek = keys.get(id).ok_or_else(|| format!("no established symmetric key {id}"))?;
+            let kek = keys
+                .get(id)
+                .ok_or_else(|| format!("no established symmetric key {id}"))?;
             let wrapped = ccm(kek, &dek)?;
             w::RecipientInfo::SymmRecipInfo(w::SymmRecipientInfo {
                 recipient_id: convert::hashed_id8_to_wire(*id),
@@ -103,7 +112,7 @@ pub fn encrypt(
             ciphertext: w::SymmetricCiphertext::Aes128ccm(ccm(&dek, plaintext)?),
         }),
     };
-    let bytes = rasn::coer::encode(&data).map_err(|e| e.to_string())?;
+    let bytes = v2x_wire::ieee1609dot2::encode(&data).map_err(|e| e.to_string())?;
     let id = symmetric_key_id(&dek);
     keys.insert(id, dek);
     Ok((bytes, id))
@@ -125,7 +134,9 @@ pub fn decrypt(
         match info {
             w::RecipientInfo::CertRecipInfo(pk) => {
                 let id = convert::hashed_id8_from_wire(&pk.recipient_id);
-                let Some(mine) = own.iter().find(|k| k.certificate.hashed_id8() == id) else { continue };
+                let Some(mine) = own.iter().find(|k| k.certificate.hashed_id8() == id) else {
+                    continue;
+                };
                 let (curve, ek) = match &pk.enc_key {
                     w::EncryptedDataEncryptionKey::EciesNistP256(ek) => (v2x_crypto::Curve::NistP256, ek),
                     w::EncryptedDataEncryptionKey::EciesBrainpoolP256r1(ek) => (v2x_crypto::Curve::BrainpoolP256r1, ek),
@@ -154,7 +165,10 @@ pub fn decrypt(
                 };
                 let key = aes128_ccm_decrypt(kek, &ct.nonce[..], &ct.ccm_ciphertext.0)
                     .map_err(|e| decryption_failed(format!("symmetric key unwrap: {e}")))?;
-                let key: SymmetricKey = key.as_slice().try_into().map_err(|_| decryption_failed("wrapped key length"))?;
+                let key: SymmetricKey = key
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| decryption_failed("wrapped key length"))?;
                 dek = Some(key);
                 break;
             }
@@ -162,7 +176,10 @@ pub fn decrypt(
         }
     }
     let Some(dek) = dek else {
-        return Err(Rejection::new(RejectReason::NotForThisRecipient, "no recipient info matches a key we hold"));
+        return Err(Rejection::new(
+            RejectReason::NotForThisRecipient,
+            "no recipient info matches a key we hold",
+        ));
     };
     let w::SymmetricCiphertext::Aes128ccm(ct) = &enc.ciphertext else {
         return Err(decryption_failed("unsupported content cipher"));
@@ -181,7 +198,10 @@ mod tests {
     #[test]
     fn symmetric_key_id_matches_coer_encoding() {
         let key = [7u8; 16];
-        let enc = rasn::coer::encode(&bt::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key))).unwrap();
-        assert_eq!(symmetric_key_id(&key), v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &enc));
+        let enc = v2x_wire::ieee1609dot2::encode(&bt::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key))).unwrap();
+        assert_eq!(
+            symmetric_key_id(&key),
+            v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &enc)
+        );
     }
 }

@@ -88,13 +88,24 @@ pub struct EncapRequest<'a> {
 
 impl<'a> EncapRequest<'a> {
     pub fn new(profile: ProfileKind, payload: &'a [u8]) -> EncapRequest<'a> {
-        EncapRequest { profile, payload, psid: None, location: None, encrypt_to: None, sign: true, time: None }
+        EncapRequest {
+            profile,
+            payload,
+            psid: None,
+            location: None,
+            encrypt_to: None,
+            sign: true,
+            time: None,
+        }
     }
     pub fn cam(payload: &'a [u8]) -> EncapRequest<'a> {
         EncapRequest::new(ProfileKind::Cam, payload)
     }
     pub fn denm(payload: &'a [u8], location: Location) -> EncapRequest<'a> {
-        EncapRequest { location: Some(location), ..EncapRequest::new(ProfileKind::Denm, payload) }
+        EncapRequest {
+            location: Some(location),
+            ..EncapRequest::new(ProfileKind::Denm, payload)
+        }
     }
     pub fn at(mut self, t: TaiTime) -> Self {
         self.time = Some(t);
@@ -182,13 +193,20 @@ impl Default for DecapPolicy {
         let mut profiles = HashMap::new();
         profiles.insert(PSID_CAM, Profile::cam());
         profiles.insert(PSID_DENM, Profile::denm());
-        DecapPolicy { mode: DecapMode::Strict, accept_unsigned: false, profiles }
+        DecapPolicy {
+            mode: DecapMode::Strict,
+            accept_unsigned: false,
+            profiles,
+        }
     }
 }
 
 impl DecapPolicy {
     pub fn profile_for(&self, psid: u64) -> Profile {
-        self.profiles.get(&psid).cloned().unwrap_or_else(|| Profile::generic(psid))
+        self.profiles
+            .get(&psid)
+            .cloned()
+            .unwrap_or_else(|| Profile::generic(psid))
     }
 }
 
@@ -211,7 +229,10 @@ pub struct SecurityEntity {
 impl std::fmt::Debug for SecurityEntity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecurityEntity")
-            .field("signer", &self.pseudonyms.as_ref().map(|p| p.active().certificate.hashed_id8()))
+            .field(
+                "signer",
+                &self.pseudonyms.as_ref().map(|p| p.active().certificate.hashed_id8()),
+            )
             .field("store", &self.store)
             .field("mode", &self.policy.mode)
             .finish()
@@ -250,7 +271,10 @@ impl SecurityEntity {
         let mut e = SecurityEntity::new(store);
         for t in pseudonyms.tickets() {
             if let Some(k) = &t.encryption_key {
-                e.decryption_keys.push(DecryptionKey { certificate: t.certificate.clone(), key: k.clone() });
+                e.decryption_keys.push(DecryptionKey {
+                    certificate: t.certificate.clone(),
+                    key: k.clone(),
+                });
             }
         }
         e.pseudonyms = Some(pseudonyms);
@@ -289,7 +313,9 @@ impl SecurityEntity {
 
     /// The profile SN-ENCAP uses for `kind` (editable, e.g. the certificate interval).
     pub fn encap_profile_mut(&mut self, kind: ProfileKind) -> &mut Profile {
-        self.encap_profiles.entry(kind).or_insert_with(|| Profile::for_kind(kind, None))
+        self.encap_profiles
+            .entry(kind)
+            .or_insert_with(|| Profile::for_kind(kind, None))
     }
 
     /// Adds a private key for receiving encrypted data addressed to `certificate`.
@@ -350,7 +376,11 @@ impl SecurityEntity {
     /// Secures a payload. See [`EncapRequest`].
     pub fn encap(&mut self, req: &EncapRequest<'_>) -> Result<Encapsulated, EncapError> {
         let now = req.time.unwrap_or_else(TaiTime::now);
-        let profile = self.encap_profiles.get(&req.profile).cloned().unwrap_or_else(|| Profile::for_kind(req.profile, None));
+        let profile = self
+            .encap_profiles
+            .get(&req.profile)
+            .cloned()
+            .unwrap_or_else(|| Profile::for_kind(req.profile, None));
         let psid = req.psid.unwrap_or(profile.psid);
         let mut signer_was_certificate = false;
         let inner = if req.sign {
@@ -359,15 +389,23 @@ impl SecurityEntity {
             bytes
         } else {
             let data = wire::unsecured(req.payload.to_vec());
-            rasn::coer::encode(&data).map_err(|e| EncapError::Encode(e.to_string()))?
+            v2x_wire::ieee1609dot2::encode(&data).map_err(|e| EncapError::Encode(e.to_string()))?
         };
         match &req.encrypt_to {
-            None => Ok(Encapsulated { bytes: inner, signer_was_certificate, symmetric_key: None }),
+            None => Ok(Encapsulated {
+                bytes: inner,
+                signer_was_certificate,
+                symmetric_key: None,
+            }),
             Some(r) => {
                 self.remember_symmetric_keys_bound();
                 let (bytes, id) =
                     encryption::encrypt(&inner, r, &mut self.symmetric_keys).map_err(EncapError::Encryption)?;
-                Ok(Encapsulated { bytes, signer_was_certificate, symmetric_key: Some(id) })
+                Ok(Encapsulated {
+                    bytes,
+                    signer_was_certificate,
+                    symmetric_key: Some(id),
+                })
             }
         }
     }
@@ -385,7 +423,11 @@ impl SecurityEntity {
                 self.certificate_due = true;
             }
         }
-        let creds = self.pseudonyms.as_ref().map(|p| p.active()).ok_or(EncapError::NoCredentials)?;
+        let creds = self
+            .pseudonyms
+            .as_ref()
+            .map(|p| p.active())
+            .ok_or(EncapError::NoCredentials)?;
         let cert = creds.certificate.clone();
         if cert.permission_for(psid).is_none() {
             return Err(EncapError::PsidNotPermitted(psid));
@@ -420,6 +462,10 @@ impl SecurityEntity {
             }),
             None => None,
         };
+        if requests.is_empty() && answer.is_none() {
+            let tbs_bytes = encode_simple_tbs(req.payload, psid, now, req.location);
+            return self.finish_signing(&tbs_bytes, full_certificate, is_cam, now);
+        }
         let header = w::HeaderInfo::builder()
             .psid(convert::psid(psid))
             .generation_time(bt::Time64(now.0))
@@ -427,7 +473,9 @@ impl SecurityEntity {
             .maybe_inline_p2pcd_request(if requests.is_empty() {
                 None
             } else {
-                Some(bt::SequenceOfHashedId3(requests.into_iter().map(convert::hashed_id3_to_wire).collect()))
+                Some(bt::SequenceOfHashedId3(
+                    requests.into_iter().map(convert::hashed_id3_to_wire).collect(),
+                ))
             })
             .maybe_requested_certificate(answer.map(|c| c.decoded().clone()))
             .build();
@@ -438,20 +486,33 @@ impl SecurityEntity {
             })
             .build()
             .map_err(|e| EncapError::Encode(e.to_string()))?;
-        let tbs = w::ToBeSignedData { payload, header_info: header };
-        let tbs_bytes = rasn::coer::encode(&tbs).map_err(|e| EncapError::Encode(e.to_string()))?;
+        let tbs = w::ToBeSignedData {
+            payload,
+            header_info: header,
+        };
+        let tbs_bytes = v2x_wire::ieee1609dot2::encode(&tbs).map_err(|e| EncapError::Encode(e.to_string()))?;
+        self.finish_signing(&tbs_bytes, full_certificate, is_cam, now)
+    }
+
+    /// Signs encoded tbsData with the active ticket and builds the message.
+    fn finish_signing(
+        &mut self,
+        tbs_bytes: &[u8],
+        full_certificate: bool,
+        is_cam: bool,
+        now: TaiTime,
+    ) -> Result<(Vec<u8>, bool), EncapError> {
+        let creds = self
+            .pseudonyms
+            .as_ref()
+            .map(|p| p.active())
+            .ok_or(EncapError::NoCredentials)?;
+        let cert = &creds.certificate;
         let key = &creds.signing_key;
         let alg = key.curve().hash_alg();
-        let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), cert.signer_hash().as_ref());
+        let digest = join_hash(alg, hash(alg, tbs_bytes).as_ref(), cert.signer_hash().as_ref());
         let sig = key.sign_digest(digest.as_ref())?;
-        let signer = if full_certificate {
-            w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()]))
-        } else {
-            w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8()))
-        };
-        let sig = convert::signature_to_wire(&sig).map_err(|e| EncapError::Encode(e.0))?;
-        let bytes = wire::encode_signed_data_from_parts(convert::hash_alg_to_wire(alg), &tbs_bytes, &signer, &sig)
-            .map_err(|e| EncapError::Encode(e.to_string()))?;
+        let bytes = encode_signed_data(alg, tbs_bytes, cert, full_certificate, &sig)?;
         if full_certificate && is_cam {
             self.last_full_certificate = Some(now);
             self.certificate_due = false;
@@ -480,11 +541,16 @@ impl SecurityEntity {
                 let (plain, key_id) = encryption::decrypt(enc, &self.decryption_keys, &mut self.symmetric_keys)?;
                 match wire::peek_protocol_version(&plain) {
                     Some(3) => {}
-                    Some(v) => return Err(rej(RejectReason::IncompatibleProtocol, format!("inner protocol version {v}"))),
+                    Some(v) => {
+                        return Err(rej(
+                            RejectReason::IncompatibleProtocol,
+                            format!("inner protocol version {v}"),
+                        ))
+                    }
                     None => return Err(rej(RejectReason::InvalidEncoding, "empty plaintext")),
                 }
-                let (inner, inner_spans) =
-                    wire::parse_data(&plain).map_err(|e| rej(RejectReason::InvalidEncoding, format!("plaintext: {e}")))?;
+                let (inner, inner_spans) = wire::parse_data(&plain)
+                    .map_err(|e| rej(RejectReason::InvalidEncoding, format!("plaintext: {e}")))?;
                 if matches!(inner.content, w::Ieee1609Dot2Content::EncryptedData(_)) {
                     return Err(rej(RejectReason::InvalidEncoding, "nested encryption"));
                 }
@@ -507,7 +573,10 @@ impl SecurityEntity {
         let signed = match &data.content {
             w::Ieee1609Dot2Content::UnsecuredData(p) => {
                 if !self.policy.accept_unsigned {
-                    return Err(rej(RejectReason::UnsignedMessage, "unsecured data where a signature is required"));
+                    return Err(rej(
+                        RejectReason::UnsignedMessage,
+                        "unsecured data where a signature is required",
+                    ));
                 }
                 return Ok(Decapped {
                     payload: p.0.to_vec(),
@@ -534,24 +603,34 @@ impl SecurityEntity {
             .get(spans.tbs_data.clone())
             .ok_or_else(|| rej(RejectReason::InvalidEncoding, "tbsData span"))?;
         let header = &signed.tbs_data.header_info;
-        let psid = convert::psid_value(&header.psid)
-            .ok_or_else(|| rej(RejectReason::InvalidEncoding, "PSID out of range"))?;
+        let psid =
+            convert::psid_value(&header.psid).ok_or_else(|| rej(RejectReason::InvalidEncoding, "PSID out of range"))?;
         let payload = match &signed.tbs_data.payload.data {
             Some(inner) => match &inner.content {
                 w::Ieee1609Dot2Content::UnsecuredData(p) => p.0.to_vec(),
-                _ => return Err(rej(RejectReason::InvalidEncoding, "only unsecured inner data is supported")),
+                _ => {
+                    return Err(rej(
+                        RejectReason::InvalidEncoding,
+                        "only unsecured inner data is supported",
+                    ))
+                }
             },
-            None => return Err(rej(RejectReason::InvalidEncoding, "no payload data (external payloads unsupported)")),
+            None => {
+                return Err(rej(
+                    RejectReason::InvalidEncoding,
+                    "no payload data (external payloads unsupported)",
+                ))
+            }
         };
         let alg = convert::hash_alg_from_wire(&signed.hash_id).map_err(|e| rej(RejectReason::InvalidEncoding, e.0))?;
         let sig = convert::signature(&signed.signature).map_err(|e| rej(RejectReason::InvalidEncoding, e.0))?;
         let profile = self.policy.profile_for(psid);
         let strict = self.policy.mode == DecapMode::Strict;
         let generation_time = header.generation_time.as_ref().map(|t| TaiTime(t.0));
-        let generation_location = header
-            .generation_location
-            .as_ref()
-            .map(|l| GeoPoint { lat: *l.latitude.0, lon: l.longitude.0 .0 });
+        let generation_location = header.generation_location.as_ref().map(|l| GeoPoint {
+            lat: *l.latitude.0,
+            lon: l.longitude.0 .0,
+        });
         if strict {
             if generation_time.is_none() {
                 return Err(rej(RejectReason::MissingHeaderField, "generationTime"));
@@ -595,7 +674,8 @@ impl SecurityEntity {
                     Some(v) => (v.leaf().clone(), Some(v)),
                     None => {
                         let leaf = Arc::new(
-                            Certificate::from_bytes(first).map_err(|e| rej(RejectReason::InvalidCertificate, e.to_string()))?,
+                            Certificate::from_bytes(first)
+                                .map_err(|e| rej(RejectReason::InvalidCertificate, e.to_string()))?,
                         );
                         if !strict {
                             (leaf, None)
@@ -607,7 +687,9 @@ impl SecurityEntity {
                                 extra.push(c);
                             }
                             for r in spans.signer_certificates.iter().skip(1) {
-                                let b = bytes.get(r.clone()).ok_or_else(|| rej(RejectReason::InvalidEncoding, "span"))?;
+                                let b = bytes
+                                    .get(r.clone())
+                                    .ok_or_else(|| rej(RejectReason::InvalidEncoding, "span"))?;
                                 extra.push(Arc::new(
                                     Certificate::from_bytes(b)
                                         .map_err(|e| rej(RejectReason::InvalidCertificate, e.to_string()))?,
@@ -619,7 +701,9 @@ impl SecurityEntity {
                                     // Ask neighbours for an issuer we do not know (P2PCD).
                                     if e.reason == RejectReason::UntrustedRoot {
                                         if let crate::certificate::Issuer::Digest(_, id) = leaf.issuer() {
-                                            if self.store.authority(&id).is_none() && !extra.iter().any(|c| c.hashed_id8() == id) {
+                                            if self.store.authority(&id).is_none()
+                                                && !extra.iter().any(|c| c.hashed_id8() == id)
+                                            {
                                                 self.p2pcd.want(id.to_hashed_id3());
                                             }
                                         }
@@ -633,7 +717,12 @@ impl SecurityEntity {
                     }
                 }
             }
-            _ => return Err(rej(RejectReason::UnsupportedSignerIdentifierType, "unknown signer kind")),
+            _ => {
+                return Err(rej(
+                    RejectReason::UnsupportedSignerIdentifierType,
+                    "unknown signer kind",
+                ))
+            }
         };
 
         let ssp = signer_cert.permission_for(psid).map(|s| s.map(<[u8]>::to_vec));
@@ -645,22 +734,34 @@ impl SecurityEntity {
             chain.check_validity_at(gen)?;
             region_checked = match generation_location {
                 Some(p) => chain.check_location(p)?,
-                None => chain.region.is_none(),
+                None => chain.region().is_none(),
             };
             let Some(ssp) = &ssp else {
-                return Err(rej(RejectReason::PsidNotPermitted, format!("certificate does not permit PSID {psid}")));
+                return Err(rej(
+                    RejectReason::PsidNotPermitted,
+                    format!("certificate does not permit PSID {psid}"),
+                ));
             };
             if let Some(req) = &profile.required_ssp {
                 if !req.is_met_by(ssp.as_deref()) {
-                    return Err(rej(RejectReason::SspNotPermitted, format!("SSP {:02x?} lacks required bits", ssp)));
+                    return Err(rej(
+                        RejectReason::SspNotPermitted,
+                        format!("SSP {:02x?} lacks required bits", ssp),
+                    ));
                 }
             }
             chain.check_revocation(&self.store)?;
             if gen < now.saturating_sub(profile.max_age) {
-                return Err(rej(RejectReason::StaleMessage, format!("generated {} µs before now", now.0 - gen.0)));
+                return Err(rej(
+                    RejectReason::StaleMessage,
+                    format!("generated {} µs before now", now.0 - gen.0),
+                ));
             }
             if gen > now.saturating_add(profile.max_future_skew) {
-                return Err(rej(RejectReason::FutureMessage, format!("generated {} µs after now", gen.0 - now.0)));
+                return Err(rej(
+                    RejectReason::FutureMessage,
+                    format!("generated {} µs after now", gen.0 - now.0),
+                ));
             }
             if let Some(expiry) = &header.expiry_time {
                 if now.0 > expiry.0 {
@@ -670,7 +771,11 @@ impl SecurityEntity {
             let tbs_hash = hash(alg, tbs_bytes);
             let mut h16 = [0u8; 16];
             h16.copy_from_slice(&tbs_hash.as_ref()[..16]);
-            let key = ReplayKey { signer: signer_cert.hashed_id8(), generation_time: gen.0, tbs_hash: h16 };
+            let key = ReplayKey {
+                signer: signer_cert.hashed_id8(),
+                generation_time: gen.0,
+                tbs_hash: h16,
+            };
             if self.replay.contains(&key) {
                 return Err(rej(RejectReason::DuplicateMessage, "already received"));
             }
@@ -683,10 +788,16 @@ impl SecurityEntity {
             _ => hash(alg, tbs_bytes),
         };
         if alg != signer_cert.curve().hash_alg() {
-            return Err(rej(RejectReason::FalseSignature, "hashId does not match the signer's curve"));
+            return Err(rej(
+                RejectReason::FalseSignature,
+                "hashId does not match the signer's curve",
+            ));
         }
         let digest = join_hash(alg, tbs_hash.as_ref(), signer_cert.signer_hash().as_ref());
-        let ok = signer_cert.verification_key().verify_digest(digest.as_ref(), &sig).unwrap_or(false);
+        let ok = signer_cert
+            .verification_key()
+            .verify_digest(digest.as_ref(), &sig)
+            .unwrap_or(false);
         if !ok {
             return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
         }
@@ -718,7 +829,13 @@ impl SecurityEntity {
     }
 
     fn longest_window(&self) -> std::time::Duration {
-        self.policy.profiles.values().map(|p| p.max_age).max().unwrap_or_default().max(Profile::generic(0).max_age)
+        self.policy
+            .profiles
+            .values()
+            .map(|p| p.max_age)
+            .max()
+            .unwrap_or_default()
+            .max(Profile::generic(0).max_age)
     }
 
     fn process_p2pcd(&mut self, header: &w::HeaderInfo) {
@@ -747,6 +864,175 @@ fn requested_certificate(header: &w::HeaderInfo) -> Option<CertRef> {
     let cert = header.requested_certificate.as_ref()?;
     // Re-encoding is canonical for a certificate we decoded from an exact C-OER
     // buffer; its signature is verified by the chain validator before any use.
-    let bytes = rasn::coer::encode(cert).ok()?;
+    let bytes = v2x_wire::ieee1609dot2::encode(cert).ok()?;
     Certificate::from_bytes(&bytes).ok().map(Arc::new)
+}
+
+/// C-OER length determinant.
+fn push_length(out: &mut Vec<u8>, len: usize) {
+    if len < 128 {
+        out.push(len as u8);
+    } else {
+        let bytes = (len as u64).to_be_bytes();
+        let skip = bytes.iter().take_while(|b| **b == 0).count();
+        out.push(0x80 | (8 - skip) as u8);
+        out.extend_from_slice(&bytes[skip..]);
+    }
+}
+
+/// C-OER of `ToBeSignedData` with unsecured payload data and a header of PSID,
+/// generation time and optional generation location (the CAM/DENM hot path; other
+/// headers go through the codec). Checked against the codec by a unit test.
+pub(crate) fn encode_simple_tbs(payload: &[u8], psid: u64, time: TaiTime, location: Option<Location>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 32);
+    out.push(0x40); // SignedDataPayload preamble: data present
+    out.extend_from_slice(&[3, 0x80]); // Ieee1609Dot2Data v3, unsecuredData
+    push_length(&mut out, payload.len());
+    out.extend_from_slice(payload);
+    // HeaderInfo preamble: generationTime (+ generationLocation) present, no extensions.
+    out.push(if location.is_some() { 0x50 } else { 0x40 });
+    let psid_bytes = psid.to_be_bytes();
+    let skip = psid_bytes.iter().take_while(|b| **b == 0).count().min(7);
+    out.push((8 - skip) as u8);
+    out.extend_from_slice(&psid_bytes[skip..]);
+    out.extend_from_slice(&time.0.to_be_bytes());
+    if let Some(l) = location {
+        out.extend_from_slice(&l.point.lat.to_be_bytes());
+        out.extend_from_slice(&l.point.lon.to_be_bytes());
+        out.extend_from_slice(&l.elevation.to_be_bytes());
+    }
+    out
+}
+
+/// Encodes `Ieee1609Dot2Data { 3, signedData { hashId, tbsData, signer, signature } }`
+/// around the exact `tbs` bytes that were signed. The fixed-layout parts (hashId, a
+/// digest or single-certificate signer, a 256-bit x-only signature) are written
+/// directly, which keeps SN-ENCAP close to the raw signing rate; other cases go
+/// through the codec. Both paths give the same C-OER (checked by a unit test).
+pub(crate) fn encode_signed_data(
+    alg: v2x_crypto::HashAlg,
+    tbs: &[u8],
+    cert: &Certificate,
+    full_certificate: bool,
+    sig: &v2x_crypto::Signature,
+) -> Result<Vec<u8>, EncapError> {
+    let fast_sig_tag = match (sig.curve, &sig.r) {
+        (v2x_crypto::Curve::NistP256, v2x_crypto::RPoint::XOnly(_)) => Some(0x80u8),
+        (v2x_crypto::Curve::BrainpoolP256r1, v2x_crypto::RPoint::XOnly(_)) => Some(0x81u8),
+        _ => None,
+    };
+    match (alg, fast_sig_tag, &sig.r) {
+        (v2x_crypto::HashAlg::Sha256, Some(tag), v2x_crypto::RPoint::XOnly(r))
+            if r.len() == 32 && sig.s.len() == 32 =>
+        {
+            let signer_len = if full_certificate { 3 + cert.encoded().len() } else { 9 };
+            let mut out = Vec::with_capacity(3 + tbs.len() + signer_len + 66);
+            out.extend_from_slice(&[3, 0x81, 0x00]); // version, signedData, hashId sha256
+            out.extend_from_slice(tbs);
+            if full_certificate {
+                out.extend_from_slice(&[0x81, 0x01, 0x01]); // certificate, SEQUENCE OF quantity 1
+                out.extend_from_slice(cert.encoded());
+            } else {
+                out.push(0x80); // digest
+                out.extend_from_slice(&cert.hashed_id8().0);
+            }
+            out.push(tag); // ecdsaNistP256Signature / ecdsaBrainpoolP256r1Signature
+            out.push(0x80); // rSig x-only
+            out.extend_from_slice(r);
+            out.extend_from_slice(&sig.s);
+            Ok(out)
+        }
+        _ => {
+            let signer = if full_certificate {
+                w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()]))
+            } else {
+                w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8()))
+            };
+            let sig = convert::signature_to_wire(sig).map_err(|e| EncapError::Encode(e.0))?;
+            wire::encode_signed_data_from_parts(convert::hash_alg_to_wire(alg), tbs, &signer, &sig)
+                .map_err(|e| EncapError::Encode(e.to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::issue::{issue_certificate, CertificateSpec, IssuerKey};
+    use v2x_crypto::{Curve, PrivateKey};
+
+    #[test]
+    fn direct_tbs_encoding_equals_the_codec() {
+        for len in [0usize, 5, 127, 128, 300, 70_000] {
+            for psid in [0u64, 36, 37, 256, 0x20_40_00] {
+                for loc in [
+                    None,
+                    Some(Location {
+                        point: crate::region::GeoPoint::from_degrees(-48.5, 11.25),
+                        elevation: 3,
+                    }),
+                ] {
+                    let payload = vec![0xa5u8; len];
+                    let header = w::HeaderInfo::builder()
+                        .psid(convert::psid(psid))
+                        .generation_time(bt::Time64(0x0102_0304_0506_0708))
+                        .maybe_generation_location(loc.map(|l| bt::ThreeDLocation {
+                            latitude: bt::Latitude(bt::NinetyDegreeInt::new(l.point.lat).unwrap()),
+                            longitude: bt::Longitude(bt::OneEightyDegreeInt::new(l.point.lon).unwrap()),
+                            elevation: bt::Elevation(l.elevation),
+                        }))
+                        .build();
+                    let tbs = w::ToBeSignedData {
+                        payload: w::SignedDataPayload::builder()
+                            .data(wire::unsecured(payload.clone()))
+                            .build()
+                            .unwrap(),
+                        header_info: header,
+                    };
+                    let codec = v2x_wire::ieee1609dot2::encode(&tbs).unwrap();
+                    let direct = encode_simple_tbs(&payload, psid, TaiTime(0x0102_0304_0506_0708), loc);
+                    assert_eq!(direct, codec, "len={len} psid={psid} loc={loc:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn direct_encoding_equals_the_codec() {
+        for curve in [Curve::NistP256, Curve::BrainpoolP256r1] {
+            let k = PrivateKey::generate(curve).unwrap();
+            let mut spec =
+                CertificateSpec::new(Some("x"), TaiTime::from_time32(10), std::time::Duration::from_secs(60));
+            spec.issue_permissions = Some(crate::issue::IssuePermissions::All);
+            let cert = issue_certificate(&spec, k.public_key(), IssuerKey::SelfSigned(&k)).unwrap();
+            let tbs = w::ToBeSignedData {
+                payload: w::SignedDataPayload::builder()
+                    .data(wire::unsecured(b"abc".to_vec()))
+                    .build()
+                    .unwrap(),
+                header_info: w::HeaderInfo::builder()
+                    .psid(convert::psid(36))
+                    .generation_time(bt::Time64(5))
+                    .build(),
+            };
+            let tbs = v2x_wire::ieee1609dot2::encode(&tbs).unwrap();
+            let sig = k.sign_digest(&[1u8; 32]).unwrap();
+            for full in [false, true] {
+                let fast = encode_signed_data(v2x_crypto::HashAlg::Sha256, &tbs, &cert, full, &sig).unwrap();
+                let signer = if full {
+                    w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()]))
+                } else {
+                    w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8()))
+                };
+                let slow = wire::encode_signed_data_from_parts(
+                    bt::HashAlgorithm::Sha256,
+                    &tbs,
+                    &signer,
+                    &convert::signature_to_wire(&sig).unwrap(),
+                )
+                .unwrap();
+                assert_eq!(fast, slow, "{curve} full={full}");
+            }
+        }
+    }
 }

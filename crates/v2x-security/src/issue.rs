@@ -76,7 +76,8 @@ pub enum IssueError {
 /// The 1609.2 Duration that represents `d` (largest exact unit; rounded up otherwise).
 pub fn wire_duration(d: std::time::Duration) -> bt::Duration {
     let s = d.as_secs();
-    let units: [(u64, fn(u16) -> bt::Duration); 5] = [
+    type MakeDuration = fn(u16) -> bt::Duration;
+    let units: [(u64, MakeDuration); 5] = [
         (31_556_952, bt::Duration::Years),
         (216_000, bt::Duration::SixtyHours),
         (3600, bt::Duration::Hours),
@@ -84,7 +85,7 @@ pub fn wire_duration(d: std::time::Duration) -> bt::Duration {
         (1, bt::Duration::Seconds),
     ];
     for (unit, make) in units {
-        if s % unit == 0 && s / unit <= u64::from(u16::MAX) && s >= unit {
+        if s.checked_rem(unit) == Some(0) && s / unit <= u64::from(u16::MAX) && s >= unit {
             return make((s / unit) as u16);
         }
     }
@@ -98,7 +99,8 @@ pub fn wire_duration(d: std::time::Duration) -> bt::Duration {
 }
 
 fn ssp_to_wire(ssp: &Option<Vec<u8>>) -> Option<bt::ServiceSpecificPermissions> {
-    ssp.as_ref().map(|b| bt::ServiceSpecificPermissions::Opaque(OctetString::from(b.clone())))
+    ssp.as_ref()
+        .map(|b| bt::ServiceSpecificPermissions::Opaque(OctetString::from(b.clone())))
 }
 
 fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSignedCertificate, IssueError> {
@@ -115,7 +117,13 @@ fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSigne
         None
     } else {
         Some(bt::SequenceOfPsidSsp(
-            spec.app_permissions.iter().map(|p| bt::PsidSsp { psid: convert::psid(p.psid), ssp: ssp_to_wire(&p.ssp) }).collect(),
+            spec.app_permissions
+                .iter()
+                .map(|p| bt::PsidSsp {
+                    psid: convert::psid(p.psid),
+                    ssp: ssp_to_wire(&p.ssp),
+                })
+                .collect(),
         ))
     };
     let cert_issue_permissions = spec.issue_permissions.as_ref().map(|ip| {
@@ -123,7 +131,10 @@ fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSigne
             IssuePermissions::All => w::SubjectPermissions::All(()),
             IssuePermissions::Psids(ps) => w::SubjectPermissions::Explicit(bt::SequenceOfPsidSspRange(
                 ps.iter()
-                    .map(|p| bt::PsidSspRange { psid: convert::psid(*p), ssp_range: Some(bt::SspRange::All(())) })
+                    .map(|p| bt::PsidSspRange {
+                        psid: convert::psid(*p),
+                        ssp_range: Some(bt::SspRange::All(())),
+                    })
                     .collect(),
             )),
         };
@@ -148,7 +159,10 @@ fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSigne
             duration: wire_duration(spec.validity),
         })
         .maybe_region(region)
-        .maybe_assurance_level(spec.assurance_level.map(|a| bt::SubjectAssurance(FixedOctetString::from([a]))))
+        .maybe_assurance_level(
+            spec.assurance_level
+                .map(|a| bt::SubjectAssurance(FixedOctetString::from([a]))),
+        )
         .maybe_app_permissions(app_permissions)
         .maybe_cert_issue_permissions(cert_issue_permissions)
         .maybe_encryption_key(encryption_key)
@@ -168,13 +182,21 @@ pub fn issue_certificate(
     let (signing_key, issuer_id, issuer_encoding): (&PrivateKey, w::IssuerIdentifier, &[u8]) = match issuer {
         IssuerKey::SelfSigned(k) => {
             if k.public_key() != subject {
-                return Err(IssueError::Spec("a self-signed certificate must be signed with its own key".into()));
+                return Err(IssueError::Spec(
+                    "a self-signed certificate must be signed with its own key".into(),
+                ));
             }
-            (k, w::IssuerIdentifier::VSelf(convert::hash_alg_to_wire(k.curve().hash_alg())), b"")
+            (
+                k,
+                w::IssuerIdentifier::VSelf(convert::hash_alg_to_wire(k.curve().hash_alg())),
+                b"",
+            )
         }
         IssuerKey::Ca { cert, key } => {
             if key.public_key() != cert.verification_key() {
-                return Err(IssueError::Spec("issuer key does not match the issuer certificate".into()));
+                return Err(IssueError::Spec(
+                    "issuer key does not match the issuer certificate".into(),
+                ));
             }
             let alg = key.curve().hash_alg();
             let id = convert::hashed_id8_to_wire(cert.hashed_id8_with(alg));
@@ -211,22 +233,32 @@ mod tests {
 
     #[test]
     fn durations_pick_exact_units() {
-        assert_eq!(wire_duration(Duration::from_secs(7 * 24 * 3600)), bt::Duration::Hours(168));
+        assert_eq!(
+            wire_duration(Duration::from_secs(7 * 24 * 3600)),
+            bt::Duration::Hours(168)
+        );
         assert_eq!(wire_duration(Duration::from_secs(90)), bt::Duration::Seconds(90));
-        assert_eq!(wire_duration(Duration::from_secs(2 * 31_556_952)), bt::Duration::Years(2));
+        assert_eq!(
+            wire_duration(Duration::from_secs(2 * 31_556_952)),
+            bt::Duration::Years(2)
+        );
     }
 
     #[test]
     fn issued_chain_verifies_on_every_curve() {
         for curve in Curve::ALL {
             let rk = PrivateKey::generate(curve).unwrap();
-            let mut spec = CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
+            let mut spec =
+                CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
             spec.issue_permissions = Some(IssuePermissions::All);
             let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
             assert!(root.verify_signature(None), "{curve}");
             let ak = PrivateKey::generate(Curve::NistP256).unwrap();
             let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
-            at.app_permissions.push(AppPermission { psid: 36, ssp: Some(vec![1, 0xff, 0xfc]) });
+            at.app_permissions.push(AppPermission {
+                psid: 36,
+                ssp: Some(vec![1, 0xff, 0xfc]),
+            });
             let at = issue_certificate(&at, ak.public_key(), IssuerKey::Ca { cert: &root, key: &rk }).unwrap();
             assert!(at.verify_signature(Some(&root)));
             assert_eq!(at.permission_for(36), Some(Some(&[1u8, 0xff, 0xfc][..])));

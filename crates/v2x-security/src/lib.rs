@@ -55,14 +55,12 @@ pub mod v1_2_1;
 pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
 pub use chain::ValidatedChain;
 pub use encryption::Recipient;
-pub use entity::{
-    DecapMode, DecapPolicy, Decapped, EncapError, EncapRequest, Encapsulated, Location, SecurityEntity,
-};
+pub use entity::{DecapMode, DecapPolicy, Decapped, EncapError, EncapRequest, Encapsulated, Location, SecurityEntity};
 pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey};
+pub use pki_store::{load_trust_dir, Pki, PkiConfig, PkiError, TicketSpec};
 pub use profile::{Profile, ProfileKind, SignerPolicy, SspRequirement, PSID_CAM, PSID_DENM};
 pub use pseudonym::{Credentials, PseudonymPool};
 pub use reason::{RejectReason, Rejection};
 pub use region::{GeoPoint, Region};
 pub use time::TaiTime;
 pub use trust_store::TrustStore;
-pub use pki_store::{load_trust_dir, Pki, PkiConfig, PkiError, TicketSpec};

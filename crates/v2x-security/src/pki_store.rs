@@ -31,6 +31,8 @@ use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
 
 const YEAR: u64 = 31_556_952;
+/// ITS-AID of the secured certificate request service (TS 102 965), held by ECs.
+pub const PSID_CERT_REQUEST: u64 = 623;
 /// CA certificates start this long before "now" so that slightly skewed clocks accept them.
 const BACKDATE: Duration = Duration::from_secs(24 * 3600);
 
@@ -47,7 +49,10 @@ pub enum PkiError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PkiError + '_ {
-    move |source| PkiError::Io { path: path.to_path_buf(), source }
+    move |source| PkiError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// The contents of `pki.toml`.
@@ -104,7 +109,13 @@ pub fn default_ssp(psid: u64) -> Option<Vec<u8>> {
 impl TicketSpec {
     pub fn new(psids: &[u64], validity: Duration) -> TicketSpec {
         TicketSpec {
-            permissions: psids.iter().map(|&psid| AppPermission { psid, ssp: default_ssp(psid) }).collect(),
+            permissions: psids
+                .iter()
+                .map(|&psid| AppPermission {
+                    psid,
+                    ssp: default_ssp(psid),
+                })
+                .collect(),
             validity,
             start: None,
             region: None,
@@ -144,7 +155,13 @@ fn write_private(path: &Path, pem: &[u8]) -> Result<(), PkiError> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let mut f = fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path).map_err(io(path))?;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io(path))?;
     // An existing file keeps its mode on open: force 0600.
     f.set_permissions(fs::Permissions::from_mode(0o600)).map_err(io(path))?;
     f.write_all(pem).map_err(io(path))
@@ -159,18 +176,27 @@ pub fn read_certificate(path: &Path) -> Result<CertRef, PkiError> {
     let bytes = read(path)?;
     Certificate::from_bytes(&bytes)
         .map(Arc::new)
-        .map_err(|e| PkiError::BadFile { path: path.to_path_buf(), detail: e.to_string() })
+        .map_err(|e| PkiError::BadFile {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })
 }
 
 fn read_key(path: &Path, curve: Curve) -> Result<PrivateKey, PkiError> {
     let pem = read(path)?;
-    PrivateKey::from_pem(curve, &pem).map_err(|e| PkiError::BadFile { path: path.to_path_buf(), detail: e.to_string() })
+    PrivateKey::from_pem(curve, &pem).map_err(|e| PkiError::BadFile {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    })
 }
 
 /// Writes `dir/cert.oer` and `dir/key.pem`.
 fn save_authority(dir: &Path, a: &Authority) -> Result<(), PkiError> {
     write_file(&dir.join("cert.oer"), a.certificate.encoded())?;
-    write_private(&dir.join("key.pem"), &a.key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?)
+    write_private(
+        &dir.join("key.pem"),
+        &a.key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
+    )
 }
 
 /// Reads `dir/cert.oer` and `dir/key.pem` and checks they belong together.
@@ -189,12 +215,16 @@ fn load_authority(dir: &Path, curve: Curve) -> Result<Authority, PkiError> {
 fn valid_station_name(name: &str) -> Result<(), PkiError> {
     let ok = !name.is_empty()
         && name.len() <= 64
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
         && !name.starts_with('.');
     if ok {
         Ok(())
     } else {
-        Err(PkiError::Invalid(format!("invalid station name {name:?} (use letters, digits, '-', '_', '.')")))
+        Err(PkiError::Invalid(format!(
+            "invalid station name {name:?} (use letters, digits, '-', '_', '.')"
+        )))
     }
 }
 
@@ -217,33 +247,52 @@ impl Pki {
         spec.issue_permissions = Some(IssuePermissions::All);
         spec.assurance_level = Some(0xe0);
         // The root may sign CRLs (PSID 256).
-        spec.app_permissions = vec![AppPermission { psid: crate::crl::CRL_PSID, ssp: None }];
+        spec.app_permissions = vec![AppPermission {
+            psid: crate::crl::CRL_PSID,
+            ssp: None,
+        }];
         let root_cert = issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key))?;
-        let root = Authority { certificate: Arc::new(root_cert), key: root_key };
+        let root = Authority {
+            certificate: Arc::new(root_cert),
+            key: root_key,
+        };
 
-        let sub_ca = |name: &str| -> Result<Authority, PkiError> {
+        let sub_ca = |name: &str, psids: Vec<u64>| -> Result<Authority, PkiError> {
             let key = PrivateKey::generate(curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
             let mut spec = CertificateSpec::new(Some(name), start, ca_validity);
-            spec.issue_permissions = Some(IssuePermissions::Psids(config.psids.clone()));
+            spec.issue_permissions = Some(IssuePermissions::Psids(psids));
             spec.assurance_level = Some(0xe0);
             let enc = PrivateKey::generate(encryption_curve(curve)).map_err(|e| PkiError::Invalid(e.to_string()))?;
             spec.encryption_key = Some(enc.public_key().clone());
             let cert = issue_certificate(
                 &spec,
                 key.public_key(),
-                IssuerKey::Ca { cert: &root.certificate, key: &root.key },
+                IssuerKey::Ca {
+                    cert: &root.certificate,
+                    key: &root.key,
+                },
             )?;
-            Ok(Authority { certificate: Arc::new(cert), key })
+            Ok(Authority {
+                certificate: Arc::new(cert),
+                key,
+            })
         };
-        let ea = sub_ca("v2xsec enrolment authority")?;
-        let aa = sub_ca("v2xsec authorization authority")?;
+        // The EA issues enrolment credentials (PSID 623), the AA tickets for the PKI's PSIDs.
+        let ea = sub_ca("v2xsec enrolment authority", vec![PSID_CERT_REQUEST])?;
+        let aa = sub_ca("v2xsec authorization authority", config.psids.clone())?;
 
         save_authority(&dir.join("root"), &root)?;
         save_authority(&dir.join("ea"), &ea)?;
         save_authority(&dir.join("aa"), &aa)?;
         let toml = toml::to_string(&config).map_err(|e| PkiError::Invalid(e.to_string()))?;
         write_file(&dir.join("pki.toml"), toml.as_bytes())?;
-        let pki = Pki { dir: dir.to_path_buf(), config, root, ea, aa };
+        let pki = Pki {
+            dir: dir.to_path_buf(),
+            config,
+            root,
+            ea,
+            aa,
+        };
         pki.write_crl(&[], 1)?;
         pki.enrol(station)?;
         let spec = TicketSpec::new(&pki.config.psids, Duration::from_secs(pki.config.ticket_validity_secs));
@@ -255,12 +304,20 @@ impl Pki {
     pub fn open(dir: &Path) -> Result<Pki, PkiError> {
         let cfg_path = dir.join("pki.toml");
         let text = fs::read_to_string(&cfg_path).map_err(io(&cfg_path))?;
-        let config: PkiConfig =
-            toml::from_str(&text).map_err(|e| PkiError::BadFile { path: cfg_path.clone(), detail: e.to_string() })?;
+        let config: PkiConfig = toml::from_str(&text).map_err(|e| PkiError::BadFile {
+            path: cfg_path.clone(),
+            detail: e.to_string(),
+        })?;
         let root = load_authority(&dir.join("root"), config.curve)?;
         let ea = load_authority(&dir.join("ea"), config.curve)?;
         let aa = load_authority(&dir.join("aa"), config.curve)?;
-        Ok(Pki { dir: dir.to_path_buf(), config, root, ea, aa })
+        Ok(Pki {
+            dir: dir.to_path_buf(),
+            config,
+            root,
+            ea,
+            aa,
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -290,7 +347,11 @@ impl Pki {
     /// Station names.
     pub fn stations(&self) -> Vec<String> {
         let mut out: Vec<String> = fs::read_dir(self.dir.join("stations"))
-            .map(|rd| rd.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect())
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
             .unwrap_or_default();
         out.sort();
         out
@@ -310,14 +371,30 @@ impl Pki {
         let ea_end = self.ea.certificate.validity().end;
         let validity = Duration::from_secs((2 * YEAR).min(ea_end.saturating_sub(start.seconds())));
         let mut spec = CertificateSpec::new(Some(station), start, validity);
-        // Enrolment credentials request tickets; model that as app permission for the
-        // PKI's PSIDs (TS 102 941 uses certRequestPermissions, not modelled here).
-        spec.app_permissions = self.config.psids.iter().map(|&psid| AppPermission { psid, ssp: default_ssp(psid) }).collect();
-        let cert =
-            issue_certificate(&spec, key.public_key(), IssuerKey::Ca { cert: &self.ea.certificate, key: &self.ea.key })?;
+        // An enrolment credential signs authorization requests to the AA: ITS-AID 623
+        // (secured certificate request service), SSP "enrolment, authorization" as in
+        // the ETSI test PKIs.
+        spec.app_permissions = vec![AppPermission {
+            psid: PSID_CERT_REQUEST,
+            ssp: Some(vec![0x01, 0xc0]),
+        }];
+        let cert = issue_certificate(
+            &spec,
+            key.public_key(),
+            IssuerKey::Ca {
+                cert: &self.ea.certificate,
+                key: &self.ea.key,
+            },
+        )?;
         write_file(&sdir.join("ec.oer"), cert.encoded())?;
-        write_private(&sdir.join("ec.pem"), &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?)?;
-        Ok(Authority { certificate: Arc::new(cert), key })
+        write_private(
+            &sdir.join("ec.pem"),
+            &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
+        )?;
+        Ok(Authority {
+            certificate: Arc::new(cert),
+            key,
+        })
     }
 
     /// Issues `count` authorization tickets (pseudonyms) for `station` from the AA and
@@ -331,7 +408,9 @@ impl Pki {
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".oer"))
             .count();
-        let start = spec.start.unwrap_or_else(|| TaiTime::now().saturating_sub(Duration::from_secs(300)));
+        let start = spec
+            .start
+            .unwrap_or_else(|| TaiTime::now().saturating_sub(Duration::from_secs(300)));
         let aa_end = self.aa.certificate.validity().end;
         if start.seconds().saturating_add(spec.validity.as_secs()) > aa_end {
             return Err(PkiError::Invalid(format!(
@@ -342,7 +421,10 @@ impl Pki {
         for i in first..first + count {
             let key = PrivateKey::generate(self.config.curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
             let enc = if spec.encryption_key {
-                Some(PrivateKey::generate(encryption_curve(self.config.curve)).map_err(|e| PkiError::Invalid(e.to_string()))?)
+                Some(
+                    PrivateKey::generate(encryption_curve(self.config.curve))
+                        .map_err(|e| PkiError::Invalid(e.to_string()))?,
+                )
             } else {
                 None
             };
@@ -351,18 +433,31 @@ impl Pki {
             cs.region = spec.region.clone();
             cs.encryption_key = enc.as_ref().map(|k| k.public_key().clone());
             cs.assurance_level = Some(0x00);
-            let cert =
-                issue_certificate(&cs, key.public_key(), IssuerKey::Ca { cert: &self.aa.certificate, key: &self.aa.key })?;
+            let cert = issue_certificate(
+                &cs,
+                key.public_key(),
+                IssuerKey::Ca {
+                    cert: &self.aa.certificate,
+                    key: &self.aa.key,
+                },
+            )?;
             let base = tdir.join(format!("at-{i:04}"));
             write_file(&base.with_extension("oer"), cert.encoded())?;
-            write_private(&base.with_extension("pem"), &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?)?;
+            write_private(
+                &base.with_extension("pem"),
+                &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
+            )?;
             if let Some(k) = &enc {
                 write_private(
                     &tdir.join(format!("at-{i:04}.enc.pem")),
                     &k.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
                 )?;
             }
-            out.push(Credentials { certificate: Arc::new(cert), signing_key: key, encryption_key: enc });
+            out.push(Credentials {
+                certificate: Arc::new(cert),
+                signing_key: key,
+                encryption_key: enc,
+            });
         }
         Ok(out)
     }
@@ -385,12 +480,19 @@ impl Pki {
             let signing_key = read_key(&tdir.join(format!("{stem}.pem")), self.config.curve)?;
             let enc_path = tdir.join(format!("{stem}.enc.pem"));
             let encryption_key = if enc_path.exists() {
-                let curve = certificate.encryption_key().map(|k| k.curve()).unwrap_or(encryption_curve(self.config.curve));
+                let curve = certificate
+                    .encryption_key()
+                    .map(|k| k.curve())
+                    .unwrap_or(encryption_curve(self.config.curve));
                 Some(read_key(&enc_path, curve)?)
             } else {
                 None
             };
-            out.push(Credentials { certificate, signing_key, encryption_key });
+            out.push(Credentials {
+                certificate,
+                signing_key,
+                encryption_key,
+            });
         }
         Ok(out)
     }
@@ -404,15 +506,18 @@ impl Pki {
     /// A trust store with the root as anchor, EA and AA as chain links and the CRL applied.
     pub fn trust_store(&self) -> Result<TrustStore, PkiError> {
         let mut store = TrustStore::new();
-        store.add_trust_anchor(self.root.certificate.clone()).map_err(|e| PkiError::Invalid(e.to_string()))?;
+        store
+            .add_trust_anchor(self.root.certificate.clone())
+            .map_err(|e| PkiError::Invalid(e.to_string()))?;
         store.add_ca_certificate(self.ea.certificate.clone());
         store.add_ca_certificate(self.aa.certificate.clone());
         let crl_path = self.dir.join("crl.oer");
         if crl_path.exists() {
             let bytes = read(&crl_path)?;
-            store
-                .apply_crl(&bytes)
-                .map_err(|e| PkiError::BadFile { path: crl_path.clone(), detail: e.to_string() })?;
+            store.apply_crl(&bytes).map_err(|e| PkiError::BadFile {
+                path: crl_path.clone(),
+                detail: e.to_string(),
+            })?;
         }
         Ok(store)
     }
@@ -429,30 +534,39 @@ impl Pki {
     fn write_crl(&self, revoked: &[&Certificate], serial: u32) -> Result<(), PkiError> {
         let now = TaiTime::now();
         let next = now.saturating_add(Duration::from_secs(7 * 24 * 3600));
-        let bytes = issue_crl(revoked, serial, now, next, &self.root.certificate, &self.root.key)
-            .map_err(PkiError::Invalid)?;
+        let bytes =
+            issue_crl(revoked, serial, now, next, &self.root.certificate, &self.root.key).map_err(PkiError::Invalid)?;
         write_file(&self.dir.join("crl.oer"), &bytes)
     }
 
     /// Revokes a certificate: re-issues the CRL with it added.
     pub fn revoke(&self, cert: &Certificate) -> Result<(), PkiError> {
         let mut store = TrustStore::new();
-        store.add_trust_anchor(self.root.certificate.clone()).map_err(|e| PkiError::Invalid(e.to_string()))?;
+        store
+            .add_trust_anchor(self.root.certificate.clone())
+            .map_err(|e| PkiError::Invalid(e.to_string()))?;
         let crl_path = self.dir.join("crl.oer");
         let (mut entries, serial) = match read(&crl_path) {
             Ok(b) => {
-                let crl = verify_crl(&b, &store).map_err(|e| PkiError::BadFile { path: crl_path.clone(), detail: e.to_string() })?;
+                let crl = verify_crl(&b, &store).map_err(|e| PkiError::BadFile {
+                    path: crl_path.clone(),
+                    detail: e.to_string(),
+                })?;
                 (crl.entries, crl.serial)
             }
             Err(_) => (Vec::new(), 0),
         };
         if !entries.iter().any(|(id, _)| *id == cert.hashed_id10()) {
-            entries.push((cert.hashed_id10(), u32::try_from(cert.validity().end).unwrap_or(u32::MAX)));
+            entries.push((
+                cert.hashed_id10(),
+                u32::try_from(cert.validity().end).unwrap_or(u32::MAX),
+            ));
         }
         let now = TaiTime::now();
         let next = now.saturating_add(Duration::from_secs(7 * 24 * 3600));
-        let bytes = crate::crl::issue_crl_entries(&entries, serial + 1, now, next, &self.root.certificate, &self.root.key)
-            .map_err(PkiError::Invalid)?;
+        let bytes =
+            crate::crl::issue_crl_entries(&entries, serial + 1, now, next, &self.root.certificate, &self.root.key)
+                .map_err(PkiError::Invalid)?;
         write_file(&crl_path, &bytes)
     }
 }
@@ -466,7 +580,11 @@ pub fn load_trust_dir(dir: &Path) -> Result<TrustStore, PkiError> {
         return Pki::open(dir)?.trust_store();
     }
     let rd = fs::read_dir(dir).map_err(io(dir))?;
-    let mut files: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
     files.sort();
     let mut store = TrustStore::new();
     let mut self_signed = Vec::new();
@@ -476,9 +594,10 @@ pub fn load_trust_dir(dir: &Path) -> Result<TrustStore, PkiError> {
         match Certificate::from_bytes(&bytes) {
             Ok(c) if c.is_self_signed() => {
                 let c = Arc::new(c);
-                store
-                    .add_trust_anchor(c.clone())
-                    .map_err(|e| PkiError::BadFile { path: f.clone(), detail: e.to_string() })?;
+                store.add_trust_anchor(c.clone()).map_err(|e| PkiError::BadFile {
+                    path: f.clone(),
+                    detail: e.to_string(),
+                })?;
                 self_signed.push(c);
             }
             Ok(c) => store.add_ca_certificate(Arc::new(c)),

@@ -138,7 +138,10 @@ mod tests {
 
     #[test]
     fn ssp_requirement_masks() {
-        let r = SspRequirement { value: vec![0x01, 0x80], mask: vec![0xff, 0x80] };
+        let r = SspRequirement {
+            value: vec![0x01, 0x80],
+            mask: vec![0xff, 0x80],
+        };
         assert!(r.is_met_by(Some(&[0x01, 0xff])));
         assert!(!r.is_met_by(Some(&[0x01, 0x7f])));
         assert!(!r.is_met_by(None));

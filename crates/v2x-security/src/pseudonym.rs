@@ -31,7 +31,12 @@ impl PseudonymPool {
         if tickets.is_empty() {
             return None;
         }
-        Some(PseudonymPool { tickets, active: 0, rotation_interval: None, activated_at: None })
+        Some(PseudonymPool {
+            tickets,
+            active: 0,
+            rotation_interval: None,
+            activated_at: None,
+        })
     }
 
     pub fn active(&self) -> &Credentials {

@@ -134,6 +134,9 @@ pub struct Rejection {
 
 impl Rejection {
     pub fn new(reason: RejectReason, detail: impl Into<String>) -> Rejection {
-        Rejection { reason, detail: detail.into() }
+        Rejection {
+            reason,
+            detail: detail.into(),
+        }
     }
 }

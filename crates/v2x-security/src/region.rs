@@ -21,7 +21,10 @@ pub struct GeoPoint {
 
 impl GeoPoint {
     pub fn from_degrees(lat: f64, lon: f64) -> GeoPoint {
-        GeoPoint { lat: (lat * 1e7).round() as i32, lon: (lon * 1e7).round() as i32 }
+        GeoPoint {
+            lat: (lat * 1e7).round() as i32,
+            lon: (lon * 1e7).round() as i32,
+        }
     }
     fn lat_deg(self) -> f64 {
         f64::from(self.lat) / 1e7
@@ -42,7 +45,10 @@ impl GeoPoint {
 /// A certificate region.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Region {
-    Circle { center: GeoPoint, radius_m: u16 },
+    Circle {
+        center: GeoPoint,
+        radius_m: u16,
+    },
     /// A union of rectangles given by north-west and south-east corners.
     Rectangles(Vec<(GeoPoint, GeoPoint)>),
     Polygon(Vec<GeoPoint>),
@@ -51,7 +57,10 @@ pub enum Region {
 }
 
 fn pt(l: &bt::TwoDLocation) -> GeoPoint {
-    GeoPoint { lat: *l.latitude.0, lon: l.longitude.0 .0 }
+    GeoPoint {
+        lat: *l.latitude.0,
+        lon: l.longitude.0 .0,
+    }
 }
 
 fn to_2d(p: GeoPoint) -> Option<bt::TwoDLocation> {
@@ -65,7 +74,10 @@ impl Region {
     /// From the wire; `None` for region kinds this crate does not model.
     pub fn from_wire(r: &bt::GeographicRegion) -> Option<Region> {
         Some(match r {
-            bt::GeographicRegion::CircularRegion(c) => Region::Circle { center: pt(&c.center), radius_m: c.radius },
+            bt::GeographicRegion::CircularRegion(c) => Region::Circle {
+                center: pt(&c.center),
+                radius_m: c.radius,
+            },
             bt::GeographicRegion::RectangularRegion(rs) => {
                 Region::Rectangles(rs.0.iter().map(|r| (pt(&r.north_west), pt(&r.south_east))).collect())
             }
@@ -91,19 +103,27 @@ impl Region {
     /// To the wire; `None` if a coordinate is out of range.
     pub fn to_wire(&self) -> Option<bt::GeographicRegion> {
         Some(match self {
-            Region::Circle { center, radius_m } => {
-                bt::GeographicRegion::CircularRegion(bt::CircularRegion { center: to_2d(*center)?, radius: *radius_m })
-            }
+            Region::Circle { center, radius_m } => bt::GeographicRegion::CircularRegion(bt::CircularRegion {
+                center: to_2d(*center)?,
+                radius: *radius_m,
+            }),
             Region::Rectangles(rs) => bt::GeographicRegion::RectangularRegion(bt::SequenceOfRectangularRegion(
                 rs.iter()
-                    .map(|(nw, se)| Some(bt::RectangularRegion { north_west: to_2d(*nw)?, south_east: to_2d(*se)? }))
+                    .map(|(nw, se)| {
+                        Some(bt::RectangularRegion {
+                            north_west: to_2d(*nw)?,
+                            south_east: to_2d(*se)?,
+                        })
+                    })
                     .collect::<Option<Vec<_>>>()?,
             )),
             Region::Polygon(ps) => bt::GeographicRegion::PolygonalRegion(bt::PolygonalRegion(
                 ps.iter().map(|p| to_2d(*p)).collect::<Option<Vec<_>>>()?,
             )),
             Region::Countries(cs) => bt::GeographicRegion::IdentifiedRegion(bt::SequenceOfIdentifiedRegion(
-                cs.iter().map(|c| bt::IdentifiedRegion::CountryOnly(bt::UnCountryId(*c))).collect(),
+                cs.iter()
+                    .map(|c| bt::IdentifiedRegion::CountryOnly(bt::UnCountryId(*c)))
+                    .collect(),
             )),
         })
     }
@@ -128,9 +148,13 @@ impl Region {
             return None;
         }
         Some(match (self, outer) {
-            (Region::Circle { center, radius_m }, Region::Circle { center: oc, radius_m: or }) => {
-                center.distance_m(*oc) + f64::from(*radius_m) <= f64::from(*or)
-            }
+            (
+                Region::Circle { center, radius_m },
+                Region::Circle {
+                    center: oc,
+                    radius_m: or,
+                },
+            ) => center.distance_m(*oc) + f64::from(*radius_m) <= f64::from(*or),
             (Region::Circle { center, radius_m }, _) => {
                 // The circle's bounding points (N, S, E, W) must all be inside.
                 let dlat = f64::from(*radius_m) / EARTH_RADIUS_M;
@@ -138,10 +162,22 @@ impl Region {
                 let d_lat = (dlat.to_degrees() * 1e7).ceil() as i32;
                 let d_lon = (dlon.to_degrees() * 1e7).ceil() as i32;
                 let pts = [
-                    GeoPoint { lat: center.lat.saturating_add(d_lat), lon: center.lon },
-                    GeoPoint { lat: center.lat.saturating_sub(d_lat), lon: center.lon },
-                    GeoPoint { lat: center.lat, lon: center.lon.saturating_add(d_lon) },
-                    GeoPoint { lat: center.lat, lon: center.lon.saturating_sub(d_lon) },
+                    GeoPoint {
+                        lat: center.lat.saturating_add(d_lat),
+                        lon: center.lon,
+                    },
+                    GeoPoint {
+                        lat: center.lat.saturating_sub(d_lat),
+                        lon: center.lon,
+                    },
+                    GeoPoint {
+                        lat: center.lat,
+                        lon: center.lon.saturating_add(d_lon),
+                    },
+                    GeoPoint {
+                        lat: center.lat,
+                        lon: center.lon.saturating_sub(d_lon),
+                    },
                 ];
                 match outer {
                     Region::Rectangles(rs) => rs.iter().any(|(nw, se)| pts.iter().all(|p| in_rect(*nw, *se, *p))),
@@ -149,9 +185,22 @@ impl Region {
                 }
             }
             (Region::Rectangles(inner), _) => inner.iter().all(|(nw, se)| {
-                let corners = [*nw, *se, GeoPoint { lat: nw.lat, lon: se.lon }, GeoPoint { lat: se.lat, lon: nw.lon }];
+                let corners = [
+                    *nw,
+                    *se,
+                    GeoPoint {
+                        lat: nw.lat,
+                        lon: se.lon,
+                    },
+                    GeoPoint {
+                        lat: se.lat,
+                        lon: nw.lon,
+                    },
+                ];
                 match outer {
-                    Region::Rectangles(rs) => rs.iter().any(|(onw, ose)| corners.iter().all(|p| in_rect(*onw, *ose, *p))),
+                    Region::Rectangles(rs) => rs
+                        .iter()
+                        .any(|(onw, ose)| corners.iter().all(|p| in_rect(*onw, *ose, *p))),
                     _ => corners.iter().all(|p| outer.contains(*p) == Some(true)),
                 }
             }),
@@ -192,17 +241,29 @@ mod tests {
     #[test]
     fn circle_contains_and_nests() {
         let c = GeoPoint::from_degrees(48.0, 11.0);
-        let big = Region::Circle { center: c, radius_m: 10_000 };
+        let big = Region::Circle {
+            center: c,
+            radius_m: 10_000,
+        };
         assert_eq!(big.contains(GeoPoint::from_degrees(48.05, 11.0)), Some(true));
         assert_eq!(big.contains(GeoPoint::from_degrees(48.2, 11.0)), Some(false));
-        let small = Region::Circle { center: GeoPoint::from_degrees(48.01, 11.0), radius_m: 1000 };
+        let small = Region::Circle {
+            center: GeoPoint::from_degrees(48.01, 11.0),
+            radius_m: 1000,
+        };
         assert_eq!(small.within(&big), Some(true));
         assert_eq!(big.within(&small), Some(false));
-        let rect = Region::Rectangles(vec![(GeoPoint::from_degrees(49.0, 10.0), GeoPoint::from_degrees(47.0, 12.0))]);
+        let rect = Region::Rectangles(vec![(
+            GeoPoint::from_degrees(49.0, 10.0),
+            GeoPoint::from_degrees(47.0, 12.0),
+        )]);
         assert_eq!(big.within(&rect), Some(true));
         assert_eq!(rect.within(&big), Some(false));
         assert_eq!(big.within(&Region::Countries(vec![276])), None);
-        assert_eq!(Region::Countries(vec![276]).within(&Region::Countries(vec![276, 250])), Some(true));
+        assert_eq!(
+            Region::Countries(vec![276]).within(&Region::Countries(vec![276, 250])),
+            Some(true)
+        );
         let w = big.to_wire().unwrap();
         assert_eq!(Region::from_wire(&w), Some(big));
     }

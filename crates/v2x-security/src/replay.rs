@@ -35,7 +35,11 @@ impl Default for ReplayCache {
 
 impl ReplayCache {
     pub fn new(capacity: usize) -> ReplayCache {
-        ReplayCache { seen: HashSet::new(), order: VecDeque::new(), capacity: capacity.max(1) }
+        ReplayCache {
+            seen: HashSet::new(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+        }
     }
 
     pub fn contains(&self, key: &ReplayKey) -> bool {
@@ -72,7 +76,11 @@ mod tests {
     use super::*;
 
     fn key(t: u64) -> ReplayKey {
-        ReplayKey { signer: HashedId8([1; 8]), generation_time: t, tbs_hash: [2; 16] }
+        ReplayKey {
+            signer: HashedId8([1; 8]),
+            generation_time: t,
+            tbs_hash: [2; 16],
+        }
     }
 
     #[test]

@@ -28,18 +28,27 @@ pub fn sign_data(
         protocol_version: 3,
         content: w::Ieee1609Dot2Content::UnsecuredData(bt::Opaque(OctetString::from(payload))),
     };
-    let payload = w::SignedDataPayload::builder().data(data).build().map_err(|e| e.to_string())?;
-    let tbs = w::ToBeSignedData { payload, header_info: header };
-    let tbs_bytes = rasn::coer::encode(&tbs).map_err(|e| e.to_string())?;
+    let payload = w::SignedDataPayload::builder()
+        .data(data)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let tbs = w::ToBeSignedData {
+        payload,
+        header_info: header,
+    };
+    let tbs_bytes = v2x_wire::ieee1609dot2::encode(&tbs).map_err(|e| e.to_string())?;
     let alg = key.curve().hash_alg();
     let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), cert.signer_hash().as_ref());
     let sig = key.sign_digest(digest.as_ref()).map_err(|e| e.to_string())?;
     let signer = match kind {
         SignerKind::Digest => w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8())),
-        SignerKind::Certificate => w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()])),
+        SignerKind::Certificate => {
+            w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()]))
+        }
     };
     let sig = convert::signature_to_wire(&sig).map_err(|e| e.0)?;
-    wire::encode_signed_data_from_parts(convert::hash_alg_to_wire(alg), &tbs_bytes, &signer, &sig).map_err(|e| e.to_string())
+    wire::encode_signed_data_from_parts(convert::hash_alg_to_wire(alg), &tbs_bytes, &signer, &sig)
+        .map_err(|e| e.to_string())
 }
 
 /// Verifies the signature of received signed data (`bytes` with its spans) with
@@ -72,7 +81,11 @@ pub fn verify_signed_data(
     let tbs = bytes.get(spans.tbs_data.clone()).ok_or("tbsData span")?;
     let sig = convert::signature(&signed.signature).map_err(|e| e.0)?;
     let digest = join_hash(alg, hash(alg, tbs).as_ref(), signer.signer_hash().as_ref());
-    if signer.verification_key().verify_digest(digest.as_ref(), &sig).unwrap_or(false) {
+    if signer
+        .verification_key()
+        .verify_digest(digest.as_ref(), &sig)
+        .unwrap_or(false)
+    {
         Ok(())
     } else {
         Err("signature does not verify".into())

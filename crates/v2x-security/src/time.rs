@@ -43,7 +43,11 @@ impl TaiTime {
             return TaiTime(0);
         }
         let tai_s = secs - EPOCH_2004_UNIX + leap_seconds_at_unix(secs);
-        TaiTime(tai_s.saturating_mul(Self::MICROS_PER_SECOND).saturating_add(u64::from(unix.subsec_micros())))
+        TaiTime(
+            tai_s
+                .saturating_mul(Self::MICROS_PER_SECOND)
+                .saturating_add(u64::from(unix.subsec_micros())),
+        )
     }
 
     /// Back to a UTC system time.
@@ -83,8 +87,17 @@ impl TaiTime {
 
 impl std::fmt::Display for TaiTime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let unix = self.to_system_time().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
-        write!(f, "TaiTime({} = unix {}.{:06})", self.0, unix.as_secs(), unix.subsec_micros())
+        let unix = self
+            .to_system_time()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO);
+        write!(
+            f,
+            "TaiTime({} = unix {}.{:06})",
+            self.0,
+            unix.as_secs(),
+            unix.subsec_micros()
+        )
     }
 }
 

@@ -22,14 +22,18 @@ pub struct VerifiedTrustList {
 }
 
 fn cert(e: &v2x_wire::trust_list::EncodedCertificate) -> Result<CertRef, TrustError> {
-    Certificate::from_bytes(&e.encoded).map(Arc::new).map_err(|e| TrustError::TrustList(e.to_string()))
+    Certificate::from_bytes(&e.encoded)
+        .map(Arc::new)
+        .map_err(|e| TrustError::TrustList(e.to_string()))
 }
 
 /// Decodes `bytes` and verifies its signature with `tlm` (which must be a valid
 /// self-signed certificate).
 pub fn verify_trust_list(bytes: &[u8], tlm: &Certificate) -> Result<VerifiedTrustList, TrustError> {
     if !tlm.is_self_signed() || !tlm.verify_signature(None) {
-        return Err(TrustError::TrustList("TLM certificate is not a valid self-signed certificate".into()));
+        return Err(TrustError::TrustList(
+            "TLM certificate is not a valid self-signed certificate".into(),
+        ));
     }
     let parsed = parse_trust_list(bytes).map_err(|e| TrustError::TrustList(e.to_string()))?;
     if parsed.list.issuer != TrustListIssuer::Tlm {
@@ -51,7 +55,12 @@ pub fn verify_trust_list(bytes: &[u8], tlm: &Certificate) -> Result<VerifiedTrus
             TrustListEntry::Dc { .. } => {}
         }
     }
-    Ok(VerifiedTrustList { list: parsed.list, root_cas, authorities, tlm_certificates })
+    Ok(VerifiedTrustList {
+        list: parsed.list,
+        root_cas,
+        authorities,
+        tlm_certificates,
+    })
 }
 
 impl TrustStore {

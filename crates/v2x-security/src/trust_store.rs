@@ -50,17 +50,26 @@ fn both_ids(c: &Certificate) -> [HashedId8; 2] {
 
 impl TrustStore {
     pub fn new() -> TrustStore {
-        TrustStore { known_capacity: DEFAULT_KNOWN_CAPACITY, ..Default::default() }
+        TrustStore {
+            known_capacity: DEFAULT_KNOWN_CAPACITY,
+            ..Default::default()
+        }
     }
 
     /// Adds a root certificate as trust anchor. It must be self-signed, its
     /// self-signature must verify, and it must be a CA.
     pub fn add_trust_anchor(&mut self, cert: CertRef) -> Result<(), TrustError> {
         if !cert.is_self_signed() {
-            return Err(TrustError::BadAnchor(format!("{} is not self-signed", cert.hashed_id8())));
+            return Err(TrustError::BadAnchor(format!(
+                "{} is not self-signed",
+                cert.hashed_id8()
+            )));
         }
         if !cert.verify_signature(None) {
-            return Err(TrustError::BadAnchor(format!("{}: self-signature does not verify", cert.hashed_id8())));
+            return Err(TrustError::BadAnchor(format!(
+                "{}: self-signature does not verify",
+                cert.hashed_id8()
+            )));
         }
         for id in both_ids(&cert) {
             self.anchors.insert(id, cert.clone());
@@ -82,7 +91,9 @@ impl TrustStore {
     }
 
     pub fn is_anchor(&self, cert: &Certificate) -> bool {
-        self.anchors.get(&cert.hashed_id8()).is_some_and(|a| a.encoded() == cert.encoded())
+        self.anchors
+            .get(&cert.hashed_id8())
+            .is_some_and(|a| a.encoded() == cert.encoded())
     }
 
     /// An anchor or CA certificate by HashedId8.
@@ -99,7 +110,7 @@ impl TrustStore {
     pub fn find_by_hashed_id3(&self, id3: v2x_crypto::HashedId3) -> Option<CertRef> {
         self.known
             .values()
-            .flat_map(|v| v.chain.iter())
+            .flat_map(|v| v.chain().iter())
             .chain(self.cas.values())
             .chain(self.anchors.values())
             .find(|c| c.hashed_id3() == id3)

@@ -21,12 +21,20 @@ fn samples() -> &'static Samples {
         let mut s = fx.sender(fx.ticket());
         let t = fx.now;
         let mut messages = vec![
-            s.encap(&EncapRequest::cam(b"cam with certificate").at(t)).unwrap().bytes,
-            s.encap(&EncapRequest::cam(b"cam with digest").at(t)).unwrap().bytes,
-            s.encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(t)).unwrap().bytes,
-            s.encap(&EncapRequest::new(ProfileKind::Generic, b"enc").at(t).encrypted_to(Recipient::Certificate(bob.certificate.clone())))
+            s.encap(&EncapRequest::cam(b"cam with certificate").at(t))
                 .unwrap()
                 .bytes,
+            s.encap(&EncapRequest::cam(b"cam with digest").at(t)).unwrap().bytes,
+            s.encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(t))
+                .unwrap()
+                .bytes,
+            s.encap(
+                &EncapRequest::new(ProfileKind::Generic, b"enc")
+                    .at(t)
+                    .encrypted_to(Recipient::Certificate(bob.certificate.clone())),
+            )
+            .unwrap()
+            .bytes,
             fx.aa.certificate.encoded().to_vec(),
         ];
         messages.push(include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer").to_vec());

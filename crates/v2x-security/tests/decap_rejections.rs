@@ -38,7 +38,10 @@ fn bit_flipped_signature_is_false_signature() {
     let mut bad = m.clone();
     let n = bad.len();
     bad[n - 5] ^= 0x01; // inside s of the signature
-    assert_eq!(reason(fx.receiver().decap_at(&bad, fx.now)), RejectReason::FalseSignature);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&bad, fx.now)),
+        RejectReason::FalseSignature
+    );
 }
 
 #[test]
@@ -49,7 +52,10 @@ fn forged_payload_is_false_signature() {
     let pos = m.windows(11).position(|w| w == b"cam payload").unwrap();
     let mut bad = m.clone();
     bad[pos] = b'C';
-    assert_eq!(reason(fx.receiver().decap_at(&bad, fx.now)), RejectReason::FalseSignature);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&bad, fx.now)),
+        RejectReason::FalseSignature
+    );
 }
 
 #[test]
@@ -57,19 +63,34 @@ fn unsigned_where_signing_is_required() {
     let fx = Fx::new();
     let mut s = fx.sender(fx.ticket());
     let m = s.encap(&EncapRequest::cam(b"cam").unsigned()).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::UnsignedMessage);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::UnsignedMessage
+    );
 }
 
 #[test]
 fn stale_and_future_generation_time() {
     let fx = Fx::new();
     let mut s = fx.sender(fx.ticket());
-    let old = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_sub(Duration::from_millis(2500)))).unwrap();
-    assert_eq!(reason(fx.receiver().decap_at(&old.bytes, fx.now)), RejectReason::StaleMessage);
-    let future = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(500)))).unwrap();
-    assert_eq!(reason(fx.receiver().decap_at(&future.bytes, fx.now)), RejectReason::FutureMessage);
+    let old = s
+        .encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_sub(Duration::from_millis(2500))))
+        .unwrap();
+    assert_eq!(
+        reason(fx.receiver().decap_at(&old.bytes, fx.now)),
+        RejectReason::StaleMessage
+    );
+    let future = s
+        .encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(500))))
+        .unwrap();
+    assert_eq!(
+        reason(fx.receiver().decap_at(&future.bytes, fx.now)),
+        RejectReason::FutureMessage
+    );
     // Within the CAM window both ways.
-    let ok = s.encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(100)))).unwrap();
+    let ok = s
+        .encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_add(Duration::from_millis(100))))
+        .unwrap();
     assert!(fx.receiver().decap_at(&ok.bytes, fx.now).is_ok());
 }
 
@@ -77,14 +98,30 @@ fn stale_and_future_generation_time() {
 fn expired_and_not_yet_valid_certificate() {
     let fx = Fx::new();
     let perms = [(36, Some(vec![1, 0xff, 0xfc]))];
-    let expired = fx.ticket_with(&perms, fx.now.saturating_sub(Duration::from_secs(7200)), Duration::from_secs(3600), None);
+    let expired = fx.ticket_with(
+        &perms,
+        fx.now.saturating_sub(Duration::from_secs(7200)),
+        Duration::from_secs(3600),
+        None,
+    );
     let mut s = fx.sender(expired);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::CertificateExpired);
-    let later = fx.ticket_with(&perms, fx.now.saturating_add(Duration::from_secs(3600)), Duration::from_secs(3600), None);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::CertificateExpired
+    );
+    let later = fx.ticket_with(
+        &perms,
+        fx.now.saturating_add(Duration::from_secs(3600)),
+        Duration::from_secs(3600),
+        None,
+    );
     let mut s = fx.sender(later);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::CertificateNotYetValid);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::CertificateNotYetValid
+    );
 }
 
 #[test]
@@ -108,24 +145,36 @@ fn revoked_certificate_via_crl() {
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::RevokedCertificate);
     // A CRL signed by someone else is refused.
     let other = Fx::new();
-    let forged = v2x_security::crl::issue_crl(&[&cert], 1, fx.now, fx.now, &other.root.certificate, &other.root.key).unwrap();
+    let forged =
+        v2x_security::crl::issue_crl(&[&cert], 1, fx.now, fx.now, &other.root.certificate, &other.root.key).unwrap();
     assert!(fx.receiver().trust_store_mut().apply_crl(&forged).is_err());
 }
 
 #[test]
 fn psid_not_permitted() {
     let fx = Fx::new();
-    let t = fx.ticket_with(&[(36, None)], fx.now.saturating_sub(Duration::from_secs(60)), Duration::from_secs(3600), None);
+    let t = fx.ticket_with(
+        &[(36, None)],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+        None,
+    );
     // SN-ENCAP refuses to sign for a PSID the ticket lacks ...
     let mut s = fx.sender(t.clone());
-    assert!(matches!(s.encap(&EncapRequest::cam(b"x").with_psid(37)), Err(EncapError::PsidNotPermitted(37))));
+    assert!(matches!(
+        s.encap(&EncapRequest::cam(b"x").with_psid(37)),
+        Err(EncapError::PsidNotPermitted(37))
+    ));
     // ... so forge one with the generic signer.
     let header = rasn_its::ieee1609dot2::HeaderInfo::builder()
         .psid(v2x_security::convert::psid(99))
         .generation_time(rasn_its::ieee1609dot2::base_types::Time64(fx.now.0))
         .build();
     let m = sign_data(b"x", header, &t.certificate, &t.signing_key, SignerKind::Certificate).unwrap();
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::PsidNotPermitted);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::PsidNotPermitted
+    );
 }
 
 #[test]
@@ -141,8 +190,10 @@ fn ssp_not_permitted() {
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
     // The receiving CAM profile requires the first permission bit (e.g. emergency container).
-    r.policy_mut().profiles.get_mut(&PSID_CAM).unwrap().required_ssp =
-        Some(SspRequirement { value: vec![1, 0x80], mask: vec![0xff, 0x80] });
+    r.policy_mut().profiles.get_mut(&PSID_CAM).unwrap().required_ssp = Some(SspRequirement {
+        value: vec![1, 0x80],
+        mask: vec![0xff, 0x80],
+    });
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::SspNotPermitted);
 }
 
@@ -154,7 +205,10 @@ fn broken_chain_issuer_signature_invalid() {
     let n = bytes.len();
     bytes[n - 3] ^= 0x01;
     let broken = std::sync::Arc::new(Certificate::from_bytes(&bytes).unwrap());
-    let broken_aa = v2x_security::pki_store::Authority { certificate: broken.clone(), key: fx.aa.key.clone() };
+    let broken_aa = v2x_security::pki_store::Authority {
+        certificate: broken.clone(),
+        key: fx.aa.key.clone(),
+    };
     let t = fx.ticket_from(
         &broken_aa,
         &[(36, Some(vec![1, 0xff, 0xfc]))],
@@ -188,7 +242,9 @@ fn unknown_signer_digest_queues_a_p2pcd_request() {
     let mut s = fx.sender(t);
     let first = s.encap(&EncapRequest::cam(b"1").at(fx.now)).unwrap();
     assert!(first.signer_was_certificate);
-    let second = s.encap(&EncapRequest::cam(b"2").at(fx.now.saturating_add(Duration::from_millis(100)))).unwrap();
+    let second = s
+        .encap(&EncapRequest::cam(b"2").at(fx.now.saturating_add(Duration::from_millis(100))))
+        .unwrap();
     assert!(!second.signer_was_certificate);
     let mut r = fx.receiver();
     let e = r.decap_at(&second.bytes, fx.now).unwrap_err();
@@ -203,13 +259,19 @@ fn replay_is_duplicate() {
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
     r.decap_at(&m, fx.now).unwrap();
-    assert_eq!(reason(r.decap_at(&m, fx.now.saturating_add(Duration::from_millis(50)))), RejectReason::DuplicateMessage);
+    assert_eq!(
+        reason(r.decap_at(&m, fx.now.saturating_add(Duration::from_millis(50)))),
+        RejectReason::DuplicateMessage
+    );
 }
 
 #[test]
 fn outside_region() {
     let fx = Fx::new();
-    let region = Region::Circle { center: GeoPoint::from_degrees(48.1, 11.5), radius_m: 5000 };
+    let region = Region::Circle {
+        center: GeoPoint::from_degrees(48.1, 11.5),
+        radius_m: 5000,
+    };
     let t = fx.ticket_with(
         &[(37, Some(vec![1, 0xff, 0xff, 0xff]))],
         fx.now.saturating_sub(Duration::from_secs(60)),
@@ -220,7 +282,10 @@ fn outside_region() {
     let inside = denm_at(&fx, &mut s, location(48.11, 11.5));
     assert!(fx.receiver().decap_at(&inside, fx.now).unwrap().region_checked);
     let outside = denm_at(&fx, &mut s, location(48.3, 11.5));
-    assert_eq!(reason(fx.receiver().decap_at(&outside, fx.now)), RejectReason::OutsideRegion);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&outside, fx.now)),
+        RejectReason::OutsideRegion
+    );
 }
 
 #[test]
@@ -231,8 +296,14 @@ fn denm_without_location_misses_a_header_field() {
         s.encap(&EncapRequest::new(ProfileKind::Denm, b"d")),
         Err(EncapError::MissingLocation(ProfileKind::Denm))
     ));
-    let m = s.encap(&EncapRequest::new(ProfileKind::Generic, b"d").with_psid(37).at(fx.now)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::MissingHeaderField);
+    let m = s
+        .encap(&EncapRequest::new(ProfileKind::Generic, b"d").with_psid(37).at(fx.now))
+        .unwrap()
+        .bytes;
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::MissingHeaderField
+    );
 }
 
 #[test]
@@ -243,7 +314,11 @@ fn tampered_ciphertext_fails_decryption() {
     let mut alice = fx.sender(fx.ticket());
     let mut bob = fx.sender(bob_ticket);
     let m = alice
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"secret").at(fx.now).encrypted_to(Recipient::Certificate(bob_cert)))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"secret")
+                .at(fx.now)
+                .encrypted_to(Recipient::Certificate(bob_cert)),
+        )
         .unwrap()
         .bytes;
     let mut bad = m.clone();
@@ -260,7 +335,11 @@ fn wrong_recipient() {
     let mut alice = fx.sender(fx.ticket());
     let mut carol = fx.sender(fx.ticket());
     let m = alice
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"secret").at(fx.now).encrypted_to(Recipient::Certificate(bob.certificate)))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"secret")
+                .at(fx.now)
+                .encrypted_to(Recipient::Certificate(bob.certificate)),
+        )
         .unwrap()
         .bytes;
     assert_eq!(reason(carol.decap_at(&m, fx.now)), RejectReason::NotForThisRecipient);
@@ -272,9 +351,65 @@ fn garbage_and_wrong_version() {
     let mut r = fx.receiver();
     assert_eq!(reason(r.decap_at(&[], fx.now)), RejectReason::InvalidEncoding);
     assert_eq!(reason(r.decap_at(&[3, 0x81, 0], fx.now)), RejectReason::InvalidEncoding);
-    assert_eq!(reason(r.decap_at(&[2, 0x80, 1, 0], fx.now)), RejectReason::IncompatibleProtocol);
+    assert_eq!(
+        reason(r.decap_at(&[2, 0x80, 1, 0], fx.now)),
+        RejectReason::IncompatibleProtocol
+    );
     let mut s = fx.sender(fx.ticket());
     let mut m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     m.push(0);
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InvalidEncoding);
+}
+
+#[test]
+fn inconsistent_chain_validity_and_permissions() {
+    let fx = Fx::new();
+    // A ticket outliving its AA.
+    let aa_end = fx.aa.certificate.validity().end;
+    let long = fx.ticket_with(
+        &[(36, Some(vec![1, 0xff, 0xfc]))],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(aa_end - fx.now.seconds() + 3600),
+        None,
+    );
+    let mut s = fx.sender(long);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::InconsistentChain
+    );
+
+    // An AA allowed to issue only PSID 37 issuing a CAM ticket.
+    let key = v2x_crypto::PrivateKey::generate(v2x_crypto::Curve::NistP256).unwrap();
+    let mut spec = CertificateSpec::new(
+        Some("denm-only AA"),
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(86400),
+    );
+    spec.issue_permissions = Some(IssuePermissions::Psids(vec![37]));
+    let narrow = issue_certificate(
+        &spec,
+        key.public_key(),
+        IssuerKey::Ca {
+            cert: &fx.root.certificate,
+            key: &fx.root.key,
+        },
+    )
+    .unwrap();
+    let narrow = v2x_security::pki_store::Authority {
+        certificate: std::sync::Arc::new(narrow),
+        key,
+    };
+    let t = fx.ticket_from(
+        &narrow,
+        &[(36, None)],
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+        None,
+    );
+    let mut s = fx.sender(t);
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
+    let mut r = fx.receiver();
+    r.trust_store_mut().add_ca_certificate(narrow.certificate.clone());
+    assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InconsistentChain);
 }

@@ -8,11 +8,20 @@ use v2x_security::*;
 fn init_open_issue_revoke() {
     let dir = tempfile::tempdir().unwrap();
     let pki = Pki::init(dir.path(), PkiConfig::default(), "car-1").unwrap();
-    for f in ["root/key.pem", "ea/key.pem", "aa/key.pem", "stations/car-1/ec.pem", "stations/car-1/tickets/at-0000.pem"] {
+    for f in [
+        "root/key.pem",
+        "ea/key.pem",
+        "aa/key.pem",
+        "stations/car-1/ec.pem",
+        "stations/car-1/tickets/at-0000.pem",
+    ] {
         let mode = std::fs::metadata(dir.path().join(f)).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{f}");
     }
-    assert!(Pki::init(dir.path(), PkiConfig::default(), "car-1").is_err(), "no silent overwrite");
+    assert!(
+        Pki::init(dir.path(), PkiConfig::default(), "car-1").is_err(),
+        "no silent overwrite"
+    );
     let pki2 = Pki::open(dir.path()).unwrap();
     assert_eq!(pki2.root().certificate.encoded(), pki.root().certificate.encoded());
     let spec = TicketSpec::new(&[36, 37], Duration::from_secs(3600));
@@ -29,8 +38,13 @@ fn init_open_issue_revoke() {
     // Revoke the active ticket: a fresh receiver loading the PKI sees the CRL.
     pki2.revoke(sender.signing_certificate().unwrap()).unwrap();
     let mut receiver = SecurityEntity::new(load_trust_dir(dir.path()).unwrap());
-    let m = sender.encap(&EncapRequest::new(ProfileKind::Generic, b"again")).unwrap();
-    assert_eq!(receiver.decap(&m.bytes).unwrap_err().reason, RejectReason::RevokedCertificate);
+    let m = sender
+        .encap(&EncapRequest::new(ProfileKind::Generic, b"again"))
+        .unwrap();
+    assert_eq!(
+        receiver.decap(&m.bytes).unwrap_err().reason,
+        RejectReason::RevokedCertificate
+    );
     assert!(Pki::open(&dir.path().join("nope")).is_err());
     assert!(pki2.issue_tickets("../evil", 1, &spec).is_err());
 }
@@ -38,8 +52,16 @@ fn init_open_issue_revoke() {
 #[test]
 fn trust_dir_of_root_files_and_ectl() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tlm.oer"), include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer")).unwrap();
-    std::fs::write(dir.path().join("ectl.oer"), include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer")).unwrap();
+    std::fs::write(
+        dir.path().join("tlm.oer"),
+        include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("ectl.oer"),
+        include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer"),
+    )
+    .unwrap();
     let store = load_trust_dir(dir.path()).unwrap();
     assert!(store.anchors().count() >= 2, "TLM plus the ECTL's root CAs");
     std::fs::write(dir.path().join("junk.oer"), b"junk").unwrap();

@@ -20,12 +20,16 @@ fn every_profile_round_trips_on_every_curve() {
         let mut r = fx.receiver();
         let cam = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
         assert_eq!(r.decap_at(&cam.bytes, fx.now).unwrap().payload, b"cam", "{curve}");
-        let denm = s.encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(fx.now)).unwrap();
+        let denm = s
+            .encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(fx.now))
+            .unwrap();
         assert!(denm.signer_was_certificate);
         let d = r.decap_at(&denm.bytes, fx.now).unwrap();
         assert_eq!((d.payload.as_slice(), d.psid), (&b"denm"[..], Some(37)));
         assert_eq!(d.generation_location, Some(GeoPoint::from_degrees(48.0, 11.0)));
-        let g = s.encap(&EncapRequest::new(ProfileKind::Generic, b"gen").at(fx.now)).unwrap();
+        let g = s
+            .encap(&EncapRequest::new(ProfileKind::Generic, b"gen").at(fx.now))
+            .unwrap();
         assert_eq!(r.decap_at(&g.bytes, fx.now).unwrap().payload, b"gen");
     }
 }
@@ -38,7 +42,9 @@ fn cam_carries_the_certificate_at_least_once_per_second() {
     let full: Vec<bool> = [0u64, 100, 500, 999, 1000, 1100, 2050]
         .iter()
         .map(|&t| {
-            let m = s.encap(&EncapRequest::cam(b"c").at(fx.now.saturating_add(ms(t)))).unwrap();
+            let m = s
+                .encap(&EncapRequest::cam(b"c").at(fx.now.saturating_add(ms(t))))
+                .unwrap();
             assert!(r.decap_at(&m.bytes, fx.now.saturating_add(ms(t))).is_ok(), "t={t}");
             m.signer_was_certificate
         })
@@ -52,12 +58,18 @@ fn new_station_heard_triggers_a_full_certificate() {
     let mut a = fx.sender(fx.ticket());
     let mut b = fx.sender(fx.ticket());
     a.encap(&EncapRequest::cam(b"a0").at(fx.now)).unwrap();
-    let a1 = a.encap(&EncapRequest::cam(b"a1").at(fx.now.saturating_add(ms(100)))).unwrap();
+    let a1 = a
+        .encap(&EncapRequest::cam(b"a1").at(fx.now.saturating_add(ms(100))))
+        .unwrap();
     assert!(!a1.signer_was_certificate);
     // A hears B for the first time.
-    let b0 = b.encap(&EncapRequest::cam(b"b0").at(fx.now.saturating_add(ms(150)))).unwrap();
+    let b0 = b
+        .encap(&EncapRequest::cam(b"b0").at(fx.now.saturating_add(ms(150))))
+        .unwrap();
     a.decap_at(&b0.bytes, fx.now.saturating_add(ms(150))).unwrap();
-    let a2 = a.encap(&EncapRequest::cam(b"a2").at(fx.now.saturating_add(ms(200)))).unwrap();
+    let a2 = a
+        .encap(&EncapRequest::cam(b"a2").at(fx.now.saturating_add(ms(200))))
+        .unwrap();
     assert!(a2.signer_was_certificate);
 }
 
@@ -76,9 +88,15 @@ fn p2pcd_request_for_a_ticket_and_for_the_aa() {
     // A's first CAM (with certificate) cannot be validated by B: the AA is unknown, so B
     // asks for the AA; A's next CAM is a digest that B does not know, so B asks for it too.
     let a0 = a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap();
-    assert_eq!(b.decap_at(&a0.bytes, t(0)).unwrap_err().reason, RejectReason::UntrustedRoot);
+    assert_eq!(
+        b.decap_at(&a0.bytes, t(0)).unwrap_err().reason,
+        RejectReason::UntrustedRoot
+    );
     let a1 = a.encap(&EncapRequest::cam(b"a1").at(t(100))).unwrap();
-    assert_eq!(b.decap_at(&a1.bytes, t(100)).unwrap_err().reason, RejectReason::SignerCertificateNotFound);
+    assert_eq!(
+        b.decap_at(&a1.bytes, t(100)).unwrap_err().reason,
+        RejectReason::SignerCertificateNotFound
+    );
     let aa_id3 = fx.aa.certificate.hashed_id3();
     assert_eq!(b.pending_p2pcd_requests(), vec![aa_id3, a_id3]);
 
@@ -88,7 +106,10 @@ fn p2pcd_request_for_a_ticket_and_for_the_aa() {
     let got = a.decap_at(&b0.bytes, t(200)).unwrap();
     assert_eq!(got.payload, b"b0");
     let a2 = a.encap(&EncapRequest::cam(b"a2").at(t(300))).unwrap();
-    assert!(a2.signer_was_certificate, "A answers the request for its ticket with the full certificate");
+    assert!(
+        a2.signer_was_certificate,
+        "A answers the request for its ticket with the full certificate"
+    );
     // The same CAM carries the AA certificate in requestedCertificate; B learns it and
     // then validates A's certificate.
     let d = b.decap_at(&a2.bytes, t(300)).unwrap();
@@ -108,12 +129,20 @@ fn signature_only_mode_checks_just_the_signature() {
     assert_eq!(r.decap_at(&m, fx.now).unwrap_err().reason, RejectReason::UntrustedRoot);
     r.set_decap_mode(DecapMode::SignatureOnly);
     // Even an hour later (stale) the signature alone is checked.
-    let d = r.decap_at(&m, fx.now.saturating_add(Duration::from_secs(3600))).unwrap();
-    assert_eq!((d.payload.as_slice(), d.mode), (&b"captured"[..], DecapMode::SignatureOnly));
+    let d = r
+        .decap_at(&m, fx.now.saturating_add(Duration::from_secs(3600)))
+        .unwrap();
+    assert_eq!(
+        (d.payload.as_slice(), d.mode),
+        (&b"captured"[..], DecapMode::SignatureOnly)
+    );
     let mut bad = m.clone();
     let n = bad.len();
     bad[n - 1] ^= 1;
-    assert_eq!(r.decap_at(&bad, fx.now).unwrap_err().reason, RejectReason::FalseSignature);
+    assert_eq!(
+        r.decap_at(&bad, fx.now).unwrap_err().reason,
+        RejectReason::FalseSignature
+    );
 }
 
 #[test]
@@ -126,7 +155,11 @@ fn encrypted_content_types_and_symmetric_key_reuse() {
 
     // Signed then encrypted.
     let m = alice
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"q1").at(fx.now).encrypted_to(Recipient::Certificate(bob_cert.clone())))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"q1")
+                .at(fx.now)
+                .encrypted_to(Recipient::Certificate(bob_cert.clone())),
+        )
         .unwrap();
     let key = m.symmetric_key.unwrap();
     let d = bob.decap_at(&m.bytes, fx.now).unwrap();
@@ -136,16 +169,27 @@ fn encrypted_content_types_and_symmetric_key_reuse() {
     // Bob answers with the established key (symmRecipInfo); Alice decrypts.
     assert!(bob.has_symmetric_key(&key));
     let reply = bob
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"a1").at(fx.now).encrypted_to(Recipient::Symmetric(key)))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"a1")
+                .at(fx.now)
+                .encrypted_to(Recipient::Symmetric(key)),
+        )
         .unwrap();
     let d = alice.decap_at(&reply.bytes, fx.now).unwrap();
     assert_eq!((d.payload.as_slice(), d.signed, d.encrypted), (&b"a1"[..], true, true));
 
     // Encrypted only (unsigned inside) is accepted only when unsigned data is allowed.
     let e = alice
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"e").unsigned().encrypted_to(Recipient::Certificate(bob_cert)))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"e")
+                .unsigned()
+                .encrypted_to(Recipient::Certificate(bob_cert)),
+        )
         .unwrap();
-    assert_eq!(bob.decap_at(&e.bytes, fx.now).unwrap_err().reason, RejectReason::UnsignedMessage);
+    assert_eq!(
+        bob.decap_at(&e.bytes, fx.now).unwrap_err().reason,
+        RejectReason::UnsignedMessage
+    );
     bob.policy_mut().accept_unsigned = true;
     let d = bob.decap_at(&e.bytes, fx.now).unwrap();
     assert_eq!((d.payload.as_slice(), d.signed, d.encrypted), (&b"e"[..], false, true));
@@ -165,6 +209,12 @@ fn pseudonym_rotation_changes_the_signer() {
     let m = s.encap(&EncapRequest::cam(b"y").at(later)).unwrap();
     let second = s.signing_certificate().unwrap().hashed_id8();
     assert_ne!(first, second);
-    assert!(m.signer_was_certificate, "a new pseudonym is announced with its certificate");
-    assert_eq!(r.decap_at(&m.bytes, later).unwrap().signer.unwrap().hashed_id8(), second);
+    assert!(
+        m.signer_was_certificate,
+        "a new pseudonym is announced with its certificate"
+    );
+    assert_eq!(
+        r.decap_at(&m.bytes, later).unwrap().signer.unwrap().hashed_id8(),
+        second
+    );
 }

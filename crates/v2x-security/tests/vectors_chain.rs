@@ -10,7 +10,11 @@ fn cert(v: &serde_json::Value, name: &str) -> Certificate {
     let bytes = hex::decode(v[name].as_str().unwrap()).unwrap();
     let c = Certificate::from_bytes(&bytes).unwrap();
     // Re-encoding the decoded structure gives the received bytes back.
-    assert_eq!(rasn::coer::encode(c.decoded()).unwrap(), bytes, "{name} re-encodes byte-exact");
+    assert_eq!(
+        rasn::coer::encode(c.decoded()).unwrap(),
+        bytes,
+        "{name} re-encodes byte-exact"
+    );
     c
 }
 
@@ -20,15 +24,25 @@ fn test_pki_chain_decodes_reencodes_and_verifies() {
     let root = cert(&v, "root_ca");
     let aa = cert(&v, "authorization_authority");
     let at = cert(&v, "authorization_ticket");
-    for (c, name) in [(&root, "root_ca"), (&aa, "authorization_authority"), (&at, "authorization_ticket")] {
+    for (c, name) in [
+        (&root, "root_ca"),
+        (&aa, "authorization_authority"),
+        (&at, "authorization_ticket"),
+    ] {
         assert_eq!(c.hashed_id8().to_string(), v["hashedid8"][name].as_str().unwrap());
     }
     assert!(root.verify_signature(None));
     assert!(aa.verify_signature(Some(&root)));
     assert!(at.verify_signature(Some(&aa)));
     assert!(!at.verify_signature(Some(&root)));
-    assert_eq!(aa.issuer(), v2x_security::certificate::Issuer::Digest(v2x_crypto::HashAlg::Sha256, root.hashed_id8()));
-    assert_eq!(at.issuer(), v2x_security::certificate::Issuer::Digest(v2x_crypto::HashAlg::Sha256, aa.hashed_id8()));
+    assert_eq!(
+        aa.issuer(),
+        v2x_security::certificate::Issuer::Digest(v2x_crypto::HashAlg::Sha256, root.hashed_id8())
+    );
+    assert_eq!(
+        at.issuer(),
+        v2x_security::certificate::Issuer::Digest(v2x_crypto::HashAlg::Sha256, aa.hashed_id8())
+    );
 }
 
 #[test]

@@ -33,7 +33,10 @@ pub struct PathLoss {
 
 impl PathLoss {
     pub fn new(cfg: &PathLossConfig, frequency_hz: f64) -> PathLoss {
-        PathLoss { cfg: cfg.clone(), wavelength_m: SPEED_OF_LIGHT_MPS / frequency_hz }
+        PathLoss {
+            cfg: cfg.clone(),
+            wavelength_m: SPEED_OF_LIGHT_MPS / frequency_hz,
+        }
     }
 
     fn friis_db(&self, d: f64) -> f64 {
@@ -45,7 +48,10 @@ impl PathLoss {
         let d = d.max(1e-3);
         match self.cfg {
             PathLossConfig::FreeSpace { system_loss_db } => self.friis_db(d) + system_loss_db,
-            PathLossConfig::TwoRayGround { antenna_height_m: h, system_loss_db } => {
+            PathLossConfig::TwoRayGround {
+                antenna_height_m: h,
+                system_loss_db,
+            } => {
                 let crossover = 4.0 * std::f64::consts::PI * h * h / self.wavelength_m;
                 if d <= crossover {
                     self.friis_db(d) + system_loss_db
@@ -53,7 +59,13 @@ impl PathLoss {
                     40.0 * d.log10() - 40.0 * h.log10() + system_loss_db
                 }
             }
-            PathLossConfig::DualSlope { reference_loss_db, reference_distance_m, breakpoint_m, exponent1, exponent2 } => {
+            PathLossConfig::DualSlope {
+                reference_loss_db,
+                reference_distance_m,
+                breakpoint_m,
+                exponent1,
+                exponent2,
+            } => {
                 let d = d.max(reference_distance_m);
                 if d <= breakpoint_m {
                     reference_loss_db + 10.0 * exponent1 * (d / reference_distance_m).log10()
@@ -74,8 +86,16 @@ impl PathLoss {
             } => {
                 let d = d.max(distance0_m);
                 let l0 = 10.0 * exponent0 * (d.min(distance1_m) / distance0_m).log10();
-                let l1 = if d > distance1_m { 10.0 * exponent1 * (d.min(distance2_m) / distance1_m).log10() } else { 0.0 };
-                let l2 = if d > distance2_m { 10.0 * exponent2 * (d / distance2_m).log10() } else { 0.0 };
+                let l1 = if d > distance1_m {
+                    10.0 * exponent1 * (d.min(distance2_m) / distance1_m).log10()
+                } else {
+                    0.0
+                };
+                let l2 = if d > distance2_m {
+                    10.0 * exponent2 * (d / distance2_m).log10()
+                } else {
+                    0.0
+                };
                 reference_loss_db + l0 + l1 + l2
             }
         }
@@ -115,7 +135,13 @@ impl Fading {
     pub fn m_at(&self, d: f64) -> Option<f64> {
         match self.cfg {
             FadingConfig::None => None,
-            FadingConfig::Nakagami { distance1_m, distance2_m, m0, m1, m2 } => Some(if d < distance1_m {
+            FadingConfig::Nakagami {
+                distance1_m,
+                distance2_m,
+                m0,
+                m1,
+                m2,
+            } => Some(if d < distance1_m {
                 m0
             } else if d < distance2_m {
                 m1
@@ -141,15 +167,23 @@ pub struct GainQuantiles {
     /// Gamma(m, 1) values and their CDF, ascending.
     x: Vec<f64>,
     cdf: Vec<f64>,
+    /// Gain at u = k / UNIFORM_STEPS.
+    uniform: Vec<f64>,
 }
+
+const UNIFORM_STEPS: usize = 4096;
 
 impl GainQuantiles {
     pub fn new(m: f64) -> GainQuantiles {
         const K: usize = 3000;
         let (lo, hi) = (1e-10f64.ln(), (100.0 + 10.0 * m).ln());
-        let x: Vec<f64> = (0..K).map(|k| (lo + (hi - lo) * k as f64 / (K - 1) as f64).exp()).collect();
+        let x: Vec<f64> = (0..K)
+            .map(|k| (lo + (hi - lo) * k as f64 / (K - 1) as f64).exp())
+            .collect();
         let cdf = x.iter().map(|&v| gamma_p(m, v)).collect();
-        GainQuantiles { m, x, cdf }
+        let mut q = GainQuantiles { m, x, cdf, uniform: Vec::new() };
+        q.uniform = (0..=UNIFORM_STEPS).map(|k| q.search(k as f64 / UNIFORM_STEPS as f64)).collect();
+        q
     }
 
     /// CDF of the gain at `g`.
@@ -157,8 +191,20 @@ impl GainQuantiles {
         gamma_p(self.m, g * self.m)
     }
 
-    /// Gain at quantile `u` (linear interpolation between grid points).
+    /// Gain at quantile `u`: a uniform-in-u table for the body, the fine log-spaced grid
+    /// for the upper tail (where received power matters most).
     pub fn quantile(&self, u: f64) -> f64 {
+        let pos = u * UNIFORM_STEPS as f64;
+        let k = pos as usize;
+        if k + 1 < UNIFORM_STEPS {
+            if let (Some(a), Some(b)) = (self.uniform.get(k), self.uniform.get(k + 1)) {
+                return a + (pos - k as f64) * (b - a);
+            }
+        }
+        self.search(u)
+    }
+
+    fn search(&self, u: f64) -> f64 {
         let i = self.cdf.partition_point(|&c| c < u);
         let x = if i == 0 {
             self.x[0]
@@ -193,7 +239,8 @@ impl LinkBudget {
         let n = (cutoff_m / step_m).ceil() as usize + 2;
         let floor_mw = dbm_to_mw(floor_dbm);
         let mut tables: Vec<GainQuantiles> = Vec::new();
-        let (mut mean_mw, mut p_below, mut table_of) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut mean_mw, mut p_below, mut table_of) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
         for k in 0..n {
             let d = k as f64 * step_m;
             let mean = dbm_to_mw(tx_dbm - pl.loss_db(d));
@@ -216,14 +263,23 @@ impl LinkBudget {
                 }
             }
         }
-        LinkBudget { step_m, mean_mw, p_below, table_of, tables, floor_mw }
+        LinkBudget {
+            step_m,
+            mean_mw,
+            p_below,
+            table_of,
+            tables,
+            floor_mw,
+        }
     }
 
     /// Received power (mW) over `d` metres for one packet, `None` below the floor.
     pub fn sample_mw(&self, d: f64, rng: &mut ChaCha8Rng) -> Option<f64> {
         let pos = d / self.step_m;
         let k = pos as usize;
-        let (Some(&a), Some(&b)) = (self.mean_mw.get(k), self.mean_mw.get(k + 1)) else { return None };
+        let (Some(&a), Some(&b)) = (self.mean_mw.get(k), self.mean_mw.get(k + 1)) else {
+            return None;
+        };
         let mean = a + (pos - k as f64) * (b - a);
         let mw = match self.table_of.get(k).copied() {
             Some(NO_FADING) | None => mean,
@@ -354,7 +410,13 @@ mod tests {
         let fs = PathLoss::new(&PathLossConfig::FreeSpace { system_loss_db: 0.0 }, 5.9e9);
         // Friis at 100 m, 5.9 GHz: about 87.9 dB.
         assert!((fs.loss_db(100.0) - 87.87).abs() < 0.05, "{}", fs.loss_db(100.0));
-        let tr = PathLoss::new(&PathLossConfig::TwoRayGround { antenna_height_m: 1.5, system_loss_db: 0.0 }, 5.9e9);
+        let tr = PathLoss::new(
+            &PathLossConfig::TwoRayGround {
+                antenna_height_m: 1.5,
+                system_loss_db: 0.0,
+            },
+            5.9e9,
+        );
         assert!((tr.loss_db(2000.0) - (40.0 * 2000f64.log10() - 40.0 * 1.5f64.log10())).abs() < 1e-9);
         assert!(noise_dbm(10e6, 7.0) + 97.0 < 1e-9);
     }
@@ -363,11 +425,23 @@ mod tests {
     fn gamma_cdf_closed_forms() {
         // Shape 1 is exponential.
         for x in [0.1, 0.5, 1.0, 3.0] {
-            assert!((gamma_p(1.0, x) - (1.0 - (-x as f64).exp())).abs() < 1e-12);
+            assert!((gamma_p(1.0, x) - (1.0 - (-x).exp())).abs() < 1e-12);
         }
         // Shape 2: 1 - e^-x (1 + x).
         for x in [0.2, 2.0, 7.0] {
-            assert!((gamma_p(2.0, x) - (1.0 - (-x as f64).exp() * (1.0 + x))).abs() < 1e-12);
+            assert!((gamma_p(2.0, x) - (1.0 - (-x).exp() * (1.0 + x))).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn gain_quantiles_invert_the_cdf() {
+        for m in [0.75, 1.5, 3.0] {
+            let q = GainQuantiles::new(m);
+            for g in [0.05, 0.3, 1.0, 2.5, 6.0, 12.0] {
+                let u = q.cdf(g);
+                let back = q.quantile(u);
+                assert!((back - g).abs() / g < 0.01, "m={m} g={g}: {back}");
+            }
         }
     }
 

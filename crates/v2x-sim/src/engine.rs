@@ -47,17 +47,36 @@ fn dist(a: Position, b: Position) -> f64 {
     (dx * dx + dy * dy).sqrt()
 }
 
+/// Seconds to ns, clamped so that adding two durations cannot overflow.
 fn ns(s: f64) -> u64 {
-    (s.max(0.0) * 1e9).round() as u64
+    (s.clamp(0.0, 4e9) * 1e9).round() as u64
 }
 
 #[derive(Debug, Clone)]
 enum FrameKind {
-    Cam { seq: u32, gen_ns: u64, pos: Position, certificate: bool, attached_key: Option<u32> },
-    TeslaKey { interval: u32 },
-    QueryRequest { id: u32, gen_ns: u64, vehicle: NodeId },
-    QueryReply { id: u32, gen_ns: u64 },
-    Attack { kind: AttackKind, replay: Option<(NodeId, u32, u64)> },
+    Cam {
+        seq: u32,
+        gen_ns: u64,
+        pos: Position,
+        certificate: bool,
+        attached_key: Option<u32>,
+    },
+    TeslaKey {
+        interval: u32,
+    },
+    QueryRequest {
+        id: u32,
+        gen_ns: u64,
+        vehicle: NodeId,
+    },
+    QueryReply {
+        id: u32,
+        gen_ns: u64,
+    },
+    Attack {
+        kind: AttackKind,
+        replay: Option<(NodeId, u32, u64)>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -175,13 +194,11 @@ struct Params {
     end_ns: u64,
     warmup_ns: u64,
     noise_mw: f64,
-    floor_mw: f64,
     preamble_mw: f64,
     preamble_snr: f64,
     ed_mw: f64,
     sinr_threshold: f64,
     rate_mbps: f64,
-    tx_dbm: f64,
     cutoff_m: f64,
     search_m: f64,
     slot_ns: u64,
@@ -230,6 +247,8 @@ fn ac_timing(ac: AccessCategory, p: &Params) -> (u64, u32) {
     (p.sifs_ns + u64::from(aifsn) * p.slot_ns, cw)
 }
 
+const MAX_CUTOFF_M: f64 = 100_000.0;
+
 const ACS: [AccessCategory; 5] = [
     AccessCategory::Background,
     AccessCategory::BestEffort,
@@ -245,30 +264,36 @@ impl<'a> Sim<'a> {
         let mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
         let r = &sc.radio;
         let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
+        // Capped at 100 km: the link tables grow with the range.
         let cutoff_m = if r.cutoff_range_m > 0.0 {
             r.cutoff_range_m
         } else {
             path_loss.range_m(r.tx_power_dbm, r.rx_sensitivity_dbm - r.cutoff_fading_margin_db)
-        };
+        }
+        .min(MAX_CUTOFF_M);
         let m = &sc.mac;
         let p = Params {
             end_ns: ns(sc.duration_s),
             warmup_ns: ns(sc.warmup_s),
             noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
-            floor_mw: channel::dbm_to_mw(r.rx_sensitivity_dbm),
             preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
             preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
             ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
             sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
             rate_mbps: r.data_rate_mbps,
-            tx_dbm: r.tx_power_dbm,
             cutoff_m,
-            search_m: cutoff_m.max(sc.metrics.max_distance_m).max(sc.metrics.awareness_radius_m),
+            search_m: cutoff_m
+                .max(sc.metrics.max_distance_m)
+                .max(sc.metrics.awareness_radius_m),
             slot_ns: ns(m.slot_us * 1e-6),
             sifs_ns: ns(m.sifs_us * 1e-6),
             cca_detect_ns: ns(m.cca_detect_us * 1e-6),
             // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
-            eifs_extra_ns: if m.use_eifs { ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0) } else { 0 },
+            eifs_extra_ns: if m.use_eifs {
+                ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
+            } else {
+                0
+            },
             queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
             queue_capacity: m.queue_capacity_packets as usize,
             mac_overhead: m.mac_overhead_bytes,
@@ -299,14 +324,23 @@ impl<'a> Sim<'a> {
             })
             .collect();
         let bins = (p.max_distance_m / p.bin_m).ceil() as usize;
-        let metrics = RunMetrics { bins: vec![DistanceBin::default(); bins], ..Default::default() };
+        let metrics = RunMetrics {
+            bins: vec![DistanceBin::default(); bins],
+            ..Default::default()
+        };
         let grid = SpatialGrid::new(p.search_m);
         Ok(Sim {
             sc,
             sec,
             p,
             mobility,
-            link: LinkBudget::new(&path_loss, &Fading::new(&r.fading), r.tx_power_dbm, r.rx_sensitivity_dbm, cutoff_m),
+            link: LinkBudget::new(
+                &path_loss,
+                &Fading::new(&r.fading),
+                r.tx_power_dbm,
+                r.rx_sensitivity_dbm,
+                cutoff_m,
+            ),
             errors: phy::ErrorTable::new(r.data_rate_mbps),
             grid,
             in_service: Vec::new(),
@@ -542,7 +576,7 @@ impl<'a> Sim<'a> {
         let certificate = match sec.certificate {
             CertificatePolicy::Always => true,
             CertificatePolicy::Never => false,
-            CertificatePolicy::EveryNth { n } => seq % n.max(1) == 0,
+            CertificatePolicy::EveryNth { n } => seq.is_multiple_of(n.max(1)),
             CertificatePolicy::Interval { interval_s } => {
                 let due = node.last_certificate_ns.is_none_or(|t| now >= t + ns(interval_s));
                 if due {
@@ -551,22 +585,39 @@ impl<'a> Sim<'a> {
                 due
             }
         };
-        let overhead = if certificate { sec.overhead_certificate } else { sec.overhead_digest };
+        let overhead = if certificate {
+            sec.overhead_certificate
+        } else {
+            sec.overhead_digest
+        };
         let attached_key = (sec.kind == ProtocolKind::TeslaAttached && seq > 0).then(|| seq - 1);
-        let extra = if attached_key.is_some() { sec.tesla_attached_key_bytes } else { 0 };
+        let extra = if attached_key.is_some() {
+            sec.tesla_attached_key_bytes
+        } else {
+            0
+        };
         let bytes = self.frame_bytes(self.sc.cam.payload_bytes, overhead + extra);
         if now >= self.p.warmup_ns {
             self.metrics.cams_generated += 1;
         }
         let frame = Frame {
-            kind: FrameKind::Cam { seq, gen_ns: now, pos, certificate, attached_key },
+            kind: FrameKind::Cam {
+                seq,
+                gen_ns: now,
+                pos,
+                certificate,
+                attached_key,
+            },
             src: n,
             dst: None,
             bytes,
             enqueued_ns: now,
         };
         if sec.kind == ProtocolKind::Tesla {
-            self.schedule(now + sec.tesla_disclosure_ns, Event::TeslaKey { node: n, interval: seq });
+            self.schedule(
+                now + sec.tesla_disclosure_ns,
+                Event::TeslaKey { node: n, interval: seq },
+            );
         }
         let ac = self.sc.cam.access_category.index();
         let cost = self.sec.sign.clone();
@@ -581,8 +632,13 @@ impl<'a> Sim<'a> {
             self.mac_enqueue(n, ac, frame);
             return;
         }
-        let job =
-            Job { work: Work::Prepare { frame, ac }, arrival_ns: self.now, deadline_ns: u64::MAX, service_ns, distance_mm: 0 };
+        let job = Job {
+            work: Work::Prepare { frame, ac },
+            arrival_ns: self.now,
+            deadline_ns: u64::MAX,
+            service_ns,
+            distance_mm: 0,
+        };
         self.submit(n, job, true);
     }
 
@@ -602,7 +658,11 @@ impl<'a> Sim<'a> {
             return;
         };
         let q = &self.sc.query;
-        let enc = if self.sec.kind == ProtocolKind::None { 0 } else { q.encryption_overhead_bytes };
+        let enc = if self.sec.kind == ProtocolKind::None {
+            0
+        } else {
+            q.encryption_overhead_bytes
+        };
         let counted = self.now >= self.p.warmup_ns && self.now + ns(q.timeout_s) <= self.p.end_ns;
         self.query_id += 1;
         let id = if counted { self.query_id } else { 0 };
@@ -610,7 +670,11 @@ impl<'a> Sim<'a> {
             self.metrics.query.requests_sent += 1;
         }
         let frame = Frame {
-            kind: FrameKind::QueryRequest { id, gen_ns: self.now, vehicle: n },
+            kind: FrameKind::QueryRequest {
+                id,
+                gen_ns: self.now,
+                vehicle: n,
+            },
             src: n,
             dst: Some((vehicles + rsu) as NodeId),
             bytes: self.frame_bytes(q.request_payload_bytes, enc),
@@ -643,7 +707,13 @@ impl<'a> Sim<'a> {
         if self.now >= self.p.warmup_ns {
             self.metrics.attack_frames_sent += 1;
         }
-        let frame = Frame { kind: FrameKind::Attack { kind, replay }, src: n, dst: None, bytes, enqueued_ns: self.now };
+        let frame = Frame {
+            kind: FrameKind::Attack { kind, replay },
+            src: n,
+            dst: None,
+            bytes,
+            enqueued_ns: self.now,
+        };
         self.mac_enqueue(n, self.sc.cam.access_category.index(), frame);
     }
 
@@ -652,7 +722,9 @@ impl<'a> Sim<'a> {
     fn submit(&mut self, n: NodeId, job: Job<Work>, urgent: bool) {
         let now = self.now;
         let mut expired = Vec::new();
-        let started = self.nodes[n as usize].proc.submit(job, urgent, now, &mut |j| expired.push(j));
+        let started = self.nodes[n as usize]
+            .proc
+            .submit(job, urgent, now, &mut |j| expired.push(j));
         for j in expired {
             self.job_expired(n, j);
         }
@@ -695,7 +767,11 @@ impl<'a> Sim<'a> {
                     self.metrics.query.requests_received += 1;
                 }
                 let q = &self.sc.query;
-                let enc = if self.sec.kind == ProtocolKind::None { 0 } else { q.encryption_overhead_bytes };
+                let enc = if self.sec.kind == ProtocolKind::None {
+                    0
+                } else {
+                    q.encryption_overhead_bytes
+                };
                 let frame = Frame {
                     kind: FrameKind::QueryReply { id, gen_ns },
                     src: n,
@@ -744,7 +820,13 @@ impl<'a> Sim<'a> {
     fn verified(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32) {
         let now = self.now;
         match frame.kind {
-            FrameKind::Cam { seq, gen_ns, pos, certificate, .. } => {
+            FrameKind::Cam {
+                seq,
+                gen_ns,
+                pos,
+                certificate,
+                ..
+            } => {
                 let src = frame.src;
                 let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
                 let previous = nb.last_verified_ns;
@@ -806,7 +888,13 @@ impl<'a> Sim<'a> {
             return;
         }
         match frame.kind {
-            FrameKind::Cam { seq, gen_ns, certificate, attached_key, .. } => {
+            FrameKind::Cam {
+                seq,
+                gen_ns,
+                certificate,
+                attached_key,
+                ..
+            } => {
                 let src = frame.src;
                 self.nodes[n as usize].last_heard_cam = Some((src, seq, gen_ns));
                 let known = {
@@ -846,7 +934,11 @@ impl<'a> Sim<'a> {
                             }
                             return;
                         }
-                        let cost = if certificate { &sec.verify_certificate } else { &sec.verify };
+                        let cost = if certificate {
+                            &sec.verify_certificate
+                        } else {
+                            &sec.verify
+                        };
                         let service_ns = cost.sample_ns(self.rng_proc.gen());
                         self.enqueue_verify(n, frame, now, dist, service_ns);
                     }
@@ -894,8 +986,12 @@ impl<'a> Sim<'a> {
     fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
         let now = self.now;
         let deadline = self.sec.deadline_ns;
-        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else { return };
-        let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.0 <= interval);
+        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+            return;
+        };
+        let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending)
+            .into_iter()
+            .partition(|p| p.0 <= interval);
         nb.pending = keep;
         // Packets whose key never came within the deadline are lost too.
         let cutoff = now.saturating_sub(deadline);
@@ -914,7 +1010,14 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn attack_received(&mut self, n: NodeId, frame: Frame, kind: AttackKind, replay: Option<(NodeId, u32, u64)>, dist: f32) {
+    fn attack_received(
+        &mut self,
+        n: NodeId,
+        frame: Frame,
+        kind: AttackKind,
+        replay: Option<(NodeId, u32, u64)>,
+        dist: f32,
+    ) {
         let sec = self.sec;
         if sec.kind == ProtocolKind::None {
             // Without security every forged message is accepted.
@@ -927,7 +1030,11 @@ impl<'a> Sim<'a> {
             AttackKind::ExpiredCertificate if sec.kind.uses_certificates() => self.reject("expired-certificate"),
             AttackKind::Replay => {
                 let Some((orig, seq, gen_ns)) = replay else { return };
-                let seen = self.nodes[n as usize].neighbours.get(&orig).and_then(|nb| nb.highest_seq).is_some_and(|h| h >= seq);
+                let seen = self.nodes[n as usize]
+                    .neighbours
+                    .get(&orig)
+                    .and_then(|nb| nb.highest_seq)
+                    .is_some_and(|h| h >= seq);
                 if seen {
                     self.reject("replay");
                 } else if self.now.saturating_sub(gen_ns) > sec.freshness_ns {
@@ -948,7 +1055,11 @@ impl<'a> Sim<'a> {
 
     fn aifs(&self, n: NodeId, ac: usize) -> (u64, u32) {
         let (aifs, cw) = ac_timing(ACS[ac], &self.p);
-        let extra = if self.nodes[n as usize].last_rx_error { self.p.eifs_extra_ns } else { 0 };
+        let extra = if self.nodes[n as usize].last_rx_error {
+            self.p.eifs_extra_ns
+        } else {
+            0
+        };
         (aifs + extra, cw)
     }
 
@@ -999,7 +1110,11 @@ impl<'a> Sim<'a> {
             if t <= now + detect {
                 continue;
             }
-            let counted = if now > e.count_start { ((now - e.count_start) / slot) as u32 } else { 0 };
+            let counted = if now > e.count_start {
+                ((now - e.count_start) / slot) as u32
+            } else {
+                0
+            };
             e.slots -= counted.min(e.slots);
             e.access_at = None;
             e.gen = e.gen.wrapping_add(1);
@@ -1054,7 +1169,9 @@ impl<'a> Sim<'a> {
 
     fn transmit(&mut self, n: NodeId, frame: Frame) {
         let now = self.now;
-        let Some(src_pos) = self.nodes[n as usize].pos else { return };
+        let Some(src_pos) = self.nodes[n as usize].pos else {
+            return;
+        };
         let airtime = phy::airtime_ns(frame.bytes, self.p.rate_mbps);
         let end = now + airtime;
         let is_cam = matches!(frame.kind, FrameKind::Cam { .. });
@@ -1102,7 +1219,9 @@ impl<'a> Sim<'a> {
             if d > self.p.cutoff_m {
                 continue;
             }
-            let Some(mw) = self.link.sample_mw(d, &mut self.rng_channel) else { continue };
+            let Some(mw) = self.link.sample_mw(d, &mut self.rng_channel) else {
+                continue;
+            };
             receivers.push((j, mw, d as f32));
         }
         let id = match self.free_tx.pop() {
@@ -1164,7 +1283,9 @@ impl<'a> Sim<'a> {
     }
 
     fn tx_end(&mut self, id: usize) {
-        let Some(tx) = self.txs.get_mut(id).and_then(Option::take) else { return };
+        let Some(tx) = self.txs.get_mut(id).and_then(Option::take) else {
+            return;
+        };
         self.free_tx.push(id);
         let src = tx.frame.src;
         self.update_medium(src);

@@ -8,14 +8,22 @@ pub enum ScenarioError {
     #[error("cannot read {path}: {message}")]
     Io { path: String, message: String },
     #[error("{file}:{line}:{column}: {message}")]
-    Syntax { file: String, line: usize, column: usize, message: String },
+    Syntax {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("invalid value for `{field}`: {message}")]
     Invalid { field: String, message: String },
 }
 
 impl ScenarioError {
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError::Invalid { field: field.into(), message: message.into() }
+        ScenarioError::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 

@@ -20,7 +20,12 @@ pub struct Histogram {
 
 impl Default for Histogram {
     fn default() -> Self {
-        Histogram { counts: vec![0; BUCKETS], count: 0, sum_ns: 0.0, max_ns: 0 }
+        Histogram {
+            counts: vec![0; BUCKETS],
+            count: 0,
+            sum_ns: 0.0,
+            max_ns: 0,
+        }
     }
 }
 

@@ -64,10 +64,14 @@ pub fn run_once(sc: &Scenario, model: &SecurityModel, replication: u32) -> Resul
 /// Runs every variant and replication, in parallel; `progress` shows a bar on a terminal.
 pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
-    let models: Vec<SecurityModel> =
-        sc.variants.iter().map(|v| SecurityModel::resolve(v, &sc.query)).collect::<Result<_, _>>()?;
-    let jobs: Vec<(usize, u32)> =
-        (0..models.len()).flat_map(|v| (0..sc.replications).map(move |r| (v, r))).collect();
+    let models: Vec<SecurityModel> = sc
+        .variants
+        .iter()
+        .map(|v| SecurityModel::resolve(v, &sc.query))
+        .collect::<Result<_, _>>()?;
+    let jobs: Vec<(usize, u32)> = (0..models.len())
+        .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
+        .collect();
     let bar = if progress {
         let b = indicatif::ProgressBar::new(jobs.len() as u64);
         b.set_style(
@@ -78,7 +82,8 @@ pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let outcomes: Vec<Result<(usize, u32, RunMetrics, usize, f64), SimError>> = jobs
+    type Outcome = Result<(usize, u32, RunMetrics, usize, f64), SimError>;
+    let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
             let out = run_once(sc, &models[v], r).map(|(m, n, c)| (v, r, m, n, c));
@@ -109,5 +114,9 @@ pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
         vr.pooled.merge(&m);
         vr.runs.push(m);
     }
-    Ok(SimResults { scenario: sc.clone(), variants, wall_s: started.elapsed().as_secs_f64() })
+    Ok(SimResults {
+        scenario: sc.clone(),
+        variants,
+        wall_s: started.elapsed().as_secs_f64(),
+    })
 }

@@ -13,8 +13,8 @@ use std::path::Path;
 /// Two-sided 95% Student t quantile for `df` degrees of freedom.
 fn t95(df: usize) -> f64 {
     const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96)
 }
@@ -110,7 +110,10 @@ pub fn summary(r: &SimResults) -> Value {
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), SimError> {
     let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|e| SimError::Output { path: p.display().to_string(), message: e.to_string() })
+    std::fs::write(&p, text).map_err(|e| SimError::Output {
+        path: p.display().to_string(),
+        message: e.to_string(),
+    })
 }
 
 fn f(x: f64) -> String {
@@ -123,17 +126,36 @@ fn f(x: f64) -> String {
 
 /// Writes every output file into `dir` (created if needed).
 pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
-    std::fs::create_dir_all(dir).map_err(|e| SimError::Output { path: dir.display().to_string(), message: e.to_string() })?;
+    std::fs::create_dir_all(dir).map_err(|e| SimError::Output {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
     write(dir, "resolved.toml", &r.scenario.to_toml())?;
-    write(dir, "resolved.json", &serde_json::to_string_pretty(&r.scenario).unwrap_or_default())?;
+    write(
+        dir,
+        "resolved.json",
+        &serde_json::to_string_pretty(&r.scenario).unwrap_or_default(),
+    )?;
     let sum = summary(r);
-    write(dir, "summary.json", &serde_json::to_string_pretty(&sum).unwrap_or_default())?;
+    write(
+        dir,
+        "summary.json",
+        &serde_json::to_string_pretty(&sum).unwrap_or_default(),
+    )?;
 
     let bin = r.scenario.metrics.distance_bin_m;
-    let mut pdr = String::from("variant,distance_from_m,distance_to_m,attempts,received,verified,crypto_lost,pdr_network,pdr_application\n");
+    let mut pdr = String::from(
+        "variant,distance_from_m,distance_to_m,attempts,received,verified,crypto_lost,pdr_network,pdr_application\n",
+    );
     for v in &r.variants {
         for (i, b) in v.pooled.bins.iter().enumerate() {
-            let ratio = |a: u64| if b.attempts == 0 { f64::NAN } else { a as f64 / b.attempts as f64 };
+            let ratio = |a: u64| {
+                if b.attempts == 0 {
+                    f64::NAN
+                } else {
+                    a as f64 / b.attempts as f64
+                }
+            };
             let _ = writeln!(
                 pdr,
                 "{},{},{},{},{},{},{},{},{}",
@@ -233,15 +255,22 @@ fn line_chart(title: &str, x_desc: &str, y_desc: &str, series: &[Series], log_y:
         let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let mut builder = ChartBuilder::on(&root);
-        builder.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(42).y_label_area_size(56);
+        builder
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(56);
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart;
                 let _ = chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw();
                 for (i, (name, pts)) in series.iter().enumerate() {
                     let color = Palette99::pick(i).to_rgba();
-                    let pts: Vec<(f64, f64)> =
-                        pts.iter().copied().filter(|p| p.1.is_finite() && (!log_y || p.1 > 0.0)).collect();
+                    let pts: Vec<(f64, f64)> = pts
+                        .iter()
+                        .copied()
+                        .filter(|p| p.1.is_finite() && (!log_y || p.1 > 0.0))
+                        .collect();
                     if let Ok(a) = chart.draw_series(LineSeries::new(pts, color.stroke_width(2))) {
                         a.label(name.as_str())
                             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
@@ -303,10 +332,19 @@ fn plots(r: &SimResults) -> Vec<(String, String)> {
             .collect()
     };
     vec![
-        ("pdr_vs_distance.svg".into(), line_chart("Packet delivery ratio vs distance", "distance (m)", "PDR", &pdr, false)),
+        (
+            "pdr_vs_distance.svg".into(),
+            line_chart("Packet delivery ratio vs distance", "distance (m)", "PDR", &pdr, false),
+        ),
         (
             "mac_delay_ccdf.svg".into(),
-            line_chart("MAC delay CCDF", "MAC delay (ms)", "P(delay > x)", &dist(|m| &m.mac_delay, true, false), true),
+            line_chart(
+                "MAC delay CCDF",
+                "MAC delay (ms)",
+                "P(delay > x)",
+                &dist(|m| &m.mac_delay, true, false),
+                true,
+            ),
         ),
         (
             "verification_latency_cdf.svg".into(),
@@ -320,11 +358,23 @@ fn plots(r: &SimResults) -> Vec<(String, String)> {
         ),
         (
             "e2e_delay_cdf.svg".into(),
-            line_chart("End-to-end delay CDF", "delay (ms)", "fraction", &dist(|m| &m.e2e_delay, false, false), false),
+            line_chart(
+                "End-to-end delay CDF",
+                "delay (ms)",
+                "fraction",
+                &dist(|m| &m.e2e_delay, false, false),
+                false,
+            ),
         ),
         (
             "inter_arrival_cdf.svg".into(),
-            line_chart("Inter-arrival time CDF", "inter-arrival (ms)", "fraction", &dist(|m| &m.inter_arrival, false, false), false),
+            line_chart(
+                "Inter-arrival time CDF",
+                "inter-arrival (ms)",
+                "fraction",
+                &dist(|m| &m.inter_arrival, false, false),
+                false,
+            ),
         ),
     ]
 }
@@ -381,9 +431,19 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
     }
     h.push_str("</table><p>PDR and crypto loss count receivers within the headline range; awareness is the share of neighbours within the awareness radius verified within the window; weighted awareness weighs each by its position error.</p>");
     for (name, svg) in plots {
-        let _ = write!(h, "<h2>{}</h2>{}", esc(name), svg.trim_start_matches(|c| c != '<').replace("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", ""));
+        let _ = write!(
+            h,
+            "<h2>{}</h2>{}",
+            esc(name),
+            svg.trim_start_matches(|c| c != '<')
+                .replace("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "")
+        );
     }
-    let _ = write!(h, "<h2>Resolved configuration</h2><pre>{}</pre></body></html>", esc(&r.scenario.to_toml()));
+    let _ = write!(
+        h,
+        "<h2>Resolved configuration</h2><pre>{}</pre></body></html>",
+        esc(&r.scenario.to_toml())
+    );
     h
 }
 

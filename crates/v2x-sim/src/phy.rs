@@ -9,9 +9,20 @@ pub const SERVICE_AND_TAIL_BITS: u64 = 22;
 
 /// Data bits per OFDM symbol (N_DBPS) for an 802.11p 10 MHz rate in Mb/s.
 pub fn bits_per_symbol(rate_mbps: f64) -> Option<u64> {
-    const RATES: [(f64, u64); 8] =
-        [(3.0, 24), (4.5, 36), (6.0, 48), (9.0, 72), (12.0, 96), (18.0, 144), (24.0, 192), (27.0, 216)];
-    RATES.iter().find(|(r, _)| (r - rate_mbps).abs() < 1e-9).map(|&(_, n)| n)
+    const RATES: [(f64, u64); 8] = [
+        (3.0, 24),
+        (4.5, 36),
+        (6.0, 48),
+        (9.0, 72),
+        (12.0, 96),
+        (18.0, 144),
+        (24.0, 192),
+        (27.0, 216),
+    ];
+    RATES
+        .iter()
+        .find(|(r, _)| (r - rate_mbps).abs() < 1e-9)
+        .map(|&(_, n)| n)
 }
 
 /// Airtime of a PSDU of `bytes` at `rate_mbps` (ns): preamble + SIGNAL + data symbols.
@@ -47,14 +58,16 @@ pub fn modulation(rate_mbps: f64) -> (Modulation, u32) {
 pub fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {
@@ -149,7 +162,11 @@ impl ErrorTable {
                 chunk_success(rate_mbps, sinr, 1.0).max(1e-300).ln()
             })
             .collect();
-        ErrorTable { lo_db, step_db, ln_ok_per_bit }
+        ErrorTable {
+            lo_db,
+            step_db,
+            ln_ok_per_bit,
+        }
     }
 
     /// ln of the probability that `bits` bits survive a linear SINR `sinr`.
@@ -186,7 +203,11 @@ mod tests {
             for bytes in [1u32, 43, 82, 92, 142, 300, 1500] {
                 let bits = 16 + 8 * u64::from(bytes) + 6;
                 let n_sym = bits.div_ceil(ndbps);
-                assert_eq!(airtime_ns(bytes, rate), 32_000 + 8_000 + 8_000 * n_sym, "{bytes} B at {rate}");
+                assert_eq!(
+                    airtime_ns(bytes, rate),
+                    32_000 + 8_000 + 8_000 * n_sym,
+                    "{bytes} B at {rate}"
+                );
             }
         }
         assert!(bits_per_symbol(5.0).is_none());

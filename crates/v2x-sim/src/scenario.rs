@@ -336,7 +336,13 @@ fn d_m1() -> f64 {
 
 impl Default for FadingConfig {
     fn default() -> Self {
-        FadingConfig::Nakagami { distance1_m: d_d80(), distance2_m: d_d2(), m0: d_m0(), m1: d_m1(), m2: d_m1() }
+        FadingConfig::Nakagami {
+            distance1_m: d_d80(),
+            distance2_m: d_d2(),
+            m0: d_m0(),
+            m1: d_m1(),
+            m2: d_m1(),
+        }
     }
 }
 
@@ -601,9 +607,13 @@ pub enum QueueOrder {
 #[serde(tag = "policy", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum CertificatePolicy {
     /// Full certificate in every n-th message (1609.2 BSM: every 5th, paper 001).
-    EveryNth { n: u32 },
+    EveryNth {
+        n: u32,
+    },
     /// Full certificate once per interval (ETSI CAM: once per second, paper 000).
-    Interval { interval_s: f64 },
+    Interval {
+        interval_s: f64,
+    },
     Always,
     Never,
 }
@@ -734,7 +744,12 @@ impl Scenario {
     pub fn parse(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
         let s: Scenario = toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((0, 0), |sp| line_col(text, sp.start));
-            ScenarioError::Syntax { file: origin.into(), line, column, message: e.message().trim().to_string() }
+            ScenarioError::Syntax {
+                file: origin.into(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
         })?;
         s.validate()?;
         Ok(s)
@@ -743,8 +758,10 @@ impl Scenario {
     /// Reads and parses a scenario file; relative paths inside it are resolved against
     /// its directory.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError::Io { path: path.display().to_string(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
         let mut s = Scenario::parse(&text, &path.display().to_string())?;
         let base = path.parent().unwrap_or(Path::new("."));
         s.resolve_paths(base);
@@ -788,14 +805,20 @@ impl Scenario {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(ScenarioError::invalid(field, format!("must be a positive number, got {v}")))
+                Err(ScenarioError::invalid(
+                    field,
+                    format!("must be a positive number, got {v}"),
+                ))
             }
         }
         fn nonneg(field: &str, v: f64) -> Result<(), ScenarioError> {
             if v.is_finite() && v >= 0.0 {
                 Ok(())
             } else {
-                Err(ScenarioError::invalid(field, format!("must be a finite number >= 0, got {v}")))
+                Err(ScenarioError::invalid(
+                    field,
+                    format!("must be a finite number >= 0, got {v}"),
+                ))
             }
         }
         fn finite(field: &str, v: f64) -> Result<(), ScenarioError> {
@@ -819,11 +842,16 @@ impl Scenario {
         match &self.mobility {
             MobilityConfig::Static { positions_m } => {
                 if positions_m.is_empty() || positions_m.len() > 1_000_000 {
-                    return Err(ScenarioError::invalid("mobility.positions_m", "needs 1 to 1e6 positions"));
+                    return Err(ScenarioError::invalid(
+                        "mobility.positions_m",
+                        "needs 1 to 1e6 positions",
+                    ));
                 }
-                for p in positions_m {
-                    finite("mobility.positions_m", p[0])?;
-                    finite("mobility.positions_m", p[1])?;
+                if positions_m.iter().flatten().any(|v| !(v.is_finite() && v.abs() < 1e9)) {
+                    return Err(ScenarioError::invalid(
+                        "mobility.positions_m",
+                        "coordinates must be finite and within 1e9 m",
+                    ));
                 }
             }
             MobilityConfig::Highway {
@@ -842,11 +870,17 @@ impl Scenario {
                 nonneg("mobility.speed_sd_mps", *speed_sd_mps)?;
                 pos("mobility.update_interval_s", *update_interval_s)?;
                 if *lanes_per_direction == 0 || *lanes_per_direction > 64 {
-                    return Err(ScenarioError::invalid("mobility.lanes_per_direction", "must be between 1 and 64"));
+                    return Err(ScenarioError::invalid(
+                        "mobility.lanes_per_direction",
+                        "must be between 1 and 64",
+                    ));
                 }
                 let n = length_m / 1000.0 * density_veh_per_km_lane * f64::from(*lanes_per_direction) * 2.0;
                 if n > 1e6 {
-                    return Err(ScenarioError::invalid("mobility.density_veh_per_km_lane", "more than 1e6 vehicles"));
+                    return Err(ScenarioError::invalid(
+                        "mobility.density_veh_per_km_lane",
+                        "more than 1e6 vehicles",
+                    ));
                 }
             }
             MobilityConfig::Grid {
@@ -863,7 +897,10 @@ impl Scenario {
                 pos("mobility.height_m", *height_m)?;
                 pos("mobility.block_length_m", *block_length_m)?;
                 if block_length_m > width_m || block_length_m > height_m {
-                    return Err(ScenarioError::invalid("mobility.block_length_m", "must fit in the area"));
+                    return Err(ScenarioError::invalid(
+                        "mobility.block_length_m",
+                        "must fit in the area",
+                    ));
                 }
                 if width_m / block_length_m > 10_000.0 || height_m / block_length_m > 10_000.0 {
                     return Err(ScenarioError::invalid("mobility.block_length_m", "too many blocks"));
@@ -873,17 +910,47 @@ impl Scenario {
                 nonneg("mobility.speed_sd_mps", *speed_sd_mps)?;
                 pos("mobility.update_interval_s", *update_interval_s)?;
                 if width_m * height_m / 1e6 * density_veh_per_km2 > 1e6 {
-                    return Err(ScenarioError::invalid("mobility.density_veh_per_km2", "more than 1e6 vehicles"));
+                    return Err(ScenarioError::invalid(
+                        "mobility.density_veh_per_km2",
+                        "more than 1e6 vehicles",
+                    ));
                 }
             }
-            MobilityConfig::SumoFcd { update_interval_s, rsu_positions_m, .. } => {
+            MobilityConfig::SumoFcd {
+                update_interval_s,
+                rsu_positions_m,
+                ..
+            } => {
                 pos("mobility.update_interval_s", *update_interval_s)?;
-                for p in rsu_positions_m {
-                    finite("mobility.rsu_positions_m", p[0])?;
-                    finite("mobility.rsu_positions_m", p[1])?;
+                if rsu_positions_m
+                    .iter()
+                    .flatten()
+                    .any(|v| !(v.is_finite() && v.abs() < 1e9))
+                {
+                    return Err(ScenarioError::invalid(
+                        "mobility.rsu_positions_m",
+                        "coordinates must be finite and within 1e9 m",
+                    ));
                 }
             }
-            MobilityConfig::Ngsim { time_unit_s, length_unit_m, update_interval_s, mirror_offset_m, .. } => {
+            MobilityConfig::Ngsim {
+                time_unit_s,
+                length_unit_m,
+                update_interval_s,
+                mirror_offset_m,
+                rsu_positions_m,
+                ..
+            } => {
+                if rsu_positions_m
+                    .iter()
+                    .flatten()
+                    .any(|v| !(v.is_finite() && v.abs() < 1e9))
+                {
+                    return Err(ScenarioError::invalid(
+                        "mobility.rsu_positions_m",
+                        "coordinates must be finite and within 1e9 m",
+                    ));
+                }
                 pos("mobility.time_unit_s", *time_unit_s)?;
                 pos("mobility.length_unit_m", *length_unit_m)?;
                 pos("mobility.update_interval_s", *update_interval_s)?;
@@ -909,16 +976,28 @@ impl Scenario {
         if crate::phy::bits_per_symbol(r.data_rate_mbps).is_none() {
             return Err(ScenarioError::invalid(
                 "radio.data_rate_mbps",
-                format!("{} is not an 802.11p 10 MHz rate (3, 4.5, 6, 9, 12, 18, 24, 27)", r.data_rate_mbps),
+                format!(
+                    "{} is not an 802.11p 10 MHz rate (3, 4.5, 6, 9, 12, 18, 24, 27)",
+                    r.data_rate_mbps
+                ),
             ));
         }
         match &r.path_loss {
             PathLossConfig::FreeSpace { system_loss_db } => finite("radio.path_loss.system_loss_db", *system_loss_db)?,
-            PathLossConfig::TwoRayGround { antenna_height_m, system_loss_db } => {
+            PathLossConfig::TwoRayGround {
+                antenna_height_m,
+                system_loss_db,
+            } => {
                 pos("radio.path_loss.antenna_height_m", *antenna_height_m)?;
                 finite("radio.path_loss.system_loss_db", *system_loss_db)?;
             }
-            PathLossConfig::DualSlope { reference_loss_db, reference_distance_m, breakpoint_m, exponent1, exponent2 } => {
+            PathLossConfig::DualSlope {
+                reference_loss_db,
+                reference_distance_m,
+                breakpoint_m,
+                exponent1,
+                exponent2,
+            } => {
                 finite("radio.path_loss.reference_loss_db", *reference_loss_db)?;
                 pos("radio.path_loss.reference_distance_m", *reference_distance_m)?;
                 pos("radio.path_loss.breakpoint_m", *breakpoint_m)?;
@@ -937,17 +1016,31 @@ impl Scenario {
                 finite("radio.path_loss.reference_loss_db", *reference_loss_db)?;
                 pos("radio.path_loss.distance0_m", *distance0_m)?;
                 if !(distance0_m < distance1_m && distance1_m < distance2_m) {
-                    return Err(ScenarioError::invalid("radio.path_loss.distance1_m", "need distance0 < distance1 < distance2"));
+                    return Err(ScenarioError::invalid(
+                        "radio.path_loss.distance1_m",
+                        "need distance0 < distance1 < distance2",
+                    ));
                 }
                 pos("radio.path_loss.exponent0", *exponent0)?;
                 pos("radio.path_loss.exponent1", *exponent1)?;
                 pos("radio.path_loss.exponent2", *exponent2)?;
             }
         }
-        if let FadingConfig::Nakagami { distance1_m, distance2_m, m0, m1, m2 } = &r.fading {
+        if let FadingConfig::Nakagami {
+            distance1_m,
+            distance2_m,
+            m0,
+            m1,
+            m2,
+        } = &r.fading
+        {
             pos("radio.fading.distance1_m", *distance1_m)?;
             pos("radio.fading.distance2_m", *distance2_m)?;
-            for (f, m) in [("radio.fading.m0", m0), ("radio.fading.m1", m1), ("radio.fading.m2", m2)] {
+            for (f, m) in [
+                ("radio.fading.m0", m0),
+                ("radio.fading.m1", m1),
+                ("radio.fading.m2", m2),
+            ] {
                 if !(m.is_finite() && *m >= 0.5 && *m <= 100.0) {
                     return Err(ScenarioError::invalid(f, "Nakagami m must be within [0.5, 100]"));
                 }
@@ -959,7 +1052,10 @@ impl Scenario {
         nonneg("mac.cca_detect_us", m.cca_detect_us)?;
         pos("mac.queue_max_delay_ms", m.queue_max_delay_ms)?;
         if m.queue_capacity_packets == 0 {
-            return Err(ScenarioError::invalid("mac.queue_capacity_packets", "must be at least 1"));
+            return Err(ScenarioError::invalid(
+                "mac.queue_capacity_packets",
+                "must be at least 1",
+            ));
         }
         if m.mac_overhead_bytes > 4000 {
             return Err(ScenarioError::invalid("mac.mac_overhead_bytes", "at most 4000"));
@@ -978,17 +1074,26 @@ impl Scenario {
         nonneg("query.request_rate_per_vehicle_hz", q.request_rate_per_vehicle_hz)?;
         pos("query.timeout_s", q.timeout_s)?;
         if q.request_payload_bytes > 4000 || q.reply_payload_bytes > 4000 || q.encryption_overhead_bytes > 4000 {
-            return Err(ScenarioError::invalid("query.request_payload_bytes", "payloads and overhead at most 4000 bytes"));
+            return Err(ScenarioError::invalid(
+                "query.request_payload_bytes",
+                "payloads and overhead at most 4000 bytes",
+            ));
         }
         for (i, a) in self.attackers.iter().enumerate() {
             pos(&format!("attacker[{i}].rate_hz"), a.rate_hz)?;
             if a.rate_hz > 10_000.0 {
-                return Err(ScenarioError::invalid(format!("attacker[{i}].rate_hz"), "at most 10000 Hz"));
+                return Err(ScenarioError::invalid(
+                    format!("attacker[{i}].rate_hz"),
+                    "at most 10000 Hz",
+                ));
             }
             nonneg(&format!("attacker[{i}].start_s"), a.start_s)?;
             nonneg(&format!("attacker[{i}].stale_age_s"), a.stale_age_s)?;
             if a.payload_bytes > 4000 {
-                return Err(ScenarioError::invalid(format!("attacker[{i}].payload_bytes"), "at most 4000"));
+                return Err(ScenarioError::invalid(
+                    format!("attacker[{i}].payload_bytes"),
+                    "at most 4000",
+                ));
             }
         }
         let mt = &self.metrics;
@@ -1009,12 +1114,21 @@ impl Scenario {
         for (i, v) in self.variants.iter().enumerate() {
             let f = |n: &str| format!("variant[{i}].{n}");
             if v.name.is_empty()
-                || !v.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+                || !v
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
             {
-                return Err(ScenarioError::invalid(f("name"), "must be non-empty letters, digits, '-', '_' or '.'"));
+                return Err(ScenarioError::invalid(
+                    f("name"),
+                    "must be non-empty letters, digits, '-', '_' or '.'",
+                ));
             }
             if !names.insert(v.name.as_str()) {
-                return Err(ScenarioError::invalid(f("name"), format!("duplicate variant name {}", v.name)));
+                return Err(ScenarioError::invalid(
+                    f("name"),
+                    format!("duplicate variant name {}", v.name),
+                ));
             }
             if crate::security::ProtocolKind::from_id(&v.protocol).is_none() {
                 return Err(ScenarioError::invalid(

@@ -131,12 +131,15 @@ pub struct SecurityModel {
 }
 
 fn s_to_ns(s: f64) -> u64 {
-    (s * 1e9).round() as u64
+    (s.clamp(0.0, 4e9) * 1e9).round() as u64
 }
 
 impl SecurityModel {
     pub fn resolve(v: &VariantConfig, query: &QueryConfig) -> Result<SecurityModel, SimError> {
-        let err = |m: String| SimError::Costs { variant: v.name.clone(), message: m };
+        let err = |m: String| SimError::Costs {
+            variant: v.name.clone(),
+            message: m,
+        };
         let kind = ProtocolKind::from_id(&v.protocol).ok_or_else(|| err(format!("unknown protocol {}", v.protocol)))?;
         let profile = if v.profile.is_empty() {
             None
@@ -153,7 +156,9 @@ impl SecurityModel {
         let mut notes = Vec::new();
         let lookup = |op: &str, variant: &str| -> Result<Cost, SimError> {
             let p = profile.as_ref().ok_or_else(|| {
-                err(format!("needs a profile (or a fixed cost) for {cost_protocol}/{op}: set `profile` or `{op}_cost_us`"))
+                err(format!(
+                    "needs a profile (or a fixed cost) for {cost_protocol}/{op}: set `profile` or `{op}_cost_us`"
+                ))
             })?;
             let c = p.require(&cost_protocol, op, variant).map_err(|e| err(e.to_string()))?;
             Ok(Cost::Dist(c.latency.clone()))
@@ -161,11 +166,12 @@ impl SecurityModel {
         let (verify, verify_certificate, sign) = if kind == ProtocolKind::None {
             (Cost::Free, Cost::Free, Cost::Free)
         } else {
-            let verify =
-                if v.verify_cost_us > 0.0 { Cost::Dist(LatencyDistribution::fixed(v.verify_cost_us)) } else { lookup("verify", &v.verify_variant)? };
-            let verify_certificate = if v.verify_cost_us > 0.0 {
-                verify.clone()
-            } else if v.verify_certificate_variant.is_empty() {
+            let verify = if v.verify_cost_us > 0.0 {
+                Cost::Dist(LatencyDistribution::fixed(v.verify_cost_us))
+            } else {
+                lookup("verify", &v.verify_variant)?
+            };
+            let verify_certificate = if v.verify_cost_us > 0.0 || v.verify_certificate_variant.is_empty() {
                 verify.clone()
             } else {
                 lookup("verify", &v.verify_certificate_variant)?
@@ -184,7 +190,9 @@ impl SecurityModel {
             (verify, verify_certificate, sign)
         };
         let (encrypt, decrypt) = if query.enabled && kind != ProtocolKind::None {
-            let p = profile.as_ref().ok_or_else(|| err("the query service needs a profile with encrypt/decrypt costs".into()))?;
+            let p = profile
+                .as_ref()
+                .ok_or_else(|| err("the query service needs a profile with encrypt/decrypt costs".into()))?;
             let get = |op: &str| {
                 p.require(&query.cost_protocol, op, &query.cost_variant)
                     .map(|c| Cost::Dist(c.latency.clone()))
@@ -195,7 +203,11 @@ impl SecurityModel {
             (Cost::Free, Cost::Free)
         };
         let (d_dig, d_cert) = kind.default_overhead();
-        let cores = if v.cores > 0 { v.cores } else { profile.as_ref().map_or(1, |p| p.cores.max(1)) };
+        let cores = if v.cores > 0 {
+            v.cores
+        } else {
+            profile.as_ref().map_or(1, |p| p.cores.max(1))
+        };
         Ok(SecurityModel {
             name: v.name.clone(),
             kind,
@@ -240,11 +252,19 @@ mod tests {
         assert_eq!(m.sign.sample_ns(0.1), 370_000);
         assert_eq!((m.overhead_digest, m.overhead_certificate), (106, 288));
         assert!(m.require_known_certificate);
-        let bad = VariantConfig { verify_variant: "p999".into(), ..v.clone() };
+        let bad = VariantConfig {
+            verify_variant: "p999".into(),
+            ..v.clone()
+        };
         assert!(SecurityModel::resolve(&bad, &QueryConfig::default()).is_err());
         let none = SecurityModel::resolve(&VariantConfig::default(), &QueryConfig::default()).unwrap();
         assert_eq!(none.verify, Cost::Free);
-        let fixed = VariantConfig { name: "t".into(), protocol: "tesla".into(), verify_cost_us: 40.0, ..Default::default() };
+        let fixed = VariantConfig {
+            name: "t".into(),
+            protocol: "tesla".into(),
+            verify_cost_us: 40.0,
+            ..Default::default()
+        };
         let t = SecurityModel::resolve(&fixed, &QueryConfig::default()).unwrap();
         assert_eq!(t.verify.sample_ns(0.9), 40_000);
         assert!(!t.notes.is_empty(), "free signing is reported");

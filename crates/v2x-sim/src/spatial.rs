@@ -15,7 +15,14 @@ pub struct SpatialGrid {
 
 impl SpatialGrid {
     pub fn new(cell_m: f64) -> Self {
-        SpatialGrid { cell: cell_m.max(1.0), min: [0.0; 2], nx: 1, ny: 1, ids: Vec::new(), start: vec![0, 0] }
+        SpatialGrid {
+            cell: cell_m.max(1.0),
+            min: [0.0; 2],
+            nx: 1,
+            ny: 1,
+            ids: Vec::new(),
+            start: vec![0, 0],
+        }
     }
 
     /// Rebuilds from the current positions (absent nodes are left out).
@@ -37,7 +44,7 @@ impl SpatialGrid {
         // Keep the cell count proportional to the node count.
         let n = pos.len().max(1);
         let mut cell = self.cell;
-        loop {
+        for _ in 0..128 {
             let nx = ((hi[0] - lo[0]) / cell).floor() as usize + 1;
             let ny = ((hi[1] - lo[1]) / cell).floor() as usize + 1;
             if nx.saturating_mul(ny) <= 4 * n + 1024 {
@@ -46,6 +53,8 @@ impl SpatialGrid {
                 break;
             }
             cell *= 2.0;
+            self.nx = 1;
+            self.ny = 1;
         }
         self.cell = cell;
         self.min = lo;
@@ -110,8 +119,15 @@ mod tests {
 
     #[test]
     fn finds_exactly_the_nodes_in_range() {
-        let pos: Vec<Option<Position>> =
-            (0..500).map(|i| if i % 7 == 0 { None } else { Some([(i * 37 % 1000) as f64, (i * 91 % 700) as f64]) }).collect();
+        let pos: Vec<Option<Position>> = (0..500)
+            .map(|i| {
+                if i % 7 == 0 {
+                    None
+                } else {
+                    Some([(i * 37 % 1000) as f64, (i * 91 % 700) as f64])
+                }
+            })
+            .collect();
         let mut g = SpatialGrid::new(100.0);
         g.rebuild(&pos);
         let c = [400.0, 300.0];

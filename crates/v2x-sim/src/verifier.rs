@@ -84,9 +84,10 @@ impl<T> Processor<T> {
                     self.seq += 1;
                     self.heap.push(Queued { job, seq: self.seq });
                     // Far jobs can sit in the heap past their deadline; purge now and then.
-                    if self.heap.len() > 4096 && self.seq % 1024 == 0 {
-                        let (keep, gone): (Vec<_>, Vec<_>) =
-                            std::mem::take(&mut self.heap).into_iter().partition(|q| q.job.deadline_ns > now);
+                    if self.heap.len() > 4096 && self.seq.is_multiple_of(1024) {
+                        let (keep, gone): (Vec<_>, Vec<_>) = std::mem::take(&mut self.heap)
+                            .into_iter()
+                            .partition(|q| q.job.deadline_ns > now);
                         self.heap = keep.into_iter().collect();
                         for q in gone {
                             expired(q.job);
@@ -158,7 +159,13 @@ mod tests {
                     done.push(std::cmp::Reverse(t + j.service_ns));
                 }
             }
-            let job = Job { work: 0, arrival_ns: now, deadline_ns: u64::MAX, service_ns, distance_mm: 0 };
+            let job = Job {
+                work: 0,
+                arrival_ns: now,
+                deadline_ns: u64::MAX,
+                service_ns,
+                distance_mm: 0,
+            };
             if let Some(j) = p.submit(job, false, now, &mut none) {
                 served += 1;
                 done.push(std::cmp::Reverse(now + j.service_ns));
@@ -166,14 +173,23 @@ mod tests {
         }
         let mean_wait = waits / served as f64;
         let pk = rho * service_ns as f64 / (2.0 * (1.0 - rho));
-        assert!((mean_wait - pk).abs() / pk < 0.05, "mean wait {mean_wait} ns vs P-K {pk} ns");
+        assert!(
+            (mean_wait - pk).abs() / pk < 0.05,
+            "mean wait {mean_wait} ns vs P-K {pk} ns"
+        );
     }
 
     #[test]
     fn deadline_and_nearest_first() {
         let mut dropped = Vec::new();
         let mut p: Processor<u32> = Processor::new(1, QueueOrder::NearestFirst);
-        let mk = |w, d, dl| Job { work: w, arrival_ns: 0, deadline_ns: dl, service_ns: 10, distance_mm: d };
+        let mk = |w, d, dl| Job {
+            work: w,
+            arrival_ns: 0,
+            deadline_ns: dl,
+            service_ns: 10,
+            distance_mm: d,
+        };
         let mut exp = |j: Job<u32>| dropped.push(j.work);
         assert!(p.submit(mk(0, 0, 100), false, 0, &mut exp).is_some());
         assert!(p.submit(mk(1, 500, 100), false, 0, &mut exp).is_none());

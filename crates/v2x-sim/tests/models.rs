@@ -1,6 +1,8 @@
 //! Model checks against closed forms and known outcomes, determinism, trace inputs and
 //! scenario errors. Kept small so they run in seconds in debug builds.
 
+#![allow(clippy::field_reassign_with_default)] // scenarios read best as "defaults, then these changes"
+
 use std::path::{Path, PathBuf};
 use v2x_sim::channel::{dbm_to_mw, gamma_p, PathLoss};
 use v2x_sim::scenario::{FadingConfig, MobilityConfig, PathLossConfig, ReceptionModel, VariantConfig};
@@ -14,7 +16,9 @@ fn two_nodes(distance_m: f64) -> Scenario {
     let mut s = Scenario::default();
     s.duration_s = 5.0;
     s.warmup_s = 0.5;
-    s.mobility = MobilityConfig::Static { positions_m: vec![[0.0, 0.0], [distance_m, 0.0]] };
+    s.mobility = MobilityConfig::Static {
+        positions_m: vec![[0.0, 0.0], [distance_m, 0.0]],
+    };
     s.radio.fading = FadingConfig::None;
     s.metrics.per_pair_counts = true;
     s
@@ -31,14 +35,21 @@ fn two_vehicles_in_range_receive_every_beacon() {
     assert!((44..=46).contains(&sent0), "{sent0}");
     assert_eq!(m.per_pair[&(0, 1)].received, sent0);
     assert_eq!(m.per_pair[&(1, 0)].received, sent1);
-    assert_eq!(m.per_pair[&(0, 1)].verified, sent0, "no security: every CAM is delivered");
+    assert_eq!(
+        m.per_pair[&(0, 1)].verified,
+        sent0,
+        "no security: every CAM is delivered"
+    );
     assert_eq!(m.pdr_network(), 1.0);
     assert_eq!(m.crypto_loss_ratio(), 0.0);
     // End-to-end delay of an unsecured CAM: AIFS (58 µs) + airtime of 136 B at 6 Mb/s
     // (40 + 8 x 23 = 224 µs) + propagation, plus at most a few backoff slots.
     let airtime_ms = v2x_sim::phy::airtime_ns(136, 6.0) as f64 / 1e6;
     let e2e = m.e2e_delay.mean_ms();
-    assert!(e2e >= airtime_ms && e2e < airtime_ms + 0.2, "e2e {e2e} ms, airtime {airtime_ms} ms");
+    assert!(
+        e2e >= airtime_ms && e2e < airtime_ms + 0.2,
+        "e2e {e2e} ms, airtime {airtime_ms} ms"
+    );
 }
 
 #[test]
@@ -61,7 +72,13 @@ fn nakagami_reception_probability_matches_gamma_cdf() {
         s.cam.rate_hz = 50.0;
         s.radio.reception_model = ReceptionModel::SinrThreshold;
         s.radio.sinr_threshold_db = 5.0;
-        s.radio.fading = FadingConfig::Nakagami { distance1_m: 80.0, distance2_m: 500.0, m0: m, m1: m, m2: m };
+        s.radio.fading = FadingConfig::Nakagami {
+            distance1_m: 80.0,
+            distance2_m: 500.0,
+            m0: m,
+            m1: m,
+            m2: m,
+        };
         let pl = PathLoss::new(&s.radio.path_loss, s.radio.frequency_hz);
         let mean_mw = dbm_to_mw(s.radio.tx_power_dbm - pl.loss_db(d));
         let thr_mw = dbm_to_mw(s.radio.preamble_min_rssi_dbm);
@@ -71,7 +88,10 @@ fn nakagami_reception_probability_matches_gamma_cdf() {
         let sent = (p.per_node_sent[&0] + p.per_node_sent[&1]) as f64;
         let got = (p.per_pair[&(0, 1)].received + p.per_pair[&(1, 0)].received) as f64 / sent;
         let sigma = (expected * (1.0 - expected) / sent).sqrt();
-        assert!((got - expected).abs() < 4.0 * sigma + 0.005, "m={m} d={d}: got {got}, expected {expected} (n={sent})");
+        assert!(
+            (got - expected).abs() < 4.0 * sigma + 0.005,
+            "m={m} d={d}: got {got}, expected {expected} (n={sent})"
+        );
     }
 }
 
@@ -82,7 +102,9 @@ fn verification_deadline_turns_overload_into_cryptographic_loss() {
     let mut s = Scenario::default();
     s.duration_s = 3.0;
     s.warmup_s = 0.5;
-    s.mobility = MobilityConfig::Static { positions_m: (0..8).map(|i| [f64::from(i) * 10.0, 0.0]).collect() };
+    s.mobility = MobilityConfig::Static {
+        positions_m: (0..8).map(|i| [f64::from(i) * 10.0, 0.0]).collect(),
+    };
     s.radio.fading = FadingConfig::None;
     s.variants = vec![VariantConfig {
         name: "slow".into(),
@@ -106,7 +128,11 @@ fn verification_deadline_turns_overload_into_cryptographic_loss() {
 fn same_seed_same_results_and_demo_scenarios_run() {
     for file in ["demo-urban-grid.toml", "demo-highway-tesla.toml"] {
         let mut s = Scenario::load(&repo().join("scenarios").join(file)).unwrap();
-        s.apply(&Overrides { duration_s: Some(0.3), ..Default::default() }).unwrap();
+        s.apply(&Overrides {
+            duration_s: Some(0.3),
+            ..Default::default()
+        })
+        .unwrap();
         s.warmup_s = 0.1;
         // Debug builds are slow: keep the demo's density but a shorter road.
         if let MobilityConfig::Highway { length_m, .. } = &mut s.mobility {
@@ -136,7 +162,12 @@ fn same_seed_same_results_and_demo_scenarios_run() {
 #[test]
 fn ngsim_parquet_and_csv_samples_give_the_same_trace() {
     use v2x_sim::mobility::ngsim::{self, Columns};
-    let cols = Columns { id: "vehicle_id", time: "frame_id", x: "local_x", y: "local_y" };
+    let cols = Columns {
+        id: "vehicle_id",
+        time: "frame_id",
+        x: "local_x",
+        y: "local_y",
+    };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let mut pq = ngsim::read(&dir.join("ngsim-i80-sample.parquet"), &cols, 0.1, 1.0).unwrap();
     let mut csv = ngsim::read(&dir.join("ngsim-i80-sample.csv"), &cols, 0.1, 1.0).unwrap();
@@ -181,10 +212,19 @@ fn scenario_and_input_errors_are_typed() {
     };
     assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Mobility(_))));
     let mut s = Scenario::default();
-    s.variants[0] = VariantConfig { name: "x".into(), protocol: "ieee1609.2".into(), profile: "no-such-cpu".into(), ..Default::default() };
+    s.variants[0] = VariantConfig {
+        name: "x".into(),
+        protocol: "ieee1609.2".into(),
+        profile: "no-such-cpu".into(),
+        ..Default::default()
+    };
     assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Costs { .. })));
     let mut s = Scenario::default();
-    s.variants[0] = VariantConfig { name: "x".into(), protocol: "ieee1609.2".into(), ..Default::default() };
+    s.variants[0] = VariantConfig {
+        name: "x".into(),
+        protocol: "ieee1609.2".into(),
+        ..Default::default()
+    };
     let e = v2x_sim::run(&s, false).unwrap_err();
     assert!(e.to_string().contains("needs a profile"), "{e}");
     let e = Scenario::parse("[mobility]\nkind = \"highway\"\nlanes_per_direction = 0\n", "x.toml").unwrap_err();
@@ -219,7 +259,10 @@ fn results_folder_has_every_output() {
         "report.html",
     ] {
         let p = dir.path().join(f);
-        assert!(p.metadata().map(|m| m.len() > 0).unwrap_or(false), "{f} missing or empty");
+        assert!(
+            p.metadata().map(|m| m.len() > 0).unwrap_or(false),
+            "{f} missing or empty"
+        );
     }
     let resolved = std::fs::read_to_string(dir.path().join("resolved.toml")).unwrap();
     assert_eq!(Scenario::parse(&resolved, "resolved").unwrap(), s);

@@ -43,7 +43,7 @@ proptest! {
         let _ = fcd::parse_csv(&bytes, "c");
         let cols = ngsim::Columns { id: "vehicle_id", time: "frame_id", x: "local_x", y: "local_y" };
         let _ = ngsim::parse_csv(&bytes, "n", &cols, 0.1, 1.0);
-        let _ = ngsim::parse_parquet(bytes.clone().into(), "p", &cols, 0.1, 1.0);
+        let _ = ngsim::parse_parquet(bytes.clone(), "p", &cols, 0.1, 1.0);
     }
 
     #[test]
@@ -63,6 +63,6 @@ proptest! {
     fn mutated_parquet_never_panics(edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6)) {
         let original = include_bytes!("data/ngsim-i80-sample.parquet");
         let cols = ngsim::Columns { id: "vehicle_id", time: "frame_id", x: "local_x", y: "local_y" };
-        let _ = ngsim::parse_parquet(mutate(original, &edits).into(), "p", &cols, 0.1, 1.0);
+        let _ = ngsim::parse_parquet(mutate(original, &edits), "p", &cols, 0.1, 1.0);
     }
 }

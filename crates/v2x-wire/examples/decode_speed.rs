@@ -47,7 +47,16 @@ fn main() {
     let (digest_data, _) = parse_data(&digest_msg).expect("decodes");
     let tbs = signed_data(&digest_data).expect("signed").tbs_data.clone();
 
-    let rows: [Row; 6] = [
+    let rows: [Row; 7] = [
+        (
+            "rasn::coer::decode (no guard, no spans), digest signer",
+            digest_msg.len(),
+            Box::new(|| {
+                drop(black_box(v2x_wire::rasn::coer::decode::<Ieee1609Dot2Data>(black_box(
+                    &digest_msg,
+                ))))
+            }),
+        ),
         (
             "parse_data, digest signer",
             digest_msg.len(),

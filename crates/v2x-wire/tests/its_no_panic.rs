@@ -143,6 +143,7 @@ fn exercise(bytes: &[u8]) {
     let _ = parse_trust_list(bytes);
     let _ = parse_trust_list_body(bytes);
     let _ = decode_exact::<Certificate>(bytes);
+    let _ = decode_exact::<crl_base_types::CrlContents>(bytes);
 }
 
 proptest! {

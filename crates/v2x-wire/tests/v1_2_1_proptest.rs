@@ -125,3 +125,246 @@ fn sample_decodes() {
         panic!("signer is a certificate");
     }
 }
+
+// ---- typed round trip: random well-formed structures encode and decode back ----
+
+fn point(fs: usize) -> impl Strategy<Value = EccPoint> {
+    (
+        0u8..5,
+        proptest::collection::vec(any::<u8>(), fs..=fs),
+        proptest::collection::vec(any::<u8>(), fs..=fs),
+    )
+        .prop_map(|(t, x, y)| match t {
+            0 => EccPoint::XCoordinateOnly(x),
+            1 => EccPoint::CompressedLsbY0(x),
+            2 => EccPoint::CompressedLsbY1(x),
+            3 => EccPoint::Uncompressed { x, y },
+            _ => EccPoint::Other {
+                point_type: 9,
+                x,
+                data: y,
+            },
+        })
+}
+
+fn curve() -> impl Strategy<Value = V1Curve> {
+    proptest::sample::select(V1Curve::ALL.to_vec())
+}
+
+fn signature() -> impl Strategy<Value = Signature> {
+    curve().prop_flat_map(|c| {
+        let fs = c.field_size();
+        (point(fs), proptest::collection::vec(any::<u8>(), fs..=fs)).prop_map(move |(r, s)| Signature::Ecdsa {
+            algorithm: PublicKeyAlgorithm::ecdsa(c),
+            r,
+            s,
+        })
+    })
+}
+
+fn location() -> impl Strategy<Value = TwoDLocation> {
+    (any::<i32>(), any::<i32>()).prop_map(|(latitude, longitude)| TwoDLocation { latitude, longitude })
+}
+
+fn region() -> impl Strategy<Value = GeographicRegion> {
+    prop_oneof![
+        Just(GeographicRegion::None),
+        (location(), any::<u16>()).prop_map(|(center, radius)| GeographicRegion::Circle { center, radius }),
+        proptest::collection::vec((location(), location()), 0..4).prop_map(|v| GeographicRegion::Rectangle(
+            v.into_iter()
+                .map(|(northwest, southeast)| RectangularRegion { northwest, southeast })
+                .collect()
+        )),
+        proptest::collection::vec(location(), 0..13).prop_map(GeographicRegion::Polygon),
+        (any::<u8>(), any::<u16>(), 0u64..(1 << 40)).prop_map(|(dictionary, identifier, local_region)| {
+            GeographicRegion::Id {
+                dictionary,
+                identifier,
+                local_region,
+            }
+        }),
+    ]
+}
+
+fn attribute() -> impl Strategy<Value = SubjectAttribute> {
+    prop_oneof![
+        curve().prop_flat_map(
+            |c| point(c.field_size()).prop_map(move |key| SubjectAttribute::VerificationKey(PublicKey::Ecdsa {
+                algorithm: PublicKeyAlgorithm::ecdsa(c),
+                key
+            }))
+        ),
+        (curve(), any::<bool>()).prop_flat_map(|(c, aes256)| point(c.field_size()).prop_map(move |key| {
+            SubjectAttribute::EncryptionKey(PublicKey::Ecies {
+                algorithm: PublicKeyAlgorithm::ecies(c),
+                supported_symm_alg: if aes256 {
+                    SymmetricAlgorithm::AES_256_CCM
+                } else {
+                    SymmetricAlgorithm::AES_128_CCM
+                },
+                key,
+            })
+        })),
+        any::<u8>().prop_map(SubjectAttribute::AssuranceLevel),
+        point(32).prop_map(SubjectAttribute::ReconstructionValue),
+        proptest::collection::vec(0u64..(1 << 50), 0..5).prop_map(SubjectAttribute::ItsAidList),
+        proptest::collection::vec((0u64..100_000, proptest::collection::vec(any::<u8>(), 0..32)), 0..4).prop_map(|v| {
+            SubjectAttribute::ItsAidSspList(
+                v.into_iter()
+                    .map(|(its_aid, service_specific_permissions)| ItsAidSsp {
+                        its_aid,
+                        service_specific_permissions,
+                    })
+                    .collect(),
+            )
+        }),
+    ]
+}
+
+fn validity() -> impl Strategy<Value = ValidityRestriction> {
+    prop_oneof![
+        any::<u32>().prop_map(ValidityRestriction::TimeEnd),
+        (any::<u32>(), any::<u32>()).prop_map(|(start, end)| ValidityRestriction::TimeStartAndEnd { start, end }),
+        (any::<u32>(), any::<u16>()).prop_map(|(start, d)| ValidityRestriction::TimeStartAndDuration {
+            start,
+            duration: Duration(d)
+        }),
+        region().prop_map(ValidityRestriction::Region),
+    ]
+}
+
+fn certificate(signer: impl Strategy<Value = SignerInfo>) -> impl Strategy<Value = Certificate> {
+    (
+        signer,
+        0u8..6,
+        proptest::collection::vec(any::<u8>(), 0..33),
+        proptest::collection::vec(attribute(), 0..5),
+        proptest::collection::vec(validity(), 0..4),
+        signature(),
+    )
+        .prop_map(
+            |(signer_info, t, name, subject_attributes, validity_restrictions, signature)| Certificate {
+                version: 2,
+                signer_info,
+                subject_info: SubjectInfo {
+                    subject_type: SubjectType(t),
+                    subject_name: name,
+                },
+                subject_attributes,
+                validity_restrictions,
+                signature,
+            },
+        )
+}
+
+fn leaf_signer() -> impl Strategy<Value = SignerInfo> {
+    prop_oneof![
+        Just(SignerInfo::SelfSigned),
+        any::<[u8; 8]>().prop_map(SignerInfo::CertificateDigestWithSha256),
+        (any::<u8>(), any::<[u8; 8]>()).prop_map(|(a, digest)| SignerInfo::CertificateDigestWithOtherAlgorithm {
+            algorithm: PublicKeyAlgorithm(a),
+            digest
+        }),
+    ]
+}
+
+fn message_signer() -> impl Strategy<Value = SignerInfo> {
+    prop_oneof![
+        leaf_signer(),
+        certificate(leaf_signer()).prop_map(|c| SignerInfo::Certificate(Box::new(c))),
+        proptest::collection::vec(certificate(leaf_signer()), 1..3).prop_map(SignerInfo::CertificateChain),
+    ]
+}
+
+fn message() -> impl Strategy<Value = SecuredMessage> {
+    (
+        message_signer(),
+        any::<u64>(),
+        proptest::option::of((any::<i32>(), any::<i32>(), any::<[u8; 2]>())),
+        proptest::collection::vec(any::<[u8; 3]>(), 0..4),
+        0u64..(1 << 40),
+        proptest::option::of((curve(), any::<bool>(), any::<[u8; 12]>(), 1usize..3)),
+        0u8..5,
+        proptest::collection::vec(any::<u8>(), 0..200),
+        proptest::option::of(signature()),
+    )
+        .prop_flat_map(|(signer, time, loc, ids, aid, enc, pt, data, sig)| {
+            let recipients = match enc {
+                Some((c, _, _, n)) => proptest::collection::vec(point(c.field_size()), n..=n).boxed(),
+                None => Just(Vec::new()).boxed(),
+            };
+            recipients.prop_map(move |vs| {
+                let mut h = vec![
+                    HeaderField::SignerInfo(signer.clone()),
+                    HeaderField::GenerationTime(time),
+                ];
+                if let Some((latitude, longitude, elevation)) = loc {
+                    h.push(HeaderField::GenerationLocation(ThreeDLocation {
+                        latitude,
+                        longitude,
+                        elevation,
+                    }));
+                }
+                h.push(HeaderField::RequestUnrecognizedCertificate(ids.clone()));
+                h.push(HeaderField::ItsAid(aid));
+                if let Some((c, aes256, nonce, _)) = enc {
+                    let algorithm = if aes256 {
+                        SymmetricAlgorithm::AES_256_CCM
+                    } else {
+                        SymmetricAlgorithm::AES_128_CCM
+                    };
+                    let klen = algorithm.key_len().unwrap_or(16);
+                    h.push(HeaderField::EncryptionParameters(EncryptionParameters::AesCcm {
+                        algorithm,
+                        nonce,
+                    }));
+                    h.push(HeaderField::RecipientInfo(
+                        vs.iter()
+                            .map(|v| RecipientInfo {
+                                cert_id: nonce[..8].try_into().unwrap_or([0; 8]),
+                                pk_encryption: PublicKeyAlgorithm::ecies(c),
+                                enc_key: EncryptedKey::Ecies(EciesEncryptedKey {
+                                    v: v.clone(),
+                                    c: vec![7; klen],
+                                    t: [1; 16],
+                                }),
+                            })
+                            .collect(),
+                    ));
+                }
+                let payload_type = PayloadType(pt);
+                let data = if payload_type == PayloadType::SIGNED_EXTERNAL {
+                    Vec::new()
+                } else {
+                    data.clone()
+                };
+                SecuredMessage {
+                    header_fields: h,
+                    payload: Payload { payload_type, data },
+                    trailer_fields: sig.clone().map(TrailerField::Signature).into_iter().collect(),
+                }
+            })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_certificates_round_trip(c in certificate(message_signer())) {
+        let bytes = c.to_bytes();
+        prop_assert_eq!(Certificate::from_bytes(&bytes).unwrap(), c);
+    }
+
+    #[test]
+    fn random_messages_round_trip(m in message()) {
+        let bytes = m.to_bytes();
+        let back = SecuredMessage::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(&back, &m);
+        prop_assert!(inspect(&bytes).is_ok());
+        if let Some(tbs) = m.to_be_signed() {
+            // The signed bytes are a prefix of the encoding (ending with the signature's type byte).
+            prop_assert_eq!(&bytes[..tbs.len()], &tbs[..]);
+        }
+    }
+}

@@ -106,7 +106,7 @@ pub fn results(r: &BenchResult) -> String {
         "\n## Measurements\n\nLatency in µs per operation (mean with 95% CI over trials; median and p99 over \
          batches); ops/s on one core = 1e6 / mean; all cores where the scaling suite measured it.\n"
     );
-    for suite in ["raw", "stack", "protocols"] {
+    for suite in ["raw", "stack", "protocols", "breakdown"] {
         let rows: Vec<_> = r.measurements.iter().filter(|m| m.suite == suite).collect();
         if rows.is_empty() {
             continue;

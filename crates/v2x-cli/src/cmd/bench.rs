@@ -8,7 +8,7 @@ use v2x_bench::{output, Config, Suite};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Suites to run, comma separated: raw, stack, protocols, scaling (or all).
+    /// Suites to run, comma separated: raw, stack, protocols, scaling, breakdown (or all).
     #[arg(long, default_value = "all", value_parser = parse_suites)]
     suite: SuiteList,
     /// Few samples per operation: finishes in seconds (tests, demo); not for publishing.

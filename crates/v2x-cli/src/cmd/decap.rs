@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
-use v2x_security::{load_trust_dir, DecapMode, Pki, SecurityEntity, TaiTime, TrustStore};
+use super::legacy::WireFormat;
+use v2x_security::{load_trust_dir, DecapMode, Pki, Rejection, SecurityEntity, TaiTime, TrustStore};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,11 +46,15 @@ fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = super::encap::read_input(&args.input)?;
+    let input = super::encap::read_input(&args.input)?;
     let now = match &args.at {
         Some(s) => parse_time(s)?,
         None => TaiTime::now(),
     };
+    let (format, bytes) = super::legacy::locate_secured_message(&input);
+    if format == WireFormat::V1_2_1 {
+        return decap_v1_2_1(&args, bytes, now);
+    }
     let store = match &args.trust {
         Some(dir) => load_trust_dir(dir).with_context(|| format!("loading trust directory {}", dir.display()))?,
         None if args.signature_only => TrustStore::new(),
@@ -69,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
         entity.set_decap_mode(DecapMode::SignatureOnly);
     }
-    let result = entity.decap_at(&bytes, now);
+    let result = entity.decap_at(bytes, now);
     let mut out = std::io::stdout();
     match result {
         Ok(d) => {
@@ -92,14 +97,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(r) => {
+        Err(r) => report_rejection(&args, &r),
+    }
+}
+
+fn report_rejection(args: &Args, r: &Rejection) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout();
+    if args.json {
+        let v = serde_json::json!({ "accepted": false, "reason": r.reason.code(), "detail": r.detail });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(out, "rejected: {} ({})", r.reason.code(), r.detail)?;
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// SN-DECAP of a legacy v1.2.1 message against the v1.2.1 credentials of a PKI directory.
+fn decap_v1_2_1(args: &Args, bytes: &[u8], now: TaiTime) -> anyhow::Result<ExitCode> {
+    if args.signature_only {
+        bail!("--signature-only is available for v2 messages only; v1.2.1 messages are always checked strictly");
+    }
+    let dir = args
+        .trust
+        .as_ref()
+        .ok_or_else(|| anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials) is required"))?;
+    let mut entity = super::legacy::v1_receiver(dir, args.station.as_deref())?;
+    match entity.decap(bytes, now) {
+        Ok(d) => {
+            let mut out = std::io::stdout();
             if args.json {
-                let v = serde_json::json!({ "accepted": false, "reason": r.reason.code(), "detail": r.detail });
+                let v = serde_json::json!({
+                    "accepted": true,
+                    "format": "v1.2.1",
+                    "mode": "strict",
+                    "payload_hex": hex::encode(&d.payload),
+                    "payload_type": format!("{:?}", d.payload_type),
+                    "its_aid": d.its_aid,
+                    "generation_time_us": d.generation_time.map(|t| t.0),
+                    "signer": d.signer.map(hex::encode),
+                });
                 writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
             } else {
-                writeln!(out, "rejected: {} ({})", r.reason.code(), r.detail)?;
+                out.write_all(&d.payload)?;
             }
-            Ok(ExitCode::from(1))
+            Ok(ExitCode::SUCCESS)
         }
+        Err(r) => report_rejection(args, &r),
     }
 }

@@ -4,7 +4,9 @@ use anyhow::{anyhow, bail, Context};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use v2x_security::{EncapRequest, GeoPoint, Location, Pki, ProfileKind, Recipient};
+use super::legacy::WireFormat;
+use v2x_security::v1_2_1::{V1EncapRequest, V1Profile, V1Protection};
+use v2x_security::{EncapRequest, GeoPoint, Location, Pki, ProfileKind, Recipient, TaiTime};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,6 +34,11 @@ pub struct Args {
     /// Generation location LAT,LON in degrees (required by the denm profile).
     #[arg(long, allow_hyphen_values = true)]
     location: Option<String>,
+    /// Message format: v2 (IEEE 1609.2 / TS 103 097 v2, C-OER) or the legacy v1.2.1
+    /// (its credentials live in PKI/v1.2.1/, created on first use; --encrypt-to then
+    /// takes a v1.2.1 certificate).
+    #[arg(long, value_enum, default_value = "v2")]
+    format: WireFormat,
 }
 
 pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -60,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let kind = ProfileKind::from_name(&args.profile)
         .ok_or_else(|| anyhow!("unknown profile {:?} (cam, denm, generic)", args.profile))?;
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
-    let station = match args.station {
+    let station = match args.station.clone() {
         Some(s) => s,
         None => pki
             .stations()
@@ -68,15 +75,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .next()
             .ok_or_else(|| anyhow!("the PKI has no station"))?,
     };
-    let mut entity = pki.entity(&station)?;
     let payload = read_input(&args.input)?;
-    let mut req = EncapRequest::new(kind, &payload);
-    req.psid = args.psid;
-    if let Some(l) = &args.location {
-        req.location = Some(parse_location(l)?);
-    } else if kind == ProfileKind::Denm {
-        bail!("the denm profile needs --location LAT,LON (the generation location)");
+    let location = match &args.location {
+        Some(l) => Some(parse_location(l)?),
+        None if kind == ProfileKind::Denm => {
+            bail!("the denm profile needs --location LAT,LON (the generation location)")
+        }
+        None => None,
+    };
+    let (bytes, with_certificate) = match args.format {
+        WireFormat::V2 => encap_v2(&args, &pki, &station, kind, &payload, location)?,
+        WireFormat::V1_2_1 => encap_v1_2_1(&args, &pki, &station, kind, &payload, location)?,
+    };
+    if args.out.as_os_str() == "-" {
+        std::io::stdout().write_all(&bytes).context("writing stdout")?;
+    } else {
+        std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+        eprintln!(
+            "{} bytes -> {} ({:?}, {:?}, signer {})",
+            bytes.len(),
+            args.out.display(),
+            args.format,
+            kind,
+            if with_certificate { "certificate" } else { "digest" }
+        );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// SN-ENCAP in the v2 format; returns the message and whether the full certificate signs.
+fn encap_v2(
+    args: &Args,
+    pki: &Pki,
+    station: &str,
+    kind: ProfileKind,
+    payload: &[u8],
+    location: Option<Location>,
+) -> anyhow::Result<(Vec<u8>, bool)> {
+    let mut entity = pki.entity(station)?;
+    let mut req = EncapRequest::new(kind, payload);
+    req.psid = args.psid;
+    req.location = location;
     if let Some(path) = &args.encrypt_to {
         let cert = v2x_security::pki_store::read_certificate(path)?;
         if cert.encryption_key().is_none() {
@@ -85,21 +124,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         req.encrypt_to = Some(Recipient::Certificate(cert));
     }
     let out = entity.encap(&req)?;
-    if args.out.as_os_str() == "-" {
-        std::io::stdout().write_all(&out.bytes).context("writing stdout")?;
-    } else {
-        std::fs::write(&args.out, &out.bytes).with_context(|| format!("writing {}", args.out.display()))?;
-        eprintln!(
-            "{} bytes -> {} ({:?}, signer {})",
-            out.bytes.len(),
-            args.out.display(),
-            kind,
-            if out.signer_was_certificate {
-                "certificate"
-            } else {
-                "digest"
-            }
-        );
+    Ok((out.bytes, out.signer_was_certificate))
+}
+
+/// SN-ENCAP in the legacy v1.2.1 format.
+fn encap_v1_2_1(
+    args: &Args,
+    pki: &Pki,
+    station: &str,
+    kind: ProfileKind,
+    payload: &[u8],
+    location: Option<Location>,
+) -> anyhow::Result<(Vec<u8>, bool)> {
+    let v1 = super::legacy::v1_pki_dir(pki)?;
+    let mut entity = super::legacy::v1_entity(pki, &v1, station)?;
+    let profile = match kind {
+        ProfileKind::Cam => V1Profile::Cam,
+        ProfileKind::Denm => V1Profile::Denm,
+        ProfileKind::Generic => V1Profile::Generic {
+            its_aid: args.psid.unwrap_or(v2x_security::PSID_CAM),
+        },
+    };
+    let recipients = match &args.encrypt_to {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let cert = v2x_wire::v1_2_1::Certificate::from_bytes(&bytes)
+                .map_err(|e| anyhow!("{} is not a v1.2.1 certificate: {e}", path.display()))?;
+            vec![cert]
+        }
+        None => Vec::new(),
+    };
+    let mut req = V1EncapRequest::new(profile, payload, TaiTime::now());
+    if !recipients.is_empty() {
+        req.protection = V1Protection::SignAndEncrypt;
+        req.recipients = &recipients;
     }
-    Ok(ExitCode::SUCCESS)
+    req.location = location.map(|l| v2x_wire::v1_2_1::ThreeDLocation {
+        latitude: l.point.lat,
+        longitude: l.point.lon,
+        elevation: [0, 0],
+    });
+    let msg = entity.encap_message(&req).context("v1.2.1 SN-ENCAP")?;
+    let with_certificate = msg.header_fields.iter().any(|h| {
+        matches!(
+            h,
+            v2x_wire::v1_2_1::HeaderField::SignerInfo(
+                v2x_wire::v1_2_1::SignerInfo::Certificate(_) | v2x_wire::v1_2_1::SignerInfo::CertificateChain(_)
+            )
+        )
+    });
+    Ok((msg.to_bytes(), with_certificate))
 }

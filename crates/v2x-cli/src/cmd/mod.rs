@@ -4,6 +4,7 @@ pub mod bench;
 pub mod decap;
 pub mod encap;
 pub mod inspect;
+pub mod legacy;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;

@@ -27,21 +27,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use v2x_security::pki_store::{Pki, TicketSpec};
-use v2x_security::v1_2_1::{Credential, V1EncapRequest, V1Entity, V1Pki, V1Profile, V1TrustStore};
+use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1Profile};
 use v2x_security::{EncapRequest, GeoPoint, Location, SecurityEntity, TaiTime, PSID_CAM, PSID_DENM};
 use v2x_wire::geonet::its::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
 use v2x_wire::geonet::{gn_timestamp_from_tai_micros, BasicHeader, GnAddress, LongPositionVector, NetworkPart};
 use v2x_wire::geonet::{BTP_PORT_CAM, BTP_PORT_DENM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum WireFormat {
-    /// IEEE 1609.2 / ETSI TS 103 097 v2 (C-OER).
-    V2,
-    /// Legacy ETSI TS 103 097 v1.2.1.
-    #[value(name = "v1.2.1")]
-    V1_2_1,
-}
+pub use super::legacy::WireFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -147,83 +140,12 @@ fn v2_signer(pki: &Pki, name: &str) -> anyhow::Result<Signer> {
     Ok(Signer::V2(Box::new(entity)))
 }
 
-fn load_credential(dir: &std::path::Path, name: &str) -> anyhow::Result<Credential> {
-    Credential::load(dir, name).with_context(|| format!("loading {}/{name}.cert", dir.display()))
-}
-
-fn save_credential(c: &Credential, dir: &std::path::Path, name: &str) -> anyhow::Result<()> {
-    c.save(dir, name)
-        .with_context(|| format!("saving {}/{name}", dir.display()))?;
-    eprintln!("created TS 103 097 v1.2.1 credential {}/{name}.cert", dir.display());
-    Ok(())
-}
-
-/// A ticket is usable when the AA issued it and it has not expired.
-fn ticket_usable(ticket: &Credential, aa: &Credential, now_secs: u32) -> bool {
-    use v2x_wire::v1_2_1::{SignerInfo, ValidityRestriction};
-    let issued_by_aa =
-        matches!(&ticket.certificate.signer_info, SignerInfo::CertificateDigestWithSha256(d) if *d == aa.digest());
-    let unexpired = ticket.certificate.validity_restrictions.iter().all(|v| match v {
-        ValidityRestriction::TimeEnd(end) | ValidityRestriction::TimeStartAndEnd { end, .. } => *end > now_secs,
-        _ => true,
-    });
-    issued_by_aa && unexpired
-}
-
-/// The v1.2.1 root and AA beside the v2 PKI, and one ticket per station.
+/// The v1.2.1 entities of the stations (credentials beside the v2 PKI, see [`super::legacy`]).
 fn v1_signers(pki: &Pki, names: &[String]) -> anyhow::Result<Vec<Signer>> {
-    let curve = pki.config().curve;
-    let dir = pki.dir().join("v1.2.1");
-    let (root, aa) = if dir.join("root.cert").exists() && dir.join("aa.cert").exists() {
-        (load_credential(&dir, "root")?, load_credential(&dir, "aa")?)
-    } else {
-        // Same validity as the v2 root certificate (Time32: TAI seconds since 2004).
-        let v = pki.root().certificate.validity();
-        let start = u32::try_from(v.start).unwrap_or(u32::MAX);
-        let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
-            .unwrap_or(u32::MAX)
-            .max(1);
-        let p = V1Pki::generate(curve, start, days).context("issuing the v1.2.1 root and AA")?;
-        save_credential(&p.root, &dir, "root")?;
-        save_credential(&p.aa, &dir, "aa")?;
-        (p.root, p.aa)
-    };
-    let v1 = V1Pki {
-        root: root.clone(),
-        aa: aa.clone(),
-    };
-    let ticket_days = u32::try_from(pki.config().ticket_validity_secs / 86_400)
-        .unwrap_or(u32::MAX)
-        .max(1);
-    let now_secs = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
+    let v1 = super::legacy::v1_pki_dir(pki)?;
     names
         .iter()
-        .map(|name| {
-            let sdir = dir.join("stations").join(name);
-            let existing = if sdir.join("at.cert").exists() {
-                Some(load_credential(&sdir, "at")?)
-            } else {
-                None
-            };
-            let ticket = match existing {
-                Some(t) if ticket_usable(&t, &aa, now_secs) => t,
-                _ => {
-                    let t = v1
-                        .ticket(curve, now_secs.saturating_sub(300), ticket_days, None)
-                        .context("issuing a v1.2.1 ticket")?;
-                    save_credential(&t, &sdir, "at")?;
-                    t
-                }
-            };
-            let mut store = V1TrustStore::new();
-            store.add_anchor(root.certificate.clone());
-            store.add_authority(aa.certificate.clone());
-            Ok(Signer::V1(Box::new(V1Entity::new(
-                Some(ticket),
-                vec![aa.certificate.clone()],
-                store,
-            ))))
-        })
+        .map(|name| Ok(Signer::V1(Box::new(super::legacy::v1_entity(pki, &v1, name)?))))
         .collect()
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use v2x_crypto::Curve;
-use v2x_security::{AppPermission, Pki, PkiConfig, TicketSpec};
+use v2x_security::{AppPermission, GeoPoint, Pki, PkiConfig, Region, TicketSpec};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -43,6 +43,10 @@ enum PkiCommand {
         /// Issue tickets without an encryption key.
         #[arg(long)]
         no_encryption_key: bool,
+        /// Restrict the tickets to a region: circle:LAT,LON,RADIUS_M |
+        /// rect:NW_LAT,NW_LON,SE_LAT,SE_LON | country:CODE[,CODE...] (UN M.49).
+        #[arg(long, allow_hyphen_values = true)]
+        region: Option<String>,
     },
     /// Revoke a certificate: the root re-issues the CRL in the PKI directory.
     Revoke {
@@ -79,6 +83,54 @@ pub fn parse_validity(s: &str) -> anyhow::Result<Duration> {
     ))
 }
 
+/// Parses `circle:LAT,LON,RADIUS_M`, `rect:NW_LAT,NW_LON,SE_LAT,SE_LON` or
+/// `country:CODE[,CODE...]`.
+pub fn parse_region(s: &str) -> anyhow::Result<Region> {
+    let (kind, rest) = s
+        .split_once(':')
+        .ok_or_else(|| anyhow!("region {s:?}: expected KIND:VALUES"))?;
+    let nums = |n: usize| -> anyhow::Result<Vec<f64>> {
+        let v: Vec<f64> = rest
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("region {s:?}"))?;
+        if v.len() != n {
+            bail!("region {s:?}: expected {n} numbers");
+        }
+        Ok(v)
+    };
+    let point = |lat: f64, lon: f64| -> anyhow::Result<GeoPoint> {
+        if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+            bail!("region {s:?}: coordinates out of range");
+        }
+        Ok(GeoPoint::from_degrees(lat, lon))
+    };
+    match kind {
+        "circle" => {
+            let v = nums(3)?;
+            let radius = u16::try_from(v[2] as i64).map_err(|_| anyhow!("region radius must be 0..65535 m"))?;
+            Ok(Region::Circle {
+                center: point(v[0], v[1])?,
+                radius_m: radius,
+            })
+        }
+        "rect" => {
+            let v = nums(4)?;
+            Ok(Region::Rectangles(vec![(point(v[0], v[1])?, point(v[2], v[3])?)]))
+        }
+        "country" => {
+            let codes: Vec<u16> = rest
+                .split(',')
+                .map(|x| x.trim().parse::<u16>())
+                .collect::<Result<_, _>>()
+                .with_context(|| format!("region {s:?}"))?;
+            Ok(Region::Countries(codes))
+        }
+        _ => bail!("unknown region kind {kind:?} (circle, rect, country)"),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         PkiCommand::Init { dir, curve, station } => {
@@ -106,6 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             validity,
             station,
             no_encryption_key,
+            region,
         } => {
             if count == 0 || count > 100_000 {
                 bail!("--count must be between 1 and 100000");
@@ -119,6 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             let mut spec = TicketSpec::new(&psids, validity);
             spec.encryption_key = !no_encryption_key;
+            spec.region = region.as_deref().map(parse_region).transpose()?;
             spec.permissions = psids
                 .iter()
                 .map(|&p| AppPermission {
@@ -154,5 +208,20 @@ mod tests {
         assert!(parse_validity("5").is_err());
         assert!(parse_validity("0h").is_err());
         assert!(parse_validity("3x").is_err());
+    }
+
+    #[test]
+    fn regions() {
+        assert!(matches!(
+            parse_region("circle:48.1,-11.5,5000").unwrap(),
+            Region::Circle { radius_m: 5000, .. }
+        ));
+        assert!(matches!(parse_region("rect:49,10,47,12").unwrap(), Region::Rectangles(r) if r.len() == 1));
+        assert_eq!(
+            parse_region("country:276,250").unwrap(),
+            Region::Countries(vec![276, 250])
+        );
+        assert!(parse_region("circle:100,0,5").is_err());
+        assert!(parse_region("blob:1").is_err());
     }
 }

@@ -186,7 +186,7 @@ impl VerifyKey {
     pub fn signature_len(&self) -> usize {
         match self {
             VerifyKey::Ecdsa(_) => 64,
-            VerifyKey::Rsa(k) => k.size() as usize,
+            VerifyKey::Rsa(k) => k.size(),
             VerifyKey::Dsa(_, q) => 2 * q,
         }
     }
@@ -379,6 +379,12 @@ pub struct SessionCert {
 impl SessionCert {
     pub fn encoded(&self) -> &[u8] {
         &self.encoded
+    }
+
+    /// HashedId8-style digest of the certificate (SHA-256 of its encoding, low 8 bytes),
+    /// what deliveries name as the authenticated sender.
+    pub fn digest(&self) -> [u8; 8] {
+        v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &self.encoded).0
     }
 
     /// H_i: the hash of the holder's public key (8 bytes of SHA-256) used in group messages.

@@ -906,7 +906,11 @@ impl SessionStation {
             }
             return Ok(Delivery {
                 payload: m,
-                sender: SenderId::Claimed(StationId(leader)),
+                // The group key came signed by the leader's certified key.
+                sender: match &cert {
+                    Some(c) => SenderId::Certificate(c.digest()),
+                    None => SenderId::Claimed(StationId(leader)),
+                },
                 generated: None,
             });
         }
@@ -928,14 +932,17 @@ impl SessionStation {
         }
         let sk = s.sk.ok_or_else(|| reject(RejectReason::UnknownKey, "no session key"))?;
         let direction = if s.initiator { 1 } else { 0 };
-        let peer = s.peer;
+        let sender = match &s.peer_cert {
+            Some(c) => SenderId::Certificate(c.digest()),
+            None => SenderId::Claimed(StationId(s.peer)),
+        };
         let m = self.unprotect(packet, &id, direction, seq, &sk, s.peer_cert.as_ref())?;
         if let Some(s) = self.sessions.get_mut(&id) {
             s.recv_seq = Some(seq);
         }
         Ok(Delivery {
             payload: m,
-            sender: SenderId::Claimed(StationId(peer)),
+            sender,
             generated: None,
         })
     }
@@ -958,8 +965,8 @@ impl SessionStation {
     }
 }
 
-/// Sender id of a delivery: the authenticated peer's station number (certified by the CA
-/// during the handshake, or the group leader).
+/// Deliveries name the sender by the digest of the certificate authenticated in the
+/// handshake (pairwise) or of the group leader's certificate (group).
 impl Authenticator for SessionStation {
     fn name(&self) -> &str {
         self.config.protocol_name()

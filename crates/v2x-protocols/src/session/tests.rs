@@ -66,6 +66,11 @@ fn pairwise_round_trip_every_mode_both_schemes() {
             let (got, rej) = exchange(&mut a, &mut b, first, T0);
             assert!(rej.is_empty(), "{scheme:?} {protection:?}: {rej:?}");
             assert_eq!(got, vec![b"hello".to_vec()], "{scheme:?} {protection:?}");
+            let again = a.encap(b"who", T0.plus_micros(5)).unwrap().remove(0);
+            match b.decap(&again.bytes, T0.plus_micros(6)).outcome {
+                DecapOutcome::Accepted(d) => assert_eq!(d.sender, SenderId::Certificate(a.certificate().digest())),
+                other => panic!("{other:?}"),
+            }
             assert!(a.has_session_with(StationId(2)));
             // Established: the next payload is a single data packet.
             let next = a.encap(b"again", T0.plus_micros(10)).unwrap();

@@ -215,6 +215,18 @@ fn check_structure(cert: &Certificate) -> Result<(), Rejection> {
             "subject attributes or validity restrictions out of order",
         ));
     }
+    // §4.2.20/4.2.24: at most 6 rectangles; a polygon has 3 to 12 points.
+    let region_ok = match cert.region() {
+        Some(GeographicRegion::Rectangle(r)) => !r.is_empty() && r.len() <= 6,
+        Some(GeographicRegion::Polygon(p)) => (3..=12).contains(&p.len()),
+        _ => true,
+    };
+    if !region_ok {
+        return Err(rej(
+            RejectReason::InvalidCertificate,
+            "region outside the limits of §4.2.20",
+        ));
+    }
     if vrs.iter().filter(|t| **t <= 2).count() != 1 {
         return Err(rej(
             RejectReason::InvalidCertificate,

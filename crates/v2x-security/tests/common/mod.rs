@@ -31,13 +31,30 @@ impl Fx {
         spec.issue_permissions = Some(IssuePermissions::All);
         spec.app_permissions = vec![AppPermission { psid: 256, ssp: None }];
         let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
-        let root = Authority { certificate: Arc::new(root), key: rk };
+        let root = Authority {
+            certificate: Arc::new(root),
+            key: rk,
+        };
         let ak = PrivateKey::generate(curve).unwrap();
         let mut spec = CertificateSpec::new(Some("test AA"), start, Duration::from_secs(2 * 365 * 86400));
         spec.issue_permissions = Some(IssuePermissions::All);
-        let aa = issue_certificate(&spec, ak.public_key(), IssuerKey::Ca { cert: &root.certificate, key: &root.key })
-            .unwrap();
-        Fx { root, aa: Authority { certificate: Arc::new(aa), key: ak }, now }
+        let aa = issue_certificate(
+            &spec,
+            ak.public_key(),
+            IssuerKey::Ca {
+                cert: &root.certificate,
+                key: &root.key,
+            },
+        )
+        .unwrap();
+        Fx {
+            root,
+            aa: Authority {
+                certificate: Arc::new(aa),
+                key: ak,
+            },
+            now,
+        }
     }
 
     pub fn store(&self) -> TrustStore {
@@ -47,7 +64,13 @@ impl Fx {
         s
     }
 
-    pub fn ticket_with(&self, perms: &[(u64, Option<Vec<u8>>)], start: TaiTime, validity: Duration, region: Option<Region>) -> Credentials {
+    pub fn ticket_with(
+        &self,
+        perms: &[(u64, Option<Vec<u8>>)],
+        start: TaiTime,
+        validity: Duration,
+        region: Option<Region>,
+    ) -> Credentials {
         self.ticket_from(&self.aa, perms, start, validity, region)
     }
 
@@ -64,11 +87,29 @@ impl Fx {
         let enc_curve = v2x_security::pki_store::encryption_curve(curve);
         let enc = PrivateKey::generate(enc_curve).unwrap();
         let mut spec = CertificateSpec::new(None, start, validity);
-        spec.app_permissions = perms.iter().map(|(psid, ssp)| AppPermission { psid: *psid, ssp: ssp.clone() }).collect();
+        spec.app_permissions = perms
+            .iter()
+            .map(|(psid, ssp)| AppPermission {
+                psid: *psid,
+                ssp: ssp.clone(),
+            })
+            .collect();
         spec.region = region;
         spec.encryption_key = Some(enc.public_key().clone());
-        let cert = issue_certificate(&spec, key.public_key(), IssuerKey::Ca { cert: &aa.certificate, key: &aa.key }).unwrap();
-        Credentials { certificate: Arc::new(cert), signing_key: key, encryption_key: Some(enc) }
+        let cert = issue_certificate(
+            &spec,
+            key.public_key(),
+            IssuerKey::Ca {
+                cert: &aa.certificate,
+                key: &aa.key,
+            },
+        )
+        .unwrap();
+        Credentials {
+            certificate: Arc::new(cert),
+            signing_key: key,
+            encryption_key: Some(enc),
+        }
     }
 
     /// A ticket for CAM and DENM with the default SSPs, valid from an hour ago for a week.
@@ -82,7 +123,11 @@ impl Fx {
     }
 
     pub fn sender(&self, creds: Credentials) -> SecurityEntity {
-        SecurityEntity::with_credentials(self.store(), creds, vec![self.aa.certificate.clone(), self.root.certificate.clone()])
+        SecurityEntity::with_credentials(
+            self.store(),
+            creds,
+            vec![self.aa.certificate.clone(), self.root.certificate.clone()],
+        )
     }
 
     pub fn receiver(&self) -> SecurityEntity {
@@ -91,5 +136,8 @@ impl Fx {
 }
 
 pub fn location(lat: f64, lon: f64) -> Location {
-    Location { point: GeoPoint::from_degrees(lat, lon), elevation: 0 }
+    Location {
+        point: GeoPoint::from_degrees(lat, lon),
+        elevation: 0,
+    }
 }

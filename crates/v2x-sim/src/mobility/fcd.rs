@@ -13,7 +13,10 @@ use std::path::Path;
 /// Reads an FCD file, XML unless the extension is `.csv`.
 pub fn read(path: &Path) -> Result<Trace, MobilityError> {
     let p = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| MobilityError::Io { path: p.clone(), message: e.to_string() })?;
+    let bytes = std::fs::read(path).map_err(|e| MobilityError::Io {
+        path: p.clone(),
+        message: e.to_string(),
+    })?;
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
         parse_csv(&bytes, &p)
     } else {
@@ -34,7 +37,10 @@ fn attr_f64(e: &BytesStart, name: &[u8], origin: &str, offset: u64) -> Result<Op
             })?;
             return v.trim().parse::<f64>().map(Some).map_err(|_| MobilityError::Format {
                 path: origin.into(),
-                message: format!("byte {offset}: attribute {} is not a number: {v:?}", String::from_utf8_lossy(name)),
+                message: format!(
+                    "byte {offset}: attribute {} is not a number: {v:?}",
+                    String::from_utf8_lossy(name)
+                ),
             });
         }
     }
@@ -64,10 +70,12 @@ pub fn parse_xml(bytes: &[u8], origin: &str) -> Result<Trace, MobilityError> {
         match ev {
             Event::Start(ref e) | Event::Empty(ref e) => match e.name().as_ref() {
                 b"timestep" => {
-                    time = Some(attr_f64(e, b"time", origin, offset)?.ok_or_else(|| MobilityError::Format {
-                        path: origin.into(),
-                        message: format!("byte {offset}: <timestep> without time"),
-                    })?);
+                    time = Some(
+                        attr_f64(e, b"time", origin, offset)?.ok_or_else(|| MobilityError::Format {
+                            path: origin.into(),
+                            message: format!("byte {offset}: <timestep> without time"),
+                        })?,
+                    );
                 }
                 b"vehicle" | b"person" | b"container" => {
                     let t = time.ok_or_else(|| MobilityError::Format {
@@ -85,7 +93,9 @@ pub fn parse_xml(bytes: &[u8], origin: &str) -> Result<Trace, MobilityError> {
                         _ => {
                             return Err(MobilityError::Format {
                                 path: origin.into(),
-                                message: format!("byte {offset}: vehicle {id} without x/y (use SUMO without --fcd-output.geo)"),
+                                message: format!(
+                                    "byte {offset}: vehicle {id} without x/y (use SUMO without --fcd-output.geo)"
+                                ),
                             })
                         }
                     }
@@ -99,7 +109,10 @@ pub fn parse_xml(bytes: &[u8], origin: &str) -> Result<Trace, MobilityError> {
         buf.clear();
     }
     if builder.samples() == 0 {
-        return Err(MobilityError::Format { path: origin.into(), message: "no vehicle samples found".into() });
+        return Err(MobilityError::Format {
+            path: origin.into(),
+            message: "no vehicle samples found".into(),
+        });
     }
     Ok(builder.build())
 }
@@ -126,12 +139,20 @@ pub fn parse_csv(bytes: &[u8], origin: &str) -> Result<Trace, MobilityError> {
                     message: format!("{what} is not a number: {s:?}"),
                 })
             };
-            builder.push(fields[1], num(fields[0], "timestep_time")?, num(fields[2], "vehicle_x")?, num(fields[3], "vehicle_y")?);
+            builder.push(
+                fields[1],
+                num(fields[0], "timestep_time")?,
+                num(fields[2], "vehicle_x")?,
+                num(fields[3], "vehicle_y")?,
+            );
             Ok(())
         },
     )?;
     if builder.samples() == 0 {
-        return Err(MobilityError::Format { path: origin.into(), message: "no vehicle samples found".into() });
+        return Err(MobilityError::Format {
+            path: origin.into(),
+            message: "no vehicle samples found".into(),
+        });
     }
     Ok(builder.build())
 }
@@ -169,7 +190,11 @@ mod tests {
     fn malformed_inputs_are_errors() {
         assert!(parse_xml(b"<fcd-export><vehicle id='a' x='1' y='2'/></fcd-export>", "x").is_err());
         assert!(parse_xml(b"<fcd-export><timestep time='zz'>", "x").is_err());
-        assert!(parse_xml(b"<fcd-export><timestep time='1'><vehicle id='a' x='1'/></timestep>", "x").is_err());
+        assert!(parse_xml(
+            b"<fcd-export><timestep time='1'><vehicle id='a' x='1'/></timestep>",
+            "x"
+        )
+        .is_err());
         assert!(parse_xml(b"", "x").is_err());
         let e = parse_csv(b"timestep_time;vehicle_id;vehicle_x;vehicle_y\n0;a;1;oops\n", "c").unwrap_err();
         assert!(e.to_string().contains("line 2"), "{e}");

@@ -87,9 +87,18 @@ impl Mobility {
                     rng,
                 );
                 let rsus = g.intersections(*rsu_every_n_intersections);
-                Mobility { vehicles: g.len(), model: Model::Grid(g), rsus, update_interval_s: *update_interval_s }
+                Mobility {
+                    vehicles: g.len(),
+                    model: Model::Grid(g),
+                    rsus,
+                    update_interval_s: *update_interval_s,
+                }
             }
-            MobilityConfig::SumoFcd { path, update_interval_s, rsu_positions_m } => {
+            MobilityConfig::SumoFcd {
+                path,
+                update_interval_s,
+                rsu_positions_m,
+            } => {
                 let t = fcd::read(path)?;
                 Mobility {
                     vehicles: t.len(),
@@ -111,7 +120,12 @@ impl Mobility {
                 update_interval_s,
                 rsu_positions_m,
             } => {
-                let cols = ngsim::Columns { id: id_column, time: time_column, x: x_column, y: y_column };
+                let cols = ngsim::Columns {
+                    id: id_column,
+                    time: time_column,
+                    x: x_column,
+                    y: y_column,
+                };
                 let mut t = ngsim::read(path, &cols, *time_unit_s, *length_unit_m)?;
                 if *mirror_opposite_direction {
                     t = t.with_mirror(*mirror_offset_m);

@@ -22,9 +22,12 @@ pub struct Columns<'a> {
 /// Reads a table by extension: `.parquet` or CSV.
 pub fn read(path: &Path, cols: &Columns, time_unit_s: f64, length_unit_m: f64) -> Result<Trace, MobilityError> {
     let p = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| MobilityError::Io { path: p.clone(), message: e.to_string() })?;
+    let bytes = std::fs::read(path).map_err(|e| MobilityError::Io {
+        path: p.clone(),
+        message: e.to_string(),
+    })?;
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("parquet")) {
-        parse_parquet(bytes.into(), &p, cols, time_unit_s, length_unit_m)
+        parse_parquet(bytes, &p, cols, time_unit_s, length_unit_m)
     } else {
         parse_csv(&bytes, &p, cols, time_unit_s, length_unit_m)
     }
@@ -38,23 +41,40 @@ pub(crate) fn read_csv_columns(
     wanted: &[&str],
     mut row: impl FnMut(u64, &[&str]) -> Result<(), MobilityError>,
 ) -> Result<(), MobilityError> {
-    let mut rdr = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).trim(csv::Trim::All).from_reader(bytes);
+    let mut rdr = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
     let headers = rdr
         .headers()
-        .map_err(|e| MobilityError::Format { path: origin.into(), message: format!("bad CSV header: {e}") })?
+        .map_err(|e| MobilityError::Format {
+            path: origin.into(),
+            message: format!("bad CSV header: {e}"),
+        })?
         .clone();
     let mut idx = Vec::with_capacity(wanted.len());
     for w in wanted {
-        let i = headers.iter().position(|h| h == *w).ok_or_else(|| MobilityError::Format {
-            path: origin.into(),
-            message: format!("missing column {w:?} (header: {})", headers.iter().collect::<Vec<_>>().join(",")),
-        })?;
+        let i = headers
+            .iter()
+            .position(|h| h == *w)
+            .ok_or_else(|| MobilityError::Format {
+                path: origin.into(),
+                message: format!(
+                    "missing column {w:?} (header: {})",
+                    headers.iter().collect::<Vec<_>>().join(",")
+                ),
+            })?;
         idx.push(i);
     }
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
-            MobilityError::Line { path: origin.into(), line, message: e.to_string() }
+            MobilityError::Line {
+                path: origin.into(),
+                line,
+                message: e.to_string(),
+            }
         })?;
         let line = rec.position().map_or(0, |p| p.line());
         let mut fields: Vec<&str> = Vec::with_capacity(wanted.len());
@@ -96,7 +116,10 @@ pub fn parse_csv(
         Ok(())
     })?;
     if b.samples() == 0 {
-        return Err(MobilityError::Format { path: origin.into(), message: "no rows".into() });
+        return Err(MobilityError::Format {
+            path: origin.into(),
+            message: "no rows".into(),
+        });
     }
     Ok(b.build())
 }
@@ -122,23 +145,33 @@ fn field_id(f: &Field) -> Option<String> {
     match f {
         Field::Str(s) => Some(s.clone()),
         Field::Null => None,
-        other => field_f64(other).map(|v| if v.fract() == 0.0 { format!("{}", v as i64) } else { format!("{v}") }),
+        other => field_f64(other).map(|v| {
+            if v.fract() == 0.0 {
+                format!("{}", v as i64)
+            } else {
+                format!("{v}")
+            }
+        }),
     }
 }
 
 /// Parses an NGSIM Parquet table from memory (row API; Snappy-compressed files supported).
 pub fn parse_parquet(
-    bytes: bytes::Bytes,
+    bytes: Vec<u8>,
     origin: &str,
     cols: &Columns,
     time_unit_s: f64,
     length_unit_m: f64,
 ) -> Result<Trace, MobilityError> {
-    let fmt = |m: String| MobilityError::Format { path: origin.into(), message: m };
+    let fmt = |m: String| MobilityError::Format {
+        path: origin.into(),
+        message: m,
+    };
     // The parquet decoder is third-party code fed untrusted bytes: a panic inside it is
     // turned into an error rather than taking the simulator down.
     let result = std::panic::catch_unwind(|| -> Result<Trace, MobilityError> {
-        let reader = SerializedFileReader::new(bytes).map_err(|e| fmt(format!("not a Parquet file: {e}")))?;
+        let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
+            .map_err(|e| fmt(format!("not a Parquet file: {e}")))?;
         let schema = reader.metadata().file_metadata().schema_descr_ptr();
         let find = |name: &str| {
             schema
@@ -149,7 +182,9 @@ pub fn parse_parquet(
         };
         let wanted = [find(cols.id)?, find(cols.time)?, find(cols.x)?, find(cols.y)?];
         let mut b = TraceBuilder::default();
-        let rows = reader.get_row_iter(None).map_err(|e| fmt(format!("cannot read rows: {e}")))?;
+        let rows = reader
+            .get_row_iter(None)
+            .map_err(|e| fmt(format!("cannot read rows: {e}")))?;
         for (n, row) in rows.enumerate() {
             let row = row.map_err(|e| fmt(format!("row {n}: {e}")))?;
             let mut vals: [Option<&Field>; 4] = [None; 4];
@@ -177,7 +212,12 @@ pub fn parse_parquet(
 mod tests {
     use super::*;
 
-    const COLS: Columns = Columns { id: "vehicle_id", time: "frame_id", x: "local_x", y: "local_y" };
+    const COLS: Columns = Columns {
+        id: "vehicle_id",
+        time: "frame_id",
+        x: "local_x",
+        y: "local_y",
+    };
 
     #[test]
     fn csv_rows_become_tracks_in_seconds_and_metres() {
@@ -194,7 +234,7 @@ mod tests {
 
     #[test]
     fn garbage_is_not_parquet() {
-        assert!(parse_parquet(bytes::Bytes::from_static(b"PAR1garbagePAR1"), "p", &COLS, 0.1, 1.0).is_err());
-        assert!(parse_parquet(bytes::Bytes::new(), "p", &COLS, 0.1, 1.0).is_err());
+        assert!(parse_parquet(b"PAR1garbagePAR1".to_vec(), "p", &COLS, 0.1, 1.0).is_err());
+        assert!(parse_parquet(Vec::new(), "p", &COLS, 0.1, 1.0).is_err());
     }
 }

@@ -43,7 +43,11 @@ impl Highway {
                 let y = dir * (f64::from(lane) + 0.5) * lane_width_m;
                 for _ in 0..per_lane {
                     let x0 = rng.gen_range(0.0..length_m);
-                    cars.push(Car { x0, y, v: dir * speed(rng, speed_mps, speed_sd_mps) });
+                    cars.push(Car {
+                        x0,
+                        y,
+                        v: dir * speed(rng, speed_mps, speed_sd_mps),
+                    });
                 }
             }
         }
@@ -109,16 +113,40 @@ impl Grid {
             let v = speed(rng, speed_mps, speed_sd_mps);
             let car = if rng.gen_bool(0.5) {
                 let y = f64::from(rng.gen_range(0..rows as u32)) * block_m;
-                let heading = if rng.gen_bool(0.5) { Heading::East } else { Heading::West };
-                GridCar { x: rng.gen_range(0.0..width), y, heading, v }
+                let heading = if rng.gen_bool(0.5) {
+                    Heading::East
+                } else {
+                    Heading::West
+                };
+                GridCar {
+                    x: rng.gen_range(0.0..width),
+                    y,
+                    heading,
+                    v,
+                }
             } else {
                 let x = f64::from(rng.gen_range(0..cols as u32)) * block_m;
-                let heading = if rng.gen_bool(0.5) { Heading::North } else { Heading::South };
-                GridCar { x, y: rng.gen_range(0.0..height), heading, v }
+                let heading = if rng.gen_bool(0.5) {
+                    Heading::North
+                } else {
+                    Heading::South
+                };
+                GridCar {
+                    x,
+                    y: rng.gen_range(0.0..height),
+                    heading,
+                    v,
+                }
             };
             cars.push(car);
         }
-        Grid { width, height, block: block_m, cars, t: 0.0 }
+        Grid {
+            width,
+            height,
+            block: block_m,
+            cars,
+            t: 0.0,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -222,7 +250,10 @@ mod tests {
         assert_eq!(h.len(), 600);
         let mut out = Vec::new();
         h.positions_at(100.0, &mut out);
-        assert!(out.iter().flatten().all(|p| (0.0..2000.0).contains(&p[0]) && p[1].abs() < 11.0));
+        assert!(out
+            .iter()
+            .flatten()
+            .all(|p| (0.0..2000.0).contains(&p[0]) && p[1].abs() < 11.0));
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub struct TraceBuilder {
 
 impl TraceBuilder {
     pub fn push(&mut self, id: &str, t: f64, x: f64, y: f64) {
-        if t.is_finite() && x.is_finite() && y.is_finite() {
+        // Coordinates beyond a million kilometres are nonsense and would break the grid.
+        if t.is_finite() && t.abs() < 1e12 && x.abs() < 1e9 && y.abs() < 1e9 {
             self.by_id.entry(id.to_string()).or_default().push((t, x, y));
         }
     }
@@ -67,7 +68,11 @@ impl Trace {
 
     /// Last sample time (s).
     pub fn end_time(&self) -> f64 {
-        self.tracks.iter().filter_map(|t| t.samples.last()).map(|s| s.0).fold(0.0, f64::max)
+        self.tracks
+            .iter()
+            .filter_map(|t| t.samples.last())
+            .map(|s| s.0)
+            .fold(0.0, f64::max)
     }
 
     /// Adds the opposite carriageway by reflecting every track: the lateral coordinate is
@@ -77,11 +82,20 @@ impl Trace {
             .tracks
             .iter()
             .flat_map(|t| t.samples.iter())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| (lo.min(s.2), hi.max(s.2)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| {
+                (lo.min(s.2), hi.max(s.2))
+            });
         let mirrored: Vec<Track> = self
             .tracks
             .iter()
-            .map(|t| Track { samples: t.samples.iter().map(|&(ts, x, y)| (ts, -x - offset_m, ymin + ymax - y)).collect(), cursor: 0 })
+            .map(|t| Track {
+                samples: t
+                    .samples
+                    .iter()
+                    .map(|&(ts, x, y)| (ts, -x - offset_m, ymin + ymax - y))
+                    .collect(),
+                cursor: 0,
+            })
             .collect();
         let ids: Vec<String> = self.ids.iter().map(|i| format!("{i}-mirror")).collect();
         self.ids.extend(ids);

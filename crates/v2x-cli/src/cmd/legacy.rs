@@ -1,0 +1,117 @@
+//! The TS 103 097 v1.2.1 side of a PKI directory, shared by `encap`, `decap` and `pcap`.
+//!
+//! A v2 PKI (`v2x pki init`) carries its legacy credentials in `DIR/v1.2.1/`: `root` and
+//! `aa` (created on first use with the PKI's curve and the v2 root's validity) and one
+//! ticket per station in `DIR/v1.2.1/stations/NAME/at` (issued on first use, valid as
+//! long as the PKI's v2 tickets).
+
+use anyhow::{anyhow, Context};
+use std::path::Path;
+use v2x_security::v1_2_1::{Credential, V1Entity, V1PkiDir, V1TrustStore};
+use v2x_security::{Pki, TaiTime};
+
+/// The message format a command reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WireFormat {
+    /// IEEE 1609.2 / ETSI TS 103 097 v2 (C-OER).
+    V2,
+    /// Legacy ETSI TS 103 097 v1.2.1.
+    #[value(name = "v1.2.1")]
+    V1_2_1,
+}
+
+const V1_SUBDIR: &str = "v1.2.1";
+
+/// Opens (creating on first use) the v1.2.1 root and AA beside the v2 PKI.
+pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
+    let v = pki.root().certificate.validity();
+    let start = u32::try_from(v.start).unwrap_or(u32::MAX);
+    let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
+        .unwrap_or(u32::MAX)
+        .max(1);
+    let dir = pki.dir().join(V1_SUBDIR);
+    V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)
+        .with_context(|| format!("opening the v1.2.1 credentials in {}", dir.display()))
+}
+
+/// The v1.2.1 security entity of station `name`, with its ticket (issued on first use).
+pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entity> {
+    let ticket_days = u32::try_from(pki.config().ticket_validity_secs / 86_400)
+        .unwrap_or(u32::MAX)
+        .max(1);
+    let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
+    let ticket = v1
+        .ticket(name, now.saturating_sub(300), ticket_days, now)
+        .with_context(|| format!("the v1.2.1 ticket of station {name}"))?;
+    Ok(v1.entity(ticket))
+}
+
+/// A v1.2.1 entity trusting the legacy root and AA of the PKI in `dir`, holding the
+/// ticket of `station` (to decrypt) when given. Read only: nothing is created.
+pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity> {
+    let sub = dir.join(V1_SUBDIR);
+    let read = |name: &str| -> anyhow::Result<v2x_wire::v1_2_1::Certificate> {
+        let path = sub.join(format!("{name}.cert"));
+        let bytes = std::fs::read(&path).with_context(|| {
+            format!(
+                "reading {} (a v1.2.1 trust anchor; `v2x encap --format v1.2.1` creates it)",
+                path.display()
+            )
+        })?;
+        v2x_wire::v1_2_1::Certificate::from_bytes(&bytes).map_err(|e| anyhow!("{}: {e}", path.display()))
+    };
+    let mut store = V1TrustStore::new();
+    let aa = read("aa")?;
+    store.add_anchor(read("root")?);
+    store.add_authority(aa.clone());
+    let ticket = match station {
+        Some(name) => {
+            let sdir = sub.join("stations").join(name);
+            Some(Credential::load(&sdir, "at").with_context(|| format!("loading the v1.2.1 ticket in {}", sdir.display()))?)
+        }
+        None => None,
+    };
+    Ok(V1Entity::new(ticket, vec![aa], store))
+}
+
+/// Finds the secured message in `bytes` and its format: a bare v2 (protocol version 3)
+/// or v1.2.1 (protocol version 2) message, or either inside a GeoNetworking packet
+/// whose basic header announces a secured packet. Anything else is handed to the v2
+/// decoder, whose rejection then names the decoding failure.
+pub fn locate_secured_message(bytes: &[u8]) -> (WireFormat, &[u8]) {
+    use v2x_wire::geonet::GnPacket;
+    match bytes.first() {
+        Some(3) => return (WireFormat::V2, bytes),
+        Some(2) if v2x_wire::v1_2_1::SecuredMessage::from_bytes(bytes).is_ok() => return (WireFormat::V1_2_1, bytes),
+        _ => {}
+    }
+    if let Ok(GnPacket::Secured { secured, .. }) = GnPacket::parse(bytes) {
+        match secured.first() {
+            Some(2) => return (WireFormat::V1_2_1, secured),
+            Some(_) => return (WireFormat::V2, secured),
+            None => {}
+        }
+    }
+    (WireFormat::V2, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_message_inside_a_geonetworking_packet() {
+        let v2 = [3u8, 0x80, 0x01, 0x42];
+        assert_eq!(locate_secured_message(&v2), (WireFormat::V2, &v2[..]));
+        let gn = v2x_wire::geonet::secured_packet(&v2);
+        assert_eq!(locate_secured_message(&gn), (WireFormat::V2, &v2[..]));
+        // A GN v0 secured packet starts with 0x02 like a v1.2.1 message: the v1.2.1
+        // parse fails on it, so the GN reading wins and finds the inner v1.2.1 message.
+        let mut gn_v0 = gn.clone();
+        gn_v0[0] = 0x02;
+        gn_v0[4] = 2;
+        assert_eq!(locate_secured_message(&gn_v0).0, WireFormat::V1_2_1);
+        let junk = [0xffu8; 7];
+        assert_eq!(locate_secured_message(&junk), (WireFormat::V2, &junk[..]));
+    }
+}
