@@ -5,7 +5,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().expect("run v2x")
+    Command::new(env!("CARGO_BIN_EXE_v2x"))
+        .args(args)
+        .output()
+        .expect("run v2x")
 }
 
 fn p(path: &Path) -> &str {
@@ -13,7 +16,12 @@ fn p(path: &Path) -> &str {
 }
 
 fn ok(o: &Output) {
-    assert!(o.status.success(), "stdout {} stderr {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "stdout {} stderr {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
@@ -25,8 +33,19 @@ fn legacy_messages_encap_and_decap_with_format_detection() {
     std::fs::write(&payload, b"legacy denm").unwrap();
     let msg = tmp.path().join("denm.v1");
     ok(&v2x(&[
-        "encap", "--pki", p(&pki), "--profile", "denm", "--location", "48.1,11.5", "--format", "v1.2.1", "--in",
-        p(&payload), "--out", p(&msg),
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "denm",
+        "--location",
+        "48.1,11.5",
+        "--format",
+        "v1.2.1",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&msg),
     ]));
     let bytes = std::fs::read(&msg).unwrap();
     assert_eq!(bytes[0], 2, "v1.2.1 protocol version");
@@ -59,12 +78,26 @@ fn legacy_messages_encap_and_decap_with_format_detection() {
     std::fs::write(&bad_path, &bad).unwrap();
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&bad_path)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("false-signature"), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("false-signature"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 
     // A CAM of the same station: the ticket is reused (no new credential).
     let cam = tmp.path().join("cam.v1");
     ok(&v2x(&[
-        "encap", "--pki", p(&pki), "--profile", "cam", "--format", "v1.2.1", "--in", p(&payload), "--out", p(&cam),
+        "encap",
+        "--pki",
+        p(&pki),
+        "--profile",
+        "cam",
+        "--format",
+        "v1.2.1",
+        "--in",
+        p(&payload),
+        "--out",
+        p(&cam),
     ]));
     ok(&v2x(&["decap", "--trust", p(&pki), "--in", p(&cam)]));
 

@@ -14,7 +14,11 @@ type Aes256Ccm = Ccm<Aes256, U16, U12>;
 
 fn check_nonce(nonce: &[u8]) -> Result<(), CryptoError> {
     if nonce.len() != CCM_NONCE_LEN {
-        return Err(CryptoError::InvalidLength { what: "CCM nonce", expected: CCM_NONCE_LEN, got: nonce.len() });
+        return Err(CryptoError::InvalidLength {
+            what: "CCM nonce",
+            expected: CCM_NONCE_LEN,
+            got: nonce.len(),
+        });
     }
     Ok(())
 }
@@ -31,9 +35,15 @@ pub fn aes128_ccm_encrypt(key: &[u8; 16], nonce: &[u8], plaintext: &[u8]) -> Res
 pub fn aes128_ccm_decrypt(key: &[u8; 16], nonce: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, CryptoError> {
     check_nonce(nonce)?;
     if ciphertext.len() < CCM_TAG_LEN {
-        return Err(CryptoError::InvalidLength { what: "CCM ciphertext", expected: CCM_TAG_LEN, got: ciphertext.len() });
+        return Err(CryptoError::InvalidLength {
+            what: "CCM ciphertext",
+            expected: CCM_TAG_LEN,
+            got: ciphertext.len(),
+        });
     }
-    Aes128Ccm::new(key.into()).decrypt(nonce.into(), ciphertext).map_err(|_| CryptoError::TagMismatch)
+    Aes128Ccm::new(key.into())
+        .decrypt(nonce.into(), ciphertext)
+        .map_err(|_| CryptoError::TagMismatch)
 }
 
 pub fn aes256_ccm_encrypt(key: &[u8; 32], nonce: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, CryptoError> {
@@ -46,7 +56,13 @@ pub fn aes256_ccm_encrypt(key: &[u8; 32], nonce: &[u8], plaintext: &[u8]) -> Res
 pub fn aes256_ccm_decrypt(key: &[u8; 32], nonce: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, CryptoError> {
     check_nonce(nonce)?;
     if ciphertext.len() < CCM_TAG_LEN {
-        return Err(CryptoError::InvalidLength { what: "CCM ciphertext", expected: CCM_TAG_LEN, got: ciphertext.len() });
+        return Err(CryptoError::InvalidLength {
+            what: "CCM ciphertext",
+            expected: CCM_TAG_LEN,
+            got: ciphertext.len(),
+        });
     }
-    Aes256Ccm::new(key.into()).decrypt(nonce.into(), ciphertext).map_err(|_| CryptoError::TagMismatch)
+    Aes256Ccm::new(key.into())
+        .decrypt(nonce.into(), ciphertext)
+        .map_err(|_| CryptoError::TagMismatch)
 }

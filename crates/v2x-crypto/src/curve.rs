@@ -37,7 +37,12 @@ impl HashAlg {
 }
 
 impl Curve {
-    pub const ALL: [Curve; 4] = [Curve::NistP256, Curve::NistP384, Curve::BrainpoolP256r1, Curve::BrainpoolP384r1];
+    pub const ALL: [Curve; 4] = [
+        Curve::NistP256,
+        Curve::NistP384,
+        Curve::BrainpoolP256r1,
+        Curve::BrainpoolP384r1,
+    ];
 
     /// Length in bytes of a field element / scalar.
     pub const fn field_len(self) -> usize {

@@ -1,6 +1,6 @@
 //! ECDSA keys and signatures, ECDH, and the point forms 1609.2 carries.
 
-use crate::{hash, Curve, CryptoError};
+use crate::{hash, CryptoError, Curve};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
 use openssl::ecdsa::EcdsaSig;
@@ -15,7 +15,10 @@ pub enum EccPoint {
     CompressedY0(Vec<u8>),
     /// compressed with odd y.
     CompressedY1(Vec<u8>),
-    Uncompressed { x: Vec<u8>, y: Vec<u8> },
+    Uncompressed {
+        x: Vec<u8>,
+        y: Vec<u8>,
+    },
 }
 
 impl EccPoint {
@@ -50,7 +53,10 @@ impl EccPoint {
             3 => Ok(EccPoint::CompressedY1(rest.to_vec())),
             4 if rest.len() % 2 == 0 => {
                 let (x, y) = rest.split_at(rest.len() / 2);
-                Ok(EccPoint::Uncompressed { x: x.to_vec(), y: y.to_vec() })
+                Ok(EccPoint::Uncompressed {
+                    x: x.to_vec(),
+                    y: y.to_vec(),
+                })
             }
             _ => Err(bad()),
         }
@@ -94,14 +100,19 @@ impl PublicKey {
             _ => return Err(CryptoError::InvalidPublicKey("unknown point form".into())),
         };
         if sec1.len() != expected {
-            return Err(CryptoError::InvalidLength { what: "public key", expected, got: sec1.len() });
+            return Err(CryptoError::InvalidLength {
+                what: "public key",
+                expected,
+                got: sec1.len(),
+            });
         }
         let group = group(curve)?;
         let mut ctx = BigNumContext::new()?;
         let point = EcPoint::from_bytes(&group, sec1, &mut ctx)
             .map_err(|e| CryptoError::InvalidPublicKey(format!("point not on {curve}: {e}")))?;
         let key = EcKey::from_public_key(&group, &point)?;
-        key.check_key().map_err(|e| CryptoError::InvalidPublicKey(e.to_string()))?;
+        key.check_key()
+            .map_err(|e| CryptoError::InvalidPublicKey(e.to_string()))?;
         Ok(PublicKey { curve, key })
     }
 
@@ -110,9 +121,16 @@ impl PublicKey {
     }
 
     pub fn to_sec1(&self, compressed: bool) -> Vec<u8> {
-        let form = if compressed { PointConversionForm::COMPRESSED } else { PointConversionForm::UNCOMPRESSED };
+        let form = if compressed {
+            PointConversionForm::COMPRESSED
+        } else {
+            PointConversionForm::UNCOMPRESSED
+        };
         let mut ctx = BigNumContext::new().expect("BN_CTX allocation");
-        self.key.public_key().to_bytes(self.key.group(), form, &mut ctx).expect("encoding a valid point")
+        self.key
+            .public_key()
+            .to_bytes(self.key.group(), form, &mut ctx)
+            .expect("encoding a valid point")
     }
 
     pub fn to_point(&self, compressed: bool) -> EccPoint {
@@ -122,7 +140,10 @@ impl PublicKey {
     /// Verifies a signature over an already computed digest.
     pub fn verify_digest(&self, digest: &[u8], sig: &Signature) -> Result<bool, CryptoError> {
         if sig.curve != self.curve {
-            return Err(CryptoError::CurveMismatch { expected: self.curve, found: sig.curve });
+            return Err(CryptoError::CurveMismatch {
+                expected: self.curve,
+                found: sig.curve,
+            });
         }
         let r = match &sig.r {
             RPoint::XOnly(r) => BigNum::from_slice(r)?,
@@ -199,7 +220,11 @@ impl PrivateKey {
 
     fn from_ec_key(curve: Curve, key: EcKey<Private>) -> Result<PrivateKey, CryptoError> {
         let public = EcKey::from_public_key(key.group(), key.public_key())?;
-        Ok(PrivateKey { curve, key, public: PublicKey { curve, key: public } })
+        Ok(PrivateKey {
+            curve,
+            key,
+            public: PublicKey { curve, key: public },
+        })
     }
 
     pub fn curve(&self) -> Curve {
@@ -212,7 +237,10 @@ impl PrivateKey {
 
     /// The secret scalar, big-endian, padded to the field length.
     pub fn scalar(&self) -> Vec<u8> {
-        self.key.private_key().to_vec_padded(self.curve.field_len() as i32).expect("scalar fits the field")
+        self.key
+            .private_key()
+            .to_vec_padded(self.curve.field_len() as i32)
+            .expect("scalar fits the field")
     }
 
     /// SEC 1 PEM ("EC PRIVATE KEY"), for storage with owner-only permissions.
@@ -226,7 +254,8 @@ impl PrivateKey {
         if key.group().curve_name() != Some(expected) {
             return Err(CryptoError::InvalidPrivateKey(format!("PEM key is not on {curve}")));
         }
-        key.check_key().map_err(|e| CryptoError::InvalidPrivateKey(e.to_string()))?;
+        key.check_key()
+            .map_err(|e| CryptoError::InvalidPrivateKey(e.to_string()))?;
         Self::from_ec_key(curve, key)
     }
 
@@ -281,7 +310,10 @@ impl PrivateKey {
             }
             return Ok(Signature {
                 curve: self.curve,
-                r: RPoint::Compressed { y_odd: y.is_bit_set(0), x: x.to_vec_padded(n as i32)? },
+                r: RPoint::Compressed {
+                    y_odd: y.is_bit_set(0),
+                    x: x.to_vec_padded(n as i32)?,
+                },
                 s: s.to_vec_padded(n as i32)?,
             });
         }
@@ -322,7 +354,10 @@ impl Signature {
             RPoint::XOnly(x) | RPoint::Compressed { x, .. } => x.len(),
         };
         if rlen != n || s.len() != n {
-            return Err(CryptoError::InvalidSignature(format!("r/s must be {n} bytes, got {rlen}/{}", s.len())));
+            return Err(CryptoError::InvalidSignature(format!(
+                "r/s must be {n} bytes, got {rlen}/{}",
+                s.len()
+            )));
         }
         Ok(Signature { curve, r, s })
     }
@@ -341,7 +376,11 @@ impl Signature {
                 let x = BigNum::from_slice(x)?;
                 r.nnmod(&x, &order, &mut ctx)?;
                 let r = r.to_vec_padded(self.curve.field_len() as i32)?;
-                Ok(Signature { curve: self.curve, r: RPoint::XOnly(r), s: self.s.clone() })
+                Ok(Signature {
+                    curve: self.curve,
+                    r: RPoint::XOnly(r),
+                    s: self.s.clone(),
+                })
             }
         }
     }
@@ -350,7 +389,10 @@ impl Signature {
 /// ECDH: the x coordinate of d * Q, padded to the field length (1609.2 uses it as Z).
 pub fn ecdh_x(private: &PrivateKey, peer: &PublicKey) -> Result<Vec<u8>, CryptoError> {
     if private.curve != peer.curve {
-        return Err(CryptoError::CurveMismatch { expected: private.curve, found: peer.curve });
+        return Err(CryptoError::CurveMismatch {
+            expected: private.curve,
+            found: peer.curve,
+        });
     }
     let ours = PKey::from_ec_key(private.ec_key().clone())?;
     let theirs = PKey::from_ec_key(peer.ec_key().clone())?;
@@ -375,8 +417,14 @@ mod tests {
         for curve in Curve::ALL {
             let key = PrivateKey::generate(curve).unwrap();
             let digest = hash(curve.hash_alg(), b"hello v2x");
-            for sig in [key.sign_digest(digest.as_ref()).unwrap(), key.sign_digest_compressed_r(digest.as_ref()).unwrap()] {
-                assert!(key.public_key().verify_digest(digest.as_ref(), &sig).unwrap(), "{curve}");
+            for sig in [
+                key.sign_digest(digest.as_ref()).unwrap(),
+                key.sign_digest_compressed_r(digest.as_ref()).unwrap(),
+            ] {
+                assert!(
+                    key.public_key().verify_digest(digest.as_ref(), &sig).unwrap(),
+                    "{curve}"
+                );
                 let x_only = sig.to_x_only().unwrap();
                 assert!(key.public_key().verify_digest(digest.as_ref(), &x_only).unwrap());
                 let mut bad = sig.clone();
@@ -401,7 +449,10 @@ mod tests {
 
     #[test]
     fn rejects_off_curve_and_wrong_length_points() {
-        let mut sec1 = PrivateKey::generate(Curve::NistP256).unwrap().public_key().to_sec1(false);
+        let mut sec1 = PrivateKey::generate(Curve::NistP256)
+            .unwrap()
+            .public_key()
+            .to_sec1(false);
         sec1[40] ^= 0xff;
         assert!(PublicKey::from_sec1(Curve::NistP256, &sec1).is_err());
         assert!(PublicKey::from_sec1(Curve::NistP256, &sec1[..10]).is_err());

@@ -63,7 +63,11 @@ pub fn ecies_wrap_with_ephemeral(
     for i in 0..16 {
         c[i] = key[i] ^ ke[i];
     }
-    Ok(EciesWrapped { ephemeral: ephemeral.public_key().clone(), c, t: tag(&km, &c) })
+    Ok(EciesWrapped {
+        ephemeral: ephemeral.public_key().clone(),
+        c,
+        t: tag(&km, &c),
+    })
 }
 
 /// Unwraps; the tag is compared in constant time before the key is released.

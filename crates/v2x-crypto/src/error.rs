@@ -11,11 +11,18 @@ pub enum CryptoError {
     #[error("invalid signature encoding: {0}")]
     InvalidSignature(String),
     #[error("key belongs to curve {found:?}, expected {expected:?}")]
-    CurveMismatch { expected: crate::Curve, found: crate::Curve },
+    CurveMismatch {
+        expected: crate::Curve,
+        found: crate::Curve,
+    },
     #[error("authentication tag mismatch")]
     TagMismatch,
     #[error("invalid length for {what}: expected {expected}, got {got}")]
-    InvalidLength { what: &'static str, expected: usize, got: usize },
+    InvalidLength {
+        what: &'static str,
+        expected: usize,
+        got: usize,
+    },
     #[error("OpenSSL error: {0}")]
     Backend(String),
 }

@@ -13,7 +13,9 @@ mod ecies;
 mod error;
 mod hash;
 
-pub use aead::{aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, CCM_NONCE_LEN, CCM_TAG_LEN};
+pub use aead::{
+    aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, CCM_NONCE_LEN, CCM_TAG_LEN,
+};
 pub use curve::{Curve, HashAlg};
 pub use ecdsa::{ecdh_x, random_bytes, EccPoint, PrivateKey, PublicKey, RPoint, Signature};
 pub use ecies::{ecies_unwrap, ecies_wrap, ecies_wrap_with_ephemeral, kdf2_sha256, EciesWrapped};

@@ -14,11 +14,18 @@ fn h(v: &Value) -> Vec<u8> {
 #[test]
 fn ecies_key_wrap_known_answers() {
     let all = vectors();
-    let list = all["ecies_p256_kdf2_sha256_hmac_sha256_128"]["vectors"].as_array().unwrap();
+    let list = all["ecies_p256_kdf2_sha256_hmac_sha256_128"]["vectors"]
+        .as_array()
+        .unwrap();
     assert_eq!(list.len(), 6);
     for v in list {
         let eph = PrivateKey::from_scalar(Curve::NistP256, &h(&v["ephemeral_private_v"])).unwrap();
-        assert_eq!(eph.public_key().to_sec1(false), h(&v["ephemeral_public_V"]), "vector {}", v["id"]);
+        assert_eq!(
+            eph.public_key().to_sec1(false),
+            h(&v["ephemeral_public_V"]),
+            "vector {}",
+            v["id"]
+        );
         let recip = PrivateKey::from_scalar(Curve::NistP256, &h(&v["recipient_private_r"])).unwrap();
         assert_eq!(recip.public_key().to_sec1(false), h(&v["recipient_public_R"]));
         let k: [u8; 16] = h(&v["aes_key_k"]).try_into().unwrap();
@@ -31,7 +38,10 @@ fn ecies_key_wrap_known_answers() {
         let mut bad = wrapped.clone();
         bad.t[0] ^= 1;
         assert_eq!(ecies_unwrap(&recip, &bad, &p1), Err(CryptoError::TagMismatch));
-        assert_eq!(ecies_unwrap(&recip, &wrapped, b"other recipient"), Err(CryptoError::TagMismatch));
+        assert_eq!(
+            ecies_unwrap(&recip, &wrapped, b"other recipient"),
+            Err(CryptoError::TagMismatch)
+        );
     }
 }
 
@@ -47,7 +57,10 @@ fn aes128_ccm_known_answer() {
         assert_eq!(aes128_ccm_decrypt(&key, &nonce, &ct).unwrap(), pt);
         let mut tampered = ct.clone();
         tampered[3] ^= 0x80;
-        assert_eq!(aes128_ccm_decrypt(&key, &nonce, &tampered), Err(CryptoError::TagMismatch));
+        assert_eq!(
+            aes128_ccm_decrypt(&key, &nonce, &tampered),
+            Err(CryptoError::TagMismatch)
+        );
     }
 }
 

@@ -198,7 +198,8 @@ mod tests {
     #[test]
     fn symmetric_key_id_matches_coer_encoding() {
         let key = [7u8; 16];
-        let enc = v2x_wire::ieee1609dot2::encode(&bt::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key))).unwrap();
+        let enc = v2x_wire::ieee1609dot2::encode(&bt::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key)))
+            .unwrap();
         assert_eq!(
             symmetric_key_id(&key),
             v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &enc)

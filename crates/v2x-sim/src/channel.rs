@@ -181,8 +181,15 @@ impl GainQuantiles {
             .map(|k| (lo + (hi - lo) * k as f64 / (K - 1) as f64).exp())
             .collect();
         let cdf = x.iter().map(|&v| gamma_p(m, v)).collect();
-        let mut q = GainQuantiles { m, x, cdf, uniform: Vec::new() };
-        q.uniform = (0..=UNIFORM_STEPS).map(|k| q.search(k as f64 / UNIFORM_STEPS as f64)).collect();
+        let mut q = GainQuantiles {
+            m,
+            x,
+            cdf,
+            uniform: Vec::new(),
+        };
+        q.uniform = (0..=UNIFORM_STEPS)
+            .map(|k| q.search(k as f64 / UNIFORM_STEPS as f64))
+            .collect();
         q
     }
 

@@ -3,12 +3,12 @@
 //! Exit 0 with the payload on stdout when accepted; exit 1 with the reason code when
 //! rejected; exit 2 on errors (unreadable files, bad arguments).
 
+use super::legacy::WireFormat;
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
-use super::legacy::WireFormat;
 use v2x_security::{load_trust_dir, DecapMode, Pki, Rejection, SecurityEntity, TaiTime, TrustStore};
 
 #[derive(clap::Args)]

@@ -1,10 +1,10 @@
 //! `v2x encap`: SN-ENCAP of a payload file with a station's ticket from a PKI.
 
+use super::legacy::WireFormat;
 use anyhow::{anyhow, bail, Context};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use super::legacy::WireFormat;
 use v2x_security::v1_2_1::{V1EncapRequest, V1Profile, V1Protection};
 use v2x_security::{EncapRequest, GeoPoint, Location, Pki, ProfileKind, Recipient, TaiTime};
 
@@ -19,7 +19,7 @@ pub struct Args {
     /// Payload file ('-' for stdin).
     #[arg(long = "in")]
     input: PathBuf,
-    /// Output file for the Ieee1609Dot2Data ('-' for stdout).
+    /// Output file for the secured message ('-' for stdout).
     #[arg(long)]
     out: PathBuf,
     /// Sign, then encrypt to this recipient certificate (.oer with an encryption key).

@@ -67,7 +67,10 @@ pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity
     let ticket = match station {
         Some(name) => {
             let sdir = sub.join("stations").join(name);
-            Some(Credential::load(&sdir, "at").with_context(|| format!("loading the v1.2.1 ticket in {}", sdir.display()))?)
+            Some(
+                Credential::load(&sdir, "at")
+                    .with_context(|| format!("loading the v1.2.1 ticket in {}", sdir.display()))?,
+            )
         }
         None => None,
     };

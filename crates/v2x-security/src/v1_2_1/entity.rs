@@ -21,8 +21,7 @@
 //! payload to [`V1Entity::decap_external`]).
 
 use super::crypto::{
-    certificate_digest, certificate_id3, ecies_unwrap, ecies_wrap, encryption_key, placeholder_signature, sign,
-    verification_key, verify,
+    certificate_digest, certificate_id3, ecies_unwrap, ecies_wrap, encryption_key, placeholder_signature, sign, verify,
 };
 use super::pki::{Credential, ITS_AID_CAM, ITS_AID_DENM};
 use super::validate::{model_region, V1TrustStore};
@@ -633,10 +632,7 @@ impl V1Entity {
         if let Some(ext) = external {
             tbs.extend_from_slice(ext);
         }
-        let key = leaf
-            .verification_key()
-            .ok_or_else(|| rej(RejectReason::InvalidCertificate, "ticket has no verification key"))
-            .and_then(verification_key)?;
+        let key = self.store.key_of(&leaf)?;
         if !verify(&key, &tbs, sig) {
             return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
         }

@@ -6,6 +6,7 @@ use super::crypto::{certificate_digest, verification_key, verify};
 use crate::reason::{RejectReason, Rejection};
 use crate::region::{GeoPoint, Region};
 use std::collections::{HashMap, HashSet};
+use v2x_crypto::PublicKey as CPublicKey;
 use v2x_wire::v1_2_1::{Certificate, GeographicRegion, HashedId8, SignerInfo, SubjectAttribute, SubjectType};
 
 fn rej(reason: RejectReason, detail: impl Into<String>) -> Rejection {
@@ -47,7 +48,14 @@ pub struct V1TrustStore {
     /// re-verified; time, region and permissions are checked every time).
     verified: HashSet<HashedId8>,
     revoked: HashSet<HashedId8>,
+    /// OpenSSL verification keys by certificate digest: building one from a point
+    /// (decompression and on-curve check) costs about as much as a verification, so
+    /// each certificate's key is built once.
+    keys: HashMap<HashedId8, CPublicKey>,
 }
+
+/// Bound on the key cache; it is emptied when full (keys are rebuilt on demand).
+const KEY_CACHE_CAPACITY: usize = 4096;
 
 impl V1TrustStore {
     pub fn new() -> V1TrustStore {
@@ -84,6 +92,23 @@ impl V1TrustStore {
             .or_else(|| self.anchors.get(digest))
     }
 
+    /// The verification key of `cert`, built once per certificate.
+    pub(crate) fn key_of(&mut self, cert: &Certificate) -> Result<CPublicKey, Rejection> {
+        let digest = certificate_digest(cert);
+        if let Some(k) = self.keys.get(&digest) {
+            return Ok(k.clone());
+        }
+        let key = cert
+            .verification_key()
+            .ok_or_else(|| rej(RejectReason::InvalidCertificate, "certificate has no verification_key"))
+            .and_then(verification_key)?;
+        if self.keys.len() >= KEY_CACHE_CAPACITY {
+            self.keys.clear();
+        }
+        self.keys.insert(digest, key.clone());
+        Ok(key)
+    }
+
     pub(crate) fn learn_ticket(&mut self, cert: Certificate) {
         self.tickets.insert(certificate_digest(&cert), cert);
     }
@@ -113,10 +138,12 @@ impl V1TrustStore {
                 ));
             }
             check_structure(&cur)?;
-            let cur_key = cur
-                .verification_key()
-                .ok_or_else(|| rej(RejectReason::InvalidCertificate, "certificate has no verification_key"))?;
-            let cur_key = verification_key(cur_key)?;
+            if cur.verification_key().is_none() {
+                return Err(rej(
+                    RejectReason::InvalidCertificate,
+                    "certificate has no verification_key",
+                ));
+            }
             let issuer = match &cur.signer_info {
                 SignerInfo::SelfSigned => {
                     if !self.anchors.contains_key(&cur_digest) {
@@ -132,6 +159,7 @@ impl V1TrustStore {
                         ));
                     }
                     if !self.verified.contains(&cur_digest) {
+                        let cur_key = self.key_of(&cur)?;
                         if !verify(&cur_key, &cur.to_be_signed(), &cur.signature) {
                             return Err(rej(
                                 RejectReason::InvalidChainSignature,
@@ -165,10 +193,7 @@ impl V1TrustStore {
             };
             check_issuer_type(&cur, &issuer)?;
             if !self.verified.contains(&cur_digest) {
-                let issuer_key = issuer
-                    .verification_key()
-                    .ok_or_else(|| rej(RejectReason::InvalidCertificate, "issuer has no verification_key"))
-                    .and_then(verification_key)?;
+                let issuer_key = self.key_of(&issuer)?;
                 if !verify(&issuer_key, &cur.to_be_signed(), &cur.signature) {
                     return Err(rej(
                         RejectReason::InvalidChainSignature,
