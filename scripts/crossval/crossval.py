@@ -200,7 +200,9 @@ def run_ours(args, positions, offsets):
     with open(path, "w") as f:
         f.write(scenario_toml(args, positions, offsets))
     res = os.path.join(args.out, "v2x")
-    subprocess.run([args.v2x, "sim", path, "--out", res, "--quiet"], check=True)
+    # One run at a time, like the ns-3 replications, so that per-run wall times compare.
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    subprocess.run([args.v2x, "sim", path, "--out", res, "--quiet"], check=True, env=env)
     summary = json.load(open(os.path.join(res, "summary.json")))
     perf = summary["variants"][0]["performance"]
     with open(os.path.join(res, "runs.csv")) as f:

@@ -7,7 +7,7 @@
 
 use crate::channel::{self, Fading, LinkBudget, PathLoss};
 use crate::error::SimError;
-use crate::metrics::{DistanceBin, RunMetrics};
+use crate::metrics::{DistanceBin, PairCount, RunMetrics};
 use crate::mobility::{Mobility, Position};
 use crate::phy;
 use crate::scenario::{AccessCategory, AttackKind, CertificatePolicy, ReceptionModel, Scenario};
@@ -239,6 +239,9 @@ pub struct Sim<'a> {
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
     query_id: u32,
+    /// Dense per-pair counters (sender * nodes + receiver) when the node count is small;
+    /// folded into `metrics.per_pair` at the end.
+    pairs: Vec<PairCount>,
     pub metrics: RunMetrics,
 }
 
@@ -248,6 +251,7 @@ fn ac_timing(ac: AccessCategory, p: &Params) -> (u64, u32) {
 }
 
 const MAX_CUTOFF_M: f64 = 100_000.0;
+const DENSE_PAIRS_MAX_NODES: usize = 2048;
 
 const ACS: [AccessCategory; 5] = [
     AccessCategory::Background,
@@ -359,6 +363,11 @@ impl<'a> Sim<'a> {
             rng_proc: stream(5),
             attackers: Vec::new(),
             query_id: 0,
+            pairs: if sc.metrics.per_pair_counts && n <= DENSE_PAIRS_MAX_NODES {
+                vec![PairCount::default(); n * n]
+            } else {
+                Vec::new()
+            },
             metrics,
         })
     }
@@ -370,6 +379,16 @@ impl<'a> Sim<'a> {
 
     pub fn node_count(&self) -> usize {
         self.nodes.len()
+    }
+
+    fn pair(&mut self, src: NodeId, dst: NodeId) -> &mut PairCount {
+        let n = self.nodes.len();
+        if self.pairs.is_empty() {
+            self.metrics.per_pair.entry((src, dst)).or_default()
+        } else {
+            let k = src as usize * n + dst as usize;
+            &mut self.pairs[k]
+        }
     }
 
     fn schedule(&mut self, t: u64, ev: Event) {
@@ -398,6 +417,14 @@ impl<'a> Sim<'a> {
             }
         }
         self.metrics.wall_s = started.elapsed().as_secs_f64();
+        let n = self.nodes.len();
+        for (k, c) in self.pairs.iter().enumerate() {
+            if c.received > 0 || c.verified > 0 {
+                self.metrics
+                    .per_pair
+                    .insert(((k / n) as NodeId, (k % n) as NodeId), c.clone());
+            }
+        }
         self.metrics
     }
 
@@ -852,7 +879,7 @@ impl<'a> Sim<'a> {
                     self.metrics.headline_verified += 1;
                 }
                 if self.sc.metrics.per_pair_counts {
-                    self.metrics.per_pair.entry((src, n)).or_default().verified += 1;
+                    self.pair(src, n).verified += 1;
                 }
             }
             FrameKind::Attack { kind, .. } => match kind {
@@ -912,7 +939,7 @@ impl<'a> Sim<'a> {
                         self.metrics.headline_received += 1;
                     }
                     if self.sc.metrics.per_pair_counts {
-                        self.metrics.per_pair.entry((src, n)).or_default().received += 1;
+                        self.pair(src, n).received += 1;
                     }
                     self.metrics.security_arrivals += 1;
                 }
