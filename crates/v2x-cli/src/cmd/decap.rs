@@ -131,7 +131,7 @@ fn decap_v1_2_1(args: &Args, bytes: &[u8], now: TaiTime) -> anyhow::Result<ExitC
                     "format": "v1.2.1",
                     "mode": "strict",
                     "payload_hex": hex::encode(&d.payload),
-                    "payload_type": format!("{:?}", d.payload_type),
+                    "payload_type": d.payload_type.name(),
                     "its_aid": d.its_aid,
                     "generation_time_us": d.generation_time.map(|t| t.0),
                     "signer": d.signer.map(hex::encode),
