@@ -109,6 +109,11 @@ fn credentials_save_and_load_with_private_keys_0600() {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
+        // Saving over a key file that someone made world-readable narrows it again.
+        let key = dir.path().join("at.key");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        t.save(dir.path(), "at").unwrap();
+        assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
     }
 }
 

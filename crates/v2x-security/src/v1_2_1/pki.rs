@@ -163,6 +163,13 @@ fn write_private(path: &std::path::Path, key: &PrivateKey) -> std::io::Result<()
         opts.mode(0o600);
     }
     let mut f = opts.open(path)?;
+    // `mode` applies only when the file is created: narrow an existing file too, before
+    // the key is written into it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
     f.write_all(&pem)
 }
 
