@@ -287,6 +287,37 @@ impl SessionStation {
         Ok(())
     }
 
+    /// Authenticates a handshake step: the sender's certificate (exactly the field, and
+    /// issued to `from`), the timestamp window, the certificate's CA signature and the
+    /// step's own signature over `signed`.
+    fn authenticate_handshake(
+        &mut self,
+        cert_bytes: &[u8],
+        from: u32,
+        t: u64,
+        now: Timestamp,
+        signed: &[u8],
+        sig: &[u8],
+    ) -> Result<SessionCert, Rejection> {
+        let (cert, rest) =
+            SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(wire_reject)?;
+        if !rest.is_empty() || cert.id != from {
+            return Err(reject(
+                RejectReason::InvalidCertificate,
+                "certificate does not belong to the sender",
+            ));
+        }
+        self.check_time(t, now)?;
+        self.check_cert(&cert)?;
+        if !cert.verify.verify(signed, sig) {
+            return Err(reject(
+                RejectReason::FalseSignature,
+                "handshake signature does not verify",
+            ));
+        }
+        Ok(cert)
+    }
+
     fn nonce(id: &[u8; 8], direction: u8, seq: u32) -> [u8; 12] {
         let mut n = [0u8; 12];
         n[..7].copy_from_slice(&id[..7]);
@@ -564,22 +595,7 @@ impl SessionStation {
                 format!("handshake for station {to}"),
             ));
         }
-        let (cert, rest) =
-            SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(wire_reject)?;
-        if !rest.is_empty() || cert.id != from {
-            return Err(reject(
-                RejectReason::InvalidCertificate,
-                "certificate does not belong to the sender",
-            ));
-        }
-        self.check_time(t, now)?;
-        self.check_cert(&cert)?;
-        if !cert.verify.verify(&packet[..signed_len], sig) {
-            return Err(reject(
-                RejectReason::FalseSignature,
-                "handshake signature does not verify",
-            ));
-        }
+        let cert = self.authenticate_handshake(cert_bytes, from, t, now, &packet[..signed_len], sig)?;
         if self.sessions.contains_key(&sid) {
             return Err(reject(RejectReason::DuplicateMessage, "session already exists"));
         }
@@ -664,28 +680,17 @@ impl SessionStation {
                 format!("handshake for station {to}"),
             ));
         }
-        let (cert, _) =
-            SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(wire_reject)?;
-        let session = self
+        let in_progress = self
             .sessions
             .get(&sid)
-            .filter(|s| s.initiator && s.peer == from && !s.established)
-            .ok_or_else(|| reject(RejectReason::UnknownSender, "no handshake in progress with this sender"))?;
-        let _ = session;
-        if cert.id != from {
+            .is_some_and(|s| s.initiator && s.peer == from && !s.established);
+        if !in_progress {
             return Err(reject(
-                RejectReason::InvalidCertificate,
-                "certificate does not belong to the sender",
+                RejectReason::UnknownSender,
+                "no handshake in progress with this sender",
             ));
         }
-        self.check_time(t, now)?;
-        self.check_cert(&cert)?;
-        if !cert.verify.verify(&packet[..signed_len], sig) {
-            return Err(reject(
-                RejectReason::FalseSignature,
-                "handshake signature does not verify",
-            ));
-        }
+        let cert = self.authenticate_handshake(cert_bytes, from, t, now, &packet[..signed_len], sig)?;
         let e = |x: WireError| reject(RejectReason::InvalidEncoding, x.to_string());
         let mut m3 = vec![H3];
         m3.extend_from_slice(&self.id.0.to_be_bytes());
