@@ -7,13 +7,18 @@
 //! * [`geonet`]: GeoNetworking basic/common/SHB headers and BTP-B.
 //! * [`pcap`]: capture files Wireshark reads (Ethernet, ethertype 0x8947).
 //! * [`inspect`]: a decoded tree of any of the above, like Wireshark's detail pane.
+//! * [`cursor`]: the one bounds-checked byte [`cursor::Reader`] / [`cursor::Writer`] of the
+//!   hand-written codecs; [`its_aid`]: ITS-AID / PSID numbers by name.
 
+pub mod cursor;
 pub mod geonet;
 pub mod ieee1609dot2;
 pub mod inspect;
+pub mod its_aid;
 pub mod pcap;
 pub mod trust_list;
 pub mod v1_2_1;
 
+pub use its_aid::ItsAid;
 pub use rasn;
 pub use rasn_its;
