@@ -2,7 +2,8 @@
 # `make demo`: the main job on built-in defaults, end to end, in a few tens of seconds.
 set -euo pipefail
 OUT=${OUT:-out/demo}
-V2X=${V2X:-target/release/v2x}
+# The binary `make build` produced, wherever CARGO_TARGET_DIR puts it.
+V2X=${V2X:-${CARGO_TARGET_DIR:-target}/release/v2x}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 step() { printf '\n== %s\n' "$*"; }

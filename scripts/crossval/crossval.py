@@ -226,7 +226,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3, help="ns-3 replications")
     ap.add_argument("--reps-ours", type=int, default=10, help="v2x replications")
     ap.add_argument("--seed", type=int, default=4)
-    ap.add_argument("--v2x", default="target/release/v2x")
+    ap.add_argument("--v2x", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "v2x"))
     ap.add_argument("--out", default="out/crossval")
     ap.add_argument("--ns3-worker", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
