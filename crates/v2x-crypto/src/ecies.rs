@@ -75,7 +75,7 @@ pub fn ecies_unwrap(recipient: &PrivateKey, wrapped: &EciesWrapped, p1: &[u8]) -
     let z = ecdh_x(recipient, &wrapped.ephemeral)?;
     let (ke, km) = derive(&z, p1);
     let expected = tag(&km, &wrapped.c);
-    if !openssl::memcmp::eq(&expected, &wrapped.t) {
+    if !crate::ct_eq(&expected, &wrapped.t) {
         return Err(CryptoError::TagMismatch);
     }
     let mut key = [0u8; 16];

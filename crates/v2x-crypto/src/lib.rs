@@ -7,6 +7,7 @@
 //! Everything here works on bytes and typed keys; no encoding or policy lives here.
 
 mod aead;
+mod compare;
 mod curve;
 mod ecdsa;
 mod ecies;
@@ -16,6 +17,7 @@ mod hash;
 pub use aead::{
     aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, CCM_NONCE_LEN, CCM_TAG_LEN,
 };
+pub use compare::ct_eq;
 pub use curve::{Curve, HashAlg};
 pub use ecdsa::{ecdh_x, random_bytes, EccPoint, PrivateKey, PublicKey, RPoint, Signature};
 pub use ecies::{ecies_unwrap, ecies_wrap, ecies_wrap_with_ephemeral, kdf2_sha256, EciesWrapped};

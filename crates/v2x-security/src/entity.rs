@@ -46,6 +46,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use v2x_crypto::{hash, HashedId8};
 use v2x_wire::ieee1609dot2 as wire;
+use v2x_wire::ieee1609dot2::oer;
 
 /// Bound of the established symmetric keys table.
 const MAX_SYMMETRIC_KEYS: usize = 1024;
@@ -868,18 +869,6 @@ fn requested_certificate(header: &w::HeaderInfo) -> Option<CertRef> {
     Certificate::from_bytes(&bytes).ok().map(Arc::new)
 }
 
-/// C-OER length determinant.
-fn push_length(out: &mut Vec<u8>, len: usize) {
-    if len < 128 {
-        out.push(len as u8);
-    } else {
-        let bytes = (len as u64).to_be_bytes();
-        let skip = bytes.iter().take_while(|b| **b == 0).count();
-        out.push(0x80 | (8 - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
-}
-
 /// C-OER of `ToBeSignedData` with unsecured payload data and a header of PSID,
 /// generation time and optional generation location (the CAM/DENM hot path; other
 /// headers go through the codec). Checked against the codec by a unit test.
@@ -887,14 +876,11 @@ pub(crate) fn encode_simple_tbs(payload: &[u8], psid: u64, time: TaiTime, locati
     let mut out = Vec::with_capacity(payload.len() + 32);
     out.push(0x40); // SignedDataPayload preamble: data present
     out.extend_from_slice(&[3, 0x80]); // Ieee1609Dot2Data v3, unsecuredData
-    push_length(&mut out, payload.len());
+    oer::put_length(&mut out, payload.len());
     out.extend_from_slice(payload);
     // HeaderInfo preamble: generationTime (+ generationLocation) present, no extensions.
     out.push(if location.is_some() { 0x50 } else { 0x40 });
-    let psid_bytes = psid.to_be_bytes();
-    let skip = psid_bytes.iter().take_while(|b| **b == 0).count().min(7);
-    out.push((8 - skip) as u8);
-    out.extend_from_slice(&psid_bytes[skip..]);
+    oer::put_unsigned(&mut out, psid);
     out.extend_from_slice(&time.0.to_be_bytes());
     if let Some(l) = location {
         out.extend_from_slice(&l.point.lat.to_be_bytes());

@@ -218,14 +218,10 @@ pub fn ecies_unwrap(private: &PrivateKey, k: &w::EciesEncryptedKey) -> Result<Ve
     let z = ecdh_x(private, &eph)?;
     let (ke, km) = derive(&z, k.c.len());
     let expected = hmac_sha256(&km, &k.c);
-    if !constant_time_eq(&expected[..16], &k.t) {
+    if !v2x_crypto::ct_eq(&expected[..16], &k.t) {
         return Err(CryptoError::TagMismatch);
     }
     Ok(k.c.iter().zip(&ke).map(|(a, b)| a ^ b).collect())
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

@@ -8,29 +8,12 @@
 //! types that contain it) from top-level encodings of their fields: byte-identical to what a
 //! correct encoder produces, checked by decoding in the tests.
 
+use super::oer::put_length_prefixed as push_open_type;
 use super::{encode_signed_data_from_parts, HeaderInfo};
 use super::{Ieee1609Dot2Content, Ieee1609Dot2Data, SignedData, SignedDataPayload, ToBeSignedData, WireError};
 
 fn raw<T: rasn::Encode>(value: &T) -> Result<Vec<u8>, WireError> {
     Ok(rasn::coer::encode(value)?)
-}
-
-/// Appends a C-OER length determinant.
-fn push_length(out: &mut Vec<u8>, len: usize) {
-    if len < 128 {
-        out.push(len as u8);
-    } else {
-        let bytes = (len as u64).to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (bytes.len() - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
-}
-
-/// Appends an open type (length determinant then the encoding).
-fn push_open_type(out: &mut Vec<u8>, encoding: &[u8]) {
-    push_length(out, encoding.len());
-    out.extend_from_slice(encoding);
 }
 
 /// `HeaderInfo` in C-OER (extensible SEQUENCE, 6 OPTIONAL root fields, 4 extension additions).

@@ -24,6 +24,7 @@ mod encode_fix;
 mod guard;
 pub mod ids;
 pub mod location;
+pub mod oer;
 mod spans;
 pub mod time;
 
