@@ -21,6 +21,7 @@
 pub mod access;
 pub mod build;
 mod encode_fix;
+mod error;
 mod guard;
 pub mod ids;
 pub mod location;
@@ -47,43 +48,14 @@ pub use spans::{
 };
 pub use time::*;
 
-/// Why bytes could not be decoded (or a value encoded). No variant ever carries secrets.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
-pub enum WireError {
-    /// The bytes are not a valid C-OER encoding of the expected type.
-    #[error("decode error: {0}")]
-    Decode(String),
-    /// A complete value was decoded but `extra` bytes followed it.
-    #[error("{extra} trailing byte(s) after the encoded value")]
-    TrailingBytes { extra: usize },
-    /// The value cannot be encoded (e.g. it violates a size or value constraint).
-    #[error("encode error: {0}")]
-    Encode(String),
-    /// The bytes decode, but are not the canonical C-OER encoding of the value.
-    #[error("non-canonical encoding: {0}")]
-    NonCanonical(String),
-    /// Well-formed but not supported here (e.g. protocol version other than 3).
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-}
-
-impl From<rasn::error::DecodeError> for WireError {
-    fn from(e: rasn::error::DecodeError) -> Self {
-        WireError::Decode(e.to_string())
-    }
-}
-
-impl From<rasn::error::EncodeError> for WireError {
-    fn from(e: rasn::error::EncodeError) -> Self {
-        WireError::Encode(e.to_string())
-    }
-}
+pub use error::{DecodeFailure, EncodeFailure, Shared, WireError};
 
 /// Decodes one C-OER value that must fill `bytes` exactly (leftover bytes are an error).
 ///
-/// Input is first checked by a structural pre-scan (see `guard.rs`) that rejects SEQUENCE OF
-/// quantities larger than the input: `rasn` 0.30 would otherwise pre-allocate from such a
-/// quantity and abort the process. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
+/// Input is first checked by a structural pre-scan (see `guard/`) that rejects SEQUENCE OF
+/// quantities larger than the input (`rasn` 0.30 as published pre-allocates from such a
+/// quantity and aborts the process; the vendored copy is patched) and encodings `rasn` would
+/// misread. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
 /// `Certificate`, `EtsiTs103097Certificate`, `SequenceOfCertificate`, `ToBeSignedCertificate`,
 /// `ToBeSignedData`, `SignedDataPayload`, `SignedData`, `HeaderInfo`, `SignerIdentifier`,
 /// `EncryptedData`, `Signature`, the 1609.2 CRL `crl_base_types::CrlContents` and the trust-list types `EtsiTs102941Data`, `CtlFormat`,
@@ -118,11 +90,10 @@ pub fn decode_canonical<T: rasn::Decode + rasn::Encode + 'static>(bytes: &[u8]) 
     let value = decode_exact::<T>(bytes)?;
     let again = encode(&value)?;
     if again != bytes {
-        return Err(WireError::NonCanonical(format!(
-            "re-encoding gives {} bytes that differ from the {} received",
-            again.len(),
-            bytes.len()
-        )));
+        return Err(WireError::NonCanonical {
+            received: bytes.len(),
+            reencoded: again.len(),
+        });
     }
     Ok(value)
 }
