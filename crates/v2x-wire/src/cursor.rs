@@ -218,11 +218,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Parses elements until the reader is exhausted.
-    pub fn many<T>(
-        &mut self,
-        mut f: impl FnMut(&mut Reader<'a>) -> Result<T, CursorError>,
-    ) -> Result<Vec<T>, CursorError> {
+    /// Parses elements until the reader is exhausted (each call of `f` must consume bytes).
+    pub fn many<T, E>(&mut self, mut f: impl FnMut(&mut Reader<'a>) -> Result<T, E>) -> Result<Vec<T>, E> {
         let mut out = Vec::new();
         while !self.is_empty() {
             out.push(f(self)?);

@@ -2,7 +2,7 @@
 //!
 //! [`inspect_any`] recognises, in this order: pcap captures, IEEE 1609.2 / TS 103 097 v2
 //! trust lists (TS 102 941 CTL/ECTL), secured data (`Ieee1609Dot2Data`) and certificates,
-//! legacy TS 103 097 v1.2.1 messages and certificates (decoded by [`crate::v1_2_1::inspect`]),
+//! legacy TS 103 097 v1.2.1 messages and certificates ([`v1_2_1_tree`]),
 //! GeoNetworking packets (secured with either format, or not), and Ethernet frames carrying
 //! GeoNetworking. Each decoder must consume its input exactly; when none does, the error
 //! lists every decoder tried with its reason. [`decode_input`] turns hex text
@@ -11,6 +11,7 @@
 mod dot2;
 mod fmt;
 mod gn;
+mod v1_2_1;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -18,6 +19,7 @@ use thiserror::Error;
 pub use dot2::{certificate_node, data_node, trust_list_node};
 pub use fmt::{psid_name, rfc3339_from_unix};
 pub use gn::{ethernet_node, gn_packet_node, pcap_node};
+pub use v1_2_1::{v1_2_1_certificate_node, v1_2_1_message_node, v1_2_1_tree};
 
 /// One line of the detail pane: a label, an optional value, and children.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -216,7 +218,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
     // v1.2.1 messages open with 02 like a version-0 secured GeoNetworking packet: the
     // strict v1.2.1 decoder (no trailing bytes) decides first.
     if first == crate::v1_2_1::PROTOCOL_VERSION {
-        if let Some(i) = attempt(Format::V1_2_1, crate::v1_2_1::inspect(bytes).map_err(|e| e.to_string())) {
+        if let Some(i) = attempt(Format::V1_2_1, v1_2_1_tree(bytes).map_err(|e| e.to_string())) {
             return Ok(i);
         }
     }

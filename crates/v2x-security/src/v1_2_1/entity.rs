@@ -728,7 +728,7 @@ impl V1Entity {
 fn replay_key(msg: &SecuredMessage) -> [u8; 32] {
     let mut b = msg.to_be_signed().unwrap_or_default();
     if let Some(s) = msg.signature() {
-        s.encode(&mut b);
+        b.extend_from_slice(&s.to_bytes());
     }
     sha256(&b)
 }

@@ -332,7 +332,7 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
             Some(2) => {
                 let m = crate::v1_2_1::SecuredMessage::from_bytes(rest)
                     .map_err(|e| format!("secured packet (TS 103 097 v1.2.1): {e}"))?;
-                let mut sec = crate::v1_2_1::message_node(&m);
+                let mut sec = super::v1_2_1_message_node(&m);
                 sec.label = "Secured Packet (TS 103 097 v1.2.1)".into();
                 shift(&mut sec, body);
                 root.push(sec);
