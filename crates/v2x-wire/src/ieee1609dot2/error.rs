@@ -4,10 +4,8 @@
 //! `to_string()`), so the cause is a field to match on rather than a second `source()` that
 //! would print the same text twice in an error chain.
 
-use std::fmt;
-use std::sync::Arc;
-
 use crate::cursor::CursorError;
+use crate::shared::Shared;
 
 /// Why bytes could not be decoded (or a value encoded). No variant ever carries secrets.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
@@ -88,49 +86,6 @@ impl From<rasn::error::EncodeError> for WireError {
 impl From<rasn::error::InnerSubtypeConstraintError> for WireError {
     fn from(e: rasn::error::InnerSubtypeConstraintError) -> Self {
         WireError::Encode(EncodeFailure::Constraint(Shared::new(e)))
-    }
-}
-
-/// An error of a dependency that is neither `Clone` nor `PartialEq` (as `rasn`'s are), shared so
-/// that [`WireError`] can be both. Two are equal when they are the same error or say the same
-/// thing. Display and source are the inner error's.
-#[derive(Debug)]
-pub struct Shared<E>(Arc<E>);
-
-impl<E> Shared<E> {
-    pub fn new(e: E) -> Self {
-        Shared(Arc::new(e))
-    }
-
-    /// The wrapped error.
-    pub fn inner(&self) -> &E {
-        &self.0
-    }
-}
-
-impl<E> Clone for Shared<E> {
-    fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
-    }
-}
-
-impl<E: fmt::Display> PartialEq for Shared<E> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.to_string() == other.0.to_string()
-    }
-}
-
-impl<E: fmt::Display> Eq for Shared<E> {}
-
-impl<E: fmt::Display> fmt::Display for Shared<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl<E: std::error::Error> std::error::Error for Shared<E> {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.0.source()
     }
 }
 

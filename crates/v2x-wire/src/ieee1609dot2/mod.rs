@@ -48,7 +48,8 @@ pub use spans::{
 };
 pub use time::*;
 
-pub use error::{DecodeFailure, EncodeFailure, Shared, WireError};
+pub use crate::shared::Shared;
+pub use error::{DecodeFailure, EncodeFailure, WireError};
 
 /// Decodes one C-OER value that must fill `bytes` exactly (leftover bytes are an error).
 ///

@@ -1,7 +1,7 @@
 //! Trees of IEEE 1609.2 / TS 103 097 v2 secured data, certificates and TS 102 941 trust lists.
 
 use super::fmt::{hex, psid_name, rfc3339_from_unix};
-use super::Node;
+use super::{AttemptError, Node};
 use crate::ieee1609dot2::{
     self as d2, BasePublicEncryptionKey, Certificate, CertificateId, CertificateType, Duration, EccP256CurvePoint,
     EccP384CurvePoint, EncryptedData, EncryptedDataEncryptionKey, EncryptionKey, GeographicRegion, HashAlgorithm,
@@ -19,16 +19,16 @@ fn span(n: Node, r: &Range<usize>) -> Node {
 }
 
 /// Tree of an `Ieee1609Dot2Data` that fills `bytes`.
-pub(crate) fn data_tree(bytes: &[u8]) -> Result<Node, String> {
-    let (data, spans) = d2::parse_data(bytes).map_err(|e| e.to_string())?;
+pub(crate) fn data_tree(bytes: &[u8]) -> Result<Node, AttemptError> {
+    let (data, spans) = d2::parse_data(bytes)?;
     Ok(data_node(&data, spans.as_ref())
         .with_value(format!("{} bytes", bytes.len()))
         .with_span(0, bytes.len()))
 }
 
 /// Tree of a certificate that fills `bytes`.
-pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, String> {
-    let (cert, spans) = d2::parse_certificate(bytes).map_err(|e| e.to_string())?;
+pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, AttemptError> {
+    let (cert, spans) = d2::parse_certificate(bytes)?;
     let mut n = certificate_node(&cert);
     n.value = Some(format!("{} bytes", bytes.len()));
     n.span = Some((0, bytes.len()));
