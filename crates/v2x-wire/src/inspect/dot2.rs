@@ -1,6 +1,6 @@
 //! Trees of IEEE 1609.2 / TS 103 097 v2 secured data, certificates and TS 102 941 trust lists.
 
-use super::fmt::{hex, psid_name, rfc3339_from_unix};
+use super::fmt::{hex, rfc3339_from_unix};
 use super::{AttemptError, Node};
 use crate::ieee1609dot2::{
     self as d2, BasePublicEncryptionKey, Certificate, CertificateId, CertificateType, Duration, EccP256CurvePoint,
@@ -12,6 +12,7 @@ use crate::ieee1609dot2::{
     VerificationKeyIndicator,
 };
 use crate::trust_list::{SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer};
+use crate::ItsAid;
 use std::ops::Range;
 
 fn span(n: Node, r: &Range<usize>) -> Node {
@@ -56,7 +57,7 @@ fn time32(t: &Time32) -> String {
 
 fn psid(p: &d2::Psid) -> String {
     match d2::psid_value(p) {
-        Some(v) => match psid_name(v) {
+        Some(v) => match ItsAid(v).description() {
             Some(name) => format!("{v} (0x{v:x}, {name})"),
             None => format!("{v} (0x{v:x})"),
         },

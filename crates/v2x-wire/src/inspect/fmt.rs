@@ -1,4 +1,4 @@
-//! Value formatting shared by the inspectors: hex, RFC 3339 times, PSID names, hex input.
+//! Value formatting shared by the inspectors: hex, RFC 3339 times, hex input.
 
 /// Lower-case hex of bytes.
 pub(crate) fn hex(bytes: &[u8]) -> String {
@@ -37,29 +37,6 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
-}
-
-/// Name of a PSID / ITS-AID (ETSI TS 102 965, IEEE 1609.12) when it is a well-known one.
-pub fn psid_name(psid: u64) -> Option<&'static str> {
-    Some(match psid {
-        32 => "vehicle-to-vehicle safety and awareness (BSM)",
-        35 => "GeoNetworking management / secured certificate request",
-        36 => "CA basic service (CAM)",
-        37 => "DEN basic service (DENM)",
-        137 => "traffic light manoeuvre service (SPATEM)",
-        138 => "road and lane topology service (MAPEM)",
-        139 => "infrastructure to vehicle information service (IVIM)",
-        140 => "traffic light control requests service (SREM)",
-        141 => "GeoNetworking management communications",
-        256 => "certificate revocation list application (1609.2)",
-        622 => "certificate revocation list (CRL, TS 102 941)",
-        623 => "secured certificate request service (TS 102 941)",
-        624 => "certificate trust list (CTL, TS 102 941)",
-        636 => "traffic light control status service (SSEM)",
-        638 => "vulnerable road user service (VAM)",
-        639 => "collective perception service (CPM)",
-        _ => return None,
-    })
 }
 
 /// Decodes hex text; `None` when `raw` is not hex text (so it is taken as binary).
