@@ -22,7 +22,6 @@ use crate::pcap::PcapError;
 use crate::v1_2_1::V1Error;
 
 pub use dot2::{certificate_node, data_node, trust_list_node};
-pub use fmt::rfc3339_from_unix;
 pub use gn::{ethernet_node, gn_packet_node, pcap_node};
 pub use v1_2_1::{v1_2_1_certificate_node, v1_2_1_message_node, v1_2_1_tree};
 

@@ -8,6 +8,7 @@
 //! * [`facilities`]: the facilities-layer payloads BTP carries, ETSI CAM and DENM (UPER).
 //! * [`pcap`]: capture files Wireshark reads (Ethernet, ethertype 0x8947).
 //! * [`inspect`]: a decoded tree of any of the above, like Wireshark's detail pane.
+//! * [`tai`]: TAI time (1609.2 Time32/Time64), the leap-second table, RFC 3339.
 //! * [`cursor`]: the one bounds-checked byte [`cursor::Reader`] / [`cursor::Writer`] of the
 //!   hand-written codecs; [`its_aid`]: ITS-AID / PSID numbers by name.
 
@@ -19,6 +20,7 @@ pub mod inspect;
 pub mod its_aid;
 pub mod pcap;
 pub mod shared;
+pub mod tai;
 pub mod trust_list;
 pub mod v1_2_1;
 

@@ -7,8 +7,8 @@
 //! * [`parse_data`] / [`parse_certificate`]: decoding plus the byte ranges (in the *received*
 //!   buffer) that 1609.2 signatures and hashes cover. Signatures are verified over the received
 //!   encoding, never over a re-encoding.
-//! * small pure-data helpers: [`ids`] (HashedId8/3, PSID), [`time`] (Time32/Time64 with an
-//!   explicit leap-second table), [`location`] (1/10 micro-degree coordinates), [`access`]
+//! * small pure-data helpers: [`ids`] (HashedId8/3, PSID), [`time`] (Time32/Time64 via
+//!   [`crate::tai`]), [`location`] (1/10 micro-degree coordinates), [`access`]
 //!   (accessors for signer, header info and payload), [`build`] (constructors).
 //!
 //! # Canonical encodings

@@ -1,6 +1,6 @@
 //! Trees of IEEE 1609.2 / TS 103 097 v2 secured data, certificates and TS 102 941 trust lists.
 
-use super::fmt::{hex, rfc3339_from_unix};
+use super::fmt::hex;
 use super::{AttemptError, Node};
 use crate::ieee1609dot2::{
     self as d2, BasePublicEncryptionKey, Certificate, CertificateId, CertificateType, Duration, EccP256CurvePoint,
@@ -11,6 +11,7 @@ use crate::ieee1609dot2::{
     SymmetricCiphertext, SymmetricEncryptionKey, ThreeDLocation, Time32, Time64, TwoDLocation,
     VerificationKeyIndicator,
 };
+use crate::tai::rfc3339_from_unix_micros;
 use crate::trust_list::{SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer};
 use crate::ItsAid;
 use std::ops::Range;
@@ -41,7 +42,7 @@ pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, AttemptError> {
 
 fn time64(t: &Time64) -> String {
     match d2::unix_micros_from_time64(t) {
-        Some(us) => format!("{} ({} us TAI since 2004)", rfc3339_from_unix(us), t.0),
+        Some(us) => format!("{} ({} us TAI since 2004)", rfc3339_from_unix_micros(us), t.0),
         None => format!("{} us TAI since 2004 (out of range)", t.0),
     }
 }
@@ -50,7 +51,7 @@ fn time32(t: &Time32) -> String {
     let unix = d2::unix_from_time32(t);
     format!(
         "{} ({} s TAI since 2004)",
-        rfc3339_from_unix(unix.saturating_mul(1_000_000)),
+        rfc3339_from_unix_micros(unix.saturating_mul(1_000_000)),
         t.0
     )
 }
@@ -517,7 +518,10 @@ pub fn certificate_node(c: &Certificate) -> Node {
         Node::new("validityPeriod")
             .child(Node::leaf("start", time32(&t.validity_period.start)))
             .child(Node::leaf("duration", dur_text))
-            .child(Node::leaf("end", rfc3339_from_unix(end_unix.saturating_mul(1_000_000)))),
+            .child(Node::leaf(
+                "end",
+                rfc3339_from_unix_micros(end_unix.saturating_mul(1_000_000)),
+            )),
     );
     if let Some(r) = &t.region {
         tbs.push(region_node(r));

@@ -3,7 +3,7 @@
 //! extended header, BTP-B, then the CAM/DENM.
 
 use super::dot2::data_node;
-use super::fmt::{hex, rfc3339_from_unix};
+use super::fmt::hex;
 use super::{AttemptError, Node};
 use crate::facilities::{decode_cam, decode_denm, peek_header, Cam, Denm, HighFrequencyContainer};
 use crate::geonet::{
@@ -12,6 +12,7 @@ use crate::geonet::{
 };
 use crate::ieee1609dot2 as d2;
 use crate::pcap::{read_pcap, EthernetFrame};
+use crate::tai::rfc3339_from_unix_micros;
 
 /// Moves every span of a tree by `by` bytes (subtrees are built relative to their own slice).
 fn shift(node: &mut Node, by: usize) {
@@ -34,7 +35,9 @@ pub fn pcap_node(bytes: &[u8]) -> Result<Node, AttemptError> {
     let mut offset = 24;
     for (i, r) in records.iter().enumerate() {
         let data_off = offset + 16;
-        let when = i64::try_from(r.unix_micros).map(rfc3339_from_unix).unwrap_or_default();
+        let when = i64::try_from(r.unix_micros)
+            .map(rfc3339_from_unix_micros)
+            .unwrap_or_default();
         let mut frame = Node::new(format!("Frame {}", i + 1))
             .with_value(format!("{} bytes, {when}", r.data.len()))
             .with_span(data_off, r.data.len());
