@@ -17,8 +17,10 @@ use std::ops::Range;
 
 use rasn::prelude::*;
 
+mod schema;
+
 use crate::ieee1609dot2::{
-    self, parse_certificate, signed_data, signed_unsecured_payload, Certificate, HashedId8, Ieee1609Dot2Data,
+    self, guard, parse_certificate, signed_data, signed_unsecured_payload, Certificate, HashedId8, Ieee1609Dot2Data,
     SignedDataSpans, Time32, WireError,
 };
 
@@ -313,6 +315,8 @@ pub fn parse_trust_list(bytes: &[u8]) -> Result<SignedTrustList, WireError> {
 
 /// Decodes the unsigned `EtsiTs102941Data` of a trust list (see [`parse_trust_list`]).
 pub fn parse_trust_list_body(bytes: &[u8]) -> Result<TrustList, WireError> {
+    // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes.
+    guard::check(&schema::ETSI_TS102941_DATA, bytes)?;
     let data = ieee1609dot2::decode_canonical::<EtsiTs102941Data>(bytes)?;
     if data.version != 1 {
         return Err(WireError::Unsupported(format!(

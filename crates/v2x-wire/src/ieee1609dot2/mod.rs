@@ -22,7 +22,7 @@ pub mod access;
 pub mod build;
 mod encode_fix;
 mod error;
-mod guard;
+pub(crate) mod guard;
 pub mod ids;
 pub mod location;
 pub mod oer;
@@ -59,9 +59,9 @@ pub use error::{DecodeFailure, EncodeFailure, WireError};
 /// misread. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
 /// `Certificate`, `EtsiTs103097Certificate`, `SequenceOfCertificate`, `ToBeSignedCertificate`,
 /// `ToBeSignedData`, `SignedDataPayload`, `SignedData`, `HeaderInfo`, `SignerIdentifier`,
-/// `EncryptedData`, `Signature`, the 1609.2 CRL `crl_base_types::CrlContents` and the trust-list types `EtsiTs102941Data`, `CtlFormat`,
-/// `ToBeSignedCrl`. Other types are passed to `rasn` unchecked: do not decode untrusted input
-/// as another type that contains a SEQUENCE OF.
+/// `EncryptedData`, `Signature` and the 1609.2 CRL `crl_base_types::CrlContents`; the TS 102 941
+/// parsers of `crate::trust_list` pre-scan their own types. Other types reach `rasn` without
+/// the pre-scan (the vendored `rasn` bounds SEQUENCE OF allocations itself).
 pub fn decode_exact<T: rasn::Decode + 'static>(bytes: &[u8]) -> Result<T, WireError> {
     let (value, rest) = decode_prefix::<T>(bytes)?;
     if !rest.is_empty() {

@@ -11,30 +11,32 @@
 //!
 //! * [`walker`]: the walk over a [`Ty`] description, allocation-free, and its rules;
 //! * [`schema`]: 1609.2 / TS 103 097 secured data and certificates;
-//! * [`schema_lists`]: TS 102 941 trust lists and CRL bodies, 1609.2 CRL contents.
+//! * [`schema_crl`]: 1609.2 CRL contents. The TS 102 941 trust lists describe themselves in
+//!   `crate::trust_list` and call [`check`] before decoding.
 //!
 //! Every element of every SEQUENCE OF in these schemas takes at least one octet, so a quantity
 //! larger than the remaining input is always malformed. The walk is not the decoder: it only has
 //! to accept everything `rasn` decodes correctly; `rasn` still does the full checks afterwards.
 
-mod schema;
-mod schema_lists;
+pub(crate) mod schema;
+mod schema_crl;
 mod walker;
 
 pub(crate) use schema::{CERTIFICATE, IEEE1609DOT2_DATA, ISSUER_IDENTIFIER, TO_BE_SIGNED_CERTIFICATE};
+#[cfg(test)]
+pub(crate) use walker::rest_after;
 pub(crate) use walker::{check, encoded_len, skip, Ty};
 
 /// The guard description of `T`, for the types decoded from untrusted input (see
 /// [`super::decode_exact`]); `None` for other types.
 pub(crate) fn description_of<T: 'static>() -> Option<&'static Ty> {
     use crate::ieee1609dot2 as d;
-    use crate::trust_list;
     use std::any::TypeId;
     let t = TypeId::of::<T>();
-    let table: [(TypeId, &'static Ty); 17] = [
+    let table: [(TypeId, &'static Ty); 14] = [
         (
             TypeId::of::<d::crl_base_types::CrlContents>(),
-            &schema_lists::CRL_CONTENTS,
+            &schema_crl::CRL_CONTENTS,
         ),
         (TypeId::of::<d::Ieee1609Dot2Data>(), &schema::IEEE1609DOT2_DATA),
         (
@@ -58,15 +60,6 @@ pub(crate) fn description_of<T: 'static>() -> Option<&'static Ty> {
         (TypeId::of::<d::SignerIdentifier>(), &schema::SIGNER_IDENTIFIER),
         (TypeId::of::<d::EncryptedData>(), &schema::ENCRYPTED_DATA),
         (TypeId::of::<d::Signature>(), &schema::SIGNATURE),
-        (
-            TypeId::of::<trust_list::EtsiTs102941Data>(),
-            &schema_lists::ETSI_TS102941_DATA,
-        ),
-        (TypeId::of::<trust_list::CtlFormat>(), &schema_lists::CTL_FORMAT),
-        (
-            TypeId::of::<trust_list::ToBeSignedCrl>(),
-            &schema_lists::TO_BE_SIGNED_CRL,
-        ),
     ];
     table.iter().find(|(id, _)| *id == t).map(|(_, ty)| *ty)
 }
