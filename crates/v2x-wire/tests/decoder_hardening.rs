@@ -190,3 +190,133 @@ fn the_same_certificate_with_a_valid_bitmap_decodes() {
     let tbs = decode_exact::<ToBeSignedCertificate>(&b[12..]).expect("toBeSigned decodes");
     assert_eq!(tbs.app_extensions.map(|e| e.0.len()), Some(1));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: forged quantities and bitmaps anywhere in encodings that use every extension
+// addition rasn-its models, decoded with the pre-scan and with rasn alone (the patched paths).
+
+mod forged {
+    use super::*;
+    use proptest::prelude::*;
+    use v2x_wire::rasn::types::{FixedBitString, ObjectIdentifier};
+
+    /// The test PKI's ticket with all four toBeSigned extension additions.
+    fn extended_certificate() -> Certificate {
+        let (at, _) = parse_certificate(&at()).unwrap();
+        let mut base: CertificateBase = (*at).clone();
+        let tbs = &mut base.to_be_signed;
+        tbs.flags = Some(FixedBitString::new([0x80, 0, 0, 0, 0, 0, 0, 0]));
+        tbs.app_extensions = Some(SequenceOfAppExtensions(vec![AppExtension {
+            id: ExtId(1),
+            content: OperatingOrganizationId(ObjectIdentifier::new(vec![1, 3, 6, 1, 4, 1, 99]).unwrap()),
+        }]));
+        tbs.cert_issue_extensions = Some(SequenceOfCertIssueExtensions(vec![CertIssueExtension::new_all()]));
+        tbs.cert_request_extension = Some(SequenceOfCertRequestExtensions(vec![CertRequestExtension {
+            id: ExtId(1),
+            permissions: RequestPermissions::Content(()),
+        }]));
+        certificate_from_base(base).unwrap()
+    }
+
+    /// Valid encodings full of extension additions: the certificate, and signed data whose
+    /// header carries it (requestedCertificate), an inline P2PCD request and contributed
+    /// extensions, signed by it.
+    fn seeds() -> Vec<Vec<u8>> {
+        let cert = extended_certificate();
+        let header = HeaderInfo::builder()
+            .psid(v2x_wire::ItsAid::CAM.into())
+            .generation_time(Time64(1))
+            .inline_p2pcd_request(SequenceOfHashedId3(vec![hashed_id3_from([1, 2, 3])]))
+            .requested_certificate(cert.clone())
+            .contributed_extensions(ContributedExtensionBlocks(vec![
+                ContributedExtensionBlockType::Ieee1609(ContributedExtensionBlock {
+                    contributor_id: IEEE1609_HEADER_INFO_CONTRIBUTOR_ID,
+                    extns: vec![Extension {
+                        id: P2PCD8_BYTE_LEARNING_REQUEST_ID,
+                        content: hashed_id8_from([3; 8]),
+                    }],
+                }),
+            ]))
+            .build();
+        let sig = Signature::EcdsaNistP256(EcdsaP256Signature {
+            r_sig: EccP256CurvePoint::XOnly([1; 32].into()),
+            s_sig: [2; 32].into(),
+        });
+        let data = signed(
+            HashAlgorithm::Sha256,
+            to_be_signed_data(unsecured(vec![7; 20]), header).unwrap(),
+            SignerIdentifier::Certificate(SequenceOfCertificate(vec![cert.clone()])),
+            sig,
+        );
+        vec![
+            encode(&cert).unwrap(),
+            encode(&data).unwrap(),
+            forged_app_extensions_certificate(),
+            p2pcd_message_with(&forged_app_extensions_certificate()),
+            misaligned_signer_message(),
+        ]
+    }
+
+    /// Every decoder of untrusted 1609.2 bytes, with the pre-scan and without it.
+    fn decode_everything(bytes: &[u8]) {
+        let _ = parse_data(bytes);
+        let _ = parse_certificate(bytes);
+        let _ = decode_exact::<Ieee1609Dot2Data>(bytes);
+        let _ = decode_exact::<HeaderInfo>(bytes);
+        let _ = decode_exact::<ToBeSignedCertificate>(bytes);
+        let _ = inspect_any(bytes);
+        let _ = rasn::coer::decode::<Ieee1609Dot2Data>(bytes);
+        let _ = rasn::coer::decode::<Certificate>(bytes);
+        let _ = rasn::coer::decode::<HeaderInfo>(bytes);
+        let _ = rasn::coer::decode::<ToBeSignedCertificate>(bytes);
+        let _ = rasn::coer::decode::<SequenceOfCertificate>(bytes);
+    }
+
+    #[test]
+    fn the_seeds_decode_through_every_extension_addition() {
+        let s = seeds();
+        let (cert, _) = parse_certificate(&s[0]).unwrap();
+        assert!(cert.to_be_signed.app_extensions.is_some() && cert.to_be_signed.cert_request_extension.is_some());
+        let (data, _) = parse_data(&s[1]).unwrap();
+        assert!(header_info(signed_data(&data).unwrap()).requested_certificate.is_some());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+        /// A SEQUENCE OF quantity of 1 to 8 octets with arbitrary value, spliced in anywhere
+        /// (over 0 to 3 original bytes).
+        #[test]
+        fn forged_quantities_anywhere_never_panic(
+            seed in 0usize..5,
+            at in any::<usize>(),
+            replaced in 0usize..4,
+            len in 1u8..=8,
+            value in any::<u64>(),
+        ) {
+            let mut bytes = seeds().swap_remove(seed);
+            let at = at % bytes.len();
+            let end = (at + replaced).min(bytes.len());
+            let mut forged = vec![len];
+            forged.extend_from_slice(&value.to_be_bytes()[8 - usize::from(len)..]);
+            bytes.splice(at..end, forged);
+            decode_everything(&bytes);
+        }
+
+        /// Extension bitmaps with any unused-bits count and any bits, wherever a bitmap-like
+        /// `02 uu bb` could sit.
+        #[test]
+        fn forged_extension_bitmaps_never_panic(
+            seed in 0usize..5,
+            at in any::<usize>(),
+            unused in any::<u8>(),
+            bits in any::<u8>(),
+        ) {
+            let mut bytes = seeds().swap_remove(seed);
+            let at = at % bytes.len();
+            let end = (at + 3).min(bytes.len());
+            bytes.splice(at..end, [0x02, unused, bits]);
+            decode_everything(&bytes);
+        }
+    }
+}
