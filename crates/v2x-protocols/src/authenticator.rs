@@ -216,6 +216,12 @@ impl Decapsulated {
     }
 }
 
+/// The rejection of a packet that does not decode (the decoder's error names the field
+/// and its offset).
+pub fn malformed(e: v2x_wire::cursor::CursorError) -> Rejection {
+    Rejection::new(RejectReason::InvalidEncoding, e.to_string())
+}
+
 impl From<Rejection> for Decapsulated {
     fn from(r: Rejection) -> Decapsulated {
         Decapsulated::outcome(DecapOutcome::Rejected(r))

@@ -106,8 +106,8 @@ impl Link {
         let mut queue: VecDeque<(Option<usize>, OutgoingPacket)> = packets.into_iter().map(|p| (from, p)).collect();
         while let Some((sender, p)) = queue.pop_front() {
             let sender_id = sender.and_then(|i| stations.get(i)).map(|s| s.station_id());
-            for rx in 0..stations.len() {
-                let to = stations[rx].station_id();
+            for (rx, station) in stations.iter_mut().enumerate() {
+                let to = station.station_id();
                 let addressed = match p.destination {
                     Destination::Broadcast => Some(rx) != sender,
                     Destination::Unicast(id) => id == to,
@@ -119,7 +119,7 @@ impl Link {
                     x.truncated = true;
                     return x;
                 }
-                let d = stations[rx].decap(&p.bytes, at);
+                let d = station.decap(&p.bytes, at);
                 queue.extend(d.send.into_iter().map(|reply| (Some(rx), reply)));
                 x.deliveries.push(Delivered {
                     from: sender_id,

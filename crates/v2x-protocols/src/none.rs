@@ -12,11 +12,11 @@
 //! zero and deliveries report `Claimed(station 0)`.
 
 use crate::authenticator::{
-    Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId, Timestamp,
+    malformed, Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
+    Timestamp,
 };
 use crate::describe::{MessageDescription, ProtocolDescription, Schedule};
 use crate::setup::{ProtocolDeployment, Role, SetupError};
-use crate::RejectReason;
 use serde::{Deserialize, Serialize};
 use v2x_wire::cursor::{CursorError, Reader, Writer};
 
@@ -101,7 +101,7 @@ impl Authenticator for NoneStation {
                 sender: SenderId::Claimed(p.claimed.unwrap_or(StationId(0))),
                 generated: None,
             }),
-            Err(e) => Decapsulated::rejected(RejectReason::InvalidEncoding, e.to_string()),
+            Err(e) => malformed(e).into(),
         }
     }
 
@@ -156,6 +156,7 @@ impl ProtocolDeployment for NoneDeployment {
 mod tests {
     use super::*;
     use crate::authenticator::{data_packet, DecapOutcome};
+    use crate::RejectReason;
 
     #[test]
     fn round_trip_with_and_without_claimed_sender() {

@@ -5,7 +5,7 @@
 use super::config::HashChainConfig;
 use super::keys::KeyStore;
 use super::wire::{decode_revocation_list, parse, HashChainPacket, V2iPacket, V2vPacket, MAC_LEN, PID_LEN};
-use crate::authenticator::{DecapOutcome, Delivery, PacketKind, SenderId, Timestamp};
+use crate::authenticator::{malformed, DecapOutcome, Delivery, PacketKind, SenderId, Timestamp};
 use crate::cert::{self, TrustAnchor};
 use crate::freshness::{self, TagWindow};
 use crate::{RejectReason, Rejection};
@@ -57,7 +57,7 @@ impl HashChainReceiver {
     /// Checks one received packet.
     pub fn decap(&mut self, store: &KeyStore, packet: &[u8], now: Timestamp) -> DecapOutcome {
         let result = match parse(packet, self.rsu_curve) {
-            Err(e) => Err(Rejection::new(RejectReason::InvalidEncoding, e.to_string())),
+            Err(e) => Err(malformed(e)),
             Ok(HashChainPacket::V2v(p)) => self.v2v(store, p, now).map(DecapOutcome::Accepted),
             Ok(HashChainPacket::V2i(p)) => self.v2i(store, p, now),
         };
@@ -119,8 +119,7 @@ impl HashChainReceiver {
         }
         self.remember(p.mac, now);
         if p.revocation {
-            let list = decode_revocation_list(p.payload)
-                .map_err(|e| Rejection::new(RejectReason::InvalidEncoding, e.to_string()))?;
+            let list = decode_revocation_list(p.payload).map_err(malformed)?;
             self.revoked.extend(list);
             return Ok(DecapOutcome::Control(PacketKind::Revocation));
         }

@@ -4,7 +4,7 @@
 
 use super::config::SessionConfig;
 use super::crypto::{DecryptKey, SessionCa, SessionCert, SigningKey};
-use crate::authenticator::Timestamp;
+use crate::authenticator::{malformed, Timestamp};
 use crate::{RejectReason, Rejection};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -114,8 +114,8 @@ impl Trust {
         signed: &[u8],
         sig: &[u8],
     ) -> Result<SessionCert, Rejection> {
-        let (cert, rest) = SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes)
-            .map_err(|e| Rejection::new(RejectReason::InvalidEncoding, e.to_string()))?;
+        let (cert, rest) =
+            SessionCert::decode(self.config.signature, self.config.encryption, cert_bytes).map_err(malformed)?;
         // Public identifiers: ordinary comparisons are fine.
         if !rest.is_empty() || cert.id != from {
             return Err(Rejection::new(

@@ -9,8 +9,8 @@ use super::crypto::SessionCert;
 use super::protection::{protect, unprotect, DataKey, Direction};
 use super::wire::{DataHeader, GroupKey};
 use crate::authenticator::{
-    DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
-    Timestamp,
+    malformed, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId,
+    StationId, Timestamp,
 };
 use crate::{RejectReason, Rejection};
 use std::collections::{HashMap, HashSet};
@@ -139,7 +139,7 @@ impl Groups {
         packet: &[u8],
         now: Timestamp,
     ) -> Result<Decapsulated, Rejection> {
-        let g = GroupKey::parse(packet).map_err(|e| Rejection::new(RejectReason::InvalidEncoding, e.to_string()))?;
+        let g = GroupKey::parse(packet).map_err(malformed)?;
         let me_hash = me.cert.key_hash();
         // H_i are public key hashes: an ordinary comparison is fine.
         let wrapped = g

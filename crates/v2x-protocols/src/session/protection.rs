@@ -7,7 +7,7 @@
 use super::config::Protection;
 use super::crypto::{SessionCert, SigningKey};
 use super::wire::{DataHeader, DATA_HEADER_LEN, HMAC_LEN};
-use crate::authenticator::EncapError;
+use crate::authenticator::{malformed, EncapError};
 use crate::{RejectReason, Rejection};
 use v2x_crypto::{ct_eq, hmac_sha1};
 use v2x_wire::cursor::Reader;
@@ -88,7 +88,6 @@ pub fn unprotect(
         )),
         None => Err(no_certificate()),
     };
-    let invalid = |e: v2x_wire::cursor::CursorError| Rejection::new(RejectReason::InvalidEncoding, e.to_string());
     match mode {
         Protection::Hmac => {
             let split = packet
@@ -116,10 +115,10 @@ pub fn unprotect(
         }
         Protection::EncryptThenSignMac => {
             let mut r = Reader::new(packet);
-            r.take(DATA_HEADER_LEN, "data header").map_err(invalid)?;
-            let ct = r.var16("ciphertext").map_err(invalid)?;
-            let sig = r.var16("signature").map_err(invalid)?;
-            r.finish("data").map_err(invalid)?;
+            r.take(DATA_HEADER_LEN, "data header").map_err(malformed)?;
+            let ct = r.var16("ciphertext").map_err(malformed)?;
+            let sig = r.var16("signature").map_err(malformed)?;
+            r.finish("data").map_err(malformed)?;
             check_sig(&hmac_sha1(key.sk, ct), sig)?;
             decrypt(ct)
         }

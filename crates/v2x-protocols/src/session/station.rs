@@ -8,7 +8,9 @@ use super::crypto::SessionCert;
 use super::group::Groups;
 use super::handshake::Sessions;
 use super::wire::{DataHeader, DATA, GROUP, H1, H2, H3};
-use crate::authenticator::{Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, StationId, Timestamp};
+use crate::authenticator::{
+    malformed, Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, StationId, Timestamp,
+};
 use crate::describe::{ProtocolDescription, SharedDescription};
 use crate::setup::Role;
 use crate::{RejectReason, Rejection};
@@ -61,7 +63,7 @@ impl SessionStation {
     }
 
     fn on_data(&mut self, packet: &[u8], now: Timestamp) -> Result<Delivery, Rejection> {
-        let h = DataHeader::parse(packet).map_err(|e| Rejection::new(RejectReason::InvalidEncoding, e.to_string()))?;
+        let h = DataHeader::parse(packet).map_err(malformed)?;
         if self.groups.contains(&h.id) {
             self.groups.on_data(&self.identity, &self.trust, &h, packet, now)
         } else {

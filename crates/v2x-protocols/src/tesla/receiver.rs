@@ -8,7 +8,7 @@ use super::chain::ChainParams;
 use super::config::{Format, TeslaConfig, TeslaLayout};
 use super::wire::{parse, parse_commitment_body_exact, Commitment, DataPacket, TeslaPacket};
 use crate::authenticator::{
-    DecapOutcome, Decapsulated, Delivery, PacketKind, PendingId, Released, SenderId, Timestamp,
+    malformed, DecapOutcome, Decapsulated, Delivery, PacketKind, PendingId, Released, SenderId, Timestamp,
 };
 use crate::cert;
 use crate::{RejectReason, Rejection};
@@ -80,7 +80,7 @@ impl TeslaReceiver {
     pub fn decap(&mut self, signer: &mut TeslaSigner, packet: &[u8], now: Timestamp) -> Decapsulated {
         let mut released = self.expire(now);
         let outcome = match parse(&self.format, packet) {
-            Err(e) => Err(Rejection::new(RejectReason::InvalidEncoding, e.to_string())),
+            Err(e) => Err(malformed(e)),
             Ok(TeslaPacket::Commitment(c)) => self.on_commitment(signer, c, now, &mut released),
             Ok(TeslaPacket::SignedCommitment(b)) => self.on_signed_commitment(signer, b, now, &mut released),
             Ok(TeslaPacket::Key(k)) => self
@@ -144,8 +144,7 @@ impl TeslaReceiver {
         released: &mut Vec<Released>,
     ) -> Result<DecapOutcome, Rejection> {
         let (body, who) = signer.open_signed(bytes, now)?;
-        let (sender, params, k0) = parse_commitment_body_exact(&self.format, &body)
-            .map_err(|e| Rejection::new(RejectReason::InvalidEncoding, e.to_string()))?;
+        let (sender, params, k0) = parse_commitment_body_exact(&self.format, &body).map_err(malformed)?;
         self.install_peer(sender, params, k0, who, released)
     }
 

@@ -6,7 +6,7 @@ use super::authority::TrustedAuthority;
 use super::config::TwoFlipConfig;
 use super::tpd::{sigma, DriverFactors, Tpd};
 use super::wire::{parse, TwoFlipPacket, SIGMA_LEN};
-use crate::authenticator::{DecapOutcome, Delivery, SenderId, Timestamp};
+use crate::authenticator::{malformed, DecapOutcome, Delivery, SenderId, Timestamp};
 use crate::freshness::{self, TagWindow};
 use crate::{RejectReason, Rejection};
 use std::sync::Mutex;
@@ -43,7 +43,7 @@ impl TwoFlipReceiver {
         now: Timestamp,
     ) -> DecapOutcome {
         let result = match parse(packet) {
-            Err(e) => Err(Rejection::new(RejectReason::InvalidEncoding, e.to_string())),
+            Err(e) => Err(malformed(e)),
             Ok(p) => self.verify(tpd, driver, ta, &p, now),
         };
         match result {
