@@ -311,10 +311,11 @@ impl<'a> GroupKey<'a> {
         t: u64,
         entries: &[([u8; 8], Vec<u8>)],
     ) -> Result<Writer, CursorError> {
-        let count = u16::try_from(entries.len())
-            .map_err(|_| Reader::invalid_at("count", 21, format!("{} members exceed 65535", entries.len())))?;
         let mut w = Writer::new();
-        w.u8(GROUP).u32(leader).bytes(group).u64(t).u16(count);
+        w.u8(GROUP).u32(leader).bytes(group).u64(t);
+        let count = u16::try_from(entries.len())
+            .map_err(|_| Reader::invalid_at("count", w.len(), format!("{} members exceed 65535", entries.len())))?;
+        w.u16(count);
         for (h, wrapped) in entries {
             w.bytes(h).var16(wrapped, "wrapped key")?;
         }
