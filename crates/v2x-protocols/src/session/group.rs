@@ -6,7 +6,7 @@
 use super::config::{Scheme, SessionConfig};
 use super::credentials::{Identity, Trust};
 use super::crypto::SessionCert;
-use super::protection::{protect, unprotect, DataKey, Direction};
+use super::protection::{check_key_use, protect, unprotect, DataKey, Direction};
 use super::wire::{DataHeader, GroupKey};
 use crate::authenticator::{
     malformed, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId,
@@ -184,15 +184,14 @@ impl Groups {
         if g.leader == me.id {
             return Err(Rejection::new(RejectReason::DuplicateMessage, "own group traffic"));
         }
-        if g.started.plus_micros(self.lifetime_us()) < now {
-            return Err(Rejection::new(RejectReason::StaleMessage, "group key expired"));
-        }
-        if g.recv_seq.is_some_and(|last| h.sequence <= last) {
-            return Err(Rejection::new(
-                RejectReason::DuplicateMessage,
-                format!("sequence {} already seen", h.sequence),
-            ));
-        }
+        check_key_use(
+            g.started,
+            self.lifetime_us(),
+            g.recv_seq,
+            h.sequence,
+            now,
+            "group key expired",
+        )?;
         let (sk, leader) = (g.sk, g.leader);
         let cert: Option<SessionCert> = trust.directory_cert(leader);
         let key = DataKey {

@@ -5,13 +5,13 @@
 use super::config::{Scheme, SessionConfig};
 use super::credentials::{Identity, Trust};
 use super::crypto::SessionCert;
-use super::protection::{protect, unprotect, DataKey, Direction};
+use super::protection::{check_key_use, protect, unprotect, DataKey, Direction};
 use super::wire::{
     read_confirm_header, write_confirm_header, ConfirmBody, DataHeader, DhOffer, Hello, KeyTransport, Reply, StepHeader,
 };
 use crate::authenticator::{
-    DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
-    Timestamp,
+    malformed, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket, PacketKind, SenderId,
+    StationId, Timestamp,
 };
 use crate::{RejectReason, Rejection};
 use openssl::bn::BigNum;
@@ -19,7 +19,7 @@ use openssl::dh::Dh;
 use openssl::pkey::{Params, Private};
 use std::collections::HashMap;
 use v2x_crypto::{ct_eq, hmac_sha1, CryptoError};
-use v2x_wire::cursor::{CursorError, Reader};
+use v2x_wire::cursor::Reader;
 
 /// The DH group: RFC 5114 2048-bit MODP with a 256-bit subgroup.
 fn dh_group() -> Result<Dh<Params>, CryptoError> {
@@ -39,6 +39,8 @@ fn session_key_from(secret: &[u8]) -> [u8; 16] {
     k
 }
 
+/// A step that cannot be answered: an invalid DH value, or a local failure while
+/// building the answer (reported as the packet's fault, as the handshake cannot go on).
 fn invalid(e: impl std::fmt::Display) -> Rejection {
     Rejection::new(RejectReason::InvalidEncoding, e.to_string())
 }
@@ -184,7 +186,7 @@ impl Sessions {
         packet: &[u8],
         now: Timestamp,
     ) -> Result<Decapsulated, Rejection> {
-        let h = Hello::parse(packet, self.wang()).map_err(invalid)?;
+        let h = Hello::parse(packet, self.wang()).map_err(malformed)?;
         if let Some(offer) = &h.dh {
             // Peers may not choose the group: anything but the configured one is refused
             // (public parameters, compared as such).
@@ -250,7 +252,7 @@ impl Sessions {
         packet: &[u8],
         now: Timestamp,
     ) -> Result<Decapsulated, Rejection> {
-        let r = Reply::parse(packet, self.wang()).map_err(invalid)?;
+        let r = Reply::parse(packet, self.wang()).map_err(malformed)?;
         if r.to != me.id {
             return Err(not_for_me(r.to));
         }
@@ -341,7 +343,7 @@ impl Sessions {
         now: Timestamp,
     ) -> Result<Decapsulated, Rejection> {
         let mut r = Reader::new(packet);
-        let h = read_confirm_header(&mut r).map_err(invalid)?;
+        let h = read_confirm_header(&mut r).map_err(malformed)?;
         if h.to != me.id {
             return Err(not_for_me(h.to));
         }
@@ -350,7 +352,7 @@ impl Sessions {
             .get(&h.session)
             .filter(|s| !s.initiator && s.peer == h.from && !s.established)
             .ok_or_else(|| Rejection::new(RejectReason::UnknownSender, "no handshake in progress with this sender"))?;
-        let body = ConfirmBody::read(&mut r, packet, self.wang()).map_err(|e: CursorError| invalid(e))?;
+        let body = ConfirmBody::read(&mut r, packet, self.wang()).map_err(malformed)?;
         let sk = match body {
             ConfirmBody::Mac { t, covered, mac } => {
                 trust.check_time(t, now)?;
@@ -373,7 +375,7 @@ impl Sessions {
                         "Sig_A[B|SK|T] does not verify",
                     ));
                 }
-                let kt = KeyTransport::parse(&inner).map_err(invalid)?;
+                let kt = KeyTransport::parse(&inner).map_err(malformed)?;
                 if kt.to != me.id {
                     return Err(Rejection::new(
                         RejectReason::NotForThisRecipient,
@@ -426,15 +428,14 @@ impl Sessions {
         if !s.established {
             return Err(Rejection::new(RejectReason::UnknownKey, "session not established"));
         }
-        if s.started.plus_micros(self.lifetime_us()) < now {
-            return Err(Rejection::new(RejectReason::StaleMessage, "session expired"));
-        }
-        if s.recv_seq.is_some_and(|last| h.sequence <= last) {
-            return Err(Rejection::new(
-                RejectReason::DuplicateMessage,
-                format!("sequence {} already seen", h.sequence),
-            ));
-        }
+        check_key_use(
+            s.started,
+            self.lifetime_us(),
+            s.recv_seq,
+            h.sequence,
+            now,
+            "session expired",
+        )?;
         let sk =
             s.sk.ok_or_else(|| Rejection::new(RejectReason::UnknownKey, "no session key"))?;
         let key = DataKey {

@@ -7,7 +7,7 @@
 use super::config::Protection;
 use super::crypto::{SessionCert, SigningKey};
 use super::wire::{DataHeader, DATA_HEADER_LEN, HMAC_LEN};
-use crate::authenticator::{malformed, EncapError};
+use crate::authenticator::{malformed, EncapError, Timestamp};
 use crate::{RejectReason, Rejection};
 use v2x_crypto::{ct_eq, hmac_sha1};
 use v2x_wire::cursor::Reader;
@@ -27,6 +27,29 @@ fn nonce(id: &[u8; 8], direction: Direction, seq: u32) -> [u8; 12] {
     n[7] = direction as u8;
     n[8..].copy_from_slice(&seq.to_be_bytes());
     n
+}
+
+/// Checks that a key that `started` at that time is still within `lifetime_us` at
+/// `now` (`expired` names it in the rejection) and that `sequence` is newer than the
+/// `last` one accepted under it (data replays are caught by sequence numbers).
+pub fn check_key_use(
+    started: Timestamp,
+    lifetime_us: u64,
+    last: Option<u32>,
+    sequence: u32,
+    now: Timestamp,
+    expired: &'static str,
+) -> Result<(), Rejection> {
+    if started.plus_micros(lifetime_us) < now {
+        return Err(Rejection::new(RejectReason::StaleMessage, expired));
+    }
+    if last.is_some_and(|last| sequence <= last) {
+        return Err(Rejection::new(
+            RejectReason::DuplicateMessage,
+            format!("sequence {sequence} already seen"),
+        ));
+    }
+    Ok(())
 }
 
 /// What a data packet is protected with.
