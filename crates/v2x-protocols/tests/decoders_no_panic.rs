@@ -8,6 +8,7 @@ use v2x_crypto::Curve;
 use v2x_protocols::cert::{decode_signature, CompactCertificate};
 use v2x_protocols::loopback::Link;
 use v2x_protocols::session::crypto::{EncryptionAlg, SessionCert, SignatureAlg};
+use v2x_protocols::session::wire;
 use v2x_protocols::session::{Protection, Scheme, SessionConfig, Topology};
 use v2x_protocols::tesla::{Bootstrap, KeyDisclosure, TeslaConfig};
 use v2x_protocols::{build_pair, hash_chain, none, tesla, two_flip, Authenticator, ProtocolConfig, Timestamp};
@@ -119,6 +120,21 @@ fn station_decap_never_panics_on_mutated_packets() {
     }
 }
 
+/// Every session-scheme message parser, both schemes.
+fn session_messages(bytes: &[u8]) {
+    for wang in [false, true] {
+        let _ = wire::Hello::parse(bytes, wang);
+        let _ = wire::Reply::parse(bytes, wang);
+        let mut r = v2x_wire::cursor::Reader::new(bytes);
+        if wire::read_confirm_header(&mut r).is_ok() {
+            let _ = wire::ConfirmBody::read(&mut r, bytes, wang);
+        }
+    }
+    let _ = wire::GroupKey::parse(bytes);
+    let _ = wire::DataHeader::parse(bytes);
+    let _ = wire::KeyTransport::parse(bytes);
+}
+
 proptest! {
     #![proptest_config(Config { cases: 512, ..Config::default() })]
 
@@ -144,6 +160,7 @@ proptest! {
                 let _ = SessionCert::decode(sig, enc, &bytes);
             }
         }
+        session_messages(&bytes);
     }
 
     #[test]
