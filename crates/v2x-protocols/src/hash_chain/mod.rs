@@ -32,7 +32,7 @@
 //! Where to look: [`config`] (parameters), [`wire`] (packet layouts and their codecs),
 //! [`keys`] (the tamper-proof key store), [`authority`] (the CA: registration, tracing,
 //! revocation), [`sender`] and [`receiver`] (the two halves of a station), [`station`]
-//! (the [`Authenticator`](crate::Authenticator)), [`describe`] (sizes and costs),
+//! (the [`Authenticator`](crate::Authenticator)), [`describe`](mod@describe) (sizes and costs),
 //! [`deployment`] (shared material, station set-up).
 
 pub mod authority;

@@ -34,7 +34,7 @@
 //! algorithms, certificates and CA), [`credentials`] (own keys, trust, the directory,
 //! handshake authentication), [`handshake`] (pairwise sessions), [`group`] (group
 //! keys), [`protection`] (the four data protection modes), [`station`] (the
-//! [`Authenticator`](crate::Authenticator)), [`describe`] (costs and measured sizes),
+//! [`Authenticator`](crate::Authenticator)), [`describe`](mod@describe) (costs and measured sizes),
 //! [`deployment`] (shared material, station set-up).
 
 pub mod config;

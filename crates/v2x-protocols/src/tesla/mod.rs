@@ -41,7 +41,7 @@
 //! the MAC, interval arithmetic), [`wire`] (packet layouts and their codecs),
 //! [`bootstrap`] (who signs and checks commitments), [`sender`] and [`receiver`] (the
 //! two halves of a station), [`station`] (the [`Authenticator`](crate::Authenticator)),
-//! [`describe`] (sizes and costs), [`deployment`] (shared material, station set-up).
+//! [`describe`](mod@describe) (sizes and costs), [`deployment`] (shared material, station set-up).
 
 pub mod bootstrap;
 pub mod chain;

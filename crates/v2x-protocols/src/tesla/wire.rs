@@ -232,7 +232,7 @@ pub fn encode_key_packet(f: &Format, sender: &[u8], j: u32, key: &[u8]) -> Vec<u
     w.into_vec()
 }
 
-/// The fields of a data packet before its MAC: [type] ‖ sender ‖ time ‖ [disclosed key].
+/// The fields of a data packet before its MAC: (type) ‖ sender ‖ time ‖ (disclosed key).
 pub fn data_head(f: &Format, sender: &[u8], time: u64, disclosed_key: Option<&[u8]>) -> Vec<u8> {
     let mut w = Writer::with_capacity(f.data_overhead());
     if f.layout == TeslaLayout::Paper004 {
@@ -255,7 +255,7 @@ pub fn signed_input(head: &[u8], mac: &[u8], payload: &[u8]) -> Vec<u8> {
     [head, mac, payload].concat()
 }
 
-/// A data packet: head ‖ MAC ‖ [signature] ‖ payload.
+/// A data packet: head ‖ MAC ‖ (signature) ‖ payload.
 pub fn encode_data(head: &[u8], mac: &[u8], signature: Option<&[u8]>, payload: &[u8]) -> Vec<u8> {
     [head, mac, signature.unwrap_or_default(), payload].concat()
 }

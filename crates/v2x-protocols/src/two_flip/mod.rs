@@ -35,7 +35,7 @@
 //! tamper-proof device: factors, keys, signing), [`authority`] (the trusted authority:
 //! registration, tracing, revocation, key updates), [`sender`] and [`receiver`] (the two
 //! halves of a station), [`station`] (the [`Authenticator`](crate::Authenticator)),
-//! [`describe`] (sizes and costs), [`deployment`] (station set-up).
+//! [`describe`](mod@describe) (sizes and costs), [`deployment`] (station set-up).
 
 pub mod authority;
 pub mod config;
