@@ -25,9 +25,11 @@
 //! §4.1). RSUs also carry the CA's revocation notices (list of revoked PIDs).
 //!
 //! Choices where the paper is silent: the chain direction and indexing above; the
-//! timestamp unit (ms); PIDs change every `pseudonym_lifetime_ms`; a replay cache
-//! (by MAC tag) within the freshness window, so a replay inside the window is rejected
-//! rather than only replays outside it; revocation distributed by RSUs as a signed
+//! timestamp unit (ms); PIDs change every `pseudonym_lifetime_ms`; a replay window (by
+//! MAC tag, [`crate::freshness::TagWindow`]) as long as the freshness window, so a replay
+//! inside the window is rejected rather than only replays outside it; revocation
+//! distributed by RSUs as a signed notice (paper: "the CA revokes the accused driver's
+//! pseudo-identity").
 //!
 //! Where to look: [`config`] (parameters), [`wire`] (packet layouts and their codecs),
 //! [`keys`] (the tamper-proof key store), [`authority`] (the CA: registration, tracing,

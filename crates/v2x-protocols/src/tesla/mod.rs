@@ -27,13 +27,13 @@
 //! `i` received at local time `t` is accepted for buffering only if the sender cannot yet
 //! have disclosed `K_i`, i.e. `interval(t + max_clock_offset) < i + d`, and no key of
 //! interval `>= i` is already known; otherwise it is rejected (`key-already-disclosed`),
-//! which also stops replays (TESLA needs no replay window: while a packet waits, a copy of
-//! it is found in the buffer, `duplicate-message`). Safe packets wait in a bounded buffer (per sender and in
-//! total; `pending-buffer-full` when full, `pending-expired` after `max_hold_us`). A
+//! which also stops replays (TESLA needs no replay window: while a packet waits, a copy
+//! of it is found in the buffer, `duplicate-message`). Safe packets wait in a bounded
+//! buffer (per sender and in total; `pending-buffer-full` when full, `pending-expired`
+//! after `max_hold_us`). A
 //! disclosed key `K_j` is authenticated by hashing it back to the latest authenticated key
 //! (`F^{j-a}(K_j) = K_a`), and then verifies every buffered packet of interval `<= j`,
 //! deriving `K_i = F^{j-i}(K_j)`: a lost key packet is made up by any later key.
-//!
 //!
 //! **Layouts**: see [`wire`].
 //!

@@ -149,7 +149,7 @@ impl TeslaReceiver {
     }
 
     /// Records (or replaces) `sender`'s chain after its commitment was authenticated by
-    /// the certificate with HashedId8 `digest`.
+    /// `signer`.
     fn install_peer(
         &mut self,
         sender: &[u8],
