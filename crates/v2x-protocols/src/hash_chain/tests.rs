@@ -170,3 +170,16 @@ fn revocation_list_codec_round_trips_and_rejects_garbage() {
     assert!(decode_revocation_list(&[0, 5, 1]).is_err());
     assert!(decode_revocation_list(&[0]).is_err());
 }
+
+#[test]
+fn decode_errors_name_the_field_and_its_offset_in_the_packet() {
+    let (mut dep, _a, _b) = setup();
+    let mut rsu = dep.station(StationId(100), Role::RoadsideUnit).unwrap();
+    let pkt = send(&mut rsu, b"x", Timestamp::from_millis(20_000));
+    // Cut inside the RSU certificate (index 4, Ts 4, then subject, issuer and validity:
+    // its public key starts at byte 28).
+    let e = super::parse(&pkt[..30], v2x_crypto::Curve::NistP256).unwrap_err();
+    assert_eq!((e.field(), e.offset()), ("certificate public key", 28));
+    let e = super::parse(&pkt[..pkt.len() - 60], v2x_crypto::Curve::NistP256).unwrap_err();
+    assert_eq!(e.field(), "signature");
+}
