@@ -10,7 +10,12 @@
 //! * [`inspect`]: a decoded tree of any of the above, like Wireshark's detail pane.
 //! * [`tai`]: TAI time (1609.2 Time32/Time64), the leap-second table, RFC 3339.
 //! * [`cursor`]: the one bounds-checked byte [`cursor::Reader`] / [`cursor::Writer`] of the
-//!   hand-written codecs; [`its_aid`]: ITS-AID / PSID numbers by name.
+//!   hand-written codecs; [`its_aid`]: ITS-AID / PSID numbers by name; [`shared`]: dependency
+//!   errors made `Clone` + `PartialEq` for the error enums.
+//!
+//! Untrusted C-OER reaches `rasn` only after the structural pre-scan of
+//! `ieee1609dot2::guard` (see [`ieee1609dot2::decode_exact`]), and the `rasn` linked is the
+//! patched copy in `third_party/rasn`.
 
 pub mod cursor;
 pub mod facilities;
