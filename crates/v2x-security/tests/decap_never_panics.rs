@@ -1,31 +1,37 @@
 //! Property test: random and mutated bytes into SN-DECAP (strict and signature-only)
 //! and into the certificate, CRL and trust-list decoders never panic.
 
-mod common;
-
-use common::*;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use v2x_security::*;
 
 struct Samples {
-    fx: Fx,
+    fx: InMemoryPki,
     messages: Vec<Vec<u8>>,
 }
 
 fn samples() -> &'static Samples {
     static S: OnceLock<Samples> = OnceLock::new();
     S.get_or_init(|| {
-        let fx = Fx::new();
-        let bob = fx.ticket();
-        let mut s = fx.sender(fx.ticket());
+        let fx = InMemoryPki::builder().build().unwrap();
+        let bob = fx.ticket().unwrap();
+        let mut s = fx.sender(fx.ticket().unwrap());
         let t = fx.now;
         let mut messages = vec![
             s.encap(&EncapRequest::cam(b"cam with certificate").at(t))
                 .unwrap()
                 .bytes,
             s.encap(&EncapRequest::cam(b"cam with digest").at(t)).unwrap().bytes,
-            s.encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(t))
+            s.encap(
+                &EncapRequest::denm(
+                    b"denm",
+                    Location {
+                        point: GeoPoint::from_degrees(48.0, 11.0),
+                        elevation: 0,
+                    },
+                )
+                .at(t),
+            )
                 .unwrap()
                 .bytes,
             s.encap(

@@ -23,8 +23,9 @@
 use super::crypto::{
     certificate_digest, certificate_id3, ecies_unwrap, ecies_wrap, encryption_key, placeholder_signature, sign, verify,
 };
-use super::pki::{Credential, ITS_AID_CAM, ITS_AID_DENM};
+use super::pki::Credential;
 use super::validate::{model_region, V1TrustStore};
+use crate::message_signature::{check_form, SignatureForm};
 use crate::reason::{RejectReason, Rejection};
 use crate::region::GeoPoint;
 use crate::time::TaiTime;
@@ -38,6 +39,7 @@ use v2x_wire::v1_2_1::{
     PayloadType, RecipientInfo, SecuredMessage, SignerInfo, SubjectAttribute, SubjectType, SymmetricAlgorithm,
     ThreeDLocation, TrailerField, V1Error,
 };
+use v2x_wire::ItsAid;
 
 /// Which security profile (§7) a message follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,17 +52,17 @@ pub enum V1Profile {
 impl V1Profile {
     pub fn its_aid(self) -> u64 {
         match self {
-            V1Profile::Cam => ITS_AID_CAM,
-            V1Profile::Denm => ITS_AID_DENM,
+            V1Profile::Cam => ItsAid::CAM.value(),
+            V1Profile::Denm => ItsAid::DENM.value(),
             V1Profile::Generic { its_aid } => its_aid,
         }
     }
 
     pub fn from_its_aid(its_aid: u64) -> V1Profile {
-        match its_aid {
-            ITS_AID_CAM => V1Profile::Cam,
-            ITS_AID_DENM => V1Profile::Denm,
-            its_aid => V1Profile::Generic { its_aid },
+        match ItsAid(its_aid) {
+            ItsAid::CAM => V1Profile::Cam,
+            ItsAid::DENM => V1Profile::Denm,
+            _ => V1Profile::Generic { its_aid },
         }
     }
 }
@@ -156,6 +158,8 @@ pub struct V1Policy {
     pub replay_capacity: usize,
     /// CAM certificate inclusion period (§7.1: once per second).
     pub cam_certificate_interval: Duration,
+    /// Signature encodings accepted (default: every form v1.2.1 allows).
+    pub signature_form: SignatureForm,
 }
 
 impl Default for V1Policy {
@@ -168,6 +172,7 @@ impl Default for V1Policy {
             insecure_accept_unsecured: false,
             replay_capacity: 4096,
             cam_certificate_interval: Duration::from_secs(1),
+            signature_form: SignatureForm::default(),
         }
     }
 }
@@ -195,6 +200,7 @@ pub struct V1Entity {
     certificate_requested: bool,
     chain_requested: bool,
     unknown_certificates: BTreeSet<HashedId3>,
+    /// Identities of accepted signed messages: SHA-256 of the signed bytes.
     replay_seen: HashSet<[u8; 32]>,
     replay_order: VecDeque<[u8; 32]>,
 }
@@ -438,7 +444,7 @@ impl V1Entity {
                 generation_time,
             });
         }
-        let signer = self.verify_signed(&msg, bytes, external, now)?;
+        let (signer, identity) = self.verify_signed(&msg, bytes, external, now)?;
         let payload = if pt == PayloadType::SIGNED_AND_ENCRYPTED {
             self.decrypt(&msg)?
         } else if pt == PayloadType::SIGNED_EXTERNAL {
@@ -446,7 +452,7 @@ impl V1Entity {
         } else {
             msg.payload.data.clone()
         };
-        self.remember(&msg);
+        self.remember(identity);
         Ok(V1Accepted {
             payload,
             payload_type: pt,
@@ -462,7 +468,7 @@ impl V1Entity {
         bytes: &[u8],
         external: Option<&[u8]>,
         now: TaiTime,
-    ) -> Result<HashedId8, Rejection> {
+    ) -> Result<(HashedId8, [u8; 32]), Rejection> {
         let sig = msg.signature().ok_or_else(|| {
             rej(
                 RejectReason::UnsignedMessage,
@@ -632,12 +638,21 @@ impl V1Entity {
         if let Some(ext) = external {
             tbs.extend_from_slice(ext);
         }
+        // Replay identity: the signed bytes (with the external payload), never the signature.
+        // ECDSA signatures are malleable (s and n − s both verify; r travels as x-only or
+        // as either compressed form of R, all of one length, so the signed bytes do not
+        // change), and a key over the signature bytes would take a re-encoded copy for a
+        // new message.
+        let identity = sha256(&tbs);
+        if self.replay_seen.contains(&identity) {
+            return Err(rej(RejectReason::DuplicateMessage, "message already received"));
+        }
+        if let Some(form) = signature_form_violation(sig, self.policy.signature_form) {
+            return Err(rej(RejectReason::FalseSignature, form));
+        }
         let key = self.store.key_of(&leaf)?;
         if !verify(&key, &tbs, sig) {
             return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
-        }
-        if self.replay_seen.contains(&replay_key(msg)) {
-            return Err(rej(RejectReason::DuplicateMessage, "message already received"));
         }
 
         // Accepted as far as the signature goes: learn the ticket, serve requests.
@@ -655,11 +670,10 @@ impl V1Entity {
                 }
             }
         }
-        Ok(digest)
+        Ok((digest, identity))
     }
 
-    fn remember(&mut self, msg: &SecuredMessage) {
-        let k = replay_key(msg);
+    fn remember(&mut self, k: [u8; 32]) {
         if self.replay_seen.insert(k) {
             self.replay_order.push_back(k);
             while self.replay_order.len() > self.policy.replay_capacity {
@@ -725,12 +739,27 @@ impl V1Entity {
     }
 }
 
-fn replay_key(msg: &SecuredMessage) -> [u8; 32] {
-    let mut b = msg.to_be_signed().unwrap_or_default();
-    if let Some(s) = msg.signature() {
-        s.encode(&mut b);
+/// The signature-form policy (low s, x-only r) applied to a v1.2.1 signature; `Some(why)`
+/// when it is refused.
+fn signature_form_violation(sig: &v2x_wire::v1_2_1::Signature, form: SignatureForm) -> Option<String> {
+    if form == SignatureForm::default() {
+        return None;
     }
-    sha256(&b)
+    let v2x_wire::v1_2_1::Signature::Ecdsa { algorithm, r, s } = sig else {
+        return None;
+    };
+    let curve = algorithm.curve().map(super::crypto::to_curve)?;
+    let r = match r {
+        v2x_wire::v1_2_1::EccPoint::XCoordinateOnly(x) => v2x_crypto::RPoint::XOnly(x.clone()),
+        v2x_wire::v1_2_1::EccPoint::CompressedLsbY0(x) => v2x_crypto::RPoint::Compressed {
+            y_odd: false,
+            x: x.clone(),
+        },
+        v2x_wire::v1_2_1::EccPoint::CompressedLsbY1(x) => v2x_crypto::RPoint::Compressed { y_odd: true, x: x.clone() },
+        _ => return None,
+    };
+    let sig = v2x_crypto::Signature::new(curve, r, s.clone()).ok()?;
+    check_form(&sig, form).err().map(|e| e.to_string())
 }
 
 /// §5.4 header order (see `SecuredMessage::header_order_valid`).
