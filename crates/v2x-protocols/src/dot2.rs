@@ -21,7 +21,7 @@ use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
 use v2x_security::{
     issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, Location, ProfileKind, SecurityEntity, TaiTime, TrustStore, PSID_CAM, PSID_DENM,
+    IssuerKey, ItsAid, Location, ProfileKind, SecurityEntity, TaiTime, TrustStore,
 };
 
 /// PSID this project uses for TESLA chain commitments signed by the standard stack.
@@ -71,7 +71,7 @@ impl Dot2Pki {
             .map_err(|e| err(e.to_string()))?;
         let aa_key = PrivateKey::generate(curve)?;
         let mut spec = CertificateSpec::new(Some("v2x-protocols AA"), start, ca_validity);
-        spec.issue_permissions = Some(IssuePermissions::Psids(psids.to_vec()));
+        spec.issue_permissions = Some(IssuePermissions::Psids(psids.iter().map(|&p| ItsAid(p)).collect()));
         let aa = issue_certificate(
             &spec,
             aa_key.public_key(),
@@ -112,7 +112,7 @@ impl Dot2Pki {
             .psids
             .iter()
             .map(|&psid| AppPermission {
-                psid,
+                psid: ItsAid(psid),
                 ssp: v2x_security::pki_store::default_ssp(psid),
             })
             .collect();
@@ -339,7 +339,7 @@ impl Dot2Deployment {
     pub fn new(config: &Dot2Config) -> Result<Dot2Deployment, SetupError> {
         let pki = Dot2Pki::new(
             config.curve,
-            &[PSID_CAM, PSID_DENM],
+            &[ItsAid::CAM.value(), ItsAid::DENM.value()],
             Duration::from_secs(config.ticket_validity_s),
             config.time_base,
         )?;

@@ -502,11 +502,11 @@ mod v2 {
         let mut spec = CertificateSpec::new(None, start, Duration::from_secs(7 * 86_400));
         spec.app_permissions = vec![
             AppPermission {
-                psid: 36,
+                psid: v2x_security::ItsAid::CAM,
                 ssp: Some(vec![1, 0, 0]),
             },
             AppPermission {
-                psid: 37,
+                psid: v2x_security::ItsAid::DENM,
                 ssp: Some(vec![1, 0xff, 0xff, 0xff]),
             },
         ];
@@ -583,8 +583,8 @@ mod v2 {
             // The plaintext is the inner (signed or unsecured) message: its own fields
             // are listed by the recursive call; only the framing around the ciphertext
             // remains at this level.
-            let mut map = HashMap::new();
-            let (plain, _) = decrypt(ed, keys, &mut map).map_err(err)?;
+            let map = HashMap::new();
+            let plain = decrypt(ed, keys, &map).map_err(err)?.plaintext;
             let inner = walk(&plain, keys, fields, depth + 1)?;
             let framing = bytes.len() - rec - 28 - plain.len();
             fields.push(field(

@@ -873,7 +873,7 @@ impl TeslaStation {
             ));
         };
         let d = entity.decap_at(bytes, clock.to_tai(now))?;
-        if d.psid != Some(*psid) {
+        if d.psid != Some((*psid).into()) {
             return Err(Rejection::new(
                 RejectReason::PsidNotPermitted,
                 "not a TESLA commitment PSID",

@@ -20,7 +20,9 @@
 use crate::certificate::{AppPermission, CertRef, Certificate, CertificateError};
 use crate::crl::{issue_crl, issue_crl_entries, verify_crl, CrlError};
 use crate::entity::SecurityEntity;
-use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey};
+use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey, PsidGroup};
+use crate::permissions::issuance::check_issued_by;
+use crate::reason::Rejection;
 use crate::profile::{DEFAULT_CAM_SSP, DEFAULT_DENM_SSP};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
@@ -110,6 +112,8 @@ pub enum PkiError {
     },
     #[error("{}: neither a certificate, a CRL nor a trust list", path.display())]
     UnknownFile { path: PathBuf },
+    #[error("the AA may not issue this ticket")]
+    NotPermittedByAa(#[source] Rejection),
     #[error("issuing a certificate")]
     Issue(#[from] IssueError),
     #[error("key generation")]
@@ -368,10 +372,10 @@ impl Pki {
             key: root_key,
         };
 
-        let sub_ca = |name: &str, psids: Vec<ItsAid>| -> Result<Authority, PkiError> {
+        let sub_ca = |name: &str, permissions: IssuePermissions| -> Result<Authority, PkiError> {
             let key = PrivateKey::generate(curve)?;
             let mut spec = CertificateSpec::new(Some(name), start, ca_validity);
-            spec.issue_permissions = Some(IssuePermissions::Psids(psids));
+            spec.issue_permissions = Some(permissions);
             spec.assurance_level = Some(0xe0);
             let enc = PrivateKey::generate(encryption_curve(curve))?;
             spec.encryption_key = Some(enc.public_key().clone());
@@ -388,10 +392,19 @@ impl Pki {
                 key,
             })
         };
-        // The EA issues enrolment credentials (PSID 623), the AA tickets for the PKI's PSIDs.
-        let ea = sub_ca("v2xsec enrolment authority", vec![ItsAid::CERT_REQUEST])?;
-        let aa = sub_ca("v2xsec authorization authority", config.psids.clone())?;
-
+        // The EA issues enrolment credentials (PSID 623). The AA issues tickets for any
+        // PSID (`pki issue --psid` chooses), to end entities only: a ticket can never issue.
+        let ea = sub_ca(
+            "v2xsec enrolment authority",
+            IssuePermissions::Psids(vec![ItsAid::CERT_REQUEST]),
+        )?;
+        let aa = sub_ca(
+            "v2xsec authorization authority",
+            IssuePermissions::Groups(vec![PsidGroup {
+                subjects: None,
+                ..PsidGroup::end_entities(&[])
+            }]),
+        )?;
         save_authority(&dir.join("root"), &root)?;
         save_authority(&dir.join("ea"), &ea)?;
         save_authority(&dir.join("aa"), &aa)?;
@@ -534,6 +547,9 @@ impl Pki {
         let mut out = Vec::with_capacity(count);
         for i in first..first + count {
             let creds = issue_ticket(&self.aa, spec, start, self.config.curve)?;
+            // Never hand out a ticket receivers would reject as inconsistent (e.g. a PSID the
+            // AA of an older PKI directory may not grant).
+            check_issued_by(&creds.certificate, &self.aa.certificate).map_err(PkiError::NotPermittedByAa)?;
             let (cert, key, enc) = (&creds.certificate, &creds.signing_key, &creds.encryption_key);
             let base = tdir.join(format!("at-{i:04}"));
             write_file(&base.with_extension("oer"), cert.encoded())?;

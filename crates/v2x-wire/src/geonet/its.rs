@@ -830,6 +830,27 @@ pub fn peek_header(bytes: &[u8]) -> Option<ItsPduHeader> {
     }
 }
 
+/// Which optional containers a UPER CAM carries, read from the presence bits of
+/// `CamParameters` without decoding the rest: the header (6 octets) and generationDeltaTime
+/// (2 octets) are fixed, then come the extension bit and the two OPTIONAL bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CamContainersPresent {
+    pub low_frequency: bool,
+    pub special_vehicle: bool,
+}
+
+pub fn peek_cam_containers(bytes: &[u8]) -> Option<CamContainersPresent> {
+    let header = peek_header(bytes)?;
+    if header.message_id != MESSAGE_ID_CAM {
+        return None;
+    }
+    let bits = *bytes.get(8)?;
+    Some(CamContainersPresent {
+        low_frequency: bits & 0x40 != 0,
+        special_vehicle: bits & 0x20 != 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -911,6 +932,18 @@ mod tests {
             cam.cam.cam_parameters.special_vehicle_container = Some(c);
             let bytes = encode_cam(&cam).unwrap();
             assert_eq!(decode_cam(&bytes).unwrap(), cam);
+            let present = peek_cam_containers(&bytes).unwrap();
+            assert!(present.low_frequency && present.special_vehicle);
+        }
+        for lf in [false, true] {
+            let bytes = encode_cam(&passenger_car_cam(&state(), 77, lf)).unwrap();
+            assert_eq!(
+                peek_cam_containers(&bytes),
+                Some(CamContainersPresent {
+                    low_frequency: lf,
+                    special_vehicle: false
+                })
+            );
         }
     }
 

@@ -98,6 +98,15 @@ pub fn signed_data(
     Ok(out)
 }
 
+/// The C-OER of `SymmetricEncryptionKey { aes128Ccm key }` (what a symmetric key's
+/// HashedId8 is computed over, 1609.2 §6.3.34).
+pub fn aes128_ccm_key(key: &[u8; 16]) -> [u8; 17] {
+    let mut out = [0u8; 17];
+    out[0] = 0x80; // CHOICE tag of aes128Ccm
+    out[1..].copy_from_slice(key);
+    out
+}
+
 /// Appends a `Signature`: the 256-bit x-only forms directly, anything else via the codec.
 fn put_signature(out: &mut Vec<u8>, signature: &Signature) -> Result<(), WireError> {
     let (tag, sig) = match signature {
@@ -128,6 +137,13 @@ mod tests {
     };
     use super::*;
     use rasn::types::{FixedOctetString, Integer};
+
+    #[test]
+    fn aes128_ccm_key_equals_the_codec() {
+        let key = [7u8; 16];
+        let codec = encode(&super::super::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key))).unwrap();
+        assert_eq!(aes128_ccm_key(&key).to_vec(), codec);
+    }
 
     #[test]
     fn unsecured_tbs_data_equals_the_codec() {
