@@ -10,14 +10,15 @@
 
 use crate::certificate::{CertRef, Certificate, CertificateError};
 use crate::convert;
-use crate::signed::{anchor_signer, verify_signed_data, SignedDataError};
+use crate::signed::{anchor_signer, sign_data, verify_signed_data, SignedDataError, SignerKind};
 use crate::time::TaiTime;
 use crate::trust_store::{TrustListVersion, TrustStore, TrustWarning};
 use std::sync::Arc;
 use v2x_crypto::HashedId8;
 use v2x_wire::ieee1609dot2::{self as wire, WireError};
 use v2x_wire::trust_list::{
-    parse_trust_list, SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer,
+    parse_trust_list, AaEntry, CtlCommand, CtlDelete, CtlEntry, CtlFormat, EtsiTs102941Data,
+    EtsiTs102941DataContent, SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer,
 };
 use v2x_wire::ItsAid;
 
@@ -61,6 +62,8 @@ pub enum TrustListError {
         #[source]
         source: CertificateError,
     },
+    #[error("access point {0:?} is not an IA5 string")]
+    AccessPoint(String),
     #[error("the list of {signer} was due to be replaced at {next_update} (TAI s), now {now}: refused")]
     Expired { signer: HashedId8, next_update: u32, now: u32 },
     #[error("a list of {signer} with nextUpdate {} (sequence {}) is older than the one loaded (nextUpdate {}, sequence {}): refused", offered.next_update, offered.sequence, held.next_update, held.sequence)]
@@ -242,4 +245,50 @@ impl TrustStore {
         tracing::debug!(%signer, loaded = load.loaded, next_update, "trust list loaded");
         Ok(load)
     }
+}
+
+/// What a root CA's CTL lists: AA certificates to add (with their access point URL) and
+/// certificates to delete.
+#[derive(Debug, Clone, Default)]
+pub struct RcaCtlContent<'a> {
+    pub add_aas: Vec<(&'a Certificate, &'a str)>,
+    pub delete: Vec<HashedId8>,
+    /// A full list (replaces the previous one) or a delta.
+    pub is_full: bool,
+    pub sequence: u8,
+}
+
+/// Signs a root CA's CTL (TS 102 941 `ToBeSignedRcaCtl`, PSID 624) with `rca` and its key.
+pub fn issue_rca_ctl(
+    content: &RcaCtlContent<'_>,
+    next_update: TaiTime,
+    rca: &Certificate,
+    key: &v2x_crypto::PrivateKey,
+) -> Result<Vec<u8>, TrustListError> {
+    let mut commands = Vec::new();
+    for (aa, url) in &content.add_aas {
+        let url = rasn::types::Ia5String::try_from(url.to_string())
+            .map_err(|_| TrustListError::AccessPoint(url.to_string()))?;
+        commands.push(CtlCommand::Add(Box::new(CtlEntry::Aa(AaEntry {
+            aa_certificate: aa.decoded().clone(),
+            access_point: url,
+        }))));
+    }
+    for id in &content.delete {
+        commands.push(CtlCommand::Delete(CtlDelete::Cert(convert::hashed_id8_to_wire(*id))));
+    }
+    let body = EtsiTs102941Data {
+        version: 1,
+        content: EtsiTs102941DataContent::CertificateTrustListRca(CtlFormat::new(
+            rasn_its::ieee1609dot2::base_types::Time32(next_update.to_time32()),
+            content.is_full,
+            content.sequence,
+            commands,
+        )),
+    };
+    let payload = wire::encode(&body)?;
+    let header = rasn_its::ieee1609dot2::HeaderInfo::builder()
+        .psid(convert::psid(ItsAid::CTL))
+        .build();
+    Ok(sign_data(&payload, header, rca, key, SignerKind::Digest)?)
 }

@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | 1 | decode | exact C-OER (no trailing bytes), protocol version 3 | `InvalidEncoding`, `IncompatibleProtocol` |
 //! | 2 | decrypt | encrypted data: a recipient info for one of our keys, key unwrap, AES-CCM tag; the plaintext decoded as in 1 | `NotForThisRecipient`, `DecryptionFailed` |
-//! | 3 | content | signed where a signature is required; unsecured inner data | `UnsignedMessage` |
+//! | 3 | content | signed where a signature is required; unsecured inner data, a known hash and signature algorithm | `UnsignedMessage`, `InvalidEncoding` |
 //! | 4 | header fields | generation time; generation location where the profile needs it | `MissingHeaderField` |
 //! | 5 | freshness | generation time within the profile's window, expiry time | `StaleMessage`, `FutureMessage` |
 //! | 6 | signer | `self` refused; a digest must name a known certificate (else a P2PCD request is queued); a carried certificate must decode | `UnsupportedSignerIdentifierType`, `SignerCertificateNotFound`, `InvalidCertificate` |
@@ -125,7 +125,7 @@ impl DecapStep {
         match self {
             DecapStep::Decode => &[R::InvalidEncoding, R::IncompatibleProtocol],
             DecapStep::Decrypt => &[R::NotForThisRecipient, R::DecryptionFailed],
-            DecapStep::Content => &[R::UnsignedMessage],
+            DecapStep::Content => &[R::UnsignedMessage, R::InvalidEncoding],
             DecapStep::HeaderFields => &[R::MissingHeaderField],
             DecapStep::Freshness => &[R::StaleMessage, R::FutureMessage],
             DecapStep::Signer => &[
