@@ -290,11 +290,26 @@ fn the_sender_refuses_with_a_reason() {
     // One station: it signs by default.
     assert!(v2x(&encap_args(&pki, &payload, &msg, &[])).status.success());
     // A short-lived ticket for a second station is valid when issued.
-    let o = v2x(&["pki", "issue", "--dir", p(&pki), "--station", "a-car", "--validity", "2m", "--psid", "cam,DENM"]);
+    let o = v2x(&[
+        "pki",
+        "issue",
+        "--dir",
+        p(&pki),
+        "--station",
+        "a-car",
+        "--validity",
+        "2m",
+        "--psid",
+        "cam,DENM",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = v2x(&encap_args(&pki, &payload, &msg, &[]));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("a-car, station-1") && stderr(&o).contains("--station"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a-car, station-1") && stderr(&o).contains("--station"),
+        "{}",
+        stderr(&o)
+    );
     let o = v2x(&encap_args(&pki, &payload, &msg, &["--station", "a-car"]));
     assert!(o.status.success(), "{}", stderr(&o));
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
@@ -302,11 +317,18 @@ fn the_sender_refuses_with_a_reason() {
 
     // A revoked ticket does not sign, unless the lab option says so.
     let ticket = pki.join("stations/a-car/tickets/at-0000.oer");
-    assert!(v2x(&["pki", "revoke", "--dir", p(&pki), "--cert", p(&ticket)]).status.success());
+    assert!(v2x(&["pki", "revoke", "--dir", p(&pki), "--cert", p(&ticket)])
+        .status
+        .success());
     let o = v2x(&encap_args(&pki, &payload, &msg, &["--station", "a-car"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("revoked"), "{}", stderr(&o));
-    let o = v2x(&encap_args(&pki, &payload, &msg, &["--station", "a-car", "--insecure-sign-with-invalid-ticket"]));
+    let o = v2x(&encap_args(
+        &pki,
+        &payload,
+        &msg,
+        &["--station", "a-car", "--insecure-sign-with-invalid-ticket"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning"), "{}", stderr(&o));
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
@@ -316,7 +338,14 @@ fn the_sender_refuses_with_a_reason() {
     let other = tmp.path().join("other");
     init(&other);
     let foreign = other.join("stations/station-1/tickets/at-0000.oer");
-    let args = ["--station", "station-1", "--profile", "generic", "--encrypt-to", p(&foreign)];
+    let args = [
+        "--station",
+        "station-1",
+        "--profile",
+        "generic",
+        "--encrypt-to",
+        p(&foreign),
+    ];
     let o = v2x(&encap_args(&pki, &payload, &msg, &args));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("untrusted-root"), "{}", stderr(&o));
@@ -339,7 +368,9 @@ fn decap_refuses_missing_or_rolled_back_crls() {
     let crl = pki.join("crl.oer");
     let first_crl = std::fs::read(&crl).unwrap();
     let ticket = pki.join("stations/station-1/tickets/at-0000.oer");
-    assert!(v2x(&["pki", "revoke", "--dir", p(&pki), "--cert", p(&ticket)]).status.success());
+    assert!(v2x(&["pki", "revoke", "--dir", p(&pki), "--cert", p(&ticket)])
+        .status
+        .success());
 
     std::fs::write(&crl, &first_crl).unwrap();
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
@@ -350,9 +381,20 @@ fn decap_refuses_missing_or_rolled_back_crls() {
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("CRL is missing"), "{}", stderr(&o));
-    let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&msg), "--insecure-allow-missing-crl"]);
+    let o = v2x(&[
+        "decap",
+        "--trust",
+        p(&pki),
+        "--in",
+        p(&msg),
+        "--insecure-allow-missing-crl",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stderr(&o).contains("warning") && stderr(&o).contains("insecure"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning") && stderr(&o).contains("insecure"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

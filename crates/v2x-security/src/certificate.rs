@@ -75,10 +75,7 @@ pub struct AppPermission {
 
 impl AppPermission {
     pub fn new(psid: impl Into<ItsAid>, ssp: Option<Vec<u8>>) -> AppPermission {
-        AppPermission {
-            psid: psid.into(),
-            ssp,
-        }
+        AppPermission { psid: psid.into(), ssp }
     }
 }
 
@@ -166,7 +163,9 @@ impl Certificate {
             return Err(CertificateError::Implicit);
         }
         let issuer = match &decoded.issuer {
-            w::IssuerIdentifier::VSelf(h) => Issuer::SelfSigned(convert::hash_alg_from_wire(h).map_err(field("issuer"))?),
+            w::IssuerIdentifier::VSelf(h) => {
+                Issuer::SelfSigned(convert::hash_alg_from_wire(h).map_err(field("issuer"))?)
+            }
             w::IssuerIdentifier::Sha256AndDigest(d) => {
                 Issuer::Digest(HashAlg::Sha256, convert::hashed_id8_from_wire(d))
             }

@@ -378,7 +378,8 @@ mod tests {
             assert!(root.verify_signature(None), "{curve}");
             let ak = PrivateKey::generate(Curve::NistP256).unwrap();
             let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
-            at.app_permissions.push(AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc])));
+            at.app_permissions
+                .push(AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc])));
             let at = issue_certificate(&at, ak.public_key(), IssuerKey::Ca { cert: &root, key: &rk }).unwrap();
             assert!(at.verify_signature(Some(&root)));
             assert_eq!(at.permission_for(36), Some(Some(&[1u8, 0xff, 0xfc][..])));

@@ -17,26 +17,25 @@
 //! trust store built from the directory refuses a missing CRL or one older than that (see
 //! [`crate::trust_dir`] for the insecure lab override).
 
-use crate::certificate::{AppPermission, CertRef, Certificate, CertificateError};
-use crate::crl::{issue_crl, issue_crl_entries, verify_crl, CrlError};
+use crate::certificate::{AppPermission, CertRef, Certificate};
+use crate::crl::{issue_crl, issue_crl_entries, verify_crl};
 use crate::entity::SecurityEntity;
 use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey, PsidGroup};
 use crate::permissions::issuance::check_issued_by;
-use crate::reason::Rejection;
+pub use crate::pki_error::PkiError;
 use crate::profile::{DEFAULT_CAM_SSP, DEFAULT_DENM_SSP};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
 use crate::time::TaiTime;
-use crate::trust_dir::{LoadedTrust, TrustOptions};
-use crate::trust_list::TrustListError;
-use crate::trust_store::{AnchorError, TrustStore, TrustWarning};
+use crate::trust_dir::{load_certificate_dir, LoadedTrust, TrustOptions};
+use crate::trust_store::{TrustStore, TrustWarning};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use v2x_crypto::{CryptoError, Curve, PrivateKey};
+use v2x_crypto::{Curve, PrivateKey};
 use v2x_wire::ItsAid;
 
 const YEAR: u64 = 31_556_952;
@@ -46,79 +45,6 @@ const BACKDATE: Duration = Duration::from_secs(24 * 3600);
 const TICKET_BACKDATE: Duration = Duration::from_secs(300);
 /// How long a CRL issued here stays current (its nextUpdate).
 pub const CRL_VALIDITY: Duration = Duration::from_secs(7 * 24 * 3600);
-
-/// Why a PKI directory operation failed.
-#[derive(Debug, thiserror::Error)]
-pub enum PkiError {
-    #[error("{}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: not a usable certificate", path.display())]
-    Certificate {
-        path: PathBuf,
-        #[source]
-        source: CertificateError,
-    },
-    #[error("{}: not a usable private key", path.display())]
-    Key {
-        path: PathBuf,
-        #[source]
-        source: CryptoError,
-    },
-    #[error("{}: the private key does not belong to the certificate", path.display())]
-    KeyMismatch { path: PathBuf },
-    #[error("{}: invalid configuration", path.display())]
-    Config {
-        path: PathBuf,
-        #[source]
-        source: toml::de::Error,
-    },
-    #[error("writing the configuration")]
-    ConfigWrite(#[from] toml::ser::Error),
-    #[error("{} already holds a PKI", .0.display())]
-    Exists(PathBuf),
-    #[error("invalid station name {0:?} (use letters, digits, '-', '_', '.')")]
-    StationName(String),
-    #[error("station {0} has no tickets")]
-    NoTickets(String),
-    #[error("the ticket validity ends after the AA certificate (AA valid until TAI {aa_end} s)")]
-    OutlivesAa { aa_end: u64 },
-    #[error("the ticket would be valid from {start} to {end} (TAI s) and is over at {now}: refused (the insecure option allows it)")]
-    TicketAlreadyExpired { start: u64, end: u64, now: u64 },
-    #[error("{}: the CRL is missing (every PKI directory has one; refusing to trust without it unless the insecure option allows it)", path.display())]
-    MissingCrl { path: PathBuf },
-    #[error("{}: CRL serial {found} is older than serial {expected}, the last this PKI issued: refused (a rolled-back CRL undoes revocations)", path.display())]
-    CrlRollback { path: PathBuf, found: u32, expected: u32 },
-    #[error("{}: CRL", path.display())]
-    Crl {
-        path: PathBuf,
-        #[source]
-        source: CrlError,
-    },
-    #[error("{}: trust list", path.display())]
-    TrustList {
-        path: PathBuf,
-        #[source]
-        source: TrustListError,
-    },
-    #[error("{}: not a usable trust anchor", path.display())]
-    Anchor {
-        path: PathBuf,
-        #[source]
-        source: AnchorError,
-    },
-    #[error("{}: neither a certificate, a CRL nor a trust list", path.display())]
-    UnknownFile { path: PathBuf },
-    #[error("the AA may not issue this ticket")]
-    NotPermittedByAa(#[source] Rejection),
-    #[error("issuing a certificate")]
-    Issue(#[from] IssueError),
-    #[error("key generation")]
-    Crypto(#[from] CryptoError),
-}
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PkiError + '_ {
     move |source| PkiError::Io {
@@ -221,7 +147,12 @@ impl TicketSpec {
 
 /// Issues one authorization ticket from `aa` per `spec`, valid from `start`, with a signing
 /// key on `curve` (and an encryption key when the spec asks for one).
-pub fn issue_ticket(aa: &Authority, spec: &TicketSpec, start: TaiTime, curve: Curve) -> Result<Credentials, IssueError> {
+pub fn issue_ticket(
+    aa: &Authority,
+    spec: &TicketSpec,
+    start: TaiTime,
+    curve: Curve,
+) -> Result<Credentials, IssueError> {
     let key = PrivateKey::generate(curve)?;
     let enc = if spec.encryption_key {
         Some(PrivateKey::generate(encryption_curve(curve))?)
@@ -635,13 +566,10 @@ impl Pki {
                     expected,
                 });
             }
-            store
-                .revocation_mut()
-                .install(crl)
-                .map_err(|e| PkiError::Crl {
-                    path: crl_path.clone(),
-                    source: e.into(),
-                })?;
+            store.revocation_mut().install(crl).map_err(|e| PkiError::Crl {
+                path: crl_path.clone(),
+                source: e.into(),
+            })?;
         } else if options.insecure_allow_missing_crl {
             warnings.push(TrustWarning::MissingCrl { path: crl_path });
         } else {
@@ -740,5 +668,21 @@ impl Pki {
     /// re-issued before its nextUpdate, or receivers stop trusting the PKI's chains).
     pub fn refresh_crl(&mut self) -> Result<u32, PkiError> {
         self.reissue_crl(None)
+    }
+}
+
+/// Loads a trust store from `dir` with the strict defaults, as of now: a PKI directory
+/// (with `pki.toml`), or a directory of certificates, trust lists and CRLs
+/// ([`crate::trust_dir`]).
+pub fn load_trust_dir(dir: &Path) -> Result<TrustStore, PkiError> {
+    Ok(load_trust_dir_with(dir, &TrustOptions::default())?.store)
+}
+
+/// [`load_trust_dir`] with explicit options (time, insecure lab overrides).
+pub fn load_trust_dir_with(dir: &Path, options: &TrustOptions) -> Result<LoadedTrust, PkiError> {
+    if dir.join("pki.toml").exists() {
+        Pki::open(dir)?.trust_store_with(options)
+    } else {
+        load_certificate_dir(dir, options)
     }
 }

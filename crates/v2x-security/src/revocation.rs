@@ -231,15 +231,24 @@ mod tests {
     fn newer_replaces_older_is_refused_and_freshness_is_tracked() {
         let mut r = RevocationSet::default();
         let root = HashedId8([1; 8]);
-        assert_eq!(r.status(root, TaiTime::from_time32(5), Duration::ZERO), CrlStatus::NotExpected);
+        assert_eq!(
+            r.status(root, TaiTime::from_time32(5), Duration::ZERO),
+            CrlStatus::NotExpected
+        );
         r.expect_crl_from(root);
-        assert_eq!(r.status(root, TaiTime::from_time32(5), Duration::ZERO), CrlStatus::Missing);
+        assert_eq!(
+            r.status(root, TaiTime::from_time32(5), Duration::ZERO),
+            CrlStatus::Missing
+        );
         assert_eq!(r.install(crl(10, 2, 100, &[7])), Ok(1));
         assert!(r.install(crl(10, 1, 100, &[])).is_err(), "lower serial, same date");
         assert!(r.install(crl(9, 5, 100, &[])).is_err(), "earlier issue date");
         assert!(r.revoked_id10.contains(&[7; 10]));
         assert_eq!(r.install(crl(20, 3, 200, &[8])), Ok(1));
-        assert!(!r.revoked_id10.contains(&[7; 10]), "the newer full CRL replaces the older");
+        assert!(
+            !r.revoked_id10.contains(&[7; 10]),
+            "the newer full CRL replaces the older"
+        );
         assert_eq!(
             r.status(root, TaiTime::from_time32(150), Duration::ZERO),
             CrlStatus::Current { next_update: 200 }
@@ -254,6 +263,9 @@ mod tests {
         );
         r.revoke_by_hand([9; 10]);
         r.install(crl(30, 4, 300, &[])).unwrap();
-        assert!(r.revoked_id10.contains(&[9; 10]), "manual revocations survive CRL updates");
+        assert!(
+            r.revoked_id10.contains(&[9; 10]),
+            "manual revocations survive CRL updates"
+        );
     }
 }

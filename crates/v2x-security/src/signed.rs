@@ -5,8 +5,8 @@ use crate::certificate::{join_hash, CertRef, Certificate};
 use crate::convert::{self, ConvertError};
 use crate::message_signature::{verify_message_signature, SignatureError, SignatureForm};
 use crate::trust_store::TrustStore;
-use std::sync::Arc;
 use rasn_its::ieee1609dot2 as w;
+use std::sync::Arc;
 use v2x_crypto::{hash, CryptoError, HashedId8, PrivateKey};
 use v2x_wire::ieee1609dot2::{self as wire, WireError};
 

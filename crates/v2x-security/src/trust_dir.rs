@@ -1,7 +1,8 @@
-//! A receiver's trust configuration from a directory: a PKI directory (with `pki.toml`), or a
-//! directory of certificates (`*.oer`: self-signed ones become trust anchors, others chain
-//! links), trust lists (an ECTL verified with a self-signed certificate of the directory,
-//! e.g. the EU TLM; root-CA CTLs verified with an anchor) and CRLs of either format.
+//! A receiver's trust configuration from a directory of certificates (`*.oer`: self-signed
+//! ones become trust anchors, others chain links), trust lists (an ECTL verified with a
+//! self-signed certificate of the directory, e.g. the EU TLM; root-CA CTLs verified with an
+//! anchor) and CRLs of either format. (A PKI directory is loaded by
+//! [`crate::pki_store::load_trust_dir`], which comes here for any other directory.)
 //!
 //! Strict by default: a PKI directory without its CRL, a rolled-back CRL, a trust list past
 //! its nextUpdate, or a file that is none of the above is an error. The insecure options of
@@ -9,9 +10,9 @@
 
 use crate::certificate::Certificate;
 use crate::crl::verify_crl;
-use crate::pki_store::{Pki, PkiError};
-use crate::time::TaiTime;
+use crate::pki_error::PkiError;
 use crate::signed::SignedDataError;
+use crate::time::TaiTime;
 use crate::trust_list::{verify_trust_list, TrustListError, TrustListPolicy};
 use crate::trust_store::{TrustStore, TrustWarning};
 use std::fs;
@@ -49,14 +50,9 @@ pub struct LoadedTrust {
     pub warnings: Vec<TrustWarning>,
 }
 
-/// Loads a trust store from `dir` with the strict defaults, as of now.
-pub fn load_trust_dir(dir: &Path) -> Result<TrustStore, PkiError> {
-    Ok(load_trust_dir_with(dir, &TrustOptions::default())?.store)
-}
-
 /// What a file of a trust directory holds.
 enum TrustFile {
-    Certificate(Certificate),
+    Certificate(Box<Certificate>),
     TrustList,
     Crl,
     Unknown,
@@ -64,7 +60,7 @@ enum TrustFile {
 
 fn classify(bytes: &[u8]) -> TrustFile {
     if let Ok(c) = Certificate::from_bytes(bytes) {
-        return TrustFile::Certificate(c);
+        return TrustFile::Certificate(Box::new(c));
     }
     if v2x_wire::trust_list::parse_trust_list(bytes).is_ok() {
         return TrustFile::TrustList;
@@ -79,11 +75,9 @@ fn classify(bytes: &[u8]) -> TrustFile {
     }
 }
 
-/// Loads a trust store from `dir` (see the module documentation).
-pub fn load_trust_dir_with(dir: &Path, options: &TrustOptions) -> Result<LoadedTrust, PkiError> {
-    if dir.join("pki.toml").exists() {
-        return Pki::open(dir)?.trust_store_with(options);
-    }
+/// Loads a trust store from a directory of certificates, trust lists and CRLs (see the
+/// module documentation; a PKI directory is loaded by [`crate::pki_store::load_trust_dir`]).
+pub fn load_certificate_dir(dir: &Path, options: &TrustOptions) -> Result<LoadedTrust, PkiError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| PkiError::Io { path, source }
@@ -104,13 +98,14 @@ pub fn load_trust_dir_with(dir: &Path, options: &TrustOptions) -> Result<LoadedT
         let bytes = fs::read(&f).map_err(io(&f))?;
         match classify(&bytes) {
             TrustFile::Certificate(c) if c.is_self_signed() => {
-                let c = Arc::new(c);
-                store
-                    .add_trust_anchor(c.clone())
-                    .map_err(|source| PkiError::Anchor { path: f.clone(), source })?;
+                let c = Arc::new(*c);
+                store.add_trust_anchor(c.clone()).map_err(|source| PkiError::Anchor {
+                    path: f.clone(),
+                    source,
+                })?;
                 self_signed.push(c);
             }
-            TrustFile::Certificate(c) => store.add_ca_certificate(Arc::new(c)),
+            TrustFile::Certificate(c) => store.add_ca_certificate(Arc::new(*c)),
             TrustFile::TrustList => lists.push((f, bytes)),
             TrustFile::Crl => crls.push((f, bytes)),
             TrustFile::Unknown => return Err(PkiError::UnknownFile { path: f }),
@@ -142,7 +137,10 @@ pub fn load_trust_dir_with(dir: &Path, options: &TrustOptions) -> Result<LoadedT
     // than refused as a rollback.
     let mut verified = Vec::new();
     for (f, bytes) in crls {
-        let crl = verify_crl(&bytes, &store).map_err(|source| PkiError::Crl { path: f.clone(), source })?;
+        let crl = verify_crl(&bytes, &store).map_err(|source| PkiError::Crl {
+            path: f.clone(),
+            source,
+        })?;
         verified.push((f, crl));
     }
     verified.sort_by_key(|(_, c)| (c.issued, c.serial));

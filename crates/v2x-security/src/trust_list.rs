@@ -17,8 +17,8 @@ use std::sync::Arc;
 use v2x_crypto::HashedId8;
 use v2x_wire::ieee1609dot2::{self as wire, WireError};
 use v2x_wire::trust_list::{
-    parse_trust_list, AaEntry, CtlCommand, CtlDelete, CtlEntry, CtlFormat, EtsiTs102941Data,
-    EtsiTs102941DataContent, SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer,
+    parse_trust_list, AaEntry, CtlCommand, CtlDelete, CtlEntry, CtlFormat, EtsiTs102941Data, EtsiTs102941DataContent,
+    SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer,
 };
 use v2x_wire::ItsAid;
 
@@ -65,7 +65,11 @@ pub enum TrustListError {
     #[error("access point {0:?} is not an IA5 string")]
     AccessPoint(String),
     #[error("the list of {signer} was due to be replaced at {next_update} (TAI s), now {now}: refused")]
-    Expired { signer: HashedId8, next_update: u32, now: u32 },
+    Expired {
+        signer: HashedId8,
+        next_update: u32,
+        now: u32,
+    },
     #[error("a list of {signer} with nextUpdate {} (sequence {}) is older than the one loaded (nextUpdate {}, sequence {}): refused", offered.next_update, offered.sequence, held.next_update, held.sequence)]
     Older {
         signer: HashedId8,

@@ -26,7 +26,11 @@ pub enum AnchorError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrustWarning {
     /// A trust list past its nextUpdate was loaded.
-    ExpiredTrustList { signer: HashedId8, next_update: u32, now: u32 },
+    ExpiredTrustList {
+        signer: HashedId8,
+        next_update: u32,
+        now: u32,
+    },
     /// A PKI directory without its CRL was trusted.
     MissingCrl { path: std::path::PathBuf },
 }

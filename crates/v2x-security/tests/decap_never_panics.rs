@@ -32,8 +32,8 @@ fn samples() -> &'static Samples {
                 )
                 .at(t),
             )
-                .unwrap()
-                .bytes,
+            .unwrap()
+            .bytes,
             s.encap(
                 &EncapRequest::new(ProfileKind::Generic, b"enc")
                     .at(t)

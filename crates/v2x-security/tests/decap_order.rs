@@ -7,8 +7,8 @@ use rasn_its::ieee1609dot2 as w;
 use rasn_its::ieee1609dot2::base_types as bt;
 use std::time::Duration;
 use v2x_security::{
-    convert, AppPermission, Credentials, DecapStep, EncapRequest, GeoPoint, InMemoryPki, ItsAid, Location,
-    ProfileKind, Recipient, Region, RejectReason, SecurityEntity, TaiTime,
+    convert, AppPermission, Credentials, DecapStep, EncapRequest, GeoPoint, InMemoryPki, ItsAid, Location, ProfileKind,
+    Recipient, Region, RejectReason, SecurityEntity, TaiTime,
 };
 use v2x_wire::ieee1609dot2 as wire;
 
@@ -34,7 +34,13 @@ fn flip_signature_bit(m: &[u8]) -> Vec<u8> {
     bad
 }
 
-fn ticket(fx: &InMemoryPki, perms: Vec<AppPermission>, start: TaiTime, validity: Duration, region: Option<Region>) -> Credentials {
+fn ticket(
+    fx: &InMemoryPki,
+    perms: Vec<AppPermission>,
+    start: TaiTime,
+    validity: Duration,
+    region: Option<Region>,
+) -> Credentials {
     fx.ticket_with(&perms, start, validity, region).unwrap()
 }
 
@@ -50,7 +56,10 @@ fn denm_perm(ssp: &[u8]) -> AppPermission {
 /// data hash; `generation_time` may be left out.
 fn hand_signed(creds: &Credentials, unsecured_payload: bool, generation_time: Option<TaiTime>) -> Vec<u8> {
     let payload = if unsecured_payload {
-        w::SignedDataPayload::builder().data(wire::unsecured(b"x".to_vec())).build().unwrap()
+        w::SignedDataPayload::builder()
+            .data(wire::unsecured(b"x".to_vec()))
+            .build()
+            .unwrap()
     } else {
         w::SignedDataPayload::builder()
             .ext_data_hash(w::HashedData::Sha256HashedData(bt::HashedId32([7u8; 32].into())))
@@ -118,7 +127,10 @@ fn decrypt_before_content() {
         reason(carol.decap_at(&unsigned_inside, fx.now)),
         RejectReason::NotForThisRecipient
     );
-    assert_eq!(reason(bob.decap_at(&unsigned_inside, fx.now)), RejectReason::UnsignedMessage);
+    assert_eq!(
+        reason(bob.decap_at(&unsigned_inside, fx.now)),
+        RejectReason::UnsignedMessage
+    );
 }
 
 #[test]
@@ -128,14 +140,20 @@ fn content_before_header_fields() {
     let fx = pki();
     let t = fx.ticket().unwrap();
     let both = hand_signed(&t, false, None);
-    assert_eq!(reason(fx.receiver().decap_at(&both, fx.now)), RejectReason::InvalidEncoding);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&both, fx.now)),
+        RejectReason::InvalidEncoding
+    );
     let only_header = hand_signed(&t, true, None);
     assert_eq!(
         reason(fx.receiver().decap_at(&only_header, fx.now)),
         RejectReason::MissingHeaderField
     );
     // With both fixed the message is fine: the two faults were the only ones.
-    assert!(fx.receiver().decap_at(&hand_signed(&t, true, Some(fx.now)), fx.now).is_ok());
+    assert!(fx
+        .receiver()
+        .decap_at(&hand_signed(&t, true, Some(fx.now)), fx.now)
+        .is_ok());
 }
 
 #[test]
@@ -145,16 +163,26 @@ fn header_fields_before_freshness() {
     let old = fx.now.saturating_sub(Duration::from_secs(120));
     // PSID 37 (the DENM profile at the receiver: location required, 60 s window).
     let both = s
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"d").with_psid(ItsAid::DENM).at(old))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"d")
+                .with_psid(ItsAid::DENM)
+                .at(old),
+        )
         .unwrap()
         .bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&both, fx.now)), RejectReason::MissingHeaderField);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&both, fx.now)),
+        RejectReason::MissingHeaderField
+    );
     let loc = Location {
         point: GeoPoint::from_degrees(48.1, 11.5),
         elevation: 0,
     };
     let only_stale = s.encap(&EncapRequest::denm(b"d", loc).at(old)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&only_stale, fx.now)), RejectReason::StaleMessage);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&only_stale, fx.now)),
+        RejectReason::StaleMessage
+    );
 }
 
 #[test]
@@ -163,13 +191,20 @@ fn freshness_before_signer() {
     let mut s = fx.sender(fx.ticket().unwrap());
     let old = fx.now.saturating_sub(ms(3000));
     s.encap(&EncapRequest::cam(b"first, with certificate").at(old)).unwrap();
-    let stale_digest = s.encap(&EncapRequest::cam(b"digest").at(old.saturating_add(ms(100)))).unwrap();
+    let stale_digest = s
+        .encap(&EncapRequest::cam(b"digest").at(old.saturating_add(ms(100))))
+        .unwrap();
     assert!(!stale_digest.signer_was_certificate);
     let mut r = fx.receiver();
-    assert_eq!(reason(r.decap_at(&stale_digest.bytes, fx.now)), RejectReason::StaleMessage);
+    assert_eq!(
+        reason(r.decap_at(&stale_digest.bytes, fx.now)),
+        RejectReason::StaleMessage
+    );
     assert!(r.pending_p2pcd_requests().is_empty(), "a stale message queues nothing");
     s.encap(&EncapRequest::cam(b"certificate").at(fx.now)).unwrap();
-    let fresh_digest = s.encap(&EncapRequest::cam(b"digest").at(fx.now.saturating_add(ms(100)))).unwrap();
+    let fresh_digest = s
+        .encap(&EncapRequest::cam(b"digest").at(fx.now.saturating_add(ms(100))))
+        .unwrap();
     assert_eq!(
         reason(r.decap_at(&fresh_digest.bytes, fx.now.saturating_add(ms(100)))),
         RejectReason::SignerCertificateNotFound
@@ -184,16 +219,24 @@ fn signer_before_replay_lookup() {
     let t = |n| fx.now.saturating_add(ms(n));
     let mut r = fx.receiver();
     r.trust_store_mut().set_known_capacity(2);
-    r.decap_at(&a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap().bytes, t(0)).unwrap();
+    r.decap_at(&a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap().bytes, t(0))
+        .unwrap();
     let digest = a.encap(&EncapRequest::cam(b"a1").at(t(100))).unwrap();
     assert!(!digest.signer_was_certificate);
     r.decap_at(&digest.bytes, t(100)).unwrap();
     // Only the replay fault: the signer is still known.
-    assert_eq!(reason(r.decap_at(&digest.bytes, t(150))), RejectReason::DuplicateMessage);
+    assert_eq!(
+        reason(r.decap_at(&digest.bytes, t(150))),
+        RejectReason::DuplicateMessage
+    );
     // B's certificate pushes A's out of the (tiny) certificate cache: the copy is now
     // both a replay and from an unknown signer.
-    r.decap_at(&b.encap(&EncapRequest::cam(b"b0").at(t(200))).unwrap().bytes, t(200)).unwrap();
-    assert_eq!(reason(r.decap_at(&digest.bytes, t(250))), RejectReason::SignerCertificateNotFound);
+    r.decap_at(&b.encap(&EncapRequest::cam(b"b0").at(t(200))).unwrap().bytes, t(200))
+        .unwrap();
+    assert_eq!(
+        reason(r.decap_at(&digest.bytes, t(250))),
+        RejectReason::SignerCertificateNotFound
+    );
 }
 
 #[test]
@@ -205,7 +248,10 @@ fn replay_lookup_before_message_signature() {
     r.decap_at(&m, fx.now).unwrap();
     let bad = flip_signature_bit(&m);
     assert_eq!(reason(r.decap_at(&bad, fx.now)), RejectReason::DuplicateMessage);
-    assert_eq!(reason(fx.receiver().decap_at(&bad, fx.now)), RejectReason::FalseSignature);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&bad, fx.now)),
+        RejectReason::FalseSignature
+    );
 }
 
 #[test]
@@ -240,7 +286,10 @@ fn chain_before_certificate_validity() {
     let other = pki();
     let (mut foreign, _) = expired_sender(&other);
     let both = foreign.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&both, fx.now)), RejectReason::UntrustedRoot);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&both, fx.now)),
+        RejectReason::UntrustedRoot
+    );
     let (mut own, _) = expired_sender(&fx);
     let only_expired = own.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
@@ -264,7 +313,10 @@ fn certificate_validity_before_revocation() {
         .encap(&EncapRequest::cam(b"cam").at(fx.now))
         .unwrap()
         .bytes;
-    assert_eq!(reason(r.decap_at(&only_revoked, fx.now)), RejectReason::RevokedCertificate);
+    assert_eq!(
+        reason(r.decap_at(&only_revoked, fx.now)),
+        RejectReason::RevokedCertificate
+    );
 }
 
 fn munich() -> Region {
@@ -286,10 +338,24 @@ fn denm_at(s: &mut SecurityEntity, payload: &[u8], lat: f64, t: TaiTime) -> Vec<
 fn revocation_before_region() {
     let fx = pki();
     let start = fx.now.saturating_sub(ms(60_000));
-    let revoked = ticket(&fx, vec![denm_perm(&[1, 0xff, 0xff, 0xff])], start, Duration::from_secs(3600), Some(munich()));
-    let kept = ticket(&fx, vec![denm_perm(&[1, 0xff, 0xff, 0xff])], start, Duration::from_secs(3600), Some(munich()));
+    let revoked = ticket(
+        &fx,
+        vec![denm_perm(&[1, 0xff, 0xff, 0xff])],
+        start,
+        Duration::from_secs(3600),
+        Some(munich()),
+    );
+    let kept = ticket(
+        &fx,
+        vec![denm_perm(&[1, 0xff, 0xff, 0xff])],
+        start,
+        Duration::from_secs(3600),
+        Some(munich()),
+    );
     let mut r = fx.receiver();
-    r.trust_store_mut().apply_crl(&fx.crl(&[&revoked.certificate], 1).unwrap()).unwrap();
+    r.trust_store_mut()
+        .apply_crl(&fx.crl(&[&revoked.certificate], 1).unwrap())
+        .unwrap();
     let both = denm_at(&mut fx.sender(revoked), b"denm", 48.3, fx.now);
     assert_eq!(reason(r.decap_at(&both, fx.now)), RejectReason::RevokedCertificate);
     let only_outside = denm_at(&mut fx.sender(kept), b"denm", 48.3, fx.now);
@@ -301,7 +367,13 @@ fn region_before_permissions() {
     let fx = pki();
     let start = fx.now.saturating_sub(ms(60_000));
     // DENM SSP version 1 granting no cause code; the DENM reports roadworks (cause 3).
-    let t = ticket(&fx, vec![denm_perm(&[1, 0, 0, 0])], start, Duration::from_secs(3600), Some(munich()));
+    let t = ticket(
+        &fx,
+        vec![denm_perm(&[1, 0, 0, 0])],
+        start,
+        Duration::from_secs(3600),
+        Some(munich()),
+    );
     let mut s = fx.sender(t);
     let state = v2x_wire::geonet::its::VehicleState {
         station_id: 7,
@@ -313,9 +385,15 @@ fn region_before_permissions() {
     };
     let denm = v2x_wire::geonet::its::encode_denm(&v2x_wire::geonet::its::hazard_denm(&state, 1, 0, 3, 0)).unwrap();
     let both = denm_at(&mut s, &denm, 48.3, fx.now);
-    assert_eq!(reason(fx.receiver().decap_at(&both, fx.now)), RejectReason::OutsideRegion);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&both, fx.now)),
+        RejectReason::OutsideRegion
+    );
     let only_ssp = denm_at(&mut s, &denm, 48.11, fx.now.saturating_add(ms(1)));
-    assert_eq!(reason(fx.receiver().decap_at(&only_ssp, fx.now)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&only_ssp, fx.now)),
+        RejectReason::SspNotPermitted
+    );
 }
 
 #[test]

@@ -125,12 +125,14 @@ fn stale_and_future_generation_time() {
 fn expired_and_not_yet_valid_certificate() {
     let fx = pki();
     let perms = [perm(36, Some(vec![1, 0xff, 0xfc]))];
-    let expired = fx.ticket_with(
-        &perms,
-        fx.now.saturating_sub(Duration::from_secs(7200)),
-        Duration::from_secs(3600),
-        None,
-    ).unwrap();
+    let expired = fx
+        .ticket_with(
+            &perms,
+            fx.now.saturating_sub(Duration::from_secs(7200)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(expired);
     // The sender refuses to sign with it unless told to (the lab option).
     assert!(matches!(
@@ -143,12 +145,14 @@ fn expired_and_not_yet_valid_certificate() {
         reason(fx.receiver().decap_at(&m, fx.now)),
         RejectReason::CertificateExpired
     );
-    let later = fx.ticket_with(
-        &perms,
-        fx.now.saturating_add(Duration::from_secs(3600)),
-        Duration::from_secs(3600),
-        None,
-    ).unwrap();
+    let later = fx
+        .ticket_with(
+            &perms,
+            fx.now.saturating_add(Duration::from_secs(3600)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(later);
     s.encap_policy_mut().insecure_sign_with_invalid_certificate = true;
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
@@ -179,12 +183,14 @@ fn revoked_certificate_via_crl() {
 #[test]
 fn psid_not_permitted() {
     let fx = pki();
-    let t = fx.ticket_with(
-        &[perm(36, None)],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        None,
-    ).unwrap();
+    let t = fx
+        .ticket_with(
+            &[perm(36, None)],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     // SN-ENCAP refuses to sign for a PSID the ticket lacks ...
     let mut s = fx.sender(t.clone());
     assert!(matches!(
@@ -206,12 +212,14 @@ fn psid_not_permitted() {
 #[test]
 fn ssp_not_permitted() {
     let fx = pki();
-    let t = fx.ticket_with(
-        &[perm(36, Some(vec![1, 0x00, 0x00]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        None,
-    ).unwrap();
+    let t = fx
+        .ticket_with(
+            &[perm(36, Some(vec![1, 0x00, 0x00]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(t);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
@@ -235,7 +243,8 @@ fn broken_chain_issuer_signature_invalid() {
         certificate: broken.clone(),
         key: fx.aa.key.clone(),
     };
-    let t = ticket_from(&fx, 
+    let t = ticket_from(
+        &fx,
         &broken_aa,
         &[perm(36, Some(vec![1, 0xff, 0xfc]))],
         fx.now.saturating_sub(Duration::from_secs(60)),
@@ -298,12 +307,14 @@ fn outside_region() {
         center: GeoPoint::from_degrees(48.1, 11.5),
         radius_m: 5000,
     };
-    let t = fx.ticket_with(
-        &[perm(37, Some(vec![1, 0xff, 0xff, 0xff]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        Some(region),
-    ).unwrap();
+    let t = fx
+        .ticket_with(
+            &[perm(37, Some(vec![1, 0xff, 0xff, 0xff]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            Some(region),
+        )
+        .unwrap();
     let mut s = fx.sender(t);
     let inside = denm_at(&fx, &mut s, location(48.11, 11.5));
     assert!(fx.receiver().decap_at(&inside, fx.now).unwrap().region_checked);
@@ -392,12 +403,14 @@ fn inconsistent_chain_validity_and_permissions() {
     let fx = pki();
     // A ticket outliving its AA.
     let aa_end = fx.aa.certificate.validity().end;
-    let long = fx.ticket_with(
-        &[perm(36, Some(vec![1, 0xff, 0xfc]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(aa_end - fx.now.seconds() + 3600),
-        None,
-    ).unwrap();
+    let long = fx
+        .ticket_with(
+            &[perm(36, Some(vec![1, 0xff, 0xfc]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(aa_end - fx.now.seconds() + 3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(long);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
@@ -426,7 +439,8 @@ fn inconsistent_chain_validity_and_permissions() {
         certificate: std::sync::Arc::new(narrow),
         key,
     };
-    let t = ticket_from(&fx, 
+    let t = ticket_from(
+        &fx,
         &narrow,
         &[perm(36, None)],
         fx.now.saturating_sub(Duration::from_secs(60)),

@@ -53,7 +53,10 @@ fn decap_reports_outcome_reason_signer_and_cache_use() {
     assert!(log.contains(&signer), "the signer's HashedId8 is named: {log}");
     assert!(log.contains("cache miss"), "{log}");
     assert!(log.contains("cache hit"), "{log}");
-    assert!(log.contains("rejected") && log.contains("reason=\"duplicate-message\""), "{log}");
+    assert!(
+        log.contains("rejected") && log.contains("reason=\"duplicate-message\""),
+        "{log}"
+    );
     assert!(log.contains("step=\"replay look-up\""), "{log}");
 
     // At debug level: outcomes only, no cache chatter.

@@ -34,7 +34,10 @@ fn no_signing_with_an_expired_or_not_yet_valid_ticket() {
             other => panic!("{name}: {other:?}"),
         }
         s.encap_policy_mut().insecure_sign_with_invalid_certificate = true;
-        assert!(s.encap(&EncapRequest::cam(b"cam").at(fx.now)).is_ok(), "{name}: lab option");
+        assert!(
+            s.encap(&EncapRequest::cam(b"cam").at(fx.now)).is_ok(),
+            "{name}: lab option"
+        );
     }
 }
 
@@ -104,12 +107,18 @@ fn no_encryption_to_an_untrusted_expired_or_revoked_certificate() {
     );
     let hour = Duration::from_secs(3600);
     let expired = cam_ticket(&fx, fx.now.saturating_sub(2 * hour), hour);
-    assert_eq!(refused(encrypt_to(&mut s, &fx, &expired)), RejectReason::CertificateExpired);
+    assert_eq!(
+        refused(encrypt_to(&mut s, &fx, &expired)),
+        RejectReason::CertificateExpired
+    );
     let revoked = fx.ticket().unwrap();
     s.trust_store_mut()
         .apply_crl(&fx.crl(&[&revoked.certificate], 1).unwrap())
         .unwrap();
-    assert_eq!(refused(encrypt_to(&mut s, &fx, &revoked)), RejectReason::RevokedCertificate);
+    assert_eq!(
+        refused(encrypt_to(&mut s, &fx, &revoked)),
+        RejectReason::RevokedCertificate
+    );
     assert!(encrypt_to(&mut s, &fx, &fx.ticket().unwrap()).is_ok());
     s.encap_policy_mut().insecure_encrypt_to_unvalidated_recipient = true;
     assert!(encrypt_to(&mut s, &fx, &other.ticket().unwrap()).is_ok(), "lab option");

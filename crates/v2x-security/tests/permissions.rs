@@ -11,7 +11,7 @@ use v2x_wire::geonet::its::{
     EmergencyContainer, LowFrequencyContainer, SafetyCarContainer, SpecialVehicleContainer, TrafficRule, VehicleRole,
     VehicleState,
 };
-use v2x_wire::geonet::{BTP_PORT_CAM, LongPositionVector, GnAddress, NetworkPart};
+use v2x_wire::geonet::{GnAddress, LongPositionVector, NetworkPart, BTP_PORT_CAM};
 
 fn pki() -> InMemoryPki {
     InMemoryPki::builder().build().unwrap()
@@ -73,9 +73,15 @@ fn cam_decap(fx: &InMemoryPki, ssp: Option<Vec<u8>>, payload: &[u8]) -> Result<D
 #[test]
 fn cam_signed_with_ssp_000000_or_without_ssp_is_rejected() {
     let fx = pki();
-    assert_eq!(reason(cam_decap(&fx, Some(vec![0, 0, 0]), b"cam")), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![0, 0, 0]), b"cam")),
+        RejectReason::SspNotPermitted
+    );
     assert_eq!(reason(cam_decap(&fx, None, b"cam")), RejectReason::SspNotPermitted);
-    assert_eq!(reason(cam_decap(&fx, Some(vec![1, 0]), b"cam")), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![1, 0]), b"cam")),
+        RejectReason::SspNotPermitted
+    );
     // Version 1 with no permission bit is a plain passenger car: fine for a basic CAM.
     let basic = encode_cam(&passenger_car_cam(&vehicle(), 1, true)).unwrap();
     assert!(cam_decap(&fx, Some(vec![1, 0, 0]), &basic).is_ok());
@@ -111,7 +117,10 @@ fn cam_behind_geonetworking_and_btp_is_checked_too() {
         heading: 0,
     };
     let network = NetworkPart::shb(pv, BTP_PORT_CAM, &cam).to_bytes().unwrap();
-    assert_eq!(reason(cam_decap(&fx, Some(vec![1, 0, 0]), &network)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![1, 0, 0]), &network)),
+        RejectReason::SspNotPermitted
+    );
     assert!(cam_decap(&fx, Some(vec![1, 0x02, 0x40]), &network).is_ok());
 }
 
@@ -126,7 +135,10 @@ fn cam_vehicle_role_and_safety_car_rules_need_their_bits() {
             path_history: vec![],
         }));
     let role_only = encode_cam(&cam).unwrap();
-    assert_eq!(reason(cam_decap(&fx, Some(vec![1, 0, 0]), &role_only)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![1, 0, 0]), &role_only)),
+        RejectReason::SspNotPermitted
+    );
     assert!(cam_decap(&fx, Some(vec![1, 0x01, 0]), &role_only).is_ok());
     cam.cam.cam_parameters.special_vehicle_container = Some(SpecialVehicleContainer::SafetyCar(SafetyCarContainer {
         light_bar_siren_in_use: bits(&[true, false]),
@@ -136,8 +148,14 @@ fn cam_vehicle_role_and_safety_car_rules_need_their_bits() {
     }));
     let with_rules = encode_cam(&cam).unwrap();
     // safetyCar alone: no noPassingForTrucks (octet 2, 0x08), no speedLimit (0x04).
-    assert_eq!(reason(cam_decap(&fx, Some(vec![1, 0x01, 0]), &with_rules)), RejectReason::SspNotPermitted);
-    assert_eq!(reason(cam_decap(&fx, Some(vec![1, 0x01, 0x08]), &with_rules)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![1, 0x01, 0]), &with_rules)),
+        RejectReason::SspNotPermitted
+    );
+    assert_eq!(
+        reason(cam_decap(&fx, Some(vec![1, 0x01, 0x08]), &with_rules)),
+        RejectReason::SspNotPermitted
+    );
     assert!(cam_decap(&fx, Some(vec![1, 0x01, 0x0c]), &with_rules).is_ok());
 }
 
@@ -163,10 +181,16 @@ fn denm_cause_codes_need_their_ssp_bits() {
     assert!(e.detail.contains("stationaryVehicle"), "{}", e.detail);
     assert!(denm_decap(&fx, Some(vec![1, 0, 0, 0x20]), 94).is_ok());
     // Aquaplaning (7) has a bit only in version 2 (octet 4, 0x40).
-    assert_eq!(reason(denm_decap(&fx, Some(vec![1, 0xff, 0xff, 0xff]), 7)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(denm_decap(&fx, Some(vec![1, 0xff, 0xff, 0xff]), 7)),
+        RejectReason::SspNotPermitted
+    );
     assert!(denm_decap(&fx, Some(vec![2, 0, 0, 0, 0x40]), 7).is_ok());
     // A cause code with no bit at all, and DENMs without SSP.
-    assert_eq!(reason(denm_decap(&fx, Some(vec![2, 0xff, 0xff, 0xff, 0xff]), 8)), RejectReason::SspNotPermitted);
+    assert_eq!(
+        reason(denm_decap(&fx, Some(vec![2, 0xff, 0xff, 0xff, 0xff]), 8)),
+        RejectReason::SspNotPermitted
+    );
     assert_eq!(reason(denm_decap(&fx, None, 3)), RejectReason::SspNotPermitted);
 }
 
@@ -178,11 +202,18 @@ fn other_psids_have_no_ssp_semantics_unless_a_mask_is_configured() {
         .unwrap();
     let mut s = fx.sender(ticket(&fx, ItsAid(140), Some(vec![0x01])));
     let m = s
-        .encap(&EncapRequest::new(ProfileKind::Generic, b"x").with_psid(ItsAid(140)).at(fx.now))
+        .encap(
+            &EncapRequest::new(ProfileKind::Generic, b"x")
+                .with_psid(ItsAid(140))
+                .at(fx.now),
+        )
         .unwrap()
         .bytes;
     let mut r = fx.receiver();
-    assert!(r.decap_at(&m, fx.now).is_ok(), "generic PSIDs have no SSP semantics by default");
+    assert!(
+        r.decap_at(&m, fx.now).is_ok(),
+        "generic PSIDs have no SSP semantics by default"
+    );
     let mut profile = Profile::generic(ItsAid(140));
     profile.ssp = SspRule::Mask(SspRequirement {
         value: vec![0x02],
@@ -199,7 +230,11 @@ fn other_psids_have_no_ssp_semantics_unless_a_mask_is_configured() {
 fn a_ticket_with_issue_permissions_cannot_mint_accepted_tickets() {
     let fx = pki();
     let key = v2x_crypto::PrivateKey::generate(v2x_crypto::Curve::NistP256).unwrap();
-    let mut spec = CertificateSpec::new(None, fx.now.saturating_sub(Duration::from_secs(60)), Duration::from_secs(3600));
+    let mut spec = CertificateSpec::new(
+        None,
+        fx.now.saturating_sub(Duration::from_secs(60)),
+        Duration::from_secs(3600),
+    );
     spec.app_permissions = vec![AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc]))];
     spec.issue_permissions = Some(IssuePermissions::Psids(vec![ItsAid::CAM]));
     let rogue = issue_certificate(
@@ -235,7 +270,10 @@ fn a_ticket_with_issue_permissions_cannot_mint_accepted_tickets() {
         fx.chain(),
     );
     let m = own.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::InconsistentChain);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::InconsistentChain
+    );
 }
 
 /// An AA whose only group is for enrolment end entities may not issue app tickets; a CA
@@ -255,20 +293,54 @@ fn ee_type_chain_length_and_ssp_ranges_are_checked_along_the_chain() {
         ("enrol-only AA", group(1, 0, false, true, cam_any.clone()), false),
         ("CA two levels up", group(2, 0, true, false, cam_any.clone()), false),
         ("unlimited depth", group(1, -1, true, false, cam_any.clone()), true),
-        ("other PSID", group(1, 0, true, false, Some(vec![(ItsAid::DENM, SspRangeSpec::Any)])), false),
+        (
+            "other PSID",
+            group(1, 0, true, false, Some(vec![(ItsAid::DENM, SspRangeSpec::Any)])),
+            false,
+        ),
         (
             "bitmap range admitting the SSP",
-            group(1, 0, true, false, Some(vec![(ItsAid::CAM, SspRangeSpec::Bitmap { value: vec![1, 0, 0], mask: vec![0xff, 0, 0] })])),
+            group(
+                1,
+                0,
+                true,
+                false,
+                Some(vec![(
+                    ItsAid::CAM,
+                    SspRangeSpec::Bitmap {
+                        value: vec![1, 0, 0],
+                        mask: vec![0xff, 0, 0],
+                    },
+                )]),
+            ),
             true,
         ),
         (
             "bitmap range forbidding the emergency bit",
-            group(1, 0, true, false, Some(vec![(ItsAid::CAM, SspRangeSpec::Bitmap { value: vec![1, 0, 0], mask: vec![0xff, 0x02, 0] })])),
+            group(
+                1,
+                0,
+                true,
+                false,
+                Some(vec![(
+                    ItsAid::CAM,
+                    SspRangeSpec::Bitmap {
+                        value: vec![1, 0, 0],
+                        mask: vec![0xff, 0x02, 0],
+                    },
+                )]),
+            ),
             false,
         ),
         (
             "opaque range",
-            group(1, 0, true, false, Some(vec![(ItsAid::CAM, SspRangeSpec::Opaque(vec![vec![1, 0xff, 0xfc]]))])),
+            group(
+                1,
+                0,
+                true,
+                false,
+                Some(vec![(ItsAid::CAM, SspRangeSpec::Opaque(vec![vec![1, 0xff, 0xfc]]))]),
+            ),
             false, // the ticket's SSP is a bitmap, the range lists opaque SSPs
         ),
     ];
@@ -283,7 +355,15 @@ fn ee_type_chain_length_and_ssp_ranges_are_checked_along_the_chain() {
             let mut cs = CertificateSpec::new(None, spec.start.unwrap(), spec.validity);
             cs.app_permissions = spec.permissions.clone();
             cs.bitmap_ssp = true;
-            let cert = issue_certificate(&cs, key.public_key(), IssuerKey::Ca { cert: &ca.certificate, key: &ca.key }).unwrap();
+            let cert = issue_certificate(
+                &cs,
+                key.public_key(),
+                IssuerKey::Ca {
+                    cert: &ca.certificate,
+                    key: &ca.key,
+                },
+            )
+            .unwrap();
             Credentials {
                 certificate: std::sync::Arc::new(cert),
                 signing_key: key,

@@ -8,9 +8,7 @@ use std::time::Duration;
 use v2x_crypto::Curve;
 use v2x_security::message_signature::{is_low_s, negate_s};
 use v2x_security::v1_2_1::*;
-use v2x_security::{
-    convert, EncapRequest, InMemoryPki, RejectReason, SignatureForm, TaiTime,
-};
+use v2x_security::{convert, EncapRequest, InMemoryPki, RejectReason, SignatureForm, TaiTime};
 use v2x_wire::v1_2_1::{EccPoint, SecuredMessage, Signature as V1Signature, TrailerField};
 
 const START: u32 = 600_000_000;
@@ -29,10 +27,13 @@ fn entity(pki: &V1Pki, cred: Credential) -> V1Entity {
 /// The three other encodings of a v1.2.1 message's signature.
 fn v1_reencodings(bytes: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     let msg = SecuredMessage::from_bytes(bytes).unwrap();
-    let Some(TrailerField::Signature(V1Signature::Ecdsa { algorithm, r, s })) = msg.trailer_fields.last().cloned() else {
+    let Some(TrailerField::Signature(V1Signature::Ecdsa { algorithm, r, s })) = msg.trailer_fields.last().cloned()
+    else {
         panic!("signed")
     };
-    let EccPoint::XCoordinateOnly(x) = r.clone() else { panic!("x-only r") };
+    let EccPoint::XCoordinateOnly(x) = r.clone() else {
+        panic!("x-only r")
+    };
     let curve = convert_curve(&algorithm);
     let high = negate_s(&v2x_crypto::Signature::new(curve, v2x_crypto::RPoint::XOnly(x.clone()), s.clone()).unwrap()).s;
     let with = |r: EccPoint, s: Vec<u8>| {
@@ -105,7 +106,9 @@ fn v2_reencodings(bytes: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     let (data, _) = v2x_wire::ieee1609dot2::parse_data(bytes).unwrap();
     let signed = v2x_wire::ieee1609dot2::signed_data(&data).unwrap();
     let sig = convert::signature(&signed.signature).unwrap();
-    let v2x_crypto::RPoint::XOnly(x) = sig.r.clone() else { panic!("x-only") };
+    let v2x_crypto::RPoint::XOnly(x) = sig.r.clone() else {
+        panic!("x-only")
+    };
     let old_tail = v2x_wire::ieee1609dot2::encode(&signed.signature).unwrap();
     let body = &bytes[..bytes.len() - old_tail.len()];
     let with = |s: v2x_crypto::Signature| {
@@ -130,12 +133,19 @@ fn v2_reencoded_signature_is_a_duplicate() {
     let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let copies = v2_reencodings(&m);
-    assert!(fx.receiver().decap_at(&copies[0].1, fx.now).is_ok(), "s -> n - s verifies on its own");
+    assert!(
+        fx.receiver().decap_at(&copies[0].1, fx.now).is_ok(),
+        "s -> n - s verifies on its own"
+    );
     let mut r = fx.receiver();
     r.decap_at(&m, fx.now).unwrap();
     for (name, copy) in &copies {
         let later = fx.now.saturating_add(Duration::from_millis(10));
-        assert_eq!(r.decap_at(copy, later).unwrap_err().reason, RejectReason::DuplicateMessage, "{name}");
+        assert_eq!(
+            r.decap_at(copy, later).unwrap_err().reason,
+            RejectReason::DuplicateMessage,
+            "{name}"
+        );
     }
 }
 
@@ -155,7 +165,11 @@ fn v2_low_s_and_x_only_policies() {
     };
     let (data, _) = v2x_wire::ieee1609dot2::parse_data(&m).unwrap();
     let sig = convert::signature(&v2x_wire::ieee1609dot2::signed_data(&data).unwrap().signature).unwrap();
-    let (low, high) = if is_low_s(&sig) { (&m, &copies[0].1) } else { (&copies[0].1, &m) };
+    let (low, high) = if is_low_s(&sig) {
+        (&m, &copies[0].1)
+    } else {
+        (&copies[0].1, &m)
+    };
     assert_eq!(verdict(low), Ok(()));
     assert_eq!(verdict(high), Err(RejectReason::FalseSignature));
     assert_eq!(verdict(&copies[1].1), Err(RejectReason::FalseSignature));

@@ -30,7 +30,10 @@ fn a_pki_directory_without_its_crl_is_refused() {
     pki.revoke(&ticket).unwrap();
     std::fs::remove_file(dir.path().join("crl.oer")).unwrap();
     assert!(matches!(load_trust_dir(dir.path()), Err(PkiError::MissingCrl { .. })));
-    assert!(matches!(pki.revoke(&ticket), Err(PkiError::MissingCrl { .. })), "nothing to add to");
+    assert!(
+        matches!(pki.revoke(&ticket), Err(PkiError::MissingCrl { .. })),
+        "nothing to add to"
+    );
     // The named lab override loads it, and says so.
     let options = TrustOptions {
         insecure_allow_missing_crl: true,
@@ -84,7 +87,10 @@ fn an_outdated_crl_makes_the_revocation_status_unknown() {
     let m = s.encap(&EncapRequest::cam(b"cam").at(later)).unwrap().bytes;
     let mut r = fx.receiver();
     r.trust_store_mut().apply_crl(&crl).unwrap();
-    assert!(fx.receiver().decap_at(&m, later).is_ok(), "no CRL expected: nothing to go stale");
+    assert!(
+        fx.receiver().decap_at(&m, later).is_ok(),
+        "no CRL expected: nothing to go stale"
+    );
     let e = r.decap_at(&m, later).unwrap_err();
     assert_eq!(e.reason, RejectReason::RevocationStatusUnknown, "{}", e.detail);
     // Within nextUpdate it is current.
@@ -129,7 +135,10 @@ fn an_outdated_trust_list_is_refused_unless_the_insecure_option() {
     };
     let loaded = store.load_ectl(ectl, &tlm, after, insecure).unwrap();
     assert!(loaded.loaded > 0);
-    assert!(matches!(loaded.warnings.as_slice(), [TrustWarning::ExpiredTrustList { .. }]));
+    assert!(matches!(
+        loaded.warnings.as_slice(),
+        [TrustWarning::ExpiredTrustList { .. }]
+    ));
 }
 
 /// A second real ECTL, from another PKI (the Australian C-ITS development PKI of ISS:
@@ -171,14 +180,23 @@ fn an_etsi_ts_102_941_crl_revokes_a_ca() {
     assert_eq!(r.trust_store_mut().apply_crl(&crl).unwrap(), 1);
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::RevokedCertificate);
     // An older ETSI CRL (earlier thisUpdate) is refused.
-    let older = issue_etsi_crl(&[], fx.now.saturating_sub(DAY), fx.now, &fx.root.certificate, &fx.root.key).unwrap();
+    let older = issue_etsi_crl(
+        &[],
+        fx.now.saturating_sub(DAY),
+        fx.now,
+        &fx.root.certificate,
+        &fx.root.key,
+    )
+    .unwrap();
     assert!(matches!(r.trust_store_mut().apply_crl(&older), Err(CrlError::Older(_))));
 }
 
 #[test]
 fn a_root_ca_ctl_adds_and_deletes_authorities() {
     let fx = pki();
-    let aa2 = fx.issue_ca("second AA", IssuePermissions::Psids(vec![ItsAid::CAM])).unwrap();
+    let aa2 = fx
+        .issue_ca("second AA", IssuePermissions::Psids(vec![ItsAid::CAM]))
+        .unwrap();
     let mut spec = TicketSpec::new(&[ItsAid::CAM], Duration::from_secs(600));
     spec.start = Some(fx.now.saturating_sub(Duration::from_secs(30)));
     let t = fx.issue_ticket_from(&aa2, &spec).unwrap();
@@ -202,7 +220,10 @@ fn a_root_ca_ctl_adds_and_deletes_authorities() {
     )
     .unwrap();
     let mut r = fx.receiver();
-    let loaded = r.trust_store_mut().load_rca_ctl(&add, fx.now, TrustListPolicy::default()).unwrap();
+    let loaded = r
+        .trust_store_mut()
+        .load_rca_ctl(&add, fx.now, TrustListPolicy::default())
+        .unwrap();
     assert_eq!(loaded.loaded, 1);
     assert!(r.decap_at(&m, fx.now).is_ok());
 
@@ -218,16 +239,22 @@ fn a_root_ca_ctl_adds_and_deletes_authorities() {
     )
     .unwrap();
     let mut r2 = fx.receiver();
-    r2.trust_store_mut().load_rca_ctl(&add, fx.now, TrustListPolicy::default()).unwrap();
-    r2.trust_store_mut().load_rca_ctl(&delete, fx.now, TrustListPolicy::default()).unwrap();
+    r2.trust_store_mut()
+        .load_rca_ctl(&add, fx.now, TrustListPolicy::default())
+        .unwrap();
+    r2.trust_store_mut()
+        .load_rca_ctl(&delete, fx.now, TrustListPolicy::default())
+        .unwrap();
     assert_eq!(reason(r2.decap_at(&m, fx.now)), RejectReason::UntrustedRoot);
     // Rolling back to the list with sequence 1 is refused; an outdated list too.
     assert!(matches!(
-        r2.trust_store_mut().load_rca_ctl(&add, fx.now, TrustListPolicy::default()),
+        r2.trust_store_mut()
+            .load_rca_ctl(&add, fx.now, TrustListPolicy::default()),
         Err(TrustListError::Older { .. })
     ));
     assert!(matches!(
-        fx.store().load_rca_ctl(&add, next.saturating_add(DAY), TrustListPolicy::default()),
+        fx.store()
+            .load_rca_ctl(&add, next.saturating_add(DAY), TrustListPolicy::default()),
         Err(TrustListError::Expired { .. })
     ));
     // A CTL signed by a CA that is no anchor is refused.
@@ -241,7 +268,10 @@ fn a_root_ca_ctl_adds_and_deletes_authorities() {
         &aa2.key,
     )
     .unwrap();
-    assert!(fx.store().load_rca_ctl(&forged, fx.now, TrustListPolicy::default()).is_err());
+    assert!(fx
+        .store()
+        .load_rca_ctl(&forged, fx.now, TrustListPolicy::default())
+        .is_err());
 }
 
 /// Encodings from an independent implementation (c2c-common): the CRL and the root-CA CTL
@@ -255,9 +285,7 @@ fn ts_102_941_crl_and_ctl_of_another_implementation() {
     let (data, spans) = wire::parse_data(crl).unwrap();
     let spans = spans.unwrap();
     let signed = wire::signed_data(&data).unwrap();
-    let root = std::sync::Arc::new(
-        Certificate::from_bytes(&crl[spans.signer_certificates[0].clone()]).unwrap(),
-    );
+    let root = std::sync::Arc::new(Certificate::from_bytes(&crl[spans.signer_certificates[0].clone()]).unwrap());
     assert!(root.verify_signature(None));
     v2x_security::signed::verify_signed_data(crl, signed, &spans, &root).unwrap();
     let payload = wire::signed_unsecured_payload(signed).unwrap();
@@ -298,7 +326,10 @@ fn ts_102_941_crl_and_ctl_of_another_implementation() {
     let ctl = include_bytes!("vectors/c2c-common-ts102941-rca-ctl.oer");
     let parsed = v2x_wire::trust_list::parse_trust_list(ctl).unwrap();
     assert_eq!(parsed.list.issuer, v2x_wire::trust_list::TrustListIssuer::RootCa);
-    assert_eq!((parsed.list.next_update.0, parsed.list.is_full, parsed.list.sequence), (479_999_657, true, 12));
+    assert_eq!(
+        (parsed.list.next_update.0, parsed.list.is_full, parsed.list.sequence),
+        (479_999_657, true, 12)
+    );
     assert_eq!(parsed.list.entries.len(), 1);
     let signed = wire::signed_data(&parsed.outer).unwrap();
     let root = Certificate::from_bytes(&ctl[parsed.spans.signer_certificates[0].clone()]).unwrap();

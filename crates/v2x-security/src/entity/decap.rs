@@ -326,7 +326,12 @@ impl SecurityEntity {
         let (data, spans, buffer, key) = match &outer.content {
             w::Ieee1609Dot2Content::EncryptedData(enc) => {
                 decrypted = self.decrypt(enc)?;
-                (&decrypted.1, decrypted.2.as_ref(), &decrypted.0.plaintext[..], Some(&decrypted.0))
+                (
+                    &decrypted.1,
+                    decrypted.2.as_ref(),
+                    &decrypted.0.plaintext[..],
+                    Some(&decrypted.0),
+                )
             }
             _ => (&outer, outer_spans.as_ref(), bytes, None),
         };
@@ -429,8 +434,8 @@ impl SecurityEntity {
         enc: &w::EncryptedData,
     ) -> Result<(Decrypted, w::Ieee1609Dot2Data, Option<wire::SignedDataSpans>), Rejection> {
         let decrypted = encryption::decrypt(enc, &self.decryption_keys, &self.symmetric_keys)?;
-        let (inner, spans) = decode(&decrypted.plaintext)
-            .map_err(|r| rej(r.reason, format!("decrypted plaintext: {}", r.detail)))?;
+        let (inner, spans) =
+            decode(&decrypted.plaintext).map_err(|r| rej(r.reason, format!("decrypted plaintext: {}", r.detail)))?;
         if matches!(inner.content, w::Ieee1609Dot2Content::EncryptedData(_)) {
             return Err(rej(RejectReason::InvalidEncoding, "nested encryption"));
         }
@@ -480,10 +485,10 @@ impl SecurityEntity {
                     });
                 }
                 tracing::trace!(signer = %id, "signer certificate: not known (cache miss)");
-                let cert = Arc::new(
-                    Certificate::from_bytes(first)
-                        .map_err(|e| Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e))?,
-                );
+                let cert =
+                    Arc::new(Certificate::from_bytes(first).map_err(|e| {
+                        Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e)
+                    })?);
                 let mut extra = Vec::new();
                 if strict {
                     // A certificate answered by P2PCD in this very message may be the missing
@@ -505,7 +510,9 @@ impl SecurityEntity {
                     extra,
                 })
             }
-            w::SignerIdentifier::SelfSigned(()) => Err(rej(RejectReason::UnsupportedSignerIdentifierType, "signer 'self'")),
+            w::SignerIdentifier::SelfSigned(()) => {
+                Err(rej(RejectReason::UnsupportedSignerIdentifierType, "signer 'self'"))
+            }
             _ => Err(rej(
                 RejectReason::UnsupportedSignerIdentifierType,
                 "unknown signer kind",
@@ -514,7 +521,12 @@ impl SecurityEntity {
     }
 
     /// Step 7: has this message been accepted before? (Reads only; recorded after step 13.)
-    fn replay_lookup(&self, msg: &SignedMessage<'_>, signer: &Certificate, tbs_hash: &Digest) -> Result<ReplayKey, Rejection> {
+    fn replay_lookup(
+        &self,
+        msg: &SignedMessage<'_>,
+        signer: &Certificate,
+        tbs_hash: &Digest,
+    ) -> Result<ReplayKey, Rejection> {
         let mut h16 = [0u8; 16];
         h16.copy_from_slice(&tbs_hash.as_ref()[..16]);
         let key = ReplayKey {
@@ -717,12 +729,7 @@ fn accepted(
     mode: DecapMode,
     key: Option<&Decrypted>,
 ) -> Decapped {
-    let ssp = ssp.or_else(|| {
-        signer
-            .permission_for(msg.psid)
-            .flatten()
-            .map(<[u8]>::to_vec)
-    });
+    let ssp = ssp.or_else(|| signer.permission_for(msg.psid).flatten().map(<[u8]>::to_vec));
     Decapped {
         payload: msg.payload,
         signed: true,

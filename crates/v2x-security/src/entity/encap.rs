@@ -116,7 +116,9 @@ pub enum EncapError {
     LocationOutOfRange,
     #[error("the signing certificate does not permit PSID {0}")]
     PsidNotPermitted(ItsAid),
-    #[error("the signing certificate {certificate} is valid from {start} to {end} (TAI s), not at the generation time {at}")]
+    #[error(
+        "the signing certificate {certificate} is valid from {start} to {end} (TAI s), not at the generation time {at}"
+    )]
     SignerNotValid {
         certificate: HashedId8,
         start: u64,

@@ -34,7 +34,11 @@ impl Depths {
         let range = i64::try_from(&g.chain_length_range).unwrap_or(i64::MAX);
         Depths {
             min,
-            max: if range == -1 { None } else { Some(min.saturating_add(range)) },
+            max: if range == -1 {
+                None
+            } else {
+                Some(min.saturating_add(range))
+            },
         }
     }
 
@@ -99,9 +103,7 @@ fn ssp_in_range(ssp: Option<&bt::ServiceSpecificPermissions>, range: Option<&bt:
             _ => false,
         },
         Some(bt::SspRange::BitmapSspRange(r)) => match ssp {
-            Some(bt::ServiceSpecificPermissions::BitmapSsp(b)) => {
-                masked_bits_equal(&b.0, &r.ssp_value, &r.ssp_bitmask)
-            }
+            Some(bt::ServiceSpecificPermissions::BitmapSsp(b)) => masked_bits_equal(&b.0, &r.ssp_value, &r.ssp_bitmask),
             _ => false,
         },
         #[allow(unreachable_patterns)]
@@ -127,10 +129,12 @@ fn range_in_range(inner: Option<&bt::SspRange>, outer: Option<&bt::SspRange>) ->
             _ => false,
         },
         Some(bt::SspRange::BitmapSspRange(r)) => match inner {
-            Some(bt::SspRange::BitmapSspRange(mine)) => r.ssp_bitmask.iter().enumerate().all(|(i, m)| {
-                let mm = mine.ssp_bitmask.get(i).copied().unwrap_or(0);
-                m & !mm == 0
-            }) && masked_bits_equal(&mine.ssp_value, &r.ssp_value, &r.ssp_bitmask),
+            Some(bt::SspRange::BitmapSspRange(mine)) => {
+                r.ssp_bitmask.iter().enumerate().all(|(i, m)| {
+                    let mm = mine.ssp_bitmask.get(i).copied().unwrap_or(0);
+                    m & !mm == 0
+                }) && masked_bits_equal(&mine.ssp_value, &r.ssp_value, &r.ssp_bitmask)
+            }
             _ => false,
         },
         #[allow(unreachable_patterns)]
@@ -280,8 +284,14 @@ mod tests {
         let bitmap = |b: &[u8]| bt::ServiceSpecificPermissions::BitmapSsp(bt::BitmapSsp(b.to_vec().into()));
         assert!(ssp_in_range(Some(&bitmap(&[1, 0, 0])), Some(&range)));
         assert!(ssp_in_range(Some(&bitmap(&[1, 0xff, 0xfc])), Some(&range)));
-        assert!(!ssp_in_range(Some(&bitmap(&[2, 0, 0])), Some(&range)), "version differs");
-        assert!(!ssp_in_range(Some(&bitmap(&[1, 0, 1])), Some(&range)), "reserved bit set");
+        assert!(
+            !ssp_in_range(Some(&bitmap(&[2, 0, 0])), Some(&range)),
+            "version differs"
+        );
+        assert!(
+            !ssp_in_range(Some(&bitmap(&[1, 0, 1])), Some(&range)),
+            "reserved bit set"
+        );
         let opaque = bt::ServiceSpecificPermissions::Opaque(vec![1, 0, 0].into());
         assert!(!ssp_in_range(Some(&opaque), Some(&range)), "kinds differ");
         assert!(ssp_in_range(None, None));

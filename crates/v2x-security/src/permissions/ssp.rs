@@ -342,7 +342,10 @@ mod tests {
             rule.check(Some(&[0, 0, 0]), b"x"),
             Err(SspViolation::UnknownVersion { version: 0, .. })
         ));
-        assert!(matches!(rule.check(Some(&[1, 0]), b"x"), Err(SspViolation::TooShort { .. })));
+        assert!(matches!(
+            rule.check(Some(&[1, 0]), b"x"),
+            Err(SspViolation::TooShort { .. })
+        ));
         assert_eq!(rule.check(Some(&[1, 0, 0]), b"undecodable"), Ok(()));
     }
 

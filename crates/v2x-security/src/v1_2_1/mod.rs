@@ -17,6 +17,7 @@
 //! [`RejectReason`]: crate::reason::RejectReason
 
 pub mod crypto;
+mod decap;
 pub mod entity;
 pub mod pki;
 pub mod pki_dir;

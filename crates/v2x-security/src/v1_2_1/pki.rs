@@ -6,12 +6,11 @@ use super::crypto::{
     certificate_digest, certificate_id3, placeholder_signature, sign, wire_encryption_key, wire_verification_key,
 };
 use v2x_crypto::{CryptoError, Curve, PrivateKey};
-use v2x_wire::ItsAid;
 use v2x_wire::v1_2_1::{
-    Certificate, GeographicRegion, V1Error, HashedId3, HashedId8, ItsAidSsp, SignerInfo, SubjectAttribute, SubjectInfo,
-    SubjectType, SymmetricAlgorithm, ValidityRestriction,
+    Certificate, GeographicRegion, HashedId3, HashedId8, ItsAidSsp, SignerInfo, SubjectAttribute, SubjectInfo,
+    SubjectType, SymmetricAlgorithm, V1Error, ValidityRestriction,
 };
-
+use v2x_wire::ItsAid;
 
 /// Why v1.2.1 credentials could not be saved or loaded.
 #[derive(Debug, thiserror::Error)]

@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn aes128_ccm_key_equals_the_codec() {
         let key = [7u8; 16];
-        let codec = encode(&super::super::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key))).unwrap();
+        let codec = encode(&super::super::SymmetricEncryptionKey::Aes128Ccm(
+            FixedOctetString::from(key),
+        ))
+        .unwrap();
         assert_eq!(aes128_ccm_key(&key).to_vec(), codec);
     }
 
@@ -201,8 +204,8 @@ mod tests {
         let tbs = unsecured_tbs_data(b"abc", 36, 5, None);
         let x = FixedOctetString::from([0x11u8; 32]);
         let signatures = [
-            p256(false, EccP256CurvePoint::XOnly(x.clone())),
-            p256(true, EccP256CurvePoint::XOnly(x.clone())),
+            p256(false, EccP256CurvePoint::XOnly(x)),
+            p256(true, EccP256CurvePoint::XOnly(x)),
             p256(false, EccP256CurvePoint::CompressedY1(x)),
             Signature::EcdsaNistP384(EcdsaP384Signature {
                 r_sig: EccP384CurvePoint::XOnly(FixedOctetString::from([0x22u8; 48])),
