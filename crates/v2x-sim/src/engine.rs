@@ -11,7 +11,7 @@ use crate::metrics::{DistanceBin, PairCount, RunMetrics};
 use crate::mobility::{Mobility, Position};
 use crate::phy;
 use crate::scenario::{AccessCategory, AttackKind, CertificatePolicy, ReceptionModel, Scenario};
-use crate::security::{ProtocolKind, SecurityModel};
+use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use crate::verifier::{Job, Processor};
 use rand::{Rng, SeedableRng};
@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
+use v2x_profile::ProtocolId;
 
 type NodeId = u32;
 
@@ -617,7 +618,7 @@ impl<'a> Sim<'a> {
         } else {
             sec.overhead_digest
         };
-        let attached_key = (sec.kind == ProtocolKind::TeslaAttached && seq > 0).then(|| seq - 1);
+        let attached_key = (sec.kind == ProtocolId::TeslaAttached && seq > 0).then(|| seq - 1);
         let extra = if attached_key.is_some() {
             sec.tesla_attached_key_bytes
         } else {
@@ -640,7 +641,7 @@ impl<'a> Sim<'a> {
             bytes,
             enqueued_ns: now,
         };
-        if sec.kind == ProtocolKind::Tesla {
+        if sec.kind == ProtocolId::Tesla {
             self.schedule(
                 now + sec.tesla_disclosure_ns,
                 Event::TeslaKey { node: n, interval: seq },
@@ -685,7 +686,7 @@ impl<'a> Sim<'a> {
             return;
         };
         let q = &self.sc.query;
-        let enc = if self.sec.kind == ProtocolKind::None {
+        let enc = if self.sec.kind == ProtocolId::None {
             0
         } else {
             q.encryption_overhead_bytes
@@ -794,7 +795,7 @@ impl<'a> Sim<'a> {
                     self.metrics.query.requests_received += 1;
                 }
                 let q = &self.sc.query;
-                let enc = if self.sec.kind == ProtocolKind::None {
+                let enc = if self.sec.kind == ProtocolId::None {
                     0
                 } else {
                     q.encryption_overhead_bytes
@@ -945,8 +946,8 @@ impl<'a> Sim<'a> {
                 }
                 let sec = self.sec;
                 match sec.kind {
-                    ProtocolKind::None => self.verified(n, frame, now, dist),
-                    ProtocolKind::Tesla | ProtocolKind::TeslaAttached => {
+                    ProtocolId::None => self.verified(n, frame, now, dist),
+                    ProtocolId::Tesla | ProtocolId::TeslaAttached => {
                         let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
                         nb.pending.push((seq, frame, now, dist));
                         if let Some(k) = attached_key {
@@ -1046,7 +1047,7 @@ impl<'a> Sim<'a> {
         dist: f32,
     ) {
         let sec = self.sec;
-        if sec.kind == ProtocolKind::None {
+        if sec.kind == ProtocolId::None {
             // Without security every forged message is accepted.
             self.metrics.attacks_accepted += 1;
             return;

@@ -37,6 +37,10 @@ pub struct VariantResult {
     pub name: String,
     pub protocol: String,
     pub profile: String,
+    /// The costs the variant used, with their profile keys and sources.
+    pub costs: Vec<security::CostUse>,
+    /// The packet sizes it used and where they come from.
+    pub sizes: security::SizesUse,
     pub notes: Vec<String>,
     pub nodes: usize,
     pub cutoff_range_m: f64,
@@ -67,7 +71,7 @@ pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
     let models: Vec<SecurityModel> = sc
         .variants
         .iter()
-        .map(|v| SecurityModel::resolve(v, &sc.query))
+        .map(|v| SecurityModel::resolve(v, &sc.query, sc.mac.mac_overhead_bytes))
         .collect::<Result<_, _>>()?;
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
@@ -96,8 +100,10 @@ pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
         .iter()
         .map(|m| VariantResult {
             name: m.name.clone(),
-            protocol: m.kind.id().to_string(),
+            protocol: m.kind.to_string(),
             profile: m.profile_name.clone(),
+            costs: m.costs.clone(),
+            sizes: m.sizes.clone(),
             notes: m.notes.clone(),
             nodes: 0,
             cutoff_range_m: 0.0,

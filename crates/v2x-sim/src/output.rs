@@ -57,6 +57,7 @@ pub fn variant_summary(v: &VariantResult) -> Value {
         "protocol": v.protocol,
         "profile": v.profile,
         "notes": v.notes,
+        "security": { "costs": v.costs, "sizes": v.sizes },
         "nodes": v.nodes,
         "cutoff_range_m": num(v.cutoff_range_m),
         "replications": v.runs.len(),
