@@ -22,7 +22,7 @@ pub use names::UnknownName;
 pub use profile::{LatencyDistribution, OperationCost, ProcessorProfile, ProfileError, ProfileSource};
 pub use sizes::{CertificatePolicy, KeyDisclosure, PacketSizes, SizesSource};
 pub use variant::{BuildId, CurveId, HashId, Level, MessageId, SignerKind, Variant, VariantError};
-pub use vocab::{CostKey, Operation, ProtocolId};
+pub use vocab::{CostKey, CostKeyError, Operation, ProtocolId};
 
 /// Processor profiles shipped with v2xsec, transcribed from the papers' tables.
 const BUILTIN: &[(&str, &str)] = &[

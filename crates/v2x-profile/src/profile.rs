@@ -60,7 +60,11 @@ impl ProfileError {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ProfileSource {
     /// Measured by `v2x bench` on this host.
-    Measured { host: String, date: String, command: String },
+    Measured {
+        host: String,
+        date: String,
+        command: String,
+    },
     /// Published in a paper (values transcribed, not measured here).
     Paper { paper: String, table: String, note: String },
 }
@@ -348,9 +352,17 @@ mod tests {
         assert_eq!((s.overhead_bytes, s.overhead_with_certificate_bytes), (106, Some(288)));
         assert_eq!(s.certificate, Some(CertificatePolicy::Interval { interval_s: 1.0 }));
         let mk5 = ProcessorProfile::builtin("mk5-software").unwrap();
-        assert_eq!(mk5.sizes_for(ProtocolId::TwoFlip, &Variant::default()).unwrap().overhead_bytes, 47);
+        assert_eq!(
+            mk5.sizes_for(ProtocolId::TwoFlip, &Variant::default())
+                .unwrap()
+                .overhead_bytes,
+            47
+        );
         let e = ProcessorProfile::builtin_or_load("xeon").unwrap_err().to_string();
-        assert!(e.contains("unknown profile `xeon`") && e.contains("xeon-e5-2667"), "{e}");
+        assert!(
+            e.contains("unknown profile `xeon`") && e.contains("xeon-e5-2667"),
+            "{e}"
+        );
         assert!(ProcessorProfile::builtin_or_load("/nonexistent/profile.json").is_err());
     }
 
@@ -376,12 +388,17 @@ mod tests {
             sizes: Vec::new(),
         };
         assert!(p.validate().is_ok());
-        assert!(p.require(ProtocolId::Raw, Operation::Verify, &Variant::default()).is_ok());
+        assert!(p
+            .require(ProtocolId::Raw, Operation::Verify, &Variant::default())
+            .is_ok());
         let e = p
             .require(ProtocolId::Raw, Operation::Verify, &v("p384"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("raw/verify cost matching `p384`") && e.contains("raw/verify/p256"), "{e}");
+        assert!(
+            e.contains("raw/verify cost matching `p384`") && e.contains("raw/verify/p256"),
+            "{e}"
+        );
         let e = p
             .require(ProtocolId::Tesla, Operation::Decap, &Variant::default())
             .unwrap_err()

@@ -12,9 +12,13 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "policy", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum CertificatePolicy {
     /// Every n-th message (1609.2 BSM: every 5th, paper 001).
-    EveryNth { n: u32 },
+    EveryNth {
+        n: u32,
+    },
     /// Once per interval (ETSI CAM: once per second).
-    Interval { interval_s: f64 },
+    Interval {
+        interval_s: f64,
+    },
     Always,
     Never,
 }
@@ -106,7 +110,9 @@ impl PacketSizes {
                 .filter(|x| x.is_some())
                 .count();
             if forms != 1 {
-                return Err("key disclosure needs exactly one of key_packet_bytes, key_frame_bytes, attached_key_bytes".into());
+                return Err(
+                    "key disclosure needs exactly one of key_packet_bytes, key_frame_bytes, attached_key_bytes".into(),
+                );
             }
         }
         Ok(())
@@ -125,12 +131,22 @@ impl PacketSizes {
             ProtocolId::Ieee16092 => PacketSizes {
                 overhead_with_certificate_bytes: Some(180),
                 certificate: Some(CertificatePolicy::EveryNth { n: 5 }),
-                ..PacketSizes::paper(protocol, "001", "Table 1 (BSM: 93 B digest, 180 B certificate, every 5th)", 93)
+                ..PacketSizes::paper(
+                    protocol,
+                    "001",
+                    "Table 1 (BSM: 93 B digest, 180 B certificate, every 5th)",
+                    93,
+                )
             },
             ProtocolId::EtsiV121 => PacketSizes {
                 overhead_with_certificate_bytes: Some(288),
                 certificate: Some(CertificatePolicy::Interval { interval_s: 1.0 }),
-                ..PacketSizes::paper(protocol, "000", "Table 6 / Fig. 10 (CAM: 106 B, + 182 B certificate once per second)", 106)
+                ..PacketSizes::paper(
+                    protocol,
+                    "000",
+                    "Table 6 / Fig. 10 (CAM: 106 B, + 182 B certificate once per second)",
+                    106,
+                )
             },
             ProtocolId::Tesla => PacketSizes {
                 key_disclosure: Some(KeyDisclosure {
@@ -148,7 +164,12 @@ impl PacketSizes {
                     key_frame_bytes: None,
                     attached_key_bytes: Some(10),
                 }),
-                ..PacketSizes::paper(protocol, "004", "§IV (10 B MAC + 4 B interval; 10 B key on the next packet)", 14)
+                ..PacketSizes::paper(
+                    protocol,
+                    "004",
+                    "§IV (10 B MAC + 4 B interval; 10 B key on the next packet)",
+                    14,
+                )
             },
             ProtocolId::HashChain => PacketSizes::paper(
                 protocol,
@@ -169,7 +190,9 @@ mod tests {
     #[test]
     fn paper_defaults_are_consistent() {
         for p in ProtocolId::ALL {
-            let Some(s) = PacketSizes::paper_default(*p) else { continue };
+            let Some(s) = PacketSizes::paper_default(*p) else {
+                continue;
+            };
             assert_eq!(s.protocol, *p);
             s.check().unwrap();
             assert!(matches!(s.source, SizesSource::Paper { .. }));

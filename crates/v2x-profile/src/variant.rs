@@ -277,7 +277,10 @@ mod tests {
     #[test]
     fn unknown_parts_list_the_valid_ones() {
         let e = "p256/cma".parse::<Variant>().unwrap_err().to_string();
-        assert!(e.contains("`cma`") && e.contains("cam, denm, bsm") && e.contains("p256"), "{e}");
+        assert!(
+            e.contains("`cma`") && e.contains("cam, denm, bsm") && e.contains("p256"),
+            "{e}"
+        );
         let e = "p256-sha999".parse::<Variant>().unwrap_err().to_string();
         assert!(e.contains("unknown hash `sha999`") && e.contains("sha384"), "{e}");
         assert!("p256/p384".parse::<Variant>().is_err());

@@ -2,7 +2,8 @@
 //! and the [`CostKey`] that names one measured or published cost.
 
 use crate::named_enum;
-use crate::variant::Variant;
+use crate::names::UnknownName;
+use crate::variant::{Variant, VariantError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -75,13 +76,52 @@ named_enum! {
     }
 }
 
-/// One cost: protocol, operation and variant (`protocol/operation/variant` as text).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One cost: protocol, operation and variant, written `protocol/operation/variant`
+/// (e.g. `ieee1609.2/decap/p256/cam/sign/digest/100`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CostKey {
     pub protocol: ProtocolId,
     pub operation: Operation,
-    #[serde(default)]
     pub variant: Variant,
+}
+
+/// A cost key that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CostKeyError {
+    #[error("cost key `{0}`: expected protocol/operation[/variant]")]
+    Shape(String),
+    #[error(transparent)]
+    Name(#[from] UnknownName),
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+}
+
+impl std::str::FromStr for CostKey {
+    type Err = CostKeyError;
+    fn from_str(s: &str) -> Result<CostKey, CostKeyError> {
+        let mut parts = s.splitn(3, '/');
+        let (Some(p), Some(o)) = (parts.next(), parts.next()) else {
+            return Err(CostKeyError::Shape(s.into()));
+        };
+        Ok(CostKey::new(
+            p.parse()?,
+            o.parse()?,
+            parts.next().unwrap_or("").parse()?,
+        ))
+    }
+}
+
+impl Serialize for CostKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CostKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str> as Deserialize>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl CostKey {
@@ -118,7 +158,18 @@ mod tests {
         assert!(msg.contains("tesla-attached") && msg.contains("2flip"), "{msg}");
         let json: ProtocolId = serde_json::from_str("\"ieee1609.2\"").unwrap();
         assert_eq!(json, ProtocolId::Ieee16092);
-        assert_eq!(serde_json::to_string(&Operation::Aes128CcmEncrypt).unwrap(), "\"aes128-ccm-encrypt\"");
+        assert_eq!(
+            serde_json::to_string(&Operation::Aes128CcmEncrypt).unwrap(),
+            "\"aes128-ccm-encrypt\""
+        );
+        let key: CostKey = "ieee1609.2/decap/p256/cam/sign/digest/100".parse().unwrap();
+        assert_eq!(key.variant.to_string(), "p256/cam/sign/digest/100");
+        assert_eq!(key.to_string(), "ieee1609.2/decap/p256/cam/sign/digest/100");
+        assert_eq!(
+            serde_json::to_string(&key).unwrap(),
+            "\"ieee1609.2/decap/p256/cam/sign/digest/100\""
+        );
+        assert!("raw".parse::<CostKey>().is_err());
         let bad = serde_json::from_str::<Operation>("\"verfy\"").unwrap_err().to_string();
         assert!(bad.contains("valid: encap, decap, sign, verify"), "{bad}");
     }

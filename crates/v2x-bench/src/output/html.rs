@@ -63,7 +63,7 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
         escape(&r.host.openssl),
         escape(&r.date),
         escape(&r.command),
-        escape(&r.suites.join(", ")),
+        escape(&r.suites.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
         if r.quick { " — quick mode" } else { "" }
     );
     let _ = writeln!(s, "<h2>Headline</h2><p>{}</p>", escape(&r.headline.method));
@@ -114,10 +114,10 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
         r.measurements.iter().map(|m| {
             let l = &m.latency;
             vec![
-                m.suite.clone(),
-                m.protocol.clone(),
-                m.operation.clone(),
-                m.variant.clone(),
+                m.suite.to_string(),
+                m.protocol.to_string(),
+                m.operation.to_string(),
+                m.variant.to_string(),
                 m.packet_bytes.map(|b| b.to_string()).unwrap_or_default(),
                 num(l.mean_us),
                 format!("{}–{}", num(l.ci95_low_us), num(l.ci95_high_us)),
@@ -142,7 +142,7 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
             ],
             r.scaling.iter().map(|x| {
                 vec![
-                    x.kind.clone(),
+                    x.kind.to_string(),
                     x.label.clone(),
                     x.all_cores.threads.to_string(),
                     num(x.one_core.ops_per_sec),

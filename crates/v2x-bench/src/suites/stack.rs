@@ -24,12 +24,14 @@
 //! stack wraps keys on the ticket's own curve (its non-standard extension values).
 
 use crate::pool::WorkerOp;
+use crate::suites::raw::curve_id;
 use crate::task::{Factory, Label, Prepared, ScalingTask, Setup, Task};
-use crate::BenchError;
+use crate::{BenchError, Suite};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
+use v2x_profile::{CostKey, CurveId, MessageId, Operation, ProtocolId, SignerKind, Variant as CostVariant};
 use v2x_security::v1_2_1::{
     CertSpec, Credential, SignerChoice, V1EncapRequest, V1Entity, V1Profile, V1Protection, V1TrustStore,
 };
@@ -38,9 +40,10 @@ use v2x_security::{
     IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM,
     PSID_DENM,
 };
+use v2x_wire::ItsAid;
 
 /// PSID / ITS-AID of the BSM-like message (SAE J2735 BSM, PSID 0x20).
-pub const PSID_BSM: u64 = 0x20;
+const PSID_BSM: u64 = ItsAid::BSM.value();
 
 /// Payload sizes of the message sweep.
 pub const PAYLOADS: [usize; 3] = [100, 300, 500];
@@ -54,10 +57,10 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn protocol(self) -> &'static str {
+    pub fn protocol(self) -> ProtocolId {
         match self {
-            Format::Ieee16092 => "ieee1609.2",
-            Format::EtsiV121 => "etsi-v1.2.1",
+            Format::Ieee16092 => ProtocolId::Ieee16092,
+            Format::EtsiV121 => ProtocolId::EtsiV121,
         }
     }
 }
@@ -70,11 +73,11 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn name(self) -> &'static str {
+    pub fn id(self) -> v2x_profile::Level {
         match self {
-            Level::Sign => "sign",
-            Level::Encrypt => "encrypt",
-            Level::SignEncrypt => "sign+encrypt",
+            Level::Sign => v2x_profile::Level::Sign,
+            Level::Encrypt => v2x_profile::Level::Encrypt,
+            Level::SignEncrypt => v2x_profile::Level::SignEncrypt,
         }
     }
     fn signs(self) -> bool {
@@ -96,12 +99,12 @@ pub enum Message {
 }
 
 impl Message {
-    pub fn name(self) -> &'static str {
+    pub fn id(self) -> MessageId {
         match self {
-            Message::Cam => "cam",
-            Message::Denm => "denm",
-            Message::Bsm => "bsm",
-            Message::Generic => "generic",
+            Message::Cam => MessageId::Cam,
+            Message::Denm => MessageId::Denm,
+            Message::Bsm => MessageId::Bsm,
+            Message::Generic => MessageId::Generic,
         }
     }
 }
@@ -118,33 +121,28 @@ pub struct Variant {
 }
 
 impl Variant {
-    pub fn signer_name(&self) -> &'static str {
+    pub fn signer(&self) -> SignerKind {
         match (self.level.signs(), self.certificate) {
-            (false, _) => "none",
-            (true, true) => "certificate",
-            (true, false) => "digest",
+            (false, _) => SignerKind::None,
+            (true, true) => SignerKind::Certificate,
+            (true, false) => SignerKind::Digest,
         }
     }
 
-    pub fn variant_name(&self) -> String {
-        format!(
-            "{}/{}/{}/{}/{}",
-            self.curve.short_name(),
-            self.message.name(),
-            self.level.name(),
-            self.signer_name(),
-            self.payload
-        )
+    /// The profile variant, e.g. `p256/cam/sign/digest/100`.
+    pub fn cost_variant(&self) -> CostVariant {
+        CostVariant {
+            curve: Some(curve_id(self.curve)),
+            message: Some(self.message.id()),
+            level: Some(self.level.id()),
+            signer: Some(self.signer()),
+            payload_bytes: Some(self.payload as u32),
+            ..CostVariant::default()
+        }
     }
 
-    fn label(&self, operation: &str) -> Label {
-        let mut l = Label::new("stack", self.format.protocol(), operation, self.variant_name())
-            .curve(self.curve.short_name())
-            .payload(self.payload);
-        l.message = Some(self.message.name().into());
-        l.level = Some(self.level.name().into());
-        l.signer = Some(self.signer_name().into());
-        l
+    fn label(&self, operation: Operation) -> Label {
+        Label::new(Suite::Stack, self.format.protocol(), operation, self.cost_variant())
     }
 
     /// The headline configuration: P-256, digest-signed CAM, 100-byte payload, 1609.2.
@@ -631,23 +629,27 @@ fn decap_setup(v: Variant, quick: bool) -> Setup {
     })
 }
 
+/// A part of the breakdown: the headline configuration, P-256 CAM of 100 bytes.
+fn breakdown_label(op: Operation) -> Label {
+    let variant = CostVariant {
+        curve: Some(CurveId::P256),
+        message: Some(MessageId::Cam),
+        payload_bytes: Some(100),
+        ..CostVariant::default()
+    };
+    Label::new(Suite::Breakdown, ProtocolId::Ieee16092, op, variant)
+}
+
 /// Where ENCAP / DECAP time goes (headline configuration, P-256 CAM, 100 bytes): the
 /// crypto calls the entity makes, the encoding / decoding without crypto, and DECAP
 /// without the strict checks (signature-only lab mode).
 fn breakdown_parts() -> Vec<Task> {
     let v = Variant::headline();
-    let label = |op: &str, note: &str| {
-        let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-            .curve("p256")
-            .payload(100)
-            .note(note);
-        l.message = Some("cam".into());
-        l
-    };
+    let label = |op: Operation, note: &str| breakdown_label(op).note(note);
     let mut out = Vec::new();
     out.push(Task {
         label: label(
-            "crypto-sign",
+            Operation::CryptoSign,
             "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes",
         ),
         setup: Box::new(|| {
@@ -661,7 +663,7 @@ fn breakdown_parts() -> Vec<Task> {
     });
     out.push(Task {
         label: label(
-            "crypto-verify",
+            Operation::CryptoVerify,
             "v2x-crypto PublicKey::verify_digest, the call DECAP makes",
         ),
         setup: Box::new(|| {
@@ -679,7 +681,7 @@ fn breakdown_parts() -> Vec<Task> {
     });
     out.push(Task {
         label: label(
-            "encap-unsigned",
+            Operation::EncapUnsigned,
             "SN-ENCAP of unsecured data: the entity and encoding without crypto",
         ),
         setup: Box::new(move || {
@@ -698,7 +700,7 @@ fn breakdown_parts() -> Vec<Task> {
     });
     out.push(Task {
         label: label(
-            "decap-unsigned",
+            Operation::DecapUnsigned,
             "SN-DECAP of unsecured data (receiver opted in): decoding without crypto",
         ),
         setup: Box::new(move || {
@@ -719,7 +721,7 @@ fn breakdown_parts() -> Vec<Task> {
     });
     out.push(Task {
         label: label(
-            "decap-signature-only",
+            Operation::DecapSignatureOnly,
             "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)",
         ),
         setup: Box::new(move || {
@@ -757,61 +759,48 @@ fn breakdown_parts() -> Vec<Task> {
 /// strict DECAP). Differences between members of a group are where the stack's time goes.
 pub fn breakdown_groups(quick: bool) -> Vec<Vec<Task>> {
     let v = Variant::headline();
-    let raw = |op: &str, verify: bool| Task {
-        label: {
-            let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-                .curve("p256")
-                .payload(100)
-                .note("raw OpenSSL ECDSA over a precomputed digest");
-            l.message = Some("cam".into());
-            l
-        },
+    let raw = |op: Operation, verify: bool| Task {
+        label: breakdown_label(op).note("raw OpenSSL ECDSA over a precomputed digest"),
         setup: Box::new(move || {
-            let c = crate::suites::raw::ecdsa_curve("p256").ok_or_else(|| BenchError::Setup("no P-256".into()))?;
+            let c =
+                crate::suites::raw::ecdsa_curve(CurveId::P256).ok_or_else(|| BenchError::Setup("no P-256".into()))?;
             let r = crate::suites::raw::RawEcdsa::new(c)?;
             Ok(Prepared::new(if verify { r.verify_op() } else { r.sign_op() }))
         }),
     };
-    let full = |op: &str, decap: bool| Task {
-        label: {
-            let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-                .curve("p256")
-                .payload(100)
-                .note("full strict SN-ENCAP / SN-DECAP, as in the stack suite");
-            l.message = Some("cam".into());
-            l
-        },
+    let full = |op: Operation, decap: bool| Task {
+        label: breakdown_label(op).note("full strict SN-ENCAP / SN-DECAP, as in the stack suite"),
         setup: if decap { decap_setup(v, quick) } else { encap_setup(v) },
     };
     let mut parts = breakdown_parts().into_iter();
     let mut take = || parts.next();
     let (crypto_sign, crypto_verify, encap_unsigned, decap_unsigned, decap_sig_only) =
         (take(), take(), take(), take(), take());
-    let mut sign_side = vec![raw("raw-sign", false)];
+    let mut sign_side = vec![raw(Operation::RawSign, false)];
     sign_side.extend(crypto_sign);
     sign_side.extend(encap_unsigned);
-    sign_side.push(full("encap", false));
-    let mut verify_side = vec![raw("raw-verify", true)];
+    sign_side.push(full(Operation::Encap, false));
+    let mut verify_side = vec![raw(Operation::RawVerify, true)];
     verify_side.extend(crypto_verify);
     verify_side.extend(decap_unsigned);
     verify_side.extend(decap_sig_only);
-    verify_side.push(full("decap", true));
+    verify_side.push(full(Operation::Decap, true));
     vec![sign_side, verify_side]
 }
 
-pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
+pub fn tasks(quick: bool) -> Vec<Task> {
     let mut out = Vec::new();
     for v in variants(quick) {
         out.push(Task {
-            label: v.label("encap"),
+            label: v.label(Operation::Encap),
             setup: encap_setup(v),
         });
         out.push(Task {
-            label: v.label("decap"),
+            label: v.label(Operation::Decap),
             setup: decap_setup(v, quick),
         });
     }
-    Ok(out)
+    out
 }
 
 fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
@@ -826,32 +815,33 @@ fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
 }
 
 /// Full stack on one core vs all cores (paper 002 Table 3.2, "VSSKit2" rows).
-pub fn scaling_tasks(quick: bool) -> Result<Vec<ScalingTask>, String> {
+pub fn scaling_tasks(quick: bool) -> Vec<ScalingTask> {
     let v = Variant::headline();
-    Ok(vec![
+    let key = |op| CostKey::new(v.format.protocol(), op, v.cost_variant());
+    vec![
         ScalingTask {
-            kind: "stack".into(),
-            key: v.label("encap").key(),
-            label: format!("{} encap {}", v.format.protocol(), v.variant_name()),
+            kind: Suite::Stack,
+            key: key(Operation::Encap),
+            label: format!("{} encap {}", v.format.protocol(), v.cost_variant()),
             factory: factory(v, false, quick),
         },
         ScalingTask {
-            kind: "stack".into(),
-            key: v.label("decap").key(),
-            label: format!("{} decap {}", v.format.protocol(), v.variant_name()),
+            kind: Suite::Stack,
+            key: key(Operation::Decap),
+            label: format!("{} decap {}", v.format.protocol(), v.cost_variant()),
             factory: factory(v, true, quick),
         },
-    ])
+    ]
 }
 
-pub fn headline_encap() -> Result<Setup, String> {
-    Ok(encap_setup(Variant::headline()))
+pub fn headline_encap() -> Setup {
+    encap_setup(Variant::headline())
 }
 
-pub fn headline_decap(quick: bool) -> Result<Setup, String> {
-    Ok(decap_setup(Variant::headline(), quick))
+pub fn headline_decap(quick: bool) -> Setup {
+    decap_setup(Variant::headline(), quick)
 }
 
-pub fn headline_decap_factory(quick: bool) -> Result<Factory, String> {
-    Ok(factory(Variant::headline(), true, quick))
+pub fn headline_decap_factory(quick: bool) -> Factory {
+    factory(Variant::headline(), true, quick)
 }

@@ -35,7 +35,7 @@ pub struct Args {
 #[derive(Clone, Debug)]
 struct SuiteList(Vec<Suite>);
 
-fn parse_suites(s: &str) -> Result<SuiteList, String> {
+fn parse_suites(s: &str) -> Result<SuiteList, v2x_bench::SuiteListError> {
     Suite::parse_list(s).map(SuiteList)
 }
 

@@ -294,7 +294,11 @@ mod tests {
         let t = schedule(mac.enqueue(VO, 7, 0, false, &p, &mut rng));
         assert_eq!(t.at_ns, AIFS_VO, "no backoff pending: AIFS only");
         match mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng) {
-            Access::Frame { frame, queued_ns, delay_drops } => assert_eq!((frame, queued_ns, delay_drops), (7, 0, 0)),
+            Access::Frame {
+                frame,
+                queued_ns,
+                delay_drops,
+            } => assert_eq!((frame, queued_ns, delay_drops), (7, 0, 0)),
             other => panic!("{other:?}"),
         }
         mac.post_backoff(VO, &p, &mut rng);
@@ -322,7 +326,10 @@ mod tests {
         // Idle again: AIFS then the 2 remaining slots.
         let t2 = mac.medium_idle(500_000, &p)[VO].expect("access rescheduled");
         assert_eq!(t2.at_ns, 500_000 + AIFS_VO + 2 * p.slot_ns);
-        assert!(matches!(mac.access(VO, t2.gen, t2.at_ns, false, &p, &mut rng), Access::Frame { frame: 1, .. }));
+        assert!(matches!(
+            mac.access(VO, t2.gen, t2.at_ns, false, &p, &mut rng),
+            Access::Frame { frame: 1, .. }
+        ));
     }
 
     #[test]
@@ -347,7 +354,10 @@ mod tests {
         // Another station starts 5 µs before our access: too late to sense it.
         mac.medium_busy(t.at_ns - 5_000, &p);
         assert_eq!(mac.access_at(VO), Some(t.at_ns), "transmits anyway: collision");
-        assert!(matches!(mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng), Access::Frame { .. }));
+        assert!(matches!(
+            mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng),
+            Access::Frame { .. }
+        ));
         // 20 µs before: sensed, frozen.
         let t = schedule(mac.enqueue(VO, 2, 1_000_000, false, &p, &mut rng));
         mac.medium_busy(t.at_ns - 20_000, &p);
@@ -361,15 +371,25 @@ mod tests {
         let mut mac: Mac<u32> = Mac::default();
         assert_eq!(mac.enqueue(VO, 1, 0, true, &p, &mut rng), Enqueued::Queued);
         assert_eq!(mac.enqueue(VO, 2, 10, true, &p, &mut rng), Enqueued::Queued);
-        assert_eq!(mac.enqueue(VO, 3, 20, true, &p, &mut rng), Enqueued::Dropped, "capacity 2");
+        assert_eq!(
+            mac.enqueue(VO, 3, 20, true, &p, &mut rng),
+            Enqueued::Dropped,
+            "capacity 2"
+        );
         assert_eq!(mac.queued(VO), 2);
         // Idle only after 1.5 ms: frame 1 waited too long, frame 2 (queued at 10 ns) too.
         mac.edca[VO].slots = 0;
         let t = mac.medium_idle(1_500_000, &p)[VO].unwrap();
-        assert_eq!(mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng), Access::Empty { delay_drops: 2 });
+        assert_eq!(
+            mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng),
+            Access::Empty { delay_drops: 2 }
+        );
         // Internal collision: on the air already, a new backoff of at least one slot.
         let t = schedule(mac.enqueue(VO, 4, 2_000_000, false, &p, &mut rng));
-        assert_eq!(mac.access(VO, t.gen, t.at_ns, true, &p, &mut rng), Access::InternalCollision);
+        assert_eq!(
+            mac.access(VO, t.gen, t.at_ns, true, &p, &mut rng),
+            Access::InternalCollision
+        );
         assert!(mac.backoff_slots(VO) >= 1);
         assert_eq!(mac.queued(VO), 1);
     }

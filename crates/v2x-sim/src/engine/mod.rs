@@ -496,7 +496,10 @@ impl<'a, O: Observer> Sim<'a, O> {
         let now = self.now;
         let node = &mut self.nodes[n as usize];
         let transmitting = node.radio.tx_until > now;
-        let (frame, queued_ns) = match node.mac.access(ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac) {
+        let (frame, queued_ns) = match node
+            .mac
+            .access(ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
+        {
             mac::Access::Stale | mac::Access::InternalCollision => return,
             mac::Access::Empty { delay_drops } => {
                 self.trace.mac_delay_drops(delay_drops);
@@ -539,7 +542,9 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
         }
         // Half duplex: a frame being received is lost when this node starts sending.
-        self.nodes[n as usize].radio.start_tx(end, now, &self.p.phy, &self.errors);
+        self.nodes[n as usize]
+            .radio
+            .start_tx(end, now, &self.p.phy, &self.errors);
         self.update_medium(n);
 
         let mut near = Vec::new();

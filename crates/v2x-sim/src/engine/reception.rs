@@ -80,7 +80,10 @@ impl Radio {
         let before = self.energy_mw;
         self.energy_mw += mw;
         self.signals += 1;
-        if self.tx_until <= now && self.lock.is_none() && mw >= p.preamble_mw && mw / (p.noise_mw + before) >= p.preamble_snr
+        if self.tx_until <= now
+            && self.lock.is_none()
+            && mw >= p.preamble_mw
+            && mw / (p.noise_mw + before) >= p.preamble_snr
         {
             self.lock = Some(Lock {
                 tx,
@@ -161,7 +164,11 @@ mod tests {
         // Same frame, with an interferer of half its power during it: SINR 2 < 3.
         r.signal_start(2, 1e-7, 200_000, &p, &e);
         r.signal_start(3, 5e-8, 210_000, &p, &e);
-        assert_eq!(r.signal_end(3, 5e-8, 250_000, &p, &e, &mut rng), None, "not locked on 3");
+        assert_eq!(
+            r.signal_end(3, 5e-8, 250_000, &p, &e, &mut rng),
+            None,
+            "not locked on 3"
+        );
         assert_eq!(r.signal_end(2, 1e-7, 300_000, &p, &e, &mut rng), Some(false));
     }
 
@@ -173,7 +180,11 @@ mod tests {
         let mut r = Radio::default();
         r.start_tx(50_000, 0, &p, &e);
         r.signal_start(1, 1e-7, 10_000, &p, &e);
-        assert_eq!(r.signal_end(1, 1e-7, 60_000, &p, &e, &mut rng), None, "transmitting: no lock");
+        assert_eq!(
+            r.signal_end(1, 1e-7, 60_000, &p, &e, &mut rng),
+            None,
+            "transmitting: no lock"
+        );
         r.signal_start(2, 5e-9, 100_000, &p, &e);
         assert!(!r.cca_busy(100_000, &p), "below preamble detection and ED: idle");
         assert_eq!(r.signal_end(2, 5e-9, 150_000, &p, &e, &mut rng), None);
