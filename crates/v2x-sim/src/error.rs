@@ -5,8 +5,12 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum ScenarioError {
-    #[error("cannot read {path}: {message}")]
-    Io { path: String, message: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax {
         file: String,
@@ -30,8 +34,12 @@ impl ScenarioError {
 /// A mobility trace that cannot be used.
 #[derive(Debug, Error)]
 pub enum MobilityError {
-    #[error("cannot read {path}: {message}")]
-    Io { path: String, message: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: line {line}: {message}")]
     Line { path: String, line: u64, message: String },
     #[error("{path}: {message}")]
@@ -46,6 +54,18 @@ pub enum SimError {
     Mobility(#[from] MobilityError),
     #[error("variant {variant}: {message}")]
     Costs { variant: String, message: String },
-    #[error("cannot write {path}: {message}")]
-    Output { path: String, message: String },
+    #[error("variant {variant}: {source}")]
+    Profile {
+        variant: String,
+        #[source]
+        source: v2x_profile::ProfileError,
+    },
+    #[error("cannot write {path}: {source}")]
+    Output {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("CSV output: {0}")]
+    Csv(#[source] csv::Error),
 }

@@ -118,7 +118,7 @@ impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
+            source: e,
         })?;
         let mut s = Scenario::parse(&text, &path.display().to_string())?;
         let base = path.parent().unwrap_or(Path::new("."));
