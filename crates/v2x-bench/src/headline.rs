@@ -11,7 +11,6 @@
 //! Each ratio is the median over trials of the per-trial rate ratio.
 
 use crate::measure::{measure_paired, Plan};
-use crate::progress::Progress;
 use crate::result::{Headline, Measurement};
 use crate::suites::raw::{ecdsa_curve, RawEcdsa};
 use crate::suites::{protocols, stack};
@@ -25,7 +24,7 @@ fn raw_p256() -> Result<RawEcdsa, BenchError> {
     RawEcdsa::new(c)
 }
 
-pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measurement]) -> Headline {
+pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _measured: &[Measurement]) -> Headline {
     let mut h = Headline {
         threads: config.threads,
         method: "P-256, CAM profile, signer as certificate digest, receiver already knows the signer's \

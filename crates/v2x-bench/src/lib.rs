@@ -12,7 +12,6 @@ pub mod measure;
 pub mod output;
 pub mod papers;
 pub mod pool;
-pub mod progress;
 pub mod result;
 pub mod stats;
 pub mod suites;
@@ -112,7 +111,6 @@ pub struct Config {
     pub trials: Option<usize>,
     /// The command line, recorded in the result and the profile.
     pub command: String,
-    pub show_progress: bool,
 }
 
 impl Config {
@@ -123,7 +121,6 @@ impl Config {
             threads: pool::available_cores(),
             trials: None,
             command: "v2x bench".into(),
-            show_progress: false,
         }
     }
 
@@ -155,6 +152,11 @@ impl Config {
 
 /// Runs the selected suites and the headline, and builds the comparison tables.
 pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
+    run_with_progress(config, &v2x_report::Silent)
+}
+
+/// [`run`], reporting each step to `bar`.
+pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Result<BenchResult, BenchError> {
     let started = Instant::now();
     let plan = config.plan();
     let mut skipped = Vec::new();
@@ -183,10 +185,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
     };
 
     let breakdown_steps = if config.has(Suite::Breakdown) { 2 } else { 0 };
-    let bar = progress::Progress::new(
-        (tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64,
-        config.show_progress,
-    );
+    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64);
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
         bar.step(&task.label.key().to_string());
@@ -261,7 +260,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         });
     }
 
-    let headline = headline::measure(config, &plan, &bar, &measurements);
+    let headline = headline::measure(config, &plan, bar, &measurements);
     bar.finish();
 
     let data = papers::load().map_err(BenchError::PaperData)?;

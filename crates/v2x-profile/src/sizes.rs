@@ -50,6 +50,18 @@ pub enum SizesSource {
     Measured,
     /// Published in a paper, transcribed.
     Paper { paper: String, table: String },
+    /// Fixed by what the protocol is (no security: no bytes; raw ECDSA: the signature).
+    Definition { note: String },
+}
+
+impl std::fmt::Display for SizesSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizesSource::Measured => f.write_str("measured"),
+            SizesSource::Paper { paper, table } => write!(f, "paper {paper} {table}"),
+            SizesSource::Definition { note } => write!(f, "by definition: {note}"),
+        }
+    }
 }
 
 /// Packet sizes and schedules of one protocol configuration.
@@ -123,10 +135,18 @@ impl PacketSizes {
     /// schemes, whose paper gives no per-message sizes.
     pub fn paper_default(protocol: ProtocolId) -> Option<PacketSizes> {
         Some(match protocol {
-            ProtocolId::None => PacketSizes::paper(protocol, "-", "no security: no bytes", 0),
+            ProtocolId::None => PacketSizes {
+                source: SizesSource::Definition {
+                    note: "no security, no bytes".into(),
+                },
+                ..PacketSizes::paper(protocol, "", "", 0)
+            },
             ProtocolId::Raw => PacketSizes {
+                source: SizesSource::Definition {
+                    note: "a raw ECDSA P-256 signature (r, s)".into(),
+                },
                 certificate: Some(CertificatePolicy::Never),
-                ..PacketSizes::paper(protocol, "-", "raw ECDSA P-256 signature (r, s)", 64)
+                ..PacketSizes::paper(protocol, "", "", 64)
             },
             ProtocolId::Ieee16092 => PacketSizes {
                 overhead_with_certificate_bytes: Some(180),
@@ -195,7 +215,7 @@ mod tests {
             };
             assert_eq!(s.protocol, *p);
             s.check().unwrap();
-            assert!(matches!(s.source, SizesSource::Paper { .. }));
+            assert!(!matches!(s.source, SizesSource::Measured));
         }
         let s = PacketSizes::paper_default(ProtocolId::EtsiV121).unwrap();
         assert_eq!((s.overhead_bytes, s.overhead_with_certificate_bytes), (106, Some(288)));

@@ -3,7 +3,11 @@
 //!
 //! - [`html`]: a self-contained HTML page (no external resources) with escaped text,
 //!   tables and inline SVG plots;
-//! - [`stats`]: the Student-t confidence interval every report quotes.
+//! - [`stats`]: the Student-t confidence interval every report quotes;
+//! - [`progress`]: the [`Progress`] a library reports to (the program draws it).
 
 pub mod html;
+pub mod progress;
 pub mod stats;
+
+pub use progress::{Progress, Silent};

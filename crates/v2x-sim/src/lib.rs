@@ -65,8 +65,9 @@ pub fn run_once(sc: &Scenario, model: &SecurityModel, replication: u32) -> Resul
     Ok((sim.run(), nodes, cutoff))
 }
 
-/// Runs every variant and replication, in parallel; `progress` shows a bar on a terminal.
-pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
+/// Runs every variant and replication, in parallel, reporting each finished run to
+/// `progress`.
+pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
     let models: Vec<SecurityModel> = sc
         .variants
@@ -76,26 +77,17 @@ pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
         .collect();
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(jobs.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} simulating [{bar:30}] {pos}/{len} runs ({elapsed})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    progress.start(jobs.len() as u64);
     type Outcome = Result<(usize, u32, RunMetrics, usize, f64), SimError>;
     let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
             let out = run_once(sc, &models[v], r).map(|(m, n, c)| (v, r, m, n, c));
-            bar.inc(1);
+            progress.step(&models[v].name);
             out
         })
         .collect();
-    bar.finish_and_clear();
+    progress.finish();
     let mut variants: Vec<VariantResult> = models
         .iter()
         .map(|m| VariantResult {

@@ -304,24 +304,16 @@ impl SecurityModel {
             ..Variant::default()
         };
         let from_profile = profile.as_ref().and_then(|p| {
-            p.sizes_for(kind, &size_key).map(|s| {
-                let origin = match &s.source {
-                    v2x_profile::SizesSource::Measured => "measured".to_string(),
-                    v2x_profile::SizesSource::Paper { paper, table } => format!("paper {paper} {table}"),
-                };
-                (s.clone(), format!("profile {} ({origin})", p.name))
-            })
+            p.sizes_for(kind, &size_key)
+                .map(|s| (s.clone(), format!("profile {} ({})", p.name, s.source)))
         });
         let (sizes, mut sizes_source) = match from_profile {
             Some(s) => s,
             None => {
                 let s = PacketSizes::paper_default(kind)
                     .ok_or_else(|| r.err(format!("no packet sizes for {kind} in the profile or the papers")))?;
-                let origin = match &s.source {
-                    v2x_profile::SizesSource::Paper { paper, table } => format!("paper {paper} {table}"),
-                    v2x_profile::SizesSource::Measured => "measured".into(),
-                };
-                (s, format!("paper default: {origin}"))
+                let origin = format!("default: {}", s.source);
+                (s, origin)
             }
         };
         if v.overhead_bytes.is_some() || v.overhead_with_certificate_bytes.is_some() {
