@@ -423,7 +423,7 @@ mod tests {
         assert!(!t.notes.is_empty(), "free signing is reported");
         assert_eq!((t.overhead_digest, t.tesla_key_frame_bytes), (14, 43));
         assert!(
-            t.sizes.source.starts_with("paper default: paper 004"),
+            t.sizes.source.starts_with("default: paper 004"),
             "{}",
             t.sizes.source
         );
