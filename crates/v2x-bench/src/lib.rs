@@ -211,7 +211,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
     }
 
     if config.has(Suite::Breakdown) {
-        for group in suites::stack::breakdown_groups(config.quick) {
+        for group in suites::breakdown::breakdown_groups(config.quick) {
             bar.step("breakdown");
             let mut labels = Vec::new();
             let mut ops = Vec::new();

@@ -58,7 +58,7 @@ pub enum SimError {
     Profile {
         variant: String,
         #[source]
-        source: v2x_profile::ProfileError,
+        source: Box<v2x_profile::ProfileError>,
     },
     #[error("cannot write {path}: {source}")]
     Output {

@@ -422,11 +422,7 @@ mod tests {
         assert_eq!(t.verify.sample_ns(0.9), 40_000);
         assert!(!t.notes.is_empty(), "free signing is reported");
         assert_eq!((t.overhead_digest, t.tesla_key_frame_bytes), (14, 43));
-        assert!(
-            t.sizes.source.starts_with("default: paper 004"),
-            "{}",
-            t.sizes.source
-        );
+        assert!(t.sizes.source.starts_with("default: paper 004"), "{}", t.sizes.source);
     }
 
     #[test]

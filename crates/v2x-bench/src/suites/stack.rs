@@ -31,7 +31,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
-use v2x_profile::{CostKey, CurveId, MessageId, Operation, ProtocolId, SignerKind, Variant as CostVariant};
+use v2x_profile::{CostKey, MessageId, Operation, ProtocolId, SignerKind, Variant as CostVariant};
 use v2x_security::v1_2_1::{
     CertSpec, Credential, SignerChoice, V1EncapRequest, V1Entity, V1Profile, V1Protection, V1TrustStore,
 };
@@ -212,11 +212,11 @@ pub fn variants(quick: bool) -> Vec<Variant> {
     out
 }
 
-fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
+pub(super) fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
     move |e| BenchError::Setup(format!("{what}: {e}"))
 }
 
-fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
+pub(super) fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
     BenchError::Rejected(format!("{e:?}"))
 }
 
@@ -236,11 +236,11 @@ const LOCATION_LON: i32 = 23_522_000;
 // ------------------------------------------------------------------ IEEE 1609.2
 
 /// Root, AA and two tickets (sender, receiver) on one curve.
-struct Pki2 {
+pub(super) struct Pki2 {
     root: CertRef,
     aa: CertRef,
-    sender: Credentials,
-    receiver: Credentials,
+    pub(super) sender: Credentials,
+    pub(super) receiver: Credentials,
 }
 
 fn encryption_curve(signing: Curve) -> Curve {
@@ -251,7 +251,7 @@ fn encryption_curve(signing: Curve) -> Curve {
 }
 
 impl Pki2 {
-    fn new(curve: Curve) -> Result<Pki2, BenchError> {
+    pub(super) fn new(curve: Curve) -> Result<Pki2, BenchError> {
         let start = TaiTime::now().saturating_sub(Duration::from_secs(3600));
         let validity = Duration::from_secs(7 * 86_400);
         let root_key = PrivateKey::generate(curve)?;
@@ -322,7 +322,7 @@ impl Pki2 {
         Ok(s)
     }
 
-    fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
+    pub(super) fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
         Ok(SecurityEntity::with_credentials(
             self.store()?,
             creds.clone(),
@@ -331,7 +331,7 @@ impl Pki2 {
     }
 
     /// The sender, with the signer policy the variant asks for.
-    fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
+    pub(super) fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
         let mut e = self.entity(&self.sender)?;
         let kind = profile_kind(v.message);
         e.encap_profile_mut(kind).signer = if v.certificate {
@@ -355,7 +355,7 @@ fn profile_kind(m: Message) -> ProfileKind {
     }
 }
 
-fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequest<'a> {
+pub(super) fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequest<'a> {
     let mut r = EncapRequest::new(profile_kind(v.message), payload);
     if matches!(v.message, Message::Bsm | Message::Generic) {
         r = r.with_psid(PSID_BSM);
@@ -615,177 +615,18 @@ fn v1_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
 
 // ------------------------------------------------------------------ tasks
 
-fn encap_setup(v: Variant) -> Setup {
+pub(super) fn encap_setup(v: Variant) -> Setup {
     Box::new(move || match v.format {
         Format::Ieee16092 => ieee_encap(v),
         Format::EtsiV121 => v1_encap(v),
     })
 }
 
-fn decap_setup(v: Variant, quick: bool) -> Setup {
+pub(super) fn decap_setup(v: Variant, quick: bool) -> Setup {
     Box::new(move || match v.format {
         Format::Ieee16092 => ieee_decap(v, quick),
         Format::EtsiV121 => v1_decap(v, quick),
     })
-}
-
-/// A part of the breakdown: the headline configuration, P-256 CAM of 100 bytes.
-fn breakdown_label(op: Operation) -> Label {
-    let variant = CostVariant {
-        curve: Some(CurveId::P256),
-        message: Some(MessageId::Cam),
-        payload_bytes: Some(100),
-        ..CostVariant::default()
-    };
-    Label::new(Suite::Breakdown, ProtocolId::Ieee16092, op, variant)
-}
-
-/// Where ENCAP / DECAP time goes (headline configuration, P-256 CAM, 100 bytes): the
-/// crypto calls the entity makes, the encoding / decoding without crypto, and DECAP
-/// without the strict checks (signature-only lab mode).
-fn breakdown_parts() -> Vec<Task> {
-    let v = Variant::headline();
-    let label = |op: Operation, note: &str| breakdown_label(op).note(note);
-    let mut out = Vec::new();
-    out.push(Task {
-        label: label(
-            Operation::CryptoSign,
-            "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes",
-        ),
-        setup: Box::new(|| {
-            let k = PrivateKey::generate(Curve::NistP256)?;
-            let d = v2x_crypto::sha256(b"digest");
-            Ok(Prepared::new(Box::new(move || {
-                black_box(k.sign_digest(&d)?);
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            Operation::CryptoVerify,
-            "v2x-crypto PublicKey::verify_digest, the call DECAP makes",
-        ),
-        setup: Box::new(|| {
-            let k = PrivateKey::generate(Curve::NistP256)?;
-            let d = v2x_crypto::sha256(b"digest");
-            let sig = k.sign_digest(&d)?;
-            let public = k.public_key().clone();
-            Ok(Prepared::new(Box::new(move || {
-                if !public.verify_digest(&d, &sig)? {
-                    return Err(BenchError::Setup("valid signature rejected".into()));
-                }
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            Operation::EncapUnsigned,
-            "SN-ENCAP of unsecured data: the entity and encoding without crypto",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let payload = v2x_crypto::random_bytes(v.payload);
-            Ok(Prepared::new(Box::new(move || {
-                black_box(
-                    sender
-                        .encap(&EncapRequest::cam(&payload).unsigned())
-                        .map_err(|e| BenchError::Setup(e.to_string()))?,
-                );
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            Operation::DecapUnsigned,
-            "SN-DECAP of unsecured data (receiver opted in): decoding without crypto",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let payload = v2x_crypto::random_bytes(v.payload);
-            let msg = sender
-                .encap(&EncapRequest::cam(&payload).unsigned())
-                .map_err(err("encap"))?
-                .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
-            rx.policy_mut().accept_unsigned = true;
-            Ok(Prepared::new(Box::new(move || {
-                black_box(rx.decap(&msg).map_err(rejected)?);
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            Operation::DecapSignatureOnly,
-            "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let recipient = pki.receiver.certificate.clone();
-            let payload = v2x_crypto::random_bytes(v.payload);
-            let primer_variant = Variant { certificate: true, ..v };
-            let mut primer_sender = pki.entity(&pki.sender)?;
-            primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
-            let primer = primer_sender
-                .encap(&request(&primer_variant, &payload, &recipient))
-                .map_err(err("encap"))?
-                .bytes;
-            let msg = sender
-                .encap(&request(&v, &payload, &recipient))
-                .map_err(err("encap"))?
-                .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
-            rx.decap(&primer).map_err(rejected)?;
-            rx.set_decap_mode(v2x_security::DecapMode::SignatureOnly);
-            rx.decap(&msg).map_err(rejected)?;
-            Ok(Prepared::new(Box::new(move || {
-                black_box(rx.decap(&msg).map_err(rejected)?);
-                Ok(())
-            })))
-        }),
-    });
-    out
-}
-
-/// The breakdown groups, each measured with interleaved trials: the sign side (raw
-/// OpenSSL sign, the v2x-crypto call, encoding without crypto, full ENCAP) and the verify
-/// side (raw verify, the v2x-crypto call, decoding without crypto, signature-only DECAP,
-/// strict DECAP). Differences between members of a group are where the stack's time goes.
-pub fn breakdown_groups(quick: bool) -> Vec<Vec<Task>> {
-    let v = Variant::headline();
-    let raw = |op: Operation, verify: bool| Task {
-        label: breakdown_label(op).note("raw OpenSSL ECDSA over a precomputed digest"),
-        setup: Box::new(move || {
-            let c =
-                crate::suites::raw::ecdsa_curve(CurveId::P256).ok_or_else(|| BenchError::Setup("no P-256".into()))?;
-            let r = crate::suites::raw::RawEcdsa::new(c)?;
-            Ok(Prepared::new(if verify { r.verify_op() } else { r.sign_op() }))
-        }),
-    };
-    let full = |op: Operation, decap: bool| Task {
-        label: breakdown_label(op).note("full strict SN-ENCAP / SN-DECAP, as in the stack suite"),
-        setup: if decap { decap_setup(v, quick) } else { encap_setup(v) },
-    };
-    let mut parts = breakdown_parts().into_iter();
-    let mut take = || parts.next();
-    let (crypto_sign, crypto_verify, encap_unsigned, decap_unsigned, decap_sig_only) =
-        (take(), take(), take(), take(), take());
-    let mut sign_side = vec![raw(Operation::RawSign, false)];
-    sign_side.extend(crypto_sign);
-    sign_side.extend(encap_unsigned);
-    sign_side.push(full(Operation::Encap, false));
-    let mut verify_side = vec![raw(Operation::RawVerify, true)];
-    verify_side.extend(crypto_verify);
-    verify_side.extend(decap_unsigned);
-    verify_side.extend(decap_sig_only);
-    verify_side.push(full(Operation::Decap, true));
-    vec![sign_side, verify_side]
 }
 
 pub fn tasks(quick: bool) -> Vec<Task> {

@@ -113,7 +113,7 @@ impl Radio {
         if self.signals == 0 {
             self.energy_mw = 0.0;
         }
-        if !self.lock.as_ref().is_some_and(|l| l.tx == tx) {
+        if self.lock.as_ref().is_none_or(|l| l.tx != tx) {
             return None;
         }
         let l = self.lock.take()?;

@@ -31,3 +31,14 @@ pub fn finite(field: &str, v: f64) -> Result<(), ScenarioError> {
         Err(ScenarioError::invalid(field, format!("must be finite, got {v}")))
     }
 }
+
+/// Positions `[x_m, y_m]`: finite and within 1e9 m.
+pub fn coordinates(field: &str, positions: &[[f64; 2]]) -> Result<(), ScenarioError> {
+    if positions.iter().flatten().any(|v| !(v.is_finite() && v.abs() < 1e9)) {
+        return Err(ScenarioError::invalid(
+            field,
+            "coordinates must be finite and within 1e9 m",
+        ));
+    }
+    Ok(())
+}

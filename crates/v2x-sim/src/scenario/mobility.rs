@@ -1,6 +1,6 @@
 //! `[mobility]`: where the vehicles are (static, highway, Manhattan grid, SUMO FCD, NGSIM).
 
-use super::check::{finite, nonneg, pos};
+use super::check::{coordinates, finite, nonneg, pos};
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -175,12 +175,7 @@ impl MobilityConfig {
                         "needs 1 to 1e6 positions",
                     ));
                 }
-                if positions_m.iter().flatten().any(|v| !(v.is_finite() && v.abs() < 1e9)) {
-                    return Err(ScenarioError::invalid(
-                        "mobility.positions_m",
-                        "coordinates must be finite and within 1e9 m",
-                    ));
-                }
+                coordinates("mobility.positions_m", positions_m)?;
             }
             MobilityConfig::Highway {
                 length_m,
@@ -250,16 +245,7 @@ impl MobilityConfig {
                 ..
             } => {
                 pos("mobility.update_interval_s", *update_interval_s)?;
-                if rsu_positions_m
-                    .iter()
-                    .flatten()
-                    .any(|v| !(v.is_finite() && v.abs() < 1e9))
-                {
-                    return Err(ScenarioError::invalid(
-                        "mobility.rsu_positions_m",
-                        "coordinates must be finite and within 1e9 m",
-                    ));
-                }
+                coordinates("mobility.rsu_positions_m", rsu_positions_m)?;
             }
             MobilityConfig::Ngsim {
                 time_unit_s,
@@ -269,16 +255,7 @@ impl MobilityConfig {
                 rsu_positions_m,
                 ..
             } => {
-                if rsu_positions_m
-                    .iter()
-                    .flatten()
-                    .any(|v| !(v.is_finite() && v.abs() < 1e9))
-                {
-                    return Err(ScenarioError::invalid(
-                        "mobility.rsu_positions_m",
-                        "coordinates must be finite and within 1e9 m",
-                    ));
-                }
+                coordinates("mobility.rsu_positions_m", rsu_positions_m)?;
                 pos("mobility.time_unit_s", *time_unit_s)?;
                 pos("mobility.length_unit_m", *length_unit_m)?;
                 pos("mobility.update_interval_s", *update_interval_s)?;
