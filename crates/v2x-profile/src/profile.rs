@@ -275,7 +275,9 @@ impl ProcessorProfile {
             return Ok(p);
         }
         let path = Path::new(name_or_path);
-        if !path.exists() && !name_or_path.contains(['/', '.']) {
+        let looks_like_path =
+            name_or_path.contains(['/', '\\']) || name_or_path.ends_with(".json") || name_or_path.ends_with(".toml");
+        if !path.exists() && !looks_like_path {
             return Err(ProfileError::Unknown {
                 name: name_or_path.into(),
             });

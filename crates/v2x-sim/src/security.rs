@@ -2,7 +2,8 @@
 //! service times drawn from a processor profile. No real cryptography runs here.
 //!
 //! Costs use the profile vocabulary: a sender pays `encap` and a receiver `decap` at level
-//! `sign` (the V2I query service: level `encrypt`). Sizes come from the profile's
+//! `sign` (the V2I query service: level `encrypt`); a bare signature (`raw`) pays raw ECDSA
+//! `sign` / `verify`. Sizes come from the profile's
 //! [`PacketSizes`] for the protocol (measured by `v2x bench`, or the papers' in shipped
 //! profiles), else from the papers' defaults; scenario keys override both.
 
@@ -201,6 +202,13 @@ impl SecurityModel {
         } else {
             kind
         };
+        // A sender pays the security service's `encap`, a receiver its `decap`; a bare
+        // signature (`raw`) costs a raw ECDSA `sign` / `verify`.
+        let (send_op, receive_op) = if cost_protocol == ProtocolId::Raw {
+            (Operation::Sign, Operation::Verify)
+        } else {
+            (Operation::Encap, Operation::Decap)
+        };
         let wanted = |field: &str, text: &str, l: Level| -> Result<Variant, SimError> {
             Ok(level(l).with(&parse_variant(field, text).map_err(scenario_err)?))
         };
@@ -212,9 +220,11 @@ impl SecurityModel {
                 r.fixed("verify", v.verify_cost_us)
             } else {
                 let w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
-                let p = r.profile(&format!("{cost_protocol}/decap: set `profile` or `verify_cost_us`"))?;
+                let p = r.profile(&format!(
+                    "{cost_protocol}/{receive_op}: set `profile` or `verify_cost_us`"
+                ))?;
                 let c = p
-                    .require(cost_protocol, Operation::Decap, &w)
+                    .require(cost_protocol, receive_op, &w)
                     .map_err(|e| r.err(e.to_string()))?;
                 verify_variant = c.variant;
                 let (c, name) = (c.clone(), p.name.clone());
@@ -226,7 +236,7 @@ impl SecurityModel {
                 let w = wanted("verify_certificate_variant", &v.verify_certificate_variant, Level::Sign)?;
                 let p = r.profile("verify_certificate_variant")?;
                 let c = p
-                    .require(cost_protocol, Operation::Decap, &w)
+                    .require(cost_protocol, receive_op, &w)
                     .map_err(|e| r.err(e.to_string()))?;
                 let (c, name) = (c.clone(), p.name.clone());
                 r.record("verify-certificate", &c, &name)
@@ -240,11 +250,11 @@ impl SecurityModel {
                     .iter()
                     .find(|c| {
                         c.protocol == cost_protocol
-                            && c.operation == Operation::Decap
+                            && c.operation == receive_op
                             && c.variant.signer == Some(SignerKind::Certificate)
                             && c.variant.satisfies(&w)
                     })
-                    .or_else(|| p.cost(cost_protocol, Operation::Decap, &verify_variant))
+                    .or_else(|| p.cost(cost_protocol, receive_op, &verify_variant))
                     .cloned();
                 let name = p.name.clone();
                 match found {
@@ -258,10 +268,10 @@ impl SecurityModel {
                 let w = wanted("sign_variant", &v.sign_variant, Level::Sign)?;
                 let found = match r.profile.as_ref() {
                     None => Err(format!(
-                        "needs a profile (or a fixed cost) for {cost_protocol}/encap: set `profile` or `sign_cost_us`"
+                        "needs a profile (or a fixed cost) for {cost_protocol}/{send_op}: set `profile` or `sign_cost_us`"
                     )),
                     Some(p) => p
-                        .require(cost_protocol, Operation::Encap, &w)
+                        .require(cost_protocol, send_op, &w)
                         .map(|c| (c.clone(), p.name.clone()))
                         .map_err(|e| e.to_string()),
                 };

@@ -134,8 +134,12 @@ impl Scenario {
             _ => {}
         }
         for v in &mut self.variants {
+            // A shipped profile's name (or a misspelt one, reported with the valid names)
+            // stays a name; a path is taken relative to the scenario file.
+            let is_path =
+                v.profile.contains(['/', '\\']) || v.profile.ends_with(".json") || v.profile.ends_with(".toml");
             let is_builtin = v2x_profile::BUILTIN_NAMES.contains(&v.profile.as_str());
-            if !v.profile.is_empty() && !is_builtin && Path::new(&v.profile).is_relative() {
+            if is_path && !is_builtin && Path::new(&v.profile).is_relative() {
                 v.profile = base.join(&v.profile).display().to_string();
             }
         }
