@@ -1,6 +1,7 @@
 //! Comparison tables: each published value beside this machine's figure, with a ratio.
 
-use crate::papers::{Metric, PaperData, PaperValue};
+use crate::metric::Metric;
+use crate::papers::{PaperData, PaperValue};
 use crate::result::{ComparisonRow, ComparisonTable, Measurement, ScalingRow};
 
 fn compare_one(e: &PaperValue, measurements: &[Measurement], scaling: &[ScalingRow]) -> ComparisonRow {

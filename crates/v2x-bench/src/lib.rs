@@ -9,6 +9,7 @@ pub mod compare;
 pub mod headline;
 pub mod host;
 pub mod measure;
+pub mod metric;
 pub mod output;
 pub mod papers;
 pub mod pool;

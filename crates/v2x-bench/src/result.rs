@@ -1,6 +1,6 @@
 //! The whole result of a benchmark run, as written to `results.json`.
 
-use crate::papers::Metric;
+use crate::metric::Metric;
 use crate::pool::Throughput;
 use crate::stats::LatencyStats;
 use crate::Suite;

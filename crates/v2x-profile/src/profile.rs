@@ -40,6 +40,13 @@ pub enum ProfileError {
     },
     #[error("profile {profile}: {message}")]
     Invalid { profile: String, message: String },
+    #[error("profile {profile}: sizes of {protocol}: {source}")]
+    Sizes {
+        profile: String,
+        protocol: ProtocolId,
+        #[source]
+        source: crate::sizes::SizesError,
+    },
     #[error("unknown profile `{name}`: not a shipped profile ({}) and no such file", crate::BUILTIN_NAMES.join(", "))]
     Unknown { name: String },
 }
@@ -223,9 +230,11 @@ impl ProcessorProfile {
             }
         }
         for s in &self.sizes {
-            if let Err(m) = s.check() {
-                return bad(format!("sizes of {}: {m}", s.protocol));
-            }
+            s.check().map_err(|source| ProfileError::Sizes {
+                profile: self.name.clone(),
+                protocol: s.protocol,
+                source,
+            })?;
         }
         Ok(())
     }

@@ -64,6 +64,19 @@ impl std::fmt::Display for SizesSource {
     }
 }
 
+/// Sizes that cannot be right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SizesError {
+    #[error("overhead above 65535 bytes")]
+    Overhead,
+    #[error("the certificate policy needs n >= 1 or a positive interval")]
+    Certificate,
+    #[error("the key disclosure delay must be positive")]
+    KeyDelay,
+    #[error("a key disclosure needs exactly one of key_packet_bytes, key_frame_bytes, attached_key_bytes")]
+    KeyForm,
+}
+
 /// Packet sizes and schedules of one protocol configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

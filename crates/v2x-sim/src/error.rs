@@ -55,6 +55,12 @@ pub enum SimError {
     #[error("variant {variant}: {message}")]
     Costs { variant: String, message: String },
     #[error("variant {variant}: {source}")]
+    Variant {
+        variant: String,
+        #[source]
+        source: ScenarioError,
+    },
+    #[error("variant {variant}: {source}")]
     Profile {
         variant: String,
         #[source]

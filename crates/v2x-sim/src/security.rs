@@ -124,6 +124,13 @@ impl Resolver<'_> {
         }
     }
 
+    fn profile_err(&self, source: v2x_profile::ProfileError) -> SimError {
+        SimError::Profile {
+            variant: self.v.name.clone(),
+            source: Box::new(source),
+        }
+    }
+
     fn profile(&self, what: &str) -> Result<&ProcessorProfile, SimError> {
         self.profile
             .ok_or_else(|| self.err(format!("needs a profile (or a fixed cost) for {what}")))
@@ -164,18 +171,18 @@ impl SecurityModel {
     /// Resolves a variant: `mac_overhead_bytes` turns a measured TESLA key packet into a
     /// whole frame.
     pub fn resolve(v: &VariantConfig, query: &QueryConfig, mac_overhead_bytes: u32) -> Result<SecurityModel, SimError> {
-        let scenario_err = |e: crate::error::ScenarioError| SimError::Costs {
+        let scenario_err = |source: crate::error::ScenarioError| SimError::Variant {
             variant: v.name.clone(),
-            message: e.to_string(),
+            source,
         };
         let kind = parse_protocol("protocol", &v.protocol).map_err(scenario_err)?;
         let profile = if v.profile.is_empty() {
             None
         } else {
             Some(
-                ProcessorProfile::builtin_or_load(&v.profile).map_err(|e| SimError::Costs {
+                ProcessorProfile::builtin_or_load(&v.profile).map_err(|source| SimError::Profile {
                     variant: v.name.clone(),
-                    message: e.to_string(),
+                    source: Box::new(source),
                 })?,
             )
         };
@@ -223,9 +230,7 @@ impl SecurityModel {
                 let p = r.profile(&format!(
                     "{cost_protocol}/{receive_op}: set `profile` or `verify_cost_us`"
                 ))?;
-                let c = p
-                    .require(cost_protocol, receive_op, &w)
-                    .map_err(|e| r.err(e.to_string()))?;
+                let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
                 verify_variant = c.variant;
                 let (c, name) = (c.clone(), p.name.clone());
                 r.record("verify", &c, &name)
@@ -235,9 +240,7 @@ impl SecurityModel {
             } else if !v.verify_certificate_variant.is_empty() {
                 let w = wanted("verify_certificate_variant", &v.verify_certificate_variant, Level::Sign)?;
                 let p = r.profile("verify_certificate_variant")?;
-                let c = p
-                    .require(cost_protocol, receive_op, &w)
-                    .map_err(|e| r.err(e.to_string()))?;
+                let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
                 let (c, name) = (c.clone(), p.name.clone());
                 r.record("verify-certificate", &c, &name)
             } else {
@@ -295,11 +298,11 @@ impl SecurityModel {
                 .with(&parse_variant("query.cost_variant", &query.cost_variant).map_err(scenario_err)?);
             let e = p
                 .require(qp, Operation::Encap, &w)
-                .map_err(|e| r.err(e.to_string()))?
+                .map_err(|e| r.profile_err(e))?
                 .clone();
             let d = p
                 .require(qp, Operation::Decap, &w)
-                .map_err(|e| r.err(e.to_string()))?
+                .map_err(|e| r.profile_err(e))?
                 .clone();
             let name = p.name.clone();
             (r.record("encrypt", &e, &name), r.record("decrypt", &d, &name))
