@@ -114,30 +114,28 @@ impl PacketSizes {
     }
 
     /// Checks that the sizes are plausible and the key disclosure complete.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SizesError> {
         let big = |b: u32| b > 65_535;
         if big(self.overhead_bytes) || self.overhead_with_certificate_bytes.is_some_and(big) {
-            return Err("overhead above 65535 bytes".into());
+            return Err(SizesError::Overhead);
         }
         match self.certificate {
-            Some(CertificatePolicy::EveryNth { n: 0 }) => return Err("certificate every 0th message".into()),
+            Some(CertificatePolicy::EveryNth { n: 0 }) => return Err(SizesError::Certificate),
             Some(CertificatePolicy::Interval { interval_s }) if !(interval_s.is_finite() && interval_s > 0.0) => {
-                return Err("certificate interval must be positive".into())
+                return Err(SizesError::Certificate)
             }
             _ => {}
         }
         if let Some(k) = &self.key_disclosure {
             if !(k.delay_s.is_finite() && k.delay_s > 0.0) {
-                return Err("key disclosure delay must be positive".into());
+                return Err(SizesError::KeyDelay);
             }
             let forms = [k.key_packet_bytes, k.key_frame_bytes, k.attached_key_bytes]
                 .iter()
                 .filter(|x| x.is_some())
                 .count();
             if forms != 1 {
-                return Err(
-                    "key disclosure needs exactly one of key_packet_bytes, key_frame_bytes, attached_key_bytes".into(),
-                );
+                return Err(SizesError::KeyForm);
             }
         }
         Ok(())
