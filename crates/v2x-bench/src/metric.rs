@@ -31,6 +31,3 @@ impl Metric {
         }
     }
 }
-
-/// The shipped data file.
-pub const PAPERS_JSON: &str = include_str!("../data/papers.json");

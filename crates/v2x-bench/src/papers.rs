@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use v2x_profile::{CurveId, Level, MessageId, Operation, ProtocolId, SignerKind};
 
+/// The shipped data file.
+pub const PAPERS_JSON: &str = include_str!("../data/papers.json");
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaperData {
