@@ -52,19 +52,12 @@ pub enum SimError {
     Scenario(#[from] ScenarioError),
     #[error(transparent)]
     Mobility(#[from] MobilityError),
-    #[error("variant {variant}: {message}")]
-    Costs { variant: String, message: String },
+    /// A variant's costs or sizes cannot be resolved.
     #[error("variant {variant}: {source}")]
-    Variant {
+    Costs {
         variant: String,
         #[source]
-        source: ScenarioError,
-    },
-    #[error("variant {variant}: {source}")]
-    Profile {
-        variant: String,
-        #[source]
-        source: Box<v2x_profile::ProfileError>,
+        source: CostsError,
     },
     #[error("cannot write {path}: {source}")]
     Output {
@@ -74,4 +67,18 @@ pub enum SimError {
     },
     #[error("CSV output: {0}")]
     Csv(#[source] csv::Error),
+}
+
+/// Why a variant's costs or sizes cannot be resolved.
+#[derive(Debug, Error)]
+pub enum CostsError {
+    /// The profile cannot be loaded or lacks a cost.
+    #[error(transparent)]
+    Profile(#[from] Box<v2x_profile::ProfileError>),
+    /// A name in the variant is wrong.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// Something the model needs is missing (a profile, sizes).
+    #[error("{0}")]
+    Missing(String),
 }

@@ -24,7 +24,7 @@ pub mod security;
 pub mod spatial;
 pub mod verifier;
 
-pub use error::{MobilityError, ScenarioError, SimError};
+pub use error::{CostsError, MobilityError, ScenarioError, SimError};
 pub use metrics::RunMetrics;
 pub use scenario::{Overrides, Scenario};
 

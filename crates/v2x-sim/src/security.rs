@@ -7,7 +7,7 @@
 //! [`PacketSizes`] for the protocol (measured by `v2x bench`, or the papers' in shipped
 //! profiles), else from the papers' defaults; scenario keys override both.
 
-use crate::error::SimError;
+use crate::error::{CostsError, SimError};
 use crate::scenario::{parse_protocol, parse_variant, CertificatePolicy, QueryConfig, QueueOrder, VariantConfig};
 use serde::Serialize;
 use v2x_profile::{
@@ -120,14 +120,14 @@ impl Resolver<'_> {
     fn err(&self, message: String) -> SimError {
         SimError::Costs {
             variant: self.v.name.clone(),
-            message,
+            source: CostsError::Missing(message),
         }
     }
 
-    fn profile_err(&self, source: v2x_profile::ProfileError) -> SimError {
-        SimError::Profile {
+    fn profile_err(&self, e: v2x_profile::ProfileError) -> SimError {
+        SimError::Costs {
             variant: self.v.name.clone(),
-            source: Box::new(source),
+            source: CostsError::Profile(Box::new(e)),
         }
     }
 
@@ -171,18 +171,18 @@ impl SecurityModel {
     /// Resolves a variant: `mac_overhead_bytes` turns a measured TESLA key packet into a
     /// whole frame.
     pub fn resolve(v: &VariantConfig, query: &QueryConfig, mac_overhead_bytes: u32) -> Result<SecurityModel, SimError> {
-        let scenario_err = |source: crate::error::ScenarioError| SimError::Variant {
+        let scenario_err = |e: crate::error::ScenarioError| SimError::Costs {
             variant: v.name.clone(),
-            source,
+            source: CostsError::Scenario(e),
         };
         let kind = parse_protocol("protocol", &v.protocol).map_err(scenario_err)?;
         let profile = if v.profile.is_empty() {
             None
         } else {
             Some(
-                ProcessorProfile::builtin_or_load(&v.profile).map_err(|source| SimError::Profile {
+                ProcessorProfile::builtin_or_load(&v.profile).map_err(|e| SimError::Costs {
                     variant: v.name.clone(),
-                    source: Box::new(source),
+                    source: CostsError::Profile(Box::new(e)),
                 })?,
             )
         };
