@@ -41,7 +41,9 @@ pub fn mean_ci95(v: &[f64]) -> (f64, f64) {
     if v.len() < 2 {
         return (m, f64::NAN);
     }
-    (m, t_975(v.len() - 1) * std_dev(v) / (v.len() as f64).sqrt())
+    let n = v.len() as f64;
+    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
+    (m, t_975(v.len() - 1) * (var / n).sqrt())
 }
 
 #[cfg(test)]
