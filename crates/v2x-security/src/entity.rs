@@ -777,7 +777,7 @@ impl SecurityEntity {
                 generation_time: gen.0,
                 tbs_hash: h16,
             };
-            if self.replay.contains(&key) {
+            if self.replay.contains(&key, now) {
                 return Err(rej(RejectReason::DuplicateMessage, "already received"));
             }
             replay_key = Some((key, tbs_hash));
@@ -805,7 +805,9 @@ impl SecurityEntity {
 
         // Accepted: bookkeeping.
         if let Some((key, _)) = replay_key {
-            self.replay.insert(key, now.saturating_sub(self.longest_window()));
+            // Remembered while a copy could still pass the freshness check.
+            let expires = TaiTime(key.generation_time).saturating_add(self.longest_window());
+            self.replay.insert(key, expires, now);
         }
         if strict {
             if newly_heard {
