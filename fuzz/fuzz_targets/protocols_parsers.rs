@@ -5,6 +5,7 @@ use libfuzzer_sys::fuzz_target;
 use v2x_protocols::Curve;
 use v2x_protocols::cert::{decode_signature, CompactCertificate};
 use v2x_protocols::session::crypto::{EncryptionAlg, SessionCert, SignatureAlg};
+use v2x_protocols::session::wire;
 use v2x_protocols::tesla::{Bootstrap, KeyDisclosure, TeslaConfig};
 use v2x_protocols::{hash_chain, none, tesla, two_flip};
 
@@ -42,6 +43,19 @@ fuzz_target!(|data: &[u8]| {
         5 => {
             let _ = CompactCertificate::decode(Curve::NistP256, bytes);
             let _ = decode_signature(Curve::NistP256, bytes);
+        }
+        6 => {
+            for wang in [false, true] {
+                let _ = wire::Hello::parse(bytes, wang);
+                let _ = wire::Reply::parse(bytes, wang);
+                let mut r = v2x_wire::cursor::Reader::new(bytes);
+                if wire::read_confirm_header(&mut r).is_ok() {
+                    let _ = wire::ConfirmBody::read(&mut r, bytes, wang);
+                }
+            }
+            let _ = wire::GroupKey::parse(bytes);
+            let _ = wire::DataHeader::parse(bytes);
+            let _ = wire::KeyTransport::parse(bytes);
         }
         _ => {
             for sig in [SignatureAlg::Ecdsa, SignatureAlg::Rsa, SignatureAlg::Dsa] {

@@ -4,6 +4,7 @@
 //! (the reason code is printed), 2 on any error (bad arguments, unreadable files, ...).
 
 mod cmd;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -51,4 +51,7 @@ fn table_filters_by_protocol() {
     assert!(!text.contains("hash-chain"));
     let bad = v2x(&["overhead", "--protocol", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
+    // The error names the protocols there are.
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("hash-chain") && err.contains("2flip"), "{err}");
 }

@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 use v2x_crypto::{sha256, Curve, PrivateKey};
-use v2x_protocols::factory::Role;
 use v2x_protocols::hash_chain::{HashChainConfig, HashChainDeployment};
+use v2x_protocols::Role;
 use v2x_protocols::{data_packet, Authenticator, StationId, Timestamp};
 
 /// Runs `op` in batches until `budget` has passed; returns operations per second.

@@ -216,6 +216,12 @@ impl Decapsulated {
     }
 }
 
+/// The rejection of a packet that does not decode (the decoder's error names the field
+/// and its offset).
+pub fn malformed(e: v2x_wire::cursor::CursorError) -> Rejection {
+    Rejection::new(RejectReason::InvalidEncoding, e.to_string())
+}
+
 impl From<Rejection> for Decapsulated {
     fn from(r: Rejection) -> Decapsulated {
         Decapsulated::outcome(DecapOutcome::Rejected(r))
@@ -232,7 +238,7 @@ pub struct Polled {
 }
 
 /// Why a station could not produce a packet (local failures, not rejections).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum EncapError {
     /// The payload is too long for the protocol's length fields.
     #[error("payload of {len} bytes exceeds the maximum of {max}")]
@@ -245,13 +251,16 @@ pub enum EncapError {
     NotReady(String),
     /// The crypto backend failed.
     #[error("crypto backend: {0}")]
-    Crypto(String),
-}
-
-impl From<v2x_crypto::CryptoError> for EncapError {
-    fn from(e: v2x_crypto::CryptoError) -> EncapError {
-        EncapError::Crypto(e.to_string())
-    }
+    Crypto(#[from] v2x_crypto::CryptoError),
+    /// A field does not fit the packet layout (e.g. longer than its length prefix).
+    #[error("encoding: {0}")]
+    Encoding(#[from] v2x_wire::cursor::CursorError),
+    /// The IEEE 1609.2 security entity could not secure the payload.
+    #[error("IEEE 1609.2 SN-ENCAP: {0}")]
+    Dot2(#[from] v2x_security::EncapError),
+    /// The TS 103 097 v1.2.1 security entity could not secure the payload.
+    #[error("TS 103 097 v1.2.1 SN-ENCAP: {0}")]
+    V1(#[from] v2x_security::v1_2_1::V1EncapError),
 }
 
 /// A protocol station. Object-safe and `Send`: callers hold `Box<dyn Authenticator>`.

@@ -16,9 +16,9 @@
 //! It carries what a verifier needs and nothing else: no permissions (the protocols
 //! give every certified station the same rights) and no region.
 
-use crate::wire::{Reader, WireError};
 use crate::{RejectReason, Rejection, Timestamp};
 use v2x_crypto::{hashed_id8, CryptoError, Curve, HashAlg, PrivateKey, PublicKey, RPoint, Signature};
+use v2x_wire::cursor::{CursorError, Reader, Writer};
 
 /// Bytes of a signature (r x-only ‖ s) on `curve`.
 pub const fn signature_len(curve: Curve) -> usize {
@@ -41,20 +41,15 @@ pub fn encode_signature(sig: &Signature) -> Result<Vec<u8>, CryptoError> {
     Ok(out)
 }
 
-/// Decodes r ‖ s.
-pub fn decode_signature(curve: Curve, bytes: &[u8]) -> Result<Signature, WireError> {
+/// Decodes r ‖ s (exactly `2f` bytes).
+pub fn decode_signature(curve: Curve, bytes: &[u8]) -> Result<Signature, CursorError> {
+    let mut rd = Reader::new(bytes);
     let f = curve.field_len();
-    if bytes.len() != 2 * f {
-        return Err(WireError::Invalid {
-            field: "signature",
-            message: format!("{} bytes, need {}", bytes.len(), 2 * f),
-        });
-    }
-    let (r, s) = bytes.split_at(f);
-    Signature::new(curve, RPoint::XOnly(r.to_vec()), s.to_vec()).map_err(|e| WireError::Invalid {
-        field: "signature",
-        message: e.to_string(),
-    })
+    let r = rd.take(f, "signature r")?;
+    let s = rd.take(f, "signature s")?;
+    rd.finish("signature")?;
+    Signature::new(curve, RPoint::XOnly(r.to_vec()), s.to_vec())
+        .map_err(|e| Reader::invalid_at("signature", 0, e.to_string()))
 }
 
 /// Signs `data` with `key` (curve's hash) and encodes the signature.
@@ -120,15 +115,22 @@ impl CompactCa {
                 found: public.curve(),
             });
         }
-        let mut tbs = Vec::with_capacity(certificate_len(public.curve()));
-        tbs.extend_from_slice(&subject.to_be_bytes());
-        tbs.extend_from_slice(&self.anchor.digest);
-        tbs.extend_from_slice(&from_s.to_be_bytes());
-        tbs.extend_from_slice(&until_s.to_be_bytes());
-        tbs.extend_from_slice(&public.to_sec1(true));
-        let sig = sign(&self.key, &tbs)?;
-        tbs.extend_from_slice(&sig);
-        CompactCertificate::decode(public.curve(), &tbs).map_err(|e| CryptoError::InvalidSignature(e.to_string()))
+        let mut w = Writer::with_capacity(certificate_len(public.curve()));
+        w.u32(subject)
+            .bytes(&self.anchor.digest)
+            .u32(from_s)
+            .u32(until_s)
+            .bytes(&public.to_sec1(true));
+        let sig = sign(&self.key, w.as_slice())?;
+        w.bytes(&sig);
+        Ok(CompactCertificate {
+            subject,
+            issuer: self.anchor.digest,
+            valid_from_s: from_s,
+            valid_until_s: until_s,
+            public: public.clone(),
+            encoded: w.into_vec(),
+        })
     }
 
     /// A fresh key pair with a certificate for it: what a station is provisioned with.
@@ -153,26 +155,32 @@ pub struct CompactCertificate {
 
 impl CompactCertificate {
     /// Decodes exactly one certificate of `curve` (no trailing bytes).
-    pub fn decode(curve: Curve, bytes: &[u8]) -> Result<CompactCertificate, WireError> {
+    pub fn decode(curve: Curve, bytes: &[u8]) -> Result<CompactCertificate, CursorError> {
         let mut r = Reader::new(bytes);
+        let c = CompactCertificate::read(curve, &mut r)?;
+        r.finish("certificate")?;
+        Ok(c)
+    }
+
+    /// Reads one certificate of `curve` from `r` (errors name offsets in `r`'s input).
+    pub fn read(curve: Curve, r: &mut Reader<'_>) -> Result<CompactCertificate, CursorError> {
+        let start = r.peek_rest();
         let subject = r.u32("certificate subject")?;
         let issuer = r.array::<8>("certificate issuer")?;
         let valid_from_s = r.u32("certificate valid from")?;
         let valid_until_s = r.u32("certificate valid until")?;
+        let key_at = r.offset();
         let key = r.take(1 + curve.field_len(), "certificate public key")?;
-        let public = PublicKey::from_sec1(curve, key).map_err(|e| WireError::Invalid {
-            field: "certificate public key",
-            message: e.to_string(),
-        })?;
+        let public = PublicKey::from_sec1(curve, key)
+            .map_err(|e| Reader::invalid_at("certificate public key", key_at, e.to_string()))?;
         r.take(signature_len(curve), "certificate signature")?;
-        r.finish()?;
         Ok(CompactCertificate {
             subject,
             issuer,
             valid_from_s,
             valid_until_s,
             public,
-            encoded: bytes.to_vec(),
+            encoded: start[..certificate_len(curve)].to_vec(),
         })
     }
 
@@ -187,6 +195,7 @@ impl CompactCertificate {
 
     /// Checks issuer, CA signature and validity at `now`.
     pub fn verify(&self, anchor: &TrustAnchor, now: Timestamp) -> Result<(), Rejection> {
+        // Public identifiers: an ordinary comparison is fine.
         if self.issuer != anchor.digest {
             return Err(Rejection::new(
                 RejectReason::UntrustedRoot,

@@ -171,3 +171,36 @@ impl ProtocolDescription {
 
 /// Payload length the descriptions use for their byte figures (a typical CAM/BSM body).
 pub const REFERENCE_PAYLOAD_LEN: usize = 100;
+
+/// A description computed once, on first use, and shared by every station of a
+/// deployment. Some sizes can only be measured by encoding real packets with a second
+/// station (a handshake, a signed commitment), which a station cannot do by itself: its
+/// deployment hands it this handle instead.
+#[derive(Clone)]
+pub struct SharedDescription {
+    cell: std::sync::Arc<std::sync::OnceLock<ProtocolDescription>>,
+    compute: std::sync::Arc<dyn Fn() -> ProtocolDescription + Send + Sync>,
+}
+
+impl SharedDescription {
+    /// A description made by `compute` when first asked for.
+    pub fn new(compute: impl Fn() -> ProtocolDescription + Send + Sync + 'static) -> SharedDescription {
+        SharedDescription {
+            cell: Default::default(),
+            compute: std::sync::Arc::new(compute),
+        }
+    }
+
+    pub fn get(&self) -> ProtocolDescription {
+        self.cell.get_or_init(|| (self.compute)()).clone()
+    }
+}
+
+impl std::fmt::Debug for SharedDescription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(d) => write!(f, "SharedDescription({} {})", d.protocol, d.variant),
+            None => f.write_str("SharedDescription(not yet measured)"),
+        }
+    }
+}

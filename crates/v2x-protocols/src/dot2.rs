@@ -1,179 +1,28 @@
 //! IEEE 1609.2 / ETSI TS 103 097 v2 behind the Authenticator interface: a thin wrapper
 //! around the security entity of `v2x-security` (SN-ENCAP / SN-DECAP with the CAM, DENM
-//! and generic profiles), plus an in-memory PKI (root CA → AA → authorization tickets)
-//! that deployments of this protocol and TESLA's 1609.2 bootstrap share.
+//! and generic profiles). Every deployment has its own in-memory PKI
+//! ([`crate::dot2_pki`]); certificates are valid from one day before the deployment's
+//! creation for `ticket_validity_s`, and time maps onto TAI as `time_base` says.
 //!
-//! Time: the entity works in TAI microseconds since 2004 (`Time64`). A deployment maps
-//! the caller's [`Timestamp`] onto TAI by adding the TAI time at which it was created
-//! (`time_base = "deployment-start"`, the default: simulations start at 0), or uses it as
-//! TAI directly (`time_base = "tai"`: the testbed passes real time). Certificates are
-//! valid from one day before the deployment's creation for `ticket_validity_s`.
+//! The file follows the protocols' order: configuration, station, description,
+//! deployment, tests.
 
 use crate::authenticator::{
     Authenticator, DecapOutcome, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
     Timestamp,
 };
-use crate::describe::{CryptoOp, CurveName, MessageDescription, OpCount, ProtocolDescription, Schedule};
-use crate::factory::{Role, SetupError};
-use serde::{Deserialize, Serialize};
-use std::sync::Arc;
-use std::time::Duration;
-use v2x_crypto::{Curve, PrivateKey};
-use v2x_security::{
-    issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, ItsAid, Location, ProfileKind, SecurityEntity, TaiTime, TrustStore,
+use crate::describe::{
+    CryptoOp, CurveName, MessageDescription, OpCount, ProtocolDescription, Schedule, SharedDescription,
 };
+use crate::dot2_pki::{Clock, Dot2Pki};
+use crate::setup::{ProtocolDeployment, Role, SetupError};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use v2x_crypto::Curve;
+use v2x_security::{EncapRequest, GeoPoint, Location, ProfileKind, SecurityEntity};
+use v2x_wire::ItsAid;
 
-/// PSID this project uses for TESLA chain commitments signed by the standard stack.
-/// Chosen by us (not an IEEE 1609.12 assignment); configurable in [`crate::tesla`].
-pub const PSID_TESLA_COMMITMENT: u64 = 0x7f;
-
-/// How `Timestamp`s map to TAI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TimeBase {
-    /// TAI = deployment creation time + timestamp.
-    #[default]
-    DeploymentStart,
-    /// The timestamp is already TAI µs since 2004-01-01.
-    Tai,
-}
-
-/// An in-memory 1609.2 PKI: root CA, authorization authority, tickets on demand.
-pub struct Dot2Pki {
-    curve: Curve,
-    root: CertRef,
-    aa: CertRef,
-    aa_key: PrivateKey,
-    psids: Vec<u64>,
-    start: TaiTime,
-    validity: Duration,
-    base_tai: u64,
-    time_base: TimeBase,
-}
-
-impl Dot2Pki {
-    /// Root and AA valid for ten years from a day before now; tickets for `psids`.
-    pub fn new(
-        curve: Curve,
-        psids: &[u64],
-        ticket_validity: Duration,
-        time_base: TimeBase,
-    ) -> Result<Dot2Pki, SetupError> {
-        let now = TaiTime::now();
-        let start = now.saturating_sub(Duration::from_secs(24 * 3600));
-        let ca_validity = Duration::from_secs(10 * 31_556_952);
-        let err = |e: String| SetupError::Crypto(e);
-        let root_key = PrivateKey::generate(curve)?;
-        let mut spec = CertificateSpec::new(Some("v2x-protocols root CA"), start, ca_validity);
-        spec.issue_permissions = Some(IssuePermissions::All);
-        let root = issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key))
-            .map_err(|e| err(e.to_string()))?;
-        let aa_key = PrivateKey::generate(curve)?;
-        let mut spec = CertificateSpec::new(Some("v2x-protocols AA"), start, ca_validity);
-        spec.issue_permissions = Some(IssuePermissions::Psids(psids.iter().map(|&p| ItsAid(p)).collect()));
-        let aa = issue_certificate(
-            &spec,
-            aa_key.public_key(),
-            IssuerKey::Ca {
-                cert: &root,
-                key: &root_key,
-            },
-        )
-        .map_err(|e| err(e.to_string()))?;
-        Ok(Dot2Pki {
-            curve,
-            root: Arc::new(root),
-            aa: Arc::new(aa),
-            aa_key,
-            psids: psids.to_vec(),
-            start,
-            validity: ticket_validity,
-            base_tai: now.0,
-            time_base,
-        })
-    }
-
-    /// A trust store with the root as anchor and the AA as chain link.
-    pub fn trust_store(&self) -> Result<TrustStore, SetupError> {
-        let mut store = TrustStore::new();
-        store
-            .add_trust_anchor(self.root.clone())
-            .map_err(|e| SetupError::Crypto(e.to_string()))?;
-        store.add_ca_certificate(self.aa.clone());
-        Ok(store)
-    }
-
-    /// A fresh authorization ticket with its keys.
-    pub fn ticket(&self) -> Result<Credentials, SetupError> {
-        let key = PrivateKey::generate(self.curve)?;
-        let mut spec = CertificateSpec::new(None, self.start, self.validity);
-        spec.app_permissions = self
-            .psids
-            .iter()
-            .map(|&psid| AppPermission {
-                psid: ItsAid(psid),
-                ssp: v2x_security::pki_store::default_ssp(psid),
-            })
-            .collect();
-        let cert = issue_certificate(
-            &spec,
-            key.public_key(),
-            IssuerKey::Ca {
-                cert: &self.aa,
-                key: &self.aa_key,
-            },
-        )
-        .map_err(|e| SetupError::Crypto(e.to_string()))?;
-        Ok(Credentials {
-            certificate: Arc::new(cert),
-            signing_key: key,
-            encryption_key: None,
-        })
-    }
-
-    /// A security entity signing with a fresh ticket.
-    pub fn entity(&self) -> Result<(SecurityEntity, Credentials), SetupError> {
-        let creds = self.ticket()?;
-        let entity = SecurityEntity::with_credentials(
-            self.trust_store()?,
-            creds.clone(),
-            vec![self.aa.clone(), self.root.clone()],
-        );
-        Ok((entity, creds))
-    }
-
-    /// The clock mapping of this PKI's deployment.
-    pub fn clock(&self) -> Clock {
-        Clock {
-            base_tai: self.base_tai,
-            time_base: self.time_base,
-        }
-    }
-}
-
-/// Maps [`Timestamp`] to TAI and back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
-    base_tai: u64,
-    time_base: TimeBase,
-}
-
-impl Clock {
-    pub fn to_tai(&self, t: Timestamp) -> TaiTime {
-        match self.time_base {
-            TimeBase::DeploymentStart => TaiTime(self.base_tai.saturating_add(t.as_micros())),
-            TimeBase::Tai => TaiTime(t.as_micros()),
-        }
-    }
-
-    pub fn from_tai(&self, t: TaiTime) -> Timestamp {
-        match self.time_base {
-            TimeBase::DeploymentStart => Timestamp(t.0.saturating_sub(self.base_tai)),
-            TimeBase::Tai => Timestamp(t.0),
-        }
-    }
-}
+pub use crate::dot2_pki::TimeBase;
 
 /// Which profile the station's messages use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -218,6 +67,7 @@ pub struct Dot2Station {
     config: Dot2Config,
     entity: SecurityEntity,
     clock: Clock,
+    description: SharedDescription,
 }
 
 impl Dot2Station {
@@ -253,7 +103,7 @@ impl Authenticator for Dot2Station {
                 elevation: 0,
             });
         }
-        let out = self.entity.encap(&req).map_err(|e| EncapError::Crypto(e.to_string()))?;
+        let out = self.entity.encap(&req)?;
         Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, out.bytes)])
     }
 
@@ -272,34 +122,31 @@ impl Authenticator for Dot2Station {
     }
 
     fn describe(&self) -> ProtocolDescription {
-        describe(&self.config)
+        self.description.get()
     }
 }
 
-/// Sizes (from real messages) and costs of the standard stack for `config`.
-pub fn describe(config: &Dot2Config) -> ProtocolDescription {
+/// Packet lengths of real messages for the reference payload: the first one (full
+/// certificate) and the next one 100 ms later (a digest, for CAMs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MeasuredSizes {
+    pub with_certificate: usize,
+    pub next: usize,
+}
+
+/// Sizes (`sizes`, from real messages) and costs of the standard stack for `config`.
+pub fn describe(config: &Dot2Config, sizes: MeasuredSizes) -> ProtocolDescription {
     let reference = crate::describe::REFERENCE_PAYLOAD_LEN;
     let curve = CurveName::from(config.curve);
-    let sizes = Dot2Deployment::new(config)
-        .and_then(|mut d| {
-            let mut s = d.station(StationId(1), Role::Vehicle)?;
-            let payload = vec![0u8; reference];
-            let first = s.encap(&payload, Timestamp(0)).map(|p| p[0].bytes.len()).unwrap_or(0);
-            let second = s
-                .encap(&payload, Timestamp(100_000))
-                .map(|p| p[0].bytes.len())
-                .unwrap_or(0);
-            Ok((first, second))
-        })
-        .unwrap_or((0, 0));
     let sign = OpCount::new(CryptoOp::EcdsaSign(curve), 1);
     let verify = OpCount::new(CryptoOp::EcdsaVerify(curve), 1);
+    let periodic_certificate = config.profile == Dot2Profile::Cam && !config.always_certificate;
     let mut messages = vec![MessageDescription {
         message: "data-certificate".into(),
-        overhead_bytes: sizes.0.saturating_sub(reference),
-        packet_bytes: sizes.0,
+        overhead_bytes: sizes.with_certificate.saturating_sub(reference),
+        packet_bytes: sizes.with_certificate,
         overhead_depends_on_payload: false,
-        schedule: if config.profile == Dot2Profile::Cam && !config.always_certificate {
+        schedule: if periodic_certificate {
             Schedule::Periodic { every_us: 1_000_000 }
         } else {
             Schedule::EveryPayload
@@ -308,11 +155,11 @@ pub fn describe(config: &Dot2Config) -> ProtocolDescription {
         // Message signature + the ticket's AA signature (chain validation, cached after).
         receiver_ops: vec![OpCount::new(CryptoOp::EcdsaVerify(curve), 2)],
     }];
-    if config.profile == Dot2Profile::Cam && !config.always_certificate {
+    if periodic_certificate {
         messages.push(MessageDescription {
             message: "data-digest".into(),
-            overhead_bytes: sizes.1.saturating_sub(reference),
-            packet_bytes: sizes.1,
+            overhead_bytes: sizes.next.saturating_sub(reference),
+            packet_bytes: sizes.next,
             overhead_depends_on_payload: false,
             schedule: Schedule::EveryPayload,
             sender_ops: vec![sign],
@@ -329,26 +176,45 @@ pub fn describe(config: &Dot2Config) -> ProtocolDescription {
     }
 }
 
+/// Lengths of the first two messages of a fresh station of a new deployment of `config`.
+pub fn measure(config: &Dot2Config) -> Result<MeasuredSizes, SetupError> {
+    let mut s = Dot2Deployment::new(config)?.station(StationId(1), Role::Vehicle)?;
+    let payload = vec![0u8; crate::describe::REFERENCE_PAYLOAD_LEN];
+    let mut len_at = |t: u64| -> Result<usize, SetupError> {
+        Ok(s.encap(&payload, Timestamp(t))?.first().map_or(0, |p| p.bytes.len()))
+    };
+    Ok(MeasuredSizes {
+        with_certificate: len_at(0)?,
+        next: len_at(100_000)?,
+    })
+}
+
 /// Shared material of a 1609.2 deployment: the PKI.
 pub struct Dot2Deployment {
     config: Dot2Config,
     pki: Dot2Pki,
+    description: SharedDescription,
 }
 
 impl Dot2Deployment {
     pub fn new(config: &Dot2Config) -> Result<Dot2Deployment, SetupError> {
         let pki = Dot2Pki::new(
             config.curve,
-            &[ItsAid::CAM.value(), ItsAid::DENM.value()],
+            &[ItsAid::CAM, ItsAid::DENM],
             Duration::from_secs(config.ticket_validity_s),
             config.time_base,
         )?;
+        let measured = config.clone();
         Ok(Dot2Deployment {
             config: config.clone(),
             pki,
+            // Unmeasurable sizes (a failing crypto backend) are reported as 0.
+            description: SharedDescription::new(move || describe(&measured, measure(&measured).unwrap_or_default())),
         })
     }
 
+    /// A station with a fresh ticket (every role is a plain station of the stack); the
+    /// [`ProtocolDeployment`] impl boxes it.
     pub fn station(&mut self, id: StationId, _role: Role) -> Result<Dot2Station, SetupError> {
         let (mut entity, _) = self.pki.entity()?;
         if self.config.always_certificate {
@@ -359,7 +225,18 @@ impl Dot2Deployment {
             config: self.config.clone(),
             entity,
             clock: self.pki.clock(),
+            description: self.description.clone(),
         })
+    }
+}
+
+impl ProtocolDeployment for Dot2Deployment {
+    fn station(&mut self, id: StationId, role: Role) -> Result<Box<dyn Authenticator>, SetupError> {
+        Ok(Box::new(Dot2Deployment::station(self, id, role)?))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -433,7 +310,8 @@ mod tests {
 
     #[test]
     fn describe_reports_measured_sizes() {
-        let d = describe(&Dot2Config::default());
+        let config = Dot2Config::default();
+        let d = describe(&config, measure(&config).unwrap());
         let cert = d.message("data-certificate").unwrap();
         let digest = d.message("data-digest").unwrap();
         assert!(cert.overhead_bytes > digest.overhead_bytes && digest.overhead_bytes > 64);

@@ -22,13 +22,14 @@ use crate::authenticator::{
     Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId, Timestamp,
 };
 use crate::describe::{CryptoOp, MessageDescription, OpCount, ProtocolDescription, Schedule, REFERENCE_PAYLOAD_LEN};
-use crate::factory::{Role, SetupError};
+use crate::setup::{ProtocolDeployment, Role, SetupError};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 use v2x_crypto::Curve;
 use v2x_security::time::TaiTime;
 use v2x_security::v1_2_1::{SignerChoice, V1EncapRequest, V1Entity, V1Pki, V1Profile, V1Protection, V1TrustStore};
 use v2x_wire::v1_2_1::{Certificate, SecuredMessage, SymmetricAlgorithm, ThreeDLocation};
+use v2x_wire::ItsAid;
 
 /// Which v1.2.1 security profile the stations use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,7 +65,7 @@ pub struct EtsiV121Config {
     pub curve: Curve,
     pub profile: V1ProfileName,
     /// ITS-AID of the generic profile (CAM = 36 and DENM = 37 are implied by their profiles).
-    pub its_aid: u64,
+    pub its_aid: ItsAid,
     pub protection: V1ProtectionName,
     pub symmetric: V1Symmetric,
     /// TAI seconds since 2004 that [`Timestamp`] 0 stands for.
@@ -80,7 +81,7 @@ impl Default for EtsiV121Config {
         EtsiV121Config {
             curve: Curve::NistP256,
             profile: V1ProfileName::Cam,
-            its_aid: 36,
+            its_aid: ItsAid::CAM,
             protection: V1ProtectionName::Sign,
             symmetric: V1Symmetric::Aes128,
             epoch_tai_s: 600_000_000,
@@ -96,7 +97,9 @@ impl EtsiV121Config {
         match self.profile {
             V1ProfileName::Cam => V1Profile::Cam,
             V1ProfileName::Denm => V1Profile::Denm,
-            V1ProfileName::Generic => V1Profile::Generic { its_aid: self.its_aid },
+            V1ProfileName::Generic => V1Profile::Generic {
+                its_aid: self.its_aid.into(),
+            },
         }
     }
 
@@ -146,7 +149,8 @@ impl EtsiV121Deployment {
         })
     }
 
-    /// A station with its own ticket, trusting the deployment's root and AA.
+    /// A station with its own ticket, trusting the deployment's root and AA (the
+    /// [`ProtocolDeployment`] impl boxes it).
     pub fn station(&mut self, id: StationId, _role: Role) -> Result<EtsiV121Station, SetupError> {
         let start = u32::try_from(self.config.epoch_tai_s.saturating_sub(86_400)).unwrap_or(u32::MAX);
         let ticket = self
@@ -165,6 +169,16 @@ impl EtsiV121Deployment {
             entity,
             registry: Arc::clone(&self.registry),
         })
+    }
+}
+
+impl ProtocolDeployment for EtsiV121Deployment {
+    fn station(&mut self, id: StationId, role: Role) -> Result<Box<dyn Authenticator>, SetupError> {
+        Ok(Box::new(EtsiV121Deployment::station(self, id, role)?))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -230,10 +244,7 @@ impl Authenticator for EtsiV121Station {
     fn encap(&mut self, payload: &[u8], now: Timestamp) -> Result<Vec<OutgoingPacket>, EncapError> {
         let recipients = self.recipients();
         let req = self.request(payload, &recipients, now);
-        let bytes = self
-            .entity
-            .encap(&req)
-            .map_err(|e| EncapError::NotReady(e.to_string()))?;
+        let bytes = self.entity.encap(&req)?;
         Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, bytes)])
     }
 

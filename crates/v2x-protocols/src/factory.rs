@@ -1,4 +1,5 @@
-//! Building stations of a protocol by name from a (serde) configuration.
+//! Building stations of a protocol by name from a (serde) configuration: the factory
+//! maps a [`ProtocolConfig`] to that protocol's [`ProtocolDeployment`], nothing more.
 //!
 //! A [`Deployment`] holds what the stations of one protocol share (CA keys, the
 //! hash-chain seed, trust anchors for commitments); every station it builds trusts every
@@ -10,17 +11,21 @@
 //! ```
 //!
 //! The configuration structs: [`NoneConfig`], [`HashChainConfig`], [`TeslaConfig`],
-//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`], [`EtsiV121Config`].
+//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`], [`EtsiV121Config`]. An unknown
+//! protocol or variant name is refused with the list of valid ones.
 
 use crate::authenticator::{Authenticator, StationId};
 use crate::dot2::{Dot2Config, Dot2Deployment};
 use crate::etsi_v1_2_1::{EtsiV121Config, EtsiV121Deployment};
-use crate::hash_chain::{HashChainConfig, HashChainDeployment, Link};
-use crate::none::{NoneConfig, NoneStation};
-use crate::session::{SessionConfig, SessionDeployment, Topology};
+use crate::hash_chain::{HashChainCa, HashChainConfig, HashChainDeployment};
+use crate::none::{NoneConfig, NoneDeployment};
+use crate::session::{SessionConfig, SessionDeployment};
+use crate::setup::{ProtocolDeployment, Role, SetupError, StationPair};
 use crate::tesla::{TeslaConfig, TeslaDeployment};
-use crate::two_flip::{TwoFlipConfig, TwoFlipDeployment};
+use crate::two_flip::{TrustedAuthority, TwoFlipConfig, TwoFlipDeployment};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 /// Which protocol, with its parameters. Tagged by `protocol`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,69 +56,70 @@ impl Default for ProtocolConfig {
     }
 }
 
-/// What a station is in the deployment (some protocols treat roadside units or group
-/// leaders differently; others ignore it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Role {
-    #[default]
-    Vehicle,
-    RoadsideUnit,
-    GroupLeader,
-}
+impl ProtocolConfig {
+    /// Every value the `protocol` key takes, in declaration order.
+    pub const NAMES: [&'static str; 7] = [
+        "none",
+        "hash-chain",
+        "tesla",
+        "2flip",
+        "session",
+        "ieee1609.2",
+        "etsi-v1.2.1",
+    ];
 
-/// Why a deployment or station could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    #[error("invalid configuration: {0}")]
-    InvalidConfig(String),
-    #[error("role {role:?} not supported by {protocol}")]
-    UnsupportedRole { protocol: String, role: Role },
-    #[error("station {0} already exists in this deployment")]
-    DuplicateStation(StationId),
-    #[error("crypto backend: {0}")]
-    Crypto(String),
-}
+    /// The `protocol` key of this configuration.
+    pub fn protocol_key(&self) -> &'static str {
+        let i = match self {
+            ProtocolConfig::None(_) => 0,
+            ProtocolConfig::HashChain(_) => 1,
+            ProtocolConfig::Tesla(_) => 2,
+            ProtocolConfig::TwoFlip(_) => 3,
+            ProtocolConfig::Session(_) => 4,
+            ProtocolConfig::Ieee1609Dot2(_) => 5,
+            ProtocolConfig::EtsiV121(_) => 6,
+        };
+        ProtocolConfig::NAMES[i]
+    }
 
-impl From<v2x_crypto::CryptoError> for SetupError {
-    fn from(e: v2x_crypto::CryptoError) -> SetupError {
-        SetupError::Crypto(e.to_string())
+    /// The shared material of a new deployment of this protocol.
+    pub fn deployment(&self) -> Result<Box<dyn ProtocolDeployment>, SetupError> {
+        Ok(match self {
+            ProtocolConfig::None(c) => Box::new(NoneDeployment::new(c)),
+            ProtocolConfig::HashChain(c) => Box::new(HashChainDeployment::new(c)?),
+            ProtocolConfig::Tesla(c) => Box::new(TeslaDeployment::new(c)?),
+            ProtocolConfig::TwoFlip(c) => Box::new(TwoFlipDeployment::new(c)),
+            ProtocolConfig::Session(c) => Box::new(SessionDeployment::new(c)?),
+            ProtocolConfig::Ieee1609Dot2(c) => Box::new(Dot2Deployment::new(c)?),
+            ProtocolConfig::EtsiV121(c) => Box::new(EtsiV121Deployment::new(c)?),
+        })
+    }
+
+    /// The role the sender of a bench pair takes (a roadside unit for the hash-chain V2I
+    /// link, the group leader for group key distribution; otherwise a vehicle).
+    pub fn pair_sender_role(&self) -> Role {
+        match self {
+            ProtocolConfig::HashChain(c) => c.pair_sender_role(),
+            ProtocolConfig::Session(c) => c.pair_sender_role(),
+            _ => Role::Vehicle,
+        }
     }
 }
 
 /// Shared material of one protocol deployment.
 pub struct Deployment {
     config: ProtocolConfig,
-    inner: Inner,
-    ids: std::collections::HashSet<StationId>,
-}
-
-enum Inner {
-    None,
-    HashChain(HashChainDeployment),
-    Tesla(TeslaDeployment),
-    TwoFlip(TwoFlipDeployment),
-    Session(SessionDeployment),
-    Dot2(Dot2Deployment),
-    EtsiV121(Box<EtsiV121Deployment>),
+    inner: Box<dyn ProtocolDeployment>,
+    ids: HashSet<StationId>,
 }
 
 impl Deployment {
     /// Sets up the shared material (CA keys, seeds) for `config`.
     pub fn new(config: &ProtocolConfig) -> Result<Deployment, SetupError> {
-        let inner = match config {
-            ProtocolConfig::None(_) => Inner::None,
-            ProtocolConfig::HashChain(c) => Inner::HashChain(HashChainDeployment::new(c)?),
-            ProtocolConfig::Tesla(c) => Inner::Tesla(TeslaDeployment::new(c)?),
-            ProtocolConfig::TwoFlip(c) => Inner::TwoFlip(TwoFlipDeployment::new(c)),
-            ProtocolConfig::Session(c) => Inner::Session(SessionDeployment::new(c)?),
-            ProtocolConfig::Ieee1609Dot2(c) => Inner::Dot2(Dot2Deployment::new(c)?),
-            ProtocolConfig::EtsiV121(c) => Inner::EtsiV121(Box::new(EtsiV121Deployment::new(c)?)),
-        };
         Ok(Deployment {
             config: config.clone(),
-            inner,
-            ids: Default::default(),
+            inner: config.deployment()?,
+            ids: HashSet::new(),
         })
     }
 
@@ -122,80 +128,54 @@ impl Deployment {
     }
 
     /// The hash-chain CA (trace and revoke pseudo-identities), for that protocol.
-    pub fn hash_chain_ca(&self) -> Option<std::sync::Arc<std::sync::Mutex<crate::hash_chain::HashChainCa>>> {
-        match &self.inner {
-            Inner::HashChain(d) => Some(d.ca()),
-            _ => None,
-        }
+    pub fn hash_chain_ca(&self) -> Option<Arc<Mutex<HashChainCa>>> {
+        self.inner
+            .as_any()
+            .downcast_ref::<HashChainDeployment>()
+            .map(HashChainDeployment::ca)
     }
 
     /// The 2FLIP trusted authority (trace and revoke drivers), for that protocol.
-    pub fn two_flip_authority(&self) -> Option<std::sync::Arc<std::sync::Mutex<crate::two_flip::TrustedAuthority>>> {
-        match &self.inner {
-            Inner::TwoFlip(d) => Some(d.authority()),
-            _ => None,
+    pub fn two_flip_authority(&self) -> Option<Arc<Mutex<TrustedAuthority>>> {
+        self.inner
+            .as_any()
+            .downcast_ref::<TwoFlipDeployment>()
+            .map(TwoFlipDeployment::authority)
+    }
+
+    fn claim(&mut self, id: StationId) -> Result<(), SetupError> {
+        if self.ids.insert(id) {
+            Ok(())
+        } else {
+            Err(SetupError::DuplicateStation(id))
         }
     }
 
     /// A new station with number `id` and `role`.
     pub fn station(&mut self, id: StationId, role: Role) -> Result<Box<dyn Authenticator>, SetupError> {
-        if !self.ids.insert(id) {
-            return Err(SetupError::DuplicateStation(id));
-        }
-        match (&self.config, &mut self.inner) {
-            (ProtocolConfig::None(c), Inner::None) => Ok(Box::new(NoneStation::new(id, c.clone()))),
-            (_, Inner::HashChain(d)) => Ok(Box::new(d.station(id, role)?)),
-            (_, Inner::Tesla(d)) => Ok(Box::new(d.station(id, role)?)),
-            (_, Inner::TwoFlip(d)) => Ok(Box::new(d.station(id, role)?)),
-            (_, Inner::Session(d)) => Ok(Box::new(d.station(id, role)?)),
-            (_, Inner::Dot2(d)) => Ok(Box::new(d.station(id, role)?)),
-            (_, Inner::EtsiV121(d)) => Ok(Box::new(d.station(id, role)?)),
-            _ => Err(SetupError::InvalidConfig(
-                "deployment does not match its configuration".into(),
-            )),
-        }
+        self.claim(id)?;
+        self.inner.station(id, role)
+    }
+
+    /// Stations 1 (the pair's sender, see [`ProtocolConfig::pair_sender_role`]) and 2,
+    /// ready for 1 to send to 2.
+    pub fn pair(&mut self) -> Result<StationPair, SetupError> {
+        self.claim(StationId(1))?;
+        self.claim(StationId(2))?;
+        self.inner.pair(self.config.pair_sender_role())
     }
 }
 
-/// The role the sender of a bench pair takes for `config` (e.g. a roadside unit for the
-/// hash-chain V2I variant, the group leader for group key distribution).
+/// The role the sender of a bench pair takes for `config`.
 pub fn pair_sender_role(config: &ProtocolConfig) -> Role {
-    match config {
-        ProtocolConfig::None(_)
-        | ProtocolConfig::Tesla(_)
-        | ProtocolConfig::TwoFlip(_)
-        | ProtocolConfig::Ieee1609Dot2(_)
-        | ProtocolConfig::EtsiV121(_) => Role::Vehicle,
-        ProtocolConfig::Session(c) => match c.topology {
-            Topology::Pairwise => Role::Vehicle,
-            Topology::Group => Role::GroupLeader,
-        },
-        ProtocolConfig::HashChain(c) => match c.pair_link {
-            Link::V2v => Role::Vehicle,
-            Link::V2i => Role::RoadsideUnit,
-        },
-    }
+    config.pair_sender_role()
 }
-
-/// A sender and a receiver station.
-pub type StationPair = (Box<dyn Authenticator>, Box<dyn Authenticator>);
 
 /// A sender (station 1) and a receiver (station 2) that trust each other. Deliver every
 /// packet `encap` returns, in order: the first call may put control packets (a TESLA
 /// commitment, a handshake step) before the data packet.
 pub fn build_pair(config: &ProtocolConfig) -> Result<StationPair, SetupError> {
-    if let ProtocolConfig::Session(c) = config {
-        // Pairwise sessions need the sender pointed at its peer.
-        let mut dep = SessionDeployment::new(c)?;
-        let mut sender = dep.station(StationId(1), pair_sender_role(config))?;
-        let receiver = dep.station(StationId(2), Role::Vehicle)?;
-        sender.connect(StationId(2));
-        return Ok((Box::new(sender), Box::new(receiver)));
-    }
-    let mut dep = Deployment::new(config)?;
-    let sender = dep.station(StationId(1), pair_sender_role(config))?;
-    let receiver = dep.station(StationId(2), Role::Vehicle)?;
-    Ok((sender, receiver))
+    Deployment::new(config)?.pair()
 }
 
 /// `n` vehicle stations numbered 1..=n of one deployment.
@@ -218,10 +198,45 @@ mod tests {
     }
 
     #[test]
+    fn every_name_parses_and_unknown_names_list_the_valid_ones() {
+        for name in ProtocolConfig::NAMES {
+            let c: ProtocolConfig = toml::from_str(&format!("protocol = \"{name}\"")).unwrap();
+            assert_eq!(c.protocol_key(), name);
+        }
+        let e = toml::from_str::<ProtocolConfig>("protocol = \"nope\"")
+            .unwrap_err()
+            .to_string();
+        for name in ProtocolConfig::NAMES {
+            assert!(e.contains(&format!("`{name}`")), "{name} missing from: {e}");
+        }
+        let e = toml::from_str::<ProtocolConfig>("protocol = \"tesla\"\nkey_disclosure = \"later\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`separate`") && e.contains("`attached`"), "{e}");
+        let e = serde_json::from_str::<ProtocolConfig>(r#"{"protocol": "session", "scheme": "rh"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`raya-hubaux`") && e.contains("`wang`"), "{e}");
+    }
+
+    #[test]
     fn pair_exchanges_a_packet() {
         let (mut a, mut b) = build_pair(&ProtocolConfig::default()).unwrap();
         let out = a.encap(b"x", crate::Timestamp(0)).unwrap();
         let d = b.decap(&out[0].bytes, crate::Timestamp(0));
         assert!(d.outcome.is_accepted());
+    }
+
+    #[test]
+    fn stations_are_numbered_once_and_authorities_are_reachable() {
+        let mut d = Deployment::new(&ProtocolConfig::HashChain(Default::default())).unwrap();
+        d.station(StationId(1), Role::Vehicle).unwrap();
+        assert!(matches!(
+            d.station(StationId(1), Role::Vehicle),
+            Err(SetupError::DuplicateStation(StationId(1)))
+        ));
+        assert!(d.hash_chain_ca().is_some() && d.two_flip_authority().is_none());
+        let d = Deployment::new(&ProtocolConfig::TwoFlip(Default::default())).unwrap();
+        assert!(d.two_flip_authority().is_some());
     }
 }

@@ -1,11 +1,14 @@
-//! Freshness and replay checks shared by the MAC-based protocols.
+//! Freshness checks shared by the MAC-based protocols (hash chain, 2FLIP).
 //!
 //! Paper 001's headers carry a 4-byte timestamp. We put milliseconds modulo 2^32 in it
 //! (wraps every 49.7 days) and compare with wrap-around arithmetic, which is exact as
 //! long as clocks differ by less than 24 days — far beyond any freshness window.
+//!
+//! Replays inside the window are caught by the project's one replay window
+//! ([`v2x_security::replay::ReplayWindow`]), keyed by the MAC tag: [`TagWindow`].
 
 use crate::{RejectReason, Rejection, Timestamp};
-use std::collections::{HashSet, VecDeque};
+use v2x_security::replay::ReplayWindow;
 
 /// The 4-byte wire timestamp for `now`.
 pub fn ts32(now: Timestamp) -> u32 {
@@ -42,59 +45,40 @@ pub fn check_fresh(now: Timestamp, ts: u32, window_ms: u32, future_ms: u32) -> R
     Ok(())
 }
 
-/// Remembers recently accepted messages (by a caller-chosen key, e.g. the MAC tag) for
-/// as long as they would pass the freshness check, so a replay inside the window is
-/// caught. Bounded: when full, the oldest entries are forgotten first.
+/// Accepted MAC tags of `N` bytes, each remembered for as long as its message would
+/// pass [`check_fresh`] (window + future skew after receipt).
 #[derive(Debug, Clone)]
-pub struct ReplayCache {
-    seen: HashSet<Vec<u8>>,
-    order: VecDeque<(Timestamp, Vec<u8>)>,
-    capacity: usize,
+pub struct TagWindow<const N: usize> {
+    window: ReplayWindow<[u8; N], Timestamp>,
     lifetime_us: u64,
 }
 
-impl ReplayCache {
-    pub fn new(capacity: usize, lifetime_us: u64) -> ReplayCache {
-        ReplayCache {
-            seen: HashSet::new(),
-            order: VecDeque::new(),
-            capacity: capacity.max(1),
-            lifetime_us,
+impl<const N: usize> TagWindow<N> {
+    /// A window of at most `capacity` tags for the freshness bounds given.
+    pub fn new(capacity: usize, window_ms: u32, future_ms: u32) -> TagWindow<N> {
+        TagWindow {
+            window: ReplayWindow::new(capacity),
+            lifetime_us: (u64::from(window_ms) + u64::from(future_ms)) * 1000,
         }
     }
 
-    fn prune(&mut self, now: Timestamp) {
-        while let Some((t, _)) = self.order.front() {
-            if t.plus_micros(self.lifetime_us) < now || self.order.len() > self.capacity {
-                if let Some((_, k)) = self.order.pop_front() {
-                    self.seen.remove(&k);
-                }
-            } else {
-                break;
-            }
-        }
+    /// True when `tag` was accepted inside the window (a replay). Tags are public (they
+    /// were broadcast), so the look-up need not be constant-time.
+    pub fn contains(&self, tag: &[u8; N], now: Timestamp) -> bool {
+        self.window.contains(tag, now)
     }
 
-    /// True when `key` was seen inside the lifetime (a replay).
-    pub fn contains(&mut self, key: &[u8], now: Timestamp) -> bool {
-        self.prune(now);
-        self.seen.contains(key)
-    }
-
-    /// Records `key` as accepted at `now`.
-    pub fn insert(&mut self, key: Vec<u8>, now: Timestamp) {
-        if self.seen.insert(key.clone()) {
-            self.order.push_back((now, key));
-        }
-        self.prune(now);
+    /// Records `tag` as accepted at `now`.
+    pub fn insert(&mut self, tag: [u8; N], now: Timestamp) {
+        self.window.insert(tag, now.plus_micros(self.lifetime_us), now);
     }
 
     pub fn len(&self) -> usize {
-        self.seen.len()
+        self.window.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
+        self.window.is_empty()
     }
 }
 
@@ -126,15 +110,16 @@ mod tests {
     }
 
     #[test]
-    fn replay_cache_forgets_after_lifetime_and_capacity() {
-        let mut c = ReplayCache::new(2, 1_000);
-        c.insert(b"a".to_vec(), Timestamp(0));
-        assert!(c.contains(b"a", Timestamp(500)));
-        assert!(!c.contains(b"a", Timestamp(1_001)));
-        c.insert(b"b".to_vec(), Timestamp(2_000));
-        c.insert(b"c".to_vec(), Timestamp(2_000));
-        c.insert(b"d".to_vec(), Timestamp(2_000));
+    fn tag_window_forgets_after_the_freshness_lifetime_and_capacity() {
+        // Lifetime 0.9 + 0.1 s.
+        let mut c = TagWindow::<1>::new(2, 900, 100);
+        c.insert(*b"a", Timestamp(0));
+        assert!(c.contains(b"a", Timestamp(500_000)));
+        assert!(!c.contains(b"a", Timestamp(1_000_001)));
+        c.insert(*b"b", Timestamp(2_000_000));
+        c.insert(*b"c", Timestamp(2_000_000));
+        c.insert(*b"d", Timestamp(2_000_000));
         assert!(c.len() <= 2);
-        assert!(c.contains(b"d", Timestamp(2_000)));
+        assert!(c.contains(b"d", Timestamp(2_000_000)));
     }
 }

@@ -12,11 +12,13 @@
 //! zero and deliveries report `Claimed(station 0)`.
 
 use crate::authenticator::{
-    Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId, Timestamp,
+    malformed, Authenticator, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
+    Timestamp,
 };
 use crate::describe::{MessageDescription, ProtocolDescription, Schedule};
-use crate::RejectReason;
+use crate::setup::{ProtocolDeployment, Role, SetupError};
 use serde::{Deserialize, Serialize};
+use v2x_wire::cursor::{CursorError, Reader, Writer};
 
 /// Configuration of the baseline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,8 +63,8 @@ pub struct NonePacket<'a> {
 }
 
 /// Parses a baseline packet (`claim_sender` must match the sender's configuration).
-pub fn parse(bytes: &[u8], claim_sender: bool) -> Result<NonePacket<'_>, crate::wire::WireError> {
-    let mut r = crate::wire::Reader::new(bytes);
+pub fn parse(bytes: &[u8], claim_sender: bool) -> Result<NonePacket<'_>, CursorError> {
+    let mut r = Reader::new(bytes);
     let claimed = if claim_sender {
         Some(StationId(r.u32("claimed sender")?))
     } else {
@@ -84,12 +86,12 @@ impl Authenticator for NoneStation {
     }
 
     fn encap(&mut self, payload: &[u8], _now: Timestamp) -> Result<Vec<OutgoingPacket>, EncapError> {
-        let mut out = Vec::with_capacity(self.header_len() + payload.len());
+        let mut out = Writer::with_capacity(self.header_len() + payload.len());
         if self.config.claim_sender {
-            out.extend_from_slice(&self.id.0.to_be_bytes());
+            out.u32(self.id.0);
         }
-        out.extend_from_slice(payload);
-        Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, out)])
+        out.bytes(payload);
+        Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, out.into_vec())])
     }
 
     fn decap(&mut self, packet: &[u8], _now: Timestamp) -> Decapsulated {
@@ -99,7 +101,7 @@ impl Authenticator for NoneStation {
                 sender: SenderId::Claimed(p.claimed.unwrap_or(StationId(0))),
                 generated: None,
             }),
-            Err(e) => Decapsulated::rejected(RejectReason::InvalidEncoding, e.to_string()),
+            Err(e) => malformed(e).into(),
         }
     }
 
@@ -128,10 +130,33 @@ impl Authenticator for NoneStation {
     }
 }
 
+/// A deployment of the baseline: nothing is shared.
+#[derive(Debug, Clone, Default)]
+pub struct NoneDeployment {
+    config: NoneConfig,
+}
+
+impl NoneDeployment {
+    pub fn new(config: &NoneConfig) -> NoneDeployment {
+        NoneDeployment { config: config.clone() }
+    }
+}
+
+impl ProtocolDeployment for NoneDeployment {
+    fn station(&mut self, id: StationId, _role: Role) -> Result<Box<dyn Authenticator>, SetupError> {
+        Ok(Box::new(NoneStation::new(id, self.config.clone())))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::authenticator::{data_packet, DecapOutcome};
+    use crate::RejectReason;
 
     #[test]
     fn round_trip_with_and_without_claimed_sender() {

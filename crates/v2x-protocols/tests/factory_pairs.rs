@@ -1,9 +1,10 @@
 //! Every protocol through the same interface: `build_pair`, then deliver whatever the
 //! stations emit (data, keys, handshakes, polls) until the payloads come out.
 
+use v2x_protocols::loopback::Link;
 use v2x_protocols::session::{Scheme, SessionConfig, Topology};
 use v2x_protocols::tesla::{KeyDisclosure, TeslaConfig};
-use v2x_protocols::{build_pair, build_stations, DecapOutcome, OutgoingPacket, ProtocolConfig, Timestamp};
+use v2x_protocols::{build_pair, build_stations, Authenticator, ProtocolConfig, Timestamp};
 
 fn configs() -> Vec<ProtocolConfig> {
     vec![
@@ -31,32 +32,16 @@ fn every_protocol_delivers_through_the_trait() {
         assert_eq!(a.describe().protocol, a.name(), "{config:?}");
         let mut got: Vec<Vec<u8>> = Vec::new();
         let t0 = Timestamp(1_000_000);
+        let link = Link::with_delay(500);
         for k in 0..4u64 {
             let now = t0.plus_micros(k * 100_000);
-            let mut queue: Vec<(bool, OutgoingPacket)> = a.poll(now).send.into_iter().map(|p| (true, p)).collect();
-            queue.extend(
-                a.encap(format!("payload {k}").as_bytes(), now)
-                    .unwrap()
-                    .into_iter()
-                    .map(|p| (true, p)),
-            );
-            while !queue.is_empty() {
-                let (to_b, p) = queue.remove(0);
-                let rx = if to_b { &mut b } else { &mut a };
-                let d = rx.decap(&p.bytes, now.plus_micros(500));
-                match d.outcome {
-                    DecapOutcome::Accepted(del) => got.push(del.payload),
-                    DecapOutcome::Rejected(r) => panic!("{config:?}: genuine packet rejected: {r}"),
-                    _ => {}
-                }
-                got.extend(
-                    d.released
-                        .into_iter()
-                        .filter_map(|r| r.result.ok())
-                        .map(|del| del.payload),
-                );
-                queue.extend(d.send.into_iter().map(|q| (!to_b, q)));
+            let stations: &mut [&mut dyn Authenticator] = &mut [&mut *a, &mut *b];
+            let mut x = link.poll(stations, 0, now);
+            x.extend(link.send(stations, 0, format!("payload {k}").as_bytes(), now).unwrap());
+            if let Some(r) = x.rejections().first() {
+                panic!("{config:?}: genuine packet rejected: {r}");
             }
+            got.extend(x.payloads());
         }
         assert!(got.len() >= 3, "{config:?}: {got:?}");
         assert_eq!(got[0], b"payload 0", "{config:?}");

@@ -18,13 +18,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut report = v2x_protocols::overhead::try_report()
-        .map_err(anyhow::Error::msg)
-        .context("building packets for the overhead report")?;
+    let mut report = v2x_protocols::overhead::try_report().context("building packets for the overhead report")?;
     if let Some(p) = &args.protocol {
+        let mut known: Vec<&str> = Vec::new();
+        for r in &report.rows {
+            if !known.contains(&r.protocol.as_str()) {
+                known.push(&r.protocol);
+            }
+        }
+        let valid = known.join(", ");
         report.rows.retain(|r| r.protocol.eq_ignore_ascii_case(p));
         if report.rows.is_empty() {
-            anyhow::bail!("no overhead rows for protocol {p:?}");
+            anyhow::bail!("no overhead rows for protocol {p:?}; the protocols are: {valid}");
         }
     }
     if args.json {

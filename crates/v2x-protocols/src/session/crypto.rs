@@ -2,7 +2,7 @@
 //! P-256, RSA, DSA), asymmetric encryption (ECIES, RSA-OAEP), the certificate format
 //! `Cert_V = PuK_V ‖ Sig_CA[PuK_V ‖ ID_CA]`, and AES-128-CCM for session traffic.
 
-use crate::wire::{put_var16, Reader, WireError};
+use crate::setup::SetupError;
 use crate::{RejectReason, Rejection};
 use openssl::bn::BigNum;
 use openssl::dsa::{Dsa, DsaSig};
@@ -12,6 +12,7 @@ use openssl::rsa::{Padding, Rsa};
 use openssl::sign::{Signer, Verifier};
 use serde::{Deserialize, Serialize};
 use v2x_crypto::{CryptoError, Curve, EciesWrapped, PrivateKey, PublicKey};
+use v2x_wire::cursor::{CursorError, Reader, Writer};
 
 /// Signature algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -199,11 +200,8 @@ impl VerifyKey {
         }
     }
 
-    pub fn from_bytes(alg: SignatureAlg, bytes: &[u8]) -> Result<VerifyKey, WireError> {
-        let bad = |e: String| WireError::Invalid {
-            field: "verification key",
-            message: e,
-        };
+    pub fn from_bytes(alg: SignatureAlg, bytes: &[u8]) -> Result<VerifyKey, CursorError> {
+        let bad = |e: String| Reader::invalid_at("verification key", 0, e);
         match alg {
             SignatureAlg::Ecdsa => PublicKey::from_sec1(Curve::NistP256, bytes)
                 .map(VerifyKey::Ecdsa)
@@ -349,11 +347,8 @@ impl EncryptKey {
         }
     }
 
-    pub fn from_bytes(alg: EncryptionAlg, bytes: &[u8]) -> Result<EncryptKey, WireError> {
-        let bad = |e: String| WireError::Invalid {
-            field: "encryption key",
-            message: e,
-        };
+    pub fn from_bytes(alg: EncryptionAlg, bytes: &[u8]) -> Result<EncryptKey, CursorError> {
+        let bad = |e: String| Reader::invalid_at("encryption key", 0, e);
         match alg {
             EncryptionAlg::Ecies => PublicKey::from_sec1(Curve::NistP256, bytes)
                 .map(EncryptKey::Ecies)
@@ -394,13 +389,15 @@ impl SessionCert {
         out
     }
 
-    pub fn decode(sig: SignatureAlg, enc: EncryptionAlg, bytes: &[u8]) -> Result<(SessionCert, &[u8]), WireError> {
+    pub fn decode(sig: SignatureAlg, enc: EncryptionAlg, bytes: &[u8]) -> Result<(SessionCert, &[u8]), CursorError> {
         let mut r = Reader::new(bytes);
         let id = r.u32("certificate id")?;
-        let verify = VerifyKey::from_bytes(sig, r.var16("certificate verification key")?)?;
-        let encrypt = EncryptKey::from_bytes(enc, r.var16("certificate encryption key")?)?;
+        let at = r.offset() + 2;
+        let verify = VerifyKey::from_bytes(sig, r.var16("certificate verification key")?).map_err(|e| moved(e, at))?;
+        let at = r.offset() + 2;
+        let encrypt = EncryptKey::from_bytes(enc, r.var16("certificate encryption key")?).map_err(|e| moved(e, at))?;
         r.var16("certificate signature")?;
-        let used = bytes.len() - r.remaining();
+        let used = r.offset();
         Ok((
             SessionCert {
                 id,
@@ -439,9 +436,41 @@ fn split_cert(encoded: &[u8]) -> Option<(&[u8], &[u8])> {
     r.u32("id").ok()?;
     r.var16("k1").ok()?;
     r.var16("k2").ok()?;
-    let tbs_len = encoded.len() - r.remaining();
+    let tbs_len = r.offset();
     let sig = r.var16("sig").ok()?;
     Some((&encoded[..tbs_len], sig))
+}
+
+/// `e`, found decoding a field on its own, with its offset moved to where the field
+/// starts in the enclosing input.
+fn moved(e: CursorError, at: usize) -> CursorError {
+    match e {
+        CursorError::Invalid { field, offset, message } => CursorError::Invalid {
+            field,
+            offset: at + offset,
+            message,
+        },
+        other => other,
+    }
+}
+
+/// Why a certificate could not be issued.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    #[error(transparent)]
+    Crypto(#[from] CryptoError),
+    /// A key longer than its 2-byte length prefix.
+    #[error(transparent)]
+    Encoding(#[from] CursorError),
+}
+
+impl From<CertifyError> for SetupError {
+    fn from(e: CertifyError) -> SetupError {
+        match e {
+            CertifyError::Crypto(e) => SetupError::Crypto(e),
+            CertifyError::Encoding(e) => SetupError::Encoding(e),
+        }
+    }
 }
 
 /// The CA of a session-key deployment (signs with the deployment's signature algorithm).
@@ -460,16 +489,15 @@ impl SessionCa {
         Ok(SessionCa { key, verify_key, id })
     }
 
-    pub fn certify(&self, id: u32, verify: &VerifyKey, encrypt: &EncryptKey) -> Result<SessionCert, CryptoError> {
-        let mut tbs = Vec::new();
-        tbs.extend_from_slice(&id.to_be_bytes());
-        let enc = |e: WireError| CryptoError::Backend(e.to_string());
-        put_var16(&mut tbs, &verify.to_bytes(), "key").map_err(enc)?;
-        put_var16(&mut tbs, &encrypt.to_bytes(), "key").map_err(enc)?;
-        let mut signed = tbs.clone();
-        signed.extend_from_slice(&self.id);
+    pub fn certify(&self, id: u32, verify: &VerifyKey, encrypt: &EncryptKey) -> Result<SessionCert, CertifyError> {
+        let mut tbs = Writer::new();
+        tbs.u32(id);
+        tbs.var16(&verify.to_bytes(), "certificate verification key")?;
+        tbs.var16(&encrypt.to_bytes(), "certificate encryption key")?;
+        let signed = [tbs.as_slice(), &self.id].concat();
         let sig = self.key.sign(&signed)?;
-        put_var16(&mut tbs, &sig, "signature").map_err(enc)?;
+        tbs.var16(&sig, "certificate signature")?;
+        let tbs = tbs.into_vec();
         Ok(SessionCert {
             id,
             verify: verify.clone(),

@@ -1,28 +1,21 @@
-use super::*;
+use super::crypto::{EncryptionAlg, SignatureAlg};
+use super::wire::DATA;
+use super::{measure_steps, Protection, Scheme, SessionConfig, SessionDeployment, SessionStation, Topology};
+use crate::authenticator::{Authenticator, DecapOutcome, OutgoingPacket, PacketKind, SenderId, StationId, Timestamp};
+use crate::loopback::Link;
+use crate::setup::Role;
+use crate::{RejectReason, Rejection};
 
-/// Delivers `packets` (from `a` when `from_a`) and every reply until quiet; returns the
-/// payloads each side accepted and every rejection.
+/// Delivers `packets` (from `a`) and every reply until quiet; returns the payloads
+/// either side accepted and every rejection.
 fn exchange(
     a: &mut SessionStation,
     b: &mut SessionStation,
     packets: Vec<OutgoingPacket>,
     now: Timestamp,
 ) -> (Vec<Vec<u8>>, Vec<Rejection>) {
-    let mut queue: Vec<(bool, OutgoingPacket)> = packets.into_iter().map(|p| (true, p)).collect();
-    let mut accepted = Vec::new();
-    let mut rejected = Vec::new();
-    while !queue.is_empty() {
-        let (from_a, p) = queue.remove(0);
-        let rx = if from_a { &mut *b } else { &mut *a };
-        let d = rx.decap(&p.bytes, now);
-        match d.outcome {
-            DecapOutcome::Accepted(del) => accepted.push(del.payload),
-            DecapOutcome::Rejected(r) => rejected.push(r),
-            _ => {}
-        }
-        queue.extend(d.send.into_iter().map(|q| (!from_a, q)));
-    }
-    (accepted, rejected)
+    let x = Link::new().deliver(&mut [a, b], 0, packets, now);
+    (x.payloads(), x.rejections().into_iter().cloned().collect())
 }
 
 fn pair(config: &SessionConfig) -> (SessionDeployment, SessionStation, SessionStation) {
@@ -264,18 +257,9 @@ fn group_key_distribution_both_schemes_with_late_joiner() {
         let out = leader.encap(b"g1", T0).unwrap();
         let keys = out.iter().filter(|p| p.kind == PacketKind::GroupKey).count();
         assert_eq!(keys, if scheme == Scheme::Wang { 1 } else { 2 }, "{scheme:?}");
-        for member in [&mut m2, &mut m3] {
-            let mut got = Vec::new();
-            for p in &out {
-                if let Destination::Unicast(to) = p.destination {
-                    if to != member.station_id() {
-                        continue;
-                    }
-                }
-                if let DecapOutcome::Accepted(d) = member.decap(&p.bytes, T0).outcome {
-                    got.push(d.payload);
-                }
-            }
+        let x = Link::new().deliver(&mut [&mut leader, &mut m2, &mut m3], 0, out.clone(), T0);
+        for member in [StationId(2), StationId(3)] {
+            let got = x.payloads_at(member);
             assert_eq!(got, vec![b"g1".to_vec()], "{scheme:?}");
         }
         // A member joining later gets its own key message with the next payload.

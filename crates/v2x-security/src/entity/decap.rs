@@ -371,7 +371,7 @@ impl SecurityEntity {
         let tbs_hash = hash(msg.hash_alg, msg.tbs);
         let replay_key = if strict {
             progress.step = DecapStep::ReplayLookup;
-            Some(self.replay_lookup(&msg, &signer.cert, &tbs_hash)?)
+            Some(self.replay_lookup(&msg, &signer.cert, &tbs_hash, now)?)
         } else {
             None
         };
@@ -526,6 +526,7 @@ impl SecurityEntity {
         msg: &SignedMessage<'_>,
         signer: &Certificate,
         tbs_hash: &Digest,
+        now: TaiTime,
     ) -> Result<ReplayKey, Rejection> {
         let mut h16 = [0u8; 16];
         h16.copy_from_slice(&tbs_hash.as_ref()[..16]);
@@ -534,16 +535,17 @@ impl SecurityEntity {
             generation_time: msg.generation_time.unwrap_or_default().0,
             tbs_hash: h16,
         };
-        if self.replay.contains(&key) {
+        if self.replay.contains(&key, now) {
             return Err(rej(RejectReason::DuplicateMessage, "already received"));
         }
         Ok(key)
     }
 
-    /// Records an accepted message's identity for as long as a copy could still be fresh.
+    /// Records an accepted message's identity while a copy could still pass the freshness
+    /// check (generation time + the longest window of the profiles).
     fn remember(&mut self, key: ReplayKey, now: TaiTime) {
-        let oldest_relevant = now.saturating_sub(self.policy.longest_window());
-        self.replay.insert(key, oldest_relevant);
+        let expires = TaiTime(key.generation_time).saturating_add(self.policy.longest_window());
+        self.replay.insert(key, expires, now);
     }
 
     /// Step 9: validates (and caches) the signer's chain; an unknown issuer is asked for

@@ -2,30 +2,18 @@
 //! row's total is the length of a packet the protocol produced minus the payload, and
 //! its fields (from the layout documented in the protocol's module) must add up to it.
 
-use crate::authenticator::{data_packet, Authenticator, OutgoingPacket, PacketKind, StationId, Timestamp};
-use crate::factory::Role;
+use super::row::{field as field_note, OverheadField, OverheadRow, PaperFigure};
+use crate::authenticator::{data_packet, Authenticator, PacketKind, StationId, Timestamp};
 use crate::hash_chain::{HashChainConfig, HashChainDeployment};
 use crate::none::{NoneConfig, NoneStation};
-use crate::overhead::{OverheadField, OverheadRow, PaperFigure};
 use crate::session::crypto::{EncryptionAlg, SignatureAlg};
 use crate::session::{measure_steps_with, Protection, Scheme, SessionConfig, Topology};
+use crate::setup::{Role, SetupError};
 use crate::tesla::{KeyDisclosure, TeslaConfig, TeslaDeployment, PAPER004_BSM_LEN, PAPER004_LINK_FRAMING};
 use crate::two_flip::{TwoFlipConfig, TwoFlipDeployment};
 
 fn field(name: &str, bytes: usize) -> OverheadField {
-    OverheadField {
-        name: name.into(),
-        bytes,
-        note: String::new(),
-    }
-}
-
-fn field_note(name: &str, bytes: usize, note: &str) -> OverheadField {
-    OverheadField {
-        name: name.into(),
-        bytes,
-        note: note.into(),
-    }
+    field_note(name, bytes, "")
 }
 
 fn paper(source: &str, bytes: usize, ours: usize, why_not: &str) -> PaperFigure {
@@ -54,34 +42,30 @@ fn row(protocol: &str, message: &str, variant: &str, total: usize, fields: Vec<O
 const NOW: Timestamp = Timestamp(10_000_000);
 const PAYLOAD: &[u8] = &[0x5a; 39];
 
-fn data_len(packets: &[OutgoingPacket]) -> usize {
-    data_packet(packets).map(|p| p.bytes.len()).unwrap_or(0)
+/// Bytes `s` adds to the payload of its data packet.
+fn overhead(s: &mut dyn Authenticator) -> Result<usize, SetupError> {
+    let packets = s.encap(PAYLOAD, NOW)?;
+    let len = data_packet(&packets).map_or(0, |p| p.bytes.len());
+    Ok(len.saturating_sub(PAYLOAD.len()))
 }
 
-fn none_rows() -> Vec<OverheadRow> {
-    let mut s = NoneStation::new(StationId(1), NoneConfig::default());
-    let total = s.encap(PAYLOAD, NOW).map(|p| data_len(&p)).unwrap_or(0) - PAYLOAD.len();
-    vec![row(
+fn none_rows() -> Result<Vec<OverheadRow>, SetupError> {
+    let total = overhead(&mut NoneStation::new(StationId(1), NoneConfig::default()))?;
+    Ok(vec![row(
         "none",
         "data",
         "claimed-sender",
         total,
         vec![field_note("claimed station id", 4, "not authenticated")],
-    )]
+    )])
 }
 
-fn hash_chain_rows() -> Result<Vec<OverheadRow>, String> {
-    let mut dep = HashChainDeployment::new(&HashChainConfig::default()).map_err(|e| e.to_string())?;
-    let mut v = dep.station(StationId(1), Role::Vehicle).map_err(|e| e.to_string())?;
-    let mut rsu = dep
-        .station(StationId(2), Role::RoadsideUnit)
-        .map_err(|e| e.to_string())?;
-    let v2v = v.encap(PAYLOAD, NOW).map(|p| data_len(&p)).map_err(|e| e.to_string())? - PAYLOAD.len();
-    let v2i = rsu
-        .encap(PAYLOAD, NOW)
-        .map(|p| data_len(&p))
-        .map_err(|e| e.to_string())?
-        - PAYLOAD.len();
+fn hash_chain_rows() -> Result<Vec<OverheadRow>, SetupError> {
+    let mut dep = HashChainDeployment::new(&HashChainConfig::default())?;
+    let mut v = dep.station(StationId(1), Role::Vehicle)?;
+    let mut rsu = dep.station(StationId(2), Role::RoadsideUnit)?;
+    let v2v = overhead(&mut v)?;
+    let v2i = overhead(&mut rsu)?;
     let mut r1 = row(
         "hash-chain",
         "v2v",
@@ -114,14 +98,16 @@ fn hash_chain_rows() -> Result<Vec<OverheadRow>, String> {
     Ok(vec![r1, r2])
 }
 
-fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
+fn tesla_rows() -> Result<Vec<OverheadRow>, SetupError> {
     let mut rows = Vec::new();
     for disclosure in [KeyDisclosure::Separate, KeyDisclosure::Attached] {
         let config = TeslaConfig::paper004(disclosure);
-        let mut dep = TeslaDeployment::new(&config).map_err(|e| e.to_string())?;
-        let mut s = dep.station(StationId(1), Role::Vehicle).map_err(|e| e.to_string())?;
-        let out = s.encap(PAYLOAD, NOW).map_err(|e| e.to_string())?;
-        let sec = data_len(&out) - PAYLOAD.len();
+        let mut dep = TeslaDeployment::new(&config)?;
+        let mut s = dep.station(StationId(1), Role::Vehicle)?;
+        let out = s.encap(PAYLOAD, NOW)?;
+        let sec = data_packet(&out)
+            .map_or(0, |p| p.bytes.len())
+            .saturating_sub(PAYLOAD.len());
         let attached = disclosure == KeyDisclosure::Attached;
         let name = config.protocol_name();
         let variant = if attached {
@@ -208,9 +194,9 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
         }
     }
     let config = TeslaConfig::paper001();
-    let mut dep = TeslaDeployment::new(&config).map_err(|e| e.to_string())?;
-    let mut s = dep.station(StationId(1), Role::Vehicle).map_err(|e| e.to_string())?;
-    let sec = s.encap(PAYLOAD, NOW).map(|p| data_len(&p)).map_err(|e| e.to_string())? - PAYLOAD.len();
+    let mut dep = TeslaDeployment::new(&config)?;
+    let mut s = dep.station(StationId(1), Role::Vehicle)?;
+    let sec = overhead(&mut s)?;
     let mut r = row(
         config.protocol_name(),
         "data",
@@ -230,10 +216,10 @@ fn tesla_rows() -> Result<Vec<OverheadRow>, String> {
     Ok(rows)
 }
 
-fn two_flip_rows() -> Result<Vec<OverheadRow>, String> {
+fn two_flip_rows() -> Result<Vec<OverheadRow>, SetupError> {
     let mut dep = TwoFlipDeployment::new(&TwoFlipConfig::default());
-    let mut s = dep.station(StationId(1), Role::Vehicle).map_err(|e| e.to_string())?;
-    let sec = s.encap(PAYLOAD, NOW).map(|p| data_len(&p)).map_err(|e| e.to_string())? - PAYLOAD.len();
+    let mut s = dep.station(StationId(1), Role::Vehicle)?;
+    let sec = overhead(&mut s)?;
     let mut r = row(
         "2flip",
         "data",
@@ -254,7 +240,7 @@ fn two_flip_rows() -> Result<Vec<OverheadRow>, String> {
 /// Paper 003 evaluates 1024-byte messages; the session rows use the same payload.
 pub const SESSION_PAYLOAD_LEN: usize = 1024;
 
-fn session_rows() -> Result<Vec<OverheadRow>, String> {
+fn session_rows() -> Result<Vec<OverheadRow>, SetupError> {
     let mut rows = Vec::new();
     let c = |scheme, topology, protection, signature, encryption| SessionConfig {
         scheme,
@@ -284,7 +270,7 @@ fn session_rows() -> Result<Vec<OverheadRow>, String> {
         c(Wang, Group, P::Encrypt, S::Ecdsa, E::Ecies),
     ];
     for config in configs {
-        let steps = measure_steps_with(&config, SESSION_PAYLOAD_LEN).map_err(|e| e.to_string())?;
+        let steps = measure_steps_with(&config, SESSION_PAYLOAD_LEN)?;
         let variant = config.variant();
         for step in steps {
             let fields = if step.message == "data" {
@@ -293,7 +279,7 @@ fn session_rows() -> Result<Vec<OverheadRow>, String> {
                     field_note(
                         "protection",
                         step.overhead.saturating_sub(13),
-                        &format!("{:?}", config.protection),
+                        format!("{:?}", config.protection),
                     ),
                 ]
             } else {
@@ -333,8 +319,8 @@ fn session_rows() -> Result<Vec<OverheadRow>, String> {
 }
 
 /// Every row of the lightweight protocols.
-pub fn rows() -> Result<Vec<OverheadRow>, String> {
-    let mut rows = none_rows();
+pub fn rows() -> Result<Vec<OverheadRow>, SetupError> {
+    let mut rows = none_rows()?;
     rows.extend(hash_chain_rows()?);
     rows.extend(tesla_rows()?);
     rows.extend(two_flip_rows()?);

@@ -3,79 +3,40 @@
 //! Every row is computed from a real encoded message (total = encoded size minus the
 //! payload), and its fields must add up to that total; where a paper publishes a figure
 //! for the same combination, the row carries it with an explanation of any difference.
+//!
+//! [`row`] holds the report's types; [`protocols`] measures the lightweight protocols,
+//! [`etsi_v1_2_1`] and [`etsi_v2`] the two standard formats ([`standard`] is what those
+//! two share).
 
-use serde::Serialize;
+pub mod etsi_v1_2_1;
+pub mod etsi_v2;
+pub mod protocols;
+pub mod row;
+pub mod standard;
 
-/// One field of the security overhead.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct OverheadField {
-    pub name: String,
-    pub bytes: usize,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub note: String,
-}
+pub use row::{OverheadField, OverheadReport, OverheadRow, PaperFigure};
+pub use standard::EtsiOverheadError;
 
-/// A published figure to compare a row with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PaperFigure {
-    /// e.g. "paper 000 Fig. 10" or "paper 001 Table 1".
-    pub source: String,
-    pub bytes: usize,
-    /// Why our number differs (or "matches").
-    pub explanation: String,
-}
+use crate::setup::SetupError;
 
-/// Overhead of one protocol / message type / variant combination.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct OverheadRow {
-    /// e.g. "ieee1609.2", "etsi-v1.2.1", "tesla", "hash-chain".
-    pub protocol: String,
-    /// e.g. "cam", "denm", "generic", "v2v", "v2i", "key-packet".
-    pub message: String,
-    /// e.g. "sign/digest/p256", "sign+encrypt/certificate/bp384/aes128".
-    pub variant: String,
-    pub fields: Vec<OverheadField>,
-    pub total_bytes: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub paper: Vec<PaperFigure>,
-}
-
-impl OverheadRow {
-    /// True when the fields add up to the total (checked by tests for every row).
-    pub fn is_consistent(&self) -> bool {
-        self.fields.iter().map(|f| f.bytes).sum::<usize>() == self.total_bytes
-    }
-}
-
-/// The whole report, as printed by `v2x overhead`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct OverheadReport {
-    pub rows: Vec<OverheadRow>,
+/// Why the report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum OverheadError {
+    /// A lightweight protocol's stations could not be set up or could not encode.
+    #[error("lightweight protocols: {0}")]
+    Protocols(#[from] SetupError),
+    /// A standard-format message could not be made.
+    #[error("standard formats: {0}")]
+    Standard(#[from] EtsiOverheadError),
 }
 
 /// Rows of every protocol: the lightweight protocols (measured on packets they encode)
-/// and the two standard formats (`overhead_etsi`).
-pub fn try_report() -> Result<OverheadReport, String> {
-    let mut rows = crate::overhead_protocols::rows()?;
-    rows.extend(crate::overhead_etsi::rows());
+/// and the two standard formats.
+pub fn try_report() -> Result<OverheadReport, OverheadError> {
+    let mut rows = protocols::rows()?;
+    rows.extend(etsi_v1_2_1::v1_rows()?);
+    rows.extend(etsi_v2::v2_rows()?);
     Ok(OverheadReport { rows })
-}
-
-/// As [`try_report`]; if the crypto backend cannot produce the lightweight protocols'
-/// packets (key generation failure), only the standard formats' rows are returned.
-pub fn report() -> OverheadReport {
-    try_report().unwrap_or_else(|_| OverheadReport {
-        rows: crate::overhead_etsi::rows(),
-    })
-}
-
-impl OverheadReport {
-    /// The row for `protocol` / `message` / `variant`, if present.
-    pub fn find(&self, protocol: &str, message: &str, variant: &str) -> Option<&OverheadRow> {
-        self.rows
-            .iter()
-            .find(|r| r.protocol == protocol && r.message == message && r.variant == variant)
-    }
 }
 
 #[cfg(test)]
@@ -86,7 +47,7 @@ mod tests {
     fn protocol_rows_are_consistent_and_match_the_papers_layouts() {
         // The lightweight protocols' rows (overhead_etsi tests its own rows).
         let report = OverheadReport {
-            rows: crate::overhead_protocols::rows().unwrap(),
+            rows: protocols::rows().unwrap(),
         };
         for r in &report.rows {
             assert!(
