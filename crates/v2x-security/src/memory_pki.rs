@@ -17,7 +17,7 @@ use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::crl::{issue_crl, CrlError};
 use crate::entity::SecurityEntity;
 use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey};
-use crate::pki_store::{encryption_curve, issue_ticket, root_app_permissions, Authority, TicketSpec};
+use crate::pki_store::{issue_sub_ca, issue_ticket, root_app_permissions, Authority, TicketSpec};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
 use crate::time::TaiTime;
@@ -28,6 +28,7 @@ use v2x_crypto::{Curve, PrivateKey};
 use v2x_wire::ItsAid;
 
 const DAY: u64 = 86_400;
+const YEAR: Duration = Duration::from_secs(365 * DAY);
 
 /// The instant an [`InMemoryPki`] is built around by default: 2026-01-06 00:00:00.123 TAI
 /// (fixed, so that tests do not depend on the clock).
@@ -102,7 +103,7 @@ impl InMemoryPkiBuilder {
     pub fn build(self) -> Result<InMemoryPki, IssueError> {
         let start = self.now.saturating_sub(Duration::from_secs(DAY));
         let rk = PrivateKey::generate(self.curve)?;
-        let mut spec = CertificateSpec::new(Some("test root"), start, Duration::from_secs(3 * 365 * DAY));
+        let mut spec = CertificateSpec::new(Some("test root"), start, 3 * YEAR);
         spec.issue_permissions = Some(IssuePermissions::All);
         spec.app_permissions = root_app_permissions();
         let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk))?;
@@ -114,7 +115,7 @@ impl InMemoryPkiBuilder {
             .aa_permissions
             .clone()
             .unwrap_or_else(|| IssuePermissions::Psids(self.psids.clone()));
-        let aa = sub_ca(&root, "test AA", aa_permissions, start, self.curve)?;
+        let aa = issue_sub_ca(&root, "test AA", aa_permissions, start, 2 * YEAR, self.curve)?;
         Ok(InMemoryPki {
             root,
             aa,
@@ -123,32 +124,6 @@ impl InMemoryPkiBuilder {
             ticket: self,
         })
     }
-}
-
-fn sub_ca(
-    root: &Authority,
-    name: &str,
-    permissions: IssuePermissions,
-    start: TaiTime,
-    curve: Curve,
-) -> Result<Authority, IssueError> {
-    let key = PrivateKey::generate(curve)?;
-    let mut spec = CertificateSpec::new(Some(name), start, Duration::from_secs(2 * 365 * DAY));
-    spec.issue_permissions = Some(permissions);
-    spec.assurance_level = Some(0xe0);
-    spec.encryption_key = Some(PrivateKey::generate(encryption_curve(curve))?.public_key().clone());
-    let cert = issue_certificate(
-        &spec,
-        key.public_key(),
-        IssuerKey::Ca {
-            cert: &root.certificate,
-            key: &root.key,
-        },
-    )?;
-    Ok(Authority {
-        certificate: Arc::new(cert),
-        key,
-    })
 }
 
 /// A root CA and an AA in memory, issuing tickets on demand.
@@ -234,11 +209,12 @@ impl InMemoryPki {
 
     /// Another CA under the root, with these issue permissions.
     pub fn issue_ca(&self, name: &str, permissions: IssuePermissions) -> Result<Authority, IssueError> {
-        sub_ca(
+        issue_sub_ca(
             &self.root,
             name,
             permissions,
             self.now.saturating_sub(Duration::from_secs(DAY)),
+            2 * YEAR,
             self.curve,
         )
     }

@@ -18,7 +18,7 @@
 //! [`crate::trust_dir`] for the insecure lab override).
 
 use crate::certificate::{AppPermission, CertRef, Certificate};
-use crate::crl::{issue_crl, issue_crl_entries, verify_crl};
+use crate::crl::{issue_crl_entries, verify_crl};
 use crate::entity::SecurityEntity;
 use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey, PsidGroup};
 use crate::permissions::issuance::check_issued_by;
@@ -26,6 +26,7 @@ pub use crate::pki_error::PkiError;
 use crate::profile::{DEFAULT_CAM_SSP, DEFAULT_DENM_SSP};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
+use crate::revocation::{CrlEntries, HashedId10};
 use crate::time::TaiTime;
 use crate::trust_dir::{load_certificate_dir, LoadedTrust, TrustOptions};
 use crate::trust_store::{TrustStore, TrustWarning};
@@ -179,6 +180,35 @@ pub fn issue_ticket(
     })
 }
 
+/// Issues a CA certificate (EA, AA) under `root`: with these issue permissions, an
+/// encryption key, assurance level 7, valid from `start` for `validity`.
+pub fn issue_sub_ca(
+    root: &Authority,
+    name: &str,
+    permissions: IssuePermissions,
+    start: TaiTime,
+    validity: Duration,
+    curve: Curve,
+) -> Result<Authority, IssueError> {
+    let key = PrivateKey::generate(curve)?;
+    let mut spec = CertificateSpec::new(Some(name), start, validity);
+    spec.issue_permissions = Some(permissions);
+    spec.assurance_level = Some(0xe0);
+    spec.encryption_key = Some(PrivateKey::generate(encryption_curve(curve))?.public_key().clone());
+    let cert = issue_certificate(
+        &spec,
+        key.public_key(),
+        IssuerKey::Ca {
+            cert: &root.certificate,
+            key: &root.key,
+        },
+    )?;
+    Ok(Authority {
+        certificate: Arc::new(cert),
+        key,
+    })
+}
+
 /// The ECIES curve that goes with a signing curve (1609.2 ECIES exists for 256-bit curves).
 pub fn encryption_curve(curve: Curve) -> Curve {
     match curve {
@@ -303,25 +333,8 @@ impl Pki {
             key: root_key,
         };
 
-        let sub_ca = |name: &str, permissions: IssuePermissions| -> Result<Authority, PkiError> {
-            let key = PrivateKey::generate(curve)?;
-            let mut spec = CertificateSpec::new(Some(name), start, ca_validity);
-            spec.issue_permissions = Some(permissions);
-            spec.assurance_level = Some(0xe0);
-            let enc = PrivateKey::generate(encryption_curve(curve))?;
-            spec.encryption_key = Some(enc.public_key().clone());
-            let cert = issue_certificate(
-                &spec,
-                key.public_key(),
-                IssuerKey::Ca {
-                    cert: &root.certificate,
-                    key: &root.key,
-                },
-            )?;
-            Ok(Authority {
-                certificate: Arc::new(cert),
-                key,
-            })
+        let sub_ca = |name: &str, permissions: IssuePermissions| {
+            issue_sub_ca(&root, name, permissions, start, ca_validity, curve)
         };
         // The EA issues enrolment credentials (PSID 623). The AA issues tickets for any
         // PSID (`pki issue --psid` chooses), to end entities only: a ticket can never issue.
@@ -348,7 +361,7 @@ impl Pki {
             aa,
         };
         pki.save_config()?;
-        pki.write_crl(&[], 1)?;
+        pki.sign_and_write_crl(&[], 1)?;
         pki.enrol(station)?;
         let spec = TicketSpec::new(&pki.config.psids, Duration::from_secs(pki.config.ticket_validity_secs));
         pki.issue_tickets(station, 1, &spec)?;
@@ -587,11 +600,12 @@ impl Pki {
         ))
     }
 
-    /// Signs and writes the CRL with `serial`, and records the serial in `pki.toml`.
-    fn write_crl(&self, revoked: &[&Certificate], serial: u32) -> Result<(), PkiError> {
+    /// Signs the CRL listing `entries` with `serial` (current for [`CRL_VALIDITY`]) and
+    /// writes it.
+    fn sign_and_write_crl(&self, entries: &[(HashedId10, u32)], serial: u32) -> Result<(), PkiError> {
         let now = TaiTime::now();
-        let bytes = issue_crl(
-            revoked,
+        let bytes = issue_crl_entries(
+            entries,
             serial,
             now,
             now.saturating_add(CRL_VALIDITY),
@@ -606,7 +620,7 @@ impl Pki {
     }
 
     /// The entries and serial of the CRL on disk (refusing a missing or rolled-back one).
-    fn current_crl(&self) -> Result<(Vec<(crate::revocation::HashedId10, u32)>, u32), PkiError> {
+    fn current_crl(&self) -> Result<(Vec<(HashedId10, u32)>, u32), PkiError> {
         let crl_path = self.dir.join("crl.oer");
         if !crl_path.exists() {
             return Err(PkiError::MissingCrl { path: crl_path });
@@ -619,8 +633,8 @@ impl Pki {
             .cloned()
             .ok_or(PkiError::MissingCrl { path: crl_path })?;
         let entries = match crl.entries {
-            crate::revocation::CrlEntries::HashedId10(e) => e,
-            crate::revocation::CrlEntries::HashedId8(_) => Vec::new(),
+            CrlEntries::HashedId10(e) => e,
+            CrlEntries::HashedId8(_) => Vec::new(),
         };
         Ok((entries, crl.serial))
     }
@@ -638,22 +652,9 @@ impl Pki {
             }
         }
         let serial = serial.max(self.config.last_crl_serial.unwrap_or(0)) + 1;
-        let now = TaiTime::now();
-        let bytes = issue_crl_entries(
-            &entries,
-            serial,
-            now,
-            now.saturating_add(CRL_VALIDITY),
-            &self.root.certificate,
-            &self.root.key,
-        )
-        .map_err(|source| PkiError::Crl {
-            path: self.dir.join("crl.oer"),
-            source,
-        })?;
         // The CRL first: if the configuration is not updated, it still names a serial the
         // new CRL does not fall below.
-        write_file(&self.dir.join("crl.oer"), &bytes)?;
+        self.sign_and_write_crl(&entries, serial)?;
         self.config.last_crl_serial = Some(serial);
         self.save_config()?;
         Ok(serial)
