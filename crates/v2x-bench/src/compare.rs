@@ -1,78 +1,35 @@
 //! Comparison tables: each published value beside this machine's figure, with a ratio.
 
+use crate::metric::Metric;
 use crate::papers::{PaperData, PaperValue};
-use crate::result::{Measurement, ScalingRow};
-use serde::{Deserialize, Serialize};
-
-/// All published values of one paper with this machine's counterparts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ComparisonTable {
-    pub paper: String,
-    pub citation: String,
-    pub rows: Vec<ComparisonRow>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ComparisonRow {
-    pub source: String,
-    pub hardware: String,
-    pub procedure: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scheme: Option<String>,
-    pub metric: String,
-    pub unit: String,
-    pub paper_value: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paper_value_high: Option<f64>,
-    /// This machine's figure in the same unit (medians of trials).
-    pub ours: Option<f64>,
-    /// The measurement it comes from.
-    pub ours_key: Option<String>,
-    /// See `ratio_meaning`.
-    pub ratio: Option<f64>,
-    pub ratio_meaning: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub note: String,
-}
-
-fn unit_and_meaning(metric: &str) -> (&'static str, &'static str) {
-    match metric {
-        "latency_ms" => ("ms", "x faster here (paper time / our time)"),
-        "ops_per_sec" => ("ops/s", "x faster here (our rate / paper rate), one core"),
-        "ops_per_sec_all_cores" => ("ops/s", "x faster here (our all-core rate / paper rate)"),
-        "overhead_bytes" => ("bytes", "our size / paper size"),
-        "scaling_ratio" => ("x", "our speed-up / paper speed-up"),
-        "time_ratio" => ("x", "our ratio / paper's lower bound"),
-        _ => ("", ""),
-    }
-}
+use crate::result::{ComparisonRow, ComparisonTable, Measurement, ScalingRow};
 
 fn compare_one(e: &PaperValue, measurements: &[Measurement], scaling: &[ScalingRow]) -> ComparisonRow {
-    let (unit, meaning) = unit_and_meaning(&e.metric);
+    let (unit, meaning) = e.metric.unit_and_meaning();
     let m = e.matcher.as_ref().and_then(|mt| mt.find(measurements));
     let mut note = e.note.clone();
-    let (ours, ratio) = match (e.metric.as_str(), m) {
-        ("latency_ms", Some(m)) => {
+    let (ours, ratio) = match (e.metric, m) {
+        (Metric::LatencyMs, Some(m)) => {
             let ms = m.latency.median_us / 1000.0;
             (Some(ms), Some(e.value / ms))
         }
-        ("ops_per_sec", Some(m)) => {
+        (Metric::OpsPerSec, Some(m)) => {
             let r = m.latency.ops_per_sec_robust();
             (Some(r), Some(r / e.value))
         }
-        ("ops_per_sec_all_cores", Some(m)) => match m.ops_per_sec_all_cores {
+        (Metric::OpsPerSecAllCores, Some(m)) => match m.ops_per_sec_all_cores {
             Some(r) => (Some(r), Some(r / e.value)),
             None => (None, None),
         },
-        ("overhead_bytes", Some(m)) => match m.overhead_bytes {
+        (Metric::OverheadBytes, Some(m)) => match m.overhead_bytes {
             Some(b) => (Some(b as f64), Some(b as f64 / e.value)),
             None => (None, None),
         },
-        ("scaling_ratio", Some(m)) => match scaling.iter().find(|s| s.key == m.key()) {
+        (Metric::ScalingRatio, Some(m)) => match scaling.iter().find(|s| s.key == m.key()) {
             Some(s) => (Some(s.speedup), Some(s.speedup / e.value)),
             None => (None, None),
         },
-        ("time_ratio", Some(m)) => {
+        (Metric::TimeRatio, Some(m)) => {
             let den = e.denominator.as_ref().and_then(|d| d.find(measurements));
             match den {
                 Some(d) => {
@@ -93,7 +50,7 @@ fn compare_one(e: &PaperValue, measurements: &[Measurement], scaling: &[ScalingR
         hardware: e.hardware.clone(),
         procedure: e.procedure.clone(),
         scheme: e.scheme.clone(),
-        metric: e.metric.clone(),
+        metric: e.metric,
         unit: unit.into(),
         paper_value: e.value,
         paper_value_high: e.value_high,

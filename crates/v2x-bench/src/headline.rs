@@ -11,7 +11,6 @@
 //! Each ratio is the median over trials of the per-trial rate ratio.
 
 use crate::measure::{measure_paired, Plan};
-use crate::progress::Progress;
 use crate::result::{Headline, Measurement};
 use crate::suites::raw::{ecdsa_curve, RawEcdsa};
 use crate::suites::{protocols, stack};
@@ -21,11 +20,11 @@ use crate::{pool, BenchError, Config};
 pub const STEPS: usize = 4;
 
 fn raw_p256() -> Result<RawEcdsa, BenchError> {
-    let c = ecdsa_curve("p256").ok_or_else(|| BenchError::Setup("no P-256".into()))?;
+    let c = ecdsa_curve(v2x_profile::CurveId::P256).ok_or_else(|| BenchError::Setup("no P-256".into()))?;
     RawEcdsa::new(c)
 }
 
-pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measurement]) -> Headline {
+pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _measured: &[Measurement]) -> Headline {
     let mut h = Headline {
         threads: config.threads,
         method: "P-256, CAM profile, signer as certificate digest, receiver already knows the signer's \
@@ -38,7 +37,7 @@ pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measur
 
     bar.step("headline: decap vs raw verify");
     let raw_verify = raw_p256().map(RawEcdsa::verify_op);
-    match (raw_verify, stack::headline_decap(config.quick)) {
+    match (raw_verify, Ok::<_, BenchError>(stack::headline_decap(config.quick))) {
         (Ok(mut raw), Ok(setup)) => match setup().and_then(|p| {
             let mut decap = p.op;
             measure_paired(plan, &mut *raw, &mut *decap)
@@ -57,7 +56,7 @@ pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measur
 
     bar.step("headline: encap vs raw sign");
     let raw_sign = raw_p256().map(RawEcdsa::sign_op);
-    match (raw_sign, stack::headline_encap()) {
+    match (raw_sign, Ok::<_, BenchError>(stack::headline_encap())) {
         (Ok(mut raw), Ok(setup)) => match setup().and_then(|p| {
             let mut encap = p.op;
             measure_paired(plan, &mut *raw, &mut *encap)
@@ -74,7 +73,7 @@ pub fn measure(config: &Config, plan: &Plan, bar: &Progress, _measured: &[Measur
     }
 
     bar.step("headline: all cores vs one core");
-    match stack::headline_decap_factory(config.quick) {
+    match Ok::<_, BenchError>(stack::headline_decap_factory(config.quick)) {
         Ok(factory) => {
             match pool::one_vs_all(
                 config.threads,

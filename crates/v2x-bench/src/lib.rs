@@ -9,10 +9,10 @@ pub mod compare;
 pub mod headline;
 pub mod host;
 pub mod measure;
+pub mod metric;
 pub mod output;
 pub mod papers;
 pub mod pool;
-pub mod progress;
 pub mod result;
 pub mod stats;
 pub mod suites;
@@ -27,88 +27,75 @@ use thiserror::Error;
 pub enum BenchError {
     #[error("benchmark set-up failed: {0}")]
     Setup(String),
+    #[error("OpenSSL: {0}")]
+    Openssl(#[from] openssl::error::ErrorStack),
     #[error("crypto error: {0}")]
-    Crypto(String),
+    Crypto(#[from] v2x_crypto::CryptoError),
     #[error("the stack rejected a message it should accept: {0}")]
     Rejected(String),
+    #[error("protocol configuration not in this build: {0}")]
+    ProtocolConfig(#[source] serde_json::Error),
     #[error("no samples were collected")]
     NoSamples,
     #[error("cannot write {path}: {source}")]
-    Io { path: String, source: std::io::Error },
-    #[error("{0}")]
-    Output(String),
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("shipped paper data (data/papers.json): {0}")]
+    PaperData(#[source] serde_json::Error),
+    #[error("JSON output: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("CSV output: {0}")]
+    Csv(#[from] csv::Error),
+    #[error("plot: {0}")]
+    Plot(String),
+    #[error("the measured profile does not validate: {0}")]
+    Profile(#[from] v2x_profile::ProfileError),
 }
 
-impl From<openssl::error::ErrorStack> for BenchError {
-    fn from(e: openssl::error::ErrorStack) -> Self {
-        BenchError::Crypto(e.to_string())
+v2x_profile::named_enum! {
+    /// The suites `--suite` selects from.
+    pub enum Suite ("suite") {
+        /// ECDSA per curve, ECDH, ECIES, AES-CCM, HMAC, SHA.
+        Raw = "raw",
+        /// Full ENCAP/DECAP of the standard formats per curve, level, signer form, message, payload.
+        Stack = "stack",
+        /// The lightweight protocols through the Authenticator interface.
+        Protocols = "protocols",
+        /// One core vs all cores, raw vs full stack (paper 002 Table 3.2).
+        Scaling = "scaling",
+        /// Where ENCAP / DECAP time goes (headline configuration, interleaved trials).
+        Breakdown = "breakdown",
     }
 }
 
-impl From<v2x_crypto::CryptoError> for BenchError {
-    fn from(e: v2x_crypto::CryptoError) -> Self {
-        BenchError::Crypto(e.to_string())
-    }
-}
-
-/// The suites `--suite` selects from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Suite {
-    /// ECDSA per curve, ECDH, ECIES, AES-CCM, HMAC, SHA.
-    Raw,
-    /// Full ENCAP/DECAP of the standard formats per curve, level, signer form, message, payload.
-    Stack,
-    /// The lightweight protocols through the Authenticator interface.
-    Protocols,
-    /// One core vs all cores, raw vs full stack (paper 002 Table 3.2).
-    Scaling,
-    /// Where ENCAP / DECAP time goes (headline configuration, interleaved trials).
-    Breakdown,
+/// A `--suite` list that names no suite or an unknown one.
+#[derive(Debug, Error)]
+pub enum SuiteListError {
+    #[error("{0}, or all")]
+    Unknown(#[from] v2x_profile::UnknownName),
+    #[error("no suite selected")]
+    Empty,
 }
 
 impl Suite {
-    pub const ALL: [Suite; 5] = [
-        Suite::Raw,
-        Suite::Stack,
-        Suite::Protocols,
-        Suite::Scaling,
-        Suite::Breakdown,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Suite::Raw => "raw",
-            Suite::Stack => "stack",
-            Suite::Protocols => "protocols",
-            Suite::Scaling => "scaling",
-            Suite::Breakdown => "breakdown",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Suite> {
-        Suite::ALL.into_iter().find(|x| x.name().eq_ignore_ascii_case(s.trim()))
-    }
-
-    /// Parses a comma-separated list (`all` selects every suite).
-    pub fn parse_list(s: &str) -> Result<Vec<Suite>, String> {
+    /// Parses a comma-separated list (`all` selects every suite); case-insensitive.
+    pub fn parse_list(s: &str) -> Result<Vec<Suite>, SuiteListError> {
         let mut out = Vec::new();
-        for part in s.split(',').filter(|p| !p.trim().is_empty()) {
-            if part.trim().eq_ignore_ascii_case("all") {
-                out.extend(Suite::ALL);
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let part = part.to_ascii_lowercase();
+            if part == "all" {
+                out.extend_from_slice(Suite::ALL);
                 continue;
             }
-            let suite = Suite::parse(part).ok_or_else(|| {
-                format!(
-                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, breakdown, all)",
-                    part.trim()
-                )
-            })?;
-            out.push(suite);
+            out.push(part.parse::<Suite>()?);
         }
         out.sort();
         out.dedup();
         if out.is_empty() {
-            return Err("no suite selected".into());
+            return Err(SuiteListError::Empty);
         }
         Ok(out)
     }
@@ -125,7 +112,6 @@ pub struct Config {
     pub trials: Option<usize>,
     /// The command line, recorded in the result and the profile.
     pub command: String,
-    pub show_progress: bool,
 }
 
 impl Config {
@@ -136,7 +122,6 @@ impl Config {
             threads: pool::available_cores(),
             trials: None,
             command: "v2x bench".into(),
-            show_progress: false,
         }
     }
 
@@ -168,6 +153,11 @@ impl Config {
 
 /// Runs the selected suites and the headline, and builds the comparison tables.
 pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
+    run_with_progress(config, &v2x_report::Silent)
+}
+
+/// [`run`], reporting each step to `bar`.
+pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Result<BenchResult, BenchError> {
     let started = Instant::now();
     let plan = config.plan();
     let mut skipped = Vec::new();
@@ -177,41 +167,30 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         tasks.extend(suites::raw::tasks());
     }
     if config.has(Suite::Stack) {
-        match suites::stack::tasks(config.quick) {
-            Ok(t) => tasks.extend(t),
-            Err(why) => skipped.push(format!("stack: {why}")),
-        }
+        tasks.extend(suites::stack::tasks(config.quick));
     }
     if config.has(Suite::Protocols) {
-        match suites::protocols::tasks(config.quick) {
-            Ok(t) => tasks.extend(t),
-            Err(why) => skipped.push(format!("protocols: {why}")),
-        }
+        tasks.extend(suites::protocols::tasks(config.quick));
     }
     let scaling_tasks = if config.has(Suite::Scaling) {
+        use v2x_profile::CurveId;
         let mut s = suites::raw::scaling_tasks(if config.quick {
-            &["p256"]
+            &[CurveId::P256]
         } else {
-            &["p256", "p384", "bp256"]
+            &[CurveId::P256, CurveId::P384, CurveId::Bp256]
         });
-        match suites::stack::scaling_tasks(config.quick) {
-            Ok(t) => s.extend(t),
-            Err(why) => skipped.push(format!("scaling (stack part): {why}")),
-        }
+        s.extend(suites::stack::scaling_tasks(config.quick));
         s
     } else {
         Vec::new()
     };
 
     let breakdown_steps = if config.has(Suite::Breakdown) { 2 } else { 0 };
-    let bar = progress::Progress::new(
-        (tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64,
-        config.show_progress,
-    );
+    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64);
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
-        bar.step(&task.label.key());
-        let key = task.label.key();
+        bar.step(&task.label.key().to_string());
+        let key = task.label.key().to_string();
         let prepared = match (task.setup)() {
             Ok(p) => p,
             Err(e) => {
@@ -233,7 +212,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
     }
 
     if config.has(Suite::Breakdown) {
-        for group in suites::stack::breakdown_groups(config.quick) {
+        for group in suites::breakdown::breakdown_groups(config.quick) {
             bar.step("breakdown");
             let mut labels = Vec::new();
             let mut ops = Vec::new();
@@ -268,7 +247,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
             config.scaling_trial(),
             &st.factory,
         )
-        .map_err(|e| annotate(&st.key, e))?;
+        .map_err(|e| annotate(&st.key.to_string(), e))?;
         if let Some(m) = measurements.iter_mut().find(|m| m.key() == st.key) {
             m.ops_per_sec_all_cores = Some(all.ops_per_sec);
         }
@@ -282,23 +261,29 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         });
     }
 
-    let headline = headline::measure(config, &plan, &bar, &measurements);
+    let headline = headline::measure(config, &plan, bar, &measurements);
     bar.finish();
 
-    let data = papers::load().map_err(|e| BenchError::Setup(format!("shipped paper data: {e}")))?;
+    let data = papers::load().map_err(BenchError::PaperData)?;
     let comparisons = compare::build(&data, &measurements, &scaling);
+    let sizes = if config.has(Suite::Stack) || config.has(Suite::Protocols) {
+        suites::protocols::packet_sizes(&mut skipped)
+    } else {
+        Vec::new()
+    };
     Ok(BenchResult {
         tool: format!("v2x-bench {}", env!("CARGO_PKG_VERSION")),
         date: host::now_rfc3339(),
         command: config.command.clone(),
         host: host::info(),
         quick: config.quick,
-        suites: config.suites.iter().map(|s| s.name().to_string()).collect(),
+        suites: config.suites.clone(),
         threads: config.threads,
         headline,
         measurements,
         scaling,
         comparisons,
+        sizes,
         skipped,
         duration_s: started.elapsed().as_secs_f64(),
     })

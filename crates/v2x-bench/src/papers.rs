@@ -1,14 +1,17 @@
 //! The papers' measured values, shipped as data (`data/papers.json`), each with its
 //! source table or figure. Transcribed from the papers, never measured here.
 
+pub use crate::metric::Metric;
 use crate::result::Measurement;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use v2x_profile::{CurveId, Level, MessageId, Operation, ProtocolId, SignerKind};
 
 /// The shipped data file.
 pub const PAPERS_JSON: &str = include_str!("../data/papers.json");
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PaperData {
     pub description: String,
     /// Hardware identifier -> description (with its source table).
@@ -20,6 +23,7 @@ pub struct PaperData {
 
 /// One published value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PaperValue {
     /// `000`, `001`, `002`, `004`.
     pub paper: String,
@@ -29,9 +33,7 @@ pub struct PaperValue {
     pub procedure: String,
     #[serde(default)]
     pub scheme: Option<String>,
-    /// `latency_ms`, `ops_per_sec`, `ops_per_sec_all_cores`, `overhead_bytes`,
-    /// `scaling_ratio` or `time_ratio`.
-    pub metric: String,
+    pub metric: Metric,
     pub value: f64,
     /// Upper end when the paper gives a range.
     #[serde(default)]
@@ -49,42 +51,46 @@ pub struct PaperValue {
 /// Selects a measurement; absent fields match anything. `protocol` and `message` are in
 /// order of preference.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Matcher {
     #[serde(default)]
-    pub protocol: Vec<String>,
+    pub protocol: Vec<ProtocolId>,
     #[serde(default)]
-    pub operation: Option<String>,
+    pub operation: Option<Operation>,
     #[serde(default)]
-    pub curve: Option<String>,
+    pub curve: Option<CurveId>,
     #[serde(default)]
-    pub level: Option<String>,
+    pub level: Option<Level>,
     #[serde(default)]
-    pub signer: Option<String>,
+    pub signer: Option<SignerKind>,
     #[serde(default)]
-    pub message: Vec<String>,
+    pub message: Vec<MessageId>,
     #[serde(default)]
     pub payload_bytes: Option<usize>,
 }
 
 impl Matcher {
     fn fits(&self, m: &Measurement) -> bool {
-        let opt = |want: &Option<String>, have: &Option<String>| want.as_ref().is_none_or(|w| have.as_ref() == Some(w));
-        self.operation.as_ref().is_none_or(|o| *o == m.operation)
-            && opt(&self.curve, &m.curve)
-            && opt(&self.level, &m.level)
-            && opt(&self.signer, &m.signer)
+        fn opt<T: PartialEq>(want: &Option<T>, have: &Option<T>) -> bool {
+            want.as_ref().is_none_or(|w| have.as_ref() == Some(w))
+        }
+        let v = &m.variant;
+        self.operation.is_none_or(|o| o == m.operation)
+            && opt(&self.curve, &v.curve)
+            && opt(&self.level, &v.level)
+            && opt(&self.signer, &v.signer)
             && self.payload_bytes.is_none_or(|p| m.payload_bytes == Some(p))
     }
 
     /// The preferred matching measurement: by protocol order, then message order, then
     /// the order of the run (smallest payload first).
     pub fn find<'a>(&self, measurements: &'a [Measurement]) -> Option<&'a Measurement> {
-        let protocols: Vec<Option<&String>> = if self.protocol.is_empty() {
+        let protocols: Vec<Option<&ProtocolId>> = if self.protocol.is_empty() {
             vec![None]
         } else {
             self.protocol.iter().map(Some).collect()
         };
-        let messages: Vec<Option<&String>> = if self.message.is_empty() {
+        let messages: Vec<Option<&MessageId>> = if self.message.is_empty() {
             vec![None]
         } else {
             self.message.iter().map(Some).collect()
@@ -93,7 +99,7 @@ impl Matcher {
             for msg in &messages {
                 let hit = measurements.iter().find(|m| {
                     p.is_none_or(|p| *p == m.protocol)
-                        && msg.is_none_or(|w| m.message.as_ref() == Some(w))
+                        && msg.is_none_or(|w| m.variant.message.as_ref() == Some(w))
                         && self.fits(m)
                 });
                 if hit.is_some() {
@@ -117,7 +123,7 @@ mod tests {
     #[test]
     fn shipped_data_parses_and_is_sourced() {
         let d = load().unwrap();
-        assert!(d.entries.len() > 100);
+        assert_eq!(d.entries.len(), 359, "every published value loads");
         for e in &d.entries {
             assert!(!e.source.is_empty(), "{e:?}");
             assert!(d.papers.contains_key(&e.paper), "{e:?}");
@@ -168,5 +174,31 @@ mod tests {
             get("Table 11", "mk5-software", "hash-chain verify (BSM)", ""),
             Some(25000.0)
         );
+    }
+
+    #[test]
+    fn a_typo_fails_to_load_instead_of_dropping_a_comparison() {
+        let one = |metric: &str, matcher: &str| {
+            format!(
+                r#"{{"description":"","hardware":{{}},"papers":{{}},"entries":[{{"paper":"000","source":"T","hardware":"h",
+                "procedure":"p","metric":"{metric}","value":1.0,"match":{matcher}}}]}}"#
+            )
+        };
+        assert!(serde_json::from_str::<PaperData>(&one("latency_ms", r#"{"protocol":["raw"]}"#)).is_ok());
+        let e = serde_json::from_str::<PaperData>(&one("latncy_ms", "{}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown metric `latncy_ms`") && e.contains("ops_per_sec"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<PaperData>(&one("latency_ms", r#"{"protocol":["tesal"]}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown protocol `tesal`"), "{e}");
+        let e = serde_json::from_str::<PaperData>(&one("latency_ms", r#"{"curv":"p256"}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("curv"), "{e}");
     }
 }

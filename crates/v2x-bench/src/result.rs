@@ -1,31 +1,31 @@
 //! The whole result of a benchmark run, as written to `results.json`.
 
-use crate::compare::ComparisonTable;
+use crate::metric::Metric;
 use crate::pool::Throughput;
 use crate::stats::LatencyStats;
+use crate::Suite;
 use serde::{Deserialize, Serialize};
+use v2x_profile::{CostKey, CurveId, Level, MessageId, Operation, PacketSizes, ProtocolId, SignerKind, Variant};
 
 /// One measured operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
-    /// `raw`, `stack` or `protocols`.
-    pub suite: String,
-    /// `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `hash-chain`, ... (profile vocabulary).
-    pub protocol: String,
+    pub suite: Suite,
+    /// Profile vocabulary: `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `hash-chain`, ...
+    pub protocol: ProtocolId,
     /// `sign`, `verify`, `ecdh`, `ecies-wrap`, `aes128-ccm-encrypt`, `encap`, `decap`, ...
-    pub operation: String,
-    /// The profile variant, e.g. `p256`, `p256/cam/sign/digest/100`, `256B`.
-    pub variant: String,
+    pub operation: Operation,
+    /// The profile variant, e.g. `p256`, `p256/cam/sign/digest/100`, `100`.
+    pub variant: Variant,
+    // The variant's parts, repeated for readers of results.json and the CSV.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub curve: Option<String>,
+    pub curve: Option<CurveId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `sign`, `encrypt`, `sign+encrypt` for the standard stack.
+    pub message: Option<MessageId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
-    /// `digest` or `certificate`.
+    pub level: Option<Level>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signer: Option<String>,
+    pub signer: Option<SignerKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload_bytes: Option<usize>,
     /// Size of the secured packet the operation produces or consumes.
@@ -46,8 +46,8 @@ pub struct Measurement {
 
 impl Measurement {
     /// `protocol/operation/variant`, unique within a run.
-    pub fn key(&self) -> String {
-        format!("{}/{}/{}", self.protocol, self.operation, self.variant)
+    pub fn key(&self) -> CostKey {
+        CostKey::new(self.protocol, self.operation, self.variant)
     }
 }
 
@@ -55,9 +55,9 @@ impl Measurement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScalingRow {
     /// `raw` or `stack` (paper 002 Table 3.2 compares both).
-    pub kind: String,
+    pub kind: Suite,
     /// Key of the measurement this row belongs to (`protocol/operation/variant`).
-    pub key: String,
+    pub key: CostKey,
     pub label: String,
     pub one_core: Throughput,
     pub all_cores: Throughput,
@@ -111,19 +111,54 @@ pub struct BenchResult {
     pub command: String,
     pub host: HostInfo,
     pub quick: bool,
-    pub suites: Vec<String>,
+    pub suites: Vec<Suite>,
     pub threads: usize,
     pub headline: Headline,
     pub measurements: Vec<Measurement>,
     pub scaling: Vec<ScalingRow>,
     pub comparisons: Vec<ComparisonTable>,
+    /// Packet sizes and schedules of each protocol, from its `describe()` (real encodings).
+    #[serde(default)]
+    pub sizes: Vec<PacketSizes>,
     /// Suites or variants that could not be measured, with the reason.
     pub skipped: Vec<String>,
     pub duration_s: f64,
 }
 
 impl BenchResult {
-    pub fn find(&self, key: &str) -> Option<&Measurement> {
-        self.measurements.iter().find(|m| m.key() == key)
+    pub fn find(&self, key: &CostKey) -> Option<&Measurement> {
+        self.measurements.iter().find(|m| &m.key() == key)
     }
+}
+
+/// All published values of one paper with this machine's counterparts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonTable {
+    pub paper: String,
+    pub citation: String,
+    pub rows: Vec<ComparisonRow>,
+}
+
+/// One published value beside this machine's figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonRow {
+    pub source: String,
+    pub hardware: String,
+    pub procedure: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<String>,
+    pub metric: Metric,
+    pub unit: String,
+    pub paper_value: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper_value_high: Option<f64>,
+    /// This machine's figure in the same unit (medians of trials).
+    pub ours: Option<f64>,
+    /// The measurement it comes from.
+    pub ours_key: Option<CostKey>,
+    /// See `ratio_meaning`.
+    pub ratio: Option<f64>,
+    pub ratio_meaning: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }

@@ -80,21 +80,7 @@ impl LatencyStats {
     }
 }
 
-pub fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.iter().sum::<f64>() / v.len() as f64
-}
-
-/// Sample standard deviation (n - 1); zero for fewer than two values.
-pub fn std_dev(v: &[f64]) -> f64 {
-    if v.len() < 2 {
-        return 0.0;
-    }
-    let m = mean(v);
-    (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
-}
+pub use v2x_report::stats::{mean, std_dev, t_975};
 
 /// Quantile of sorted data by linear interpolation between order statistics (type 7).
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
@@ -118,28 +104,12 @@ pub fn median(v: &[f64]) -> f64 {
     quantile_sorted(&s, 0.5)
 }
 
-/// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
-pub fn t_975(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        d if d <= 30 => TABLE[d - 1],
-        d if d <= 60 => 2.000,
-        d if d <= 120 => 1.980,
-        _ => 1.960,
-    }
-}
-
 /// 95% confidence interval of the mean of `v`; degenerate (the mean itself) for one value.
 pub fn confidence_interval_95(v: &[f64]) -> (f64, f64) {
-    let m = mean(v);
+    let (m, half) = v2x_report::stats::mean_ci95(v);
     if v.len() < 2 {
         return (m, m);
     }
-    let half = t_975(v.len() - 1) * std_dev(v) / (v.len() as f64).sqrt();
     // Latencies are positive: a noisy few-trial interval is cut at zero.
     ((m - half).max(0.0), m + half)
 }

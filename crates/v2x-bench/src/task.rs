@@ -5,43 +5,26 @@
 use crate::pool::WorkerOp;
 use crate::result::Measurement;
 use crate::stats::LatencyStats;
-use crate::BenchError;
+use crate::{BenchError, Suite};
+use v2x_profile::{CostKey, Operation, ProtocolId, Variant};
 
 /// The description of a measurement, before it is measured.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Label {
-    pub suite: String,
-    pub protocol: String,
-    pub operation: String,
-    pub variant: String,
-    pub curve: Option<String>,
-    pub message: Option<String>,
-    pub level: Option<String>,
-    pub signer: Option<String>,
-    pub payload_bytes: Option<usize>,
+    pub suite: Suite,
+    pub key: CostKey,
     pub packet_bytes: Option<usize>,
     pub note: String,
 }
 
 impl Label {
-    pub fn new(suite: &str, protocol: &str, operation: &str, variant: impl Into<String>) -> Label {
+    pub fn new(suite: Suite, protocol: ProtocolId, operation: Operation, variant: Variant) -> Label {
         Label {
-            suite: suite.into(),
-            protocol: protocol.into(),
-            operation: operation.into(),
-            variant: variant.into(),
-            ..Label::default()
+            suite,
+            key: CostKey::new(protocol, operation, variant),
+            packet_bytes: None,
+            note: String::new(),
         }
-    }
-
-    pub fn curve(mut self, c: &str) -> Label {
-        self.curve = Some(c.into());
-        self
-    }
-
-    pub fn payload(mut self, n: usize) -> Label {
-        self.payload_bytes = Some(n);
-        self
     }
 
     pub fn note(mut self, n: &str) -> Label {
@@ -49,28 +32,32 @@ impl Label {
         self
     }
 
-    pub fn key(&self) -> String {
-        format!("{}/{}/{}", self.protocol, self.operation, self.variant)
+    pub fn key(&self) -> CostKey {
+        self.key
     }
 
     /// The measurement, once measured. `packet_bytes` may be learnt during set-up.
     pub fn into_measurement(self, latency: LatencyStats, packet_bytes: Option<usize>) -> Measurement {
         let packet_bytes = packet_bytes.or(self.packet_bytes);
-        let overhead_bytes = match (packet_bytes, self.payload_bytes) {
-            (Some(p), Some(l)) if self.operation == "encap" || self.operation == "decap" => Some(p.saturating_sub(l)),
+        let v = self.key.variant;
+        let payload_bytes = v.payload_bytes.map(|p| p as usize);
+        let overhead_bytes = match (packet_bytes, payload_bytes) {
+            (Some(p), Some(l)) if matches!(self.key.operation, Operation::Encap | Operation::Decap) => {
+                Some(p.saturating_sub(l))
+            }
             _ => None,
         };
         Measurement {
             ops_per_sec: latency.ops_per_sec(),
             suite: self.suite,
-            protocol: self.protocol,
-            operation: self.operation,
-            variant: self.variant,
-            curve: self.curve,
-            message: self.message,
-            level: self.level,
-            signer: self.signer,
-            payload_bytes: self.payload_bytes,
+            protocol: self.key.protocol,
+            operation: self.key.operation,
+            variant: v,
+            curve: v.curve,
+            message: v.message,
+            level: v.level,
+            signer: v.signer,
+            payload_bytes,
             packet_bytes,
             overhead_bytes,
             latency,
@@ -121,9 +108,9 @@ pub struct Task {
 /// One one-core-vs-all-cores measurement.
 pub struct ScalingTask {
     /// `raw` or `stack`.
-    pub kind: String,
+    pub kind: Suite,
     /// Key of the single-core measurement it belongs to.
-    pub key: String,
+    pub key: CostKey,
     pub label: String,
     pub factory: Factory,
 }

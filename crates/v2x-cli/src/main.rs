@@ -6,6 +6,7 @@
 //! `cat` does, by SIGPIPE (status 141 in a shell; see [`end_quietly_on_closed_output`]).
 
 mod cmd;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -101,7 +101,10 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     // The processor profile validates and holds every measurement.
     let profile = v2x_profile::ProcessorProfile::load(&out.join("profile.json")).unwrap();
     assert_eq!(profile.costs.len(), ms.len());
-    assert!(profile.require("raw", "verify", "p256").is_ok());
+    let p256 = "p256".parse().unwrap();
+    assert!(profile
+        .require(v2x_profile::ProtocolId::Raw, v2x_profile::Operation::Verify, &p256)
+        .is_ok());
     assert!(matches!(profile.source, v2x_profile::ProfileSource::Measured { .. }));
 
     // Comparison tables for the four papers, with some values of ours beside theirs.

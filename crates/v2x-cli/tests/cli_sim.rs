@@ -75,3 +75,86 @@ fn bad_scenario_exits_2_with_location() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cam.rate_hz"));
 }
+
+/// Every scenario under scenarios/ (the documented examples of every key and name) runs,
+/// shortened; those that need `v2x bench` output first say so in their header and are
+/// covered by `cli_bench_to_sim`.
+#[test]
+fn every_shipped_scenario_runs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        if std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("out/bench/profile.json")
+        {
+            continue;
+        }
+        let out = tempfile::tempdir().unwrap();
+        let o = v2x()
+            .arg("sim")
+            .arg(&path)
+            .args(["--quiet", "--duration", "1.2", "--out"])
+            .arg(out.path())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            path.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap()).unwrap();
+        for v in summary["variants"].as_array().unwrap() {
+            assert!(v["cams_generated"].as_u64().unwrap() > 0, "{}: {v}", path.display());
+        }
+        ran += 1;
+    }
+    assert!(ran >= 4, "only {ran} scenarios");
+}
+
+#[test]
+fn unknown_names_list_the_valid_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bad.toml");
+    let run = |text: &str| {
+        std::fs::write(&f, text).unwrap();
+        let o = v2x()
+            .args(["sim", f.to_str().unwrap(), "--out"])
+            .arg(dir.path().join("o"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let e = run("[[variant]]\nname = 'a'\nprotocol = 'tesal'\n");
+    assert!(
+        e.contains("unknown protocol `tesal`") && e.contains("tesla-attached, hash-chain, 2flip"),
+        "{e}"
+    );
+    let e = run("[[variant]]\nname = 'a'\nprotocol = 'etsi-v1.2.1'\nprofile = 'xeon'\n");
+    assert!(
+        e.contains("unknown profile `xeon`") && e.contains("xeon-e5-2667"),
+        "{e}"
+    );
+    let e = run(
+        "[[variant]]\nname = 'a'\nprotocol = 'etsi-v1.2.1'\nprofile = 'xeon-e5-2667'\nverify_variant = 'p256/cma'\n",
+    );
+    assert!(
+        e.contains("variant[0].verify_variant") && e.contains("`cma`") && e.contains("cam, denm"),
+        "{e}"
+    );
+    let e =
+        run("[[variant]]\nname = 'a'\nprotocol = 'etsi-v1.2.1'\nprofile = 'xeon-e5-2667'\nverify_variant = 'p999'\n");
+    assert!(e.contains("`p999`"), "{e}");
+    let e = run("[[variant]]\nname = 'a'\nprotocol = 'etsi-v1.2.1'\nprofile = 'cubieboard'\nverify_variant = 'p256'\n");
+    assert!(
+        e.contains("etsi-v1.2.1/decap/p192-sha256/sign/digest"),
+        "lists the profile's costs: {e}"
+    );
+}

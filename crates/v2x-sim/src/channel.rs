@@ -155,7 +155,8 @@ impl Fading {
     pub fn gain(&self, d: f64, rng: &mut ChaCha8Rng) -> f64 {
         match self.m_at(d) {
             None => 1.0,
-            Some(m) => gamma(rng, m) / m,
+            // Gamma(m, 1/m): unit mean. `m` is validated within [0.5, 100].
+            Some(m) => rand_distr::Gamma::new(m, 1.0 / m).map_or(1.0, |g| rng.sample(g)),
         }
     }
 }
@@ -299,34 +300,6 @@ impl LinkBudget {
             }
         };
         (mw >= self.floor_mw).then_some(mw)
-    }
-}
-
-fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-    let u2: f64 = rng.gen();
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
-
-/// Gamma(shape, 1) variate (Marsaglia–Tsang; shape < 1 by the boost U^(1/shape)).
-pub fn gamma(rng: &mut ChaCha8Rng, shape: f64) -> f64 {
-    if shape < 1.0 {
-        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        return gamma(rng, shape + 1.0) * u.powf(1.0 / shape);
-    }
-    let d = shape - 1.0 / 3.0;
-    let c = 1.0 / (9.0 * d).sqrt();
-    loop {
-        let x = standard_normal(rng);
-        let v = 1.0 + c * x;
-        if v <= 0.0 {
-            continue;
-        }
-        let v = v * v * v;
-        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
-            return d * v;
-        }
     }
 }
 

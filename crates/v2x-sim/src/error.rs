@@ -5,8 +5,12 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum ScenarioError {
-    #[error("cannot read {path}: {message}")]
-    Io { path: String, message: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax {
         file: String,
@@ -30,8 +34,12 @@ impl ScenarioError {
 /// A mobility trace that cannot be used.
 #[derive(Debug, Error)]
 pub enum MobilityError {
-    #[error("cannot read {path}: {message}")]
-    Io { path: String, message: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: line {line}: {message}")]
     Line { path: String, line: u64, message: String },
     #[error("{path}: {message}")]
@@ -44,8 +52,33 @@ pub enum SimError {
     Scenario(#[from] ScenarioError),
     #[error(transparent)]
     Mobility(#[from] MobilityError),
-    #[error("variant {variant}: {message}")]
-    Costs { variant: String, message: String },
-    #[error("cannot write {path}: {message}")]
-    Output { path: String, message: String },
+    /// A variant's costs or sizes cannot be resolved.
+    #[error("variant {variant}: {source}")]
+    Costs {
+        variant: String,
+        #[source]
+        source: CostsError,
+    },
+    #[error("cannot write {path}: {source}")]
+    Output {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("CSV output: {0}")]
+    Csv(#[source] csv::Error),
+}
+
+/// Why a variant's costs or sizes cannot be resolved.
+#[derive(Debug, Error)]
+pub enum CostsError {
+    /// The profile cannot be loaded or lacks a cost.
+    #[error(transparent)]
+    Profile(#[from] Box<v2x_profile::ProfileError>),
+    /// A name in the variant is wrong.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// Something the model needs is missing (a profile, sizes).
+    #[error("{0}")]
+    Missing(String),
 }

@@ -24,7 +24,7 @@ pub mod security;
 pub mod spatial;
 pub mod verifier;
 
-pub use error::{MobilityError, ScenarioError, SimError};
+pub use error::{CostsError, MobilityError, ScenarioError, SimError};
 pub use metrics::RunMetrics;
 pub use scenario::{Overrides, Scenario};
 
@@ -37,6 +37,10 @@ pub struct VariantResult {
     pub name: String,
     pub protocol: String,
     pub profile: String,
+    /// The costs the variant used, with their profile keys and sources.
+    pub costs: Vec<security::CostUse>,
+    /// The packet sizes it used and where they come from.
+    pub sizes: security::SizesUse,
     pub notes: Vec<String>,
     pub nodes: usize,
     pub cutoff_range_m: f64,
@@ -61,43 +65,37 @@ pub fn run_once(sc: &Scenario, model: &SecurityModel, replication: u32) -> Resul
     Ok((sim.run(), nodes, cutoff))
 }
 
-/// Runs every variant and replication, in parallel; `progress` shows a bar on a terminal.
-pub fn run(sc: &Scenario, progress: bool) -> Result<SimResults, SimError> {
+/// Runs every variant and replication, in parallel, reporting each finished run to
+/// `progress`.
+pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
     let models: Vec<SecurityModel> = sc
         .variants
         .iter()
-        .map(|v| SecurityModel::resolve(v, &sc.query))
+        .map(|v| SecurityModel::resolve(v, &sc.query, sc.mac.mac_overhead_bytes))
         .collect::<Result<_, _>>()?;
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
         .collect();
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(jobs.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} simulating [{bar:30}] {pos}/{len} runs ({elapsed})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    progress.start(jobs.len() as u64);
     type Outcome = Result<(usize, u32, RunMetrics, usize, f64), SimError>;
     let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
             let out = run_once(sc, &models[v], r).map(|(m, n, c)| (v, r, m, n, c));
-            bar.inc(1);
+            progress.step(&models[v].name);
             out
         })
         .collect();
-    bar.finish_and_clear();
+    progress.finish();
     let mut variants: Vec<VariantResult> = models
         .iter()
         .map(|m| VariantResult {
             name: m.name.clone(),
-            protocol: m.kind.id().to_string(),
+            protocol: m.kind.to_string(),
             profile: m.profile_name.clone(),
+            costs: m.costs.clone(),
+            sizes: m.sizes.clone(),
             notes: m.notes.clone(),
             nodes: 0,
             cutoff_range_m: 0.0,

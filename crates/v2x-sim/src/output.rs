@@ -7,31 +7,17 @@ use crate::metrics::RunMetrics;
 use crate::{SimResults, VariantResult};
 use plotters::prelude::*;
 use serde_json::{json, Value};
-use std::fmt::Write as _;
 use std::path::Path;
+use v2x_report::html::{Cell, Page};
 
-/// Two-sided 95% Student t quantile for `df` degrees of freedom.
-fn t95(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-    ];
-    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96)
-}
-
-/// Mean over replications and the half-width of its 95% confidence interval.
+/// Mean over replications and the half-width of its 95% confidence interval (Student t,
+/// the same table as the bench); runs without a value (NaN) are left out.
 pub fn mean_ci(values: &[f64]) -> (f64, f64) {
     let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return (f64::NAN, f64::NAN);
     }
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    if v.len() < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, t95(v.len() - 1) * (var / n).sqrt())
+    v2x_report::stats::mean_ci95(&v)
 }
 
 fn num(x: f64) -> Value {
@@ -57,6 +43,7 @@ pub fn variant_summary(v: &VariantResult) -> Value {
         "protocol": v.protocol,
         "profile": v.profile,
         "notes": v.notes,
+        "security": { "costs": v.costs, "sizes": v.sizes },
         "nodes": v.nodes,
         "cutoff_range_m": num(v.cutoff_range_m),
         "replications": v.runs.len(),
@@ -108,11 +95,28 @@ pub fn summary(r: &SimResults) -> Value {
     })
 }
 
+/// A CSV table in memory, with its header.
+fn table(header: &[&str]) -> csv::Writer<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // Writing to memory cannot fail; a failure would surface again at `finish`.
+    let _ = w.write_record(header);
+    w
+}
+
+fn row<const N: usize>(w: &mut csv::Writer<Vec<u8>>, fields: [String; N]) -> Result<(), SimError> {
+    w.write_record(fields).map_err(SimError::Csv)
+}
+
+fn finish(w: csv::Writer<Vec<u8>>) -> Result<String, SimError> {
+    let bytes = w.into_inner().map_err(|e| SimError::Csv(e.into_error().into()))?;
+    String::from_utf8(bytes).map_err(|e| SimError::Csv(csv::Error::from(std::io::Error::other(e))))
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), SimError> {
     let p = dir.join(name);
     std::fs::write(&p, text).map_err(|e| SimError::Output {
         path: p.display().to_string(),
-        message: e.to_string(),
+        source: e,
     })
 }
 
@@ -128,7 +132,7 @@ fn f(x: f64) -> String {
 pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
     std::fs::create_dir_all(dir).map_err(|e| SimError::Output {
         path: dir.display().to_string(),
-        message: e.to_string(),
+        source: e,
     })?;
     write(dir, "resolved.toml", &r.scenario.to_toml())?;
     write(
@@ -144,9 +148,17 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
     )?;
 
     let bin = r.scenario.metrics.distance_bin_m;
-    let mut pdr = String::from(
-        "variant,distance_from_m,distance_to_m,attempts,received,verified,crypto_lost,pdr_network,pdr_application\n",
-    );
+    let mut pdr = table(&[
+        "variant",
+        "distance_from_m",
+        "distance_to_m",
+        "attempts",
+        "received",
+        "verified",
+        "crypto_lost",
+        "pdr_network",
+        "pdr_application",
+    ]);
     for v in &r.variants {
         for (i, b) in v.pooled.bins.iter().enumerate() {
             let ratio = |a: u64| {
@@ -156,76 +168,109 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
                     a as f64 / b.attempts as f64
                 }
             };
-            let _ = writeln!(
-                pdr,
-                "{},{},{},{},{},{},{},{},{}",
-                v.name,
-                i as f64 * bin,
-                (i + 1) as f64 * bin,
-                b.attempts,
-                b.received,
-                b.verified,
-                b.crypto_lost,
-                f(ratio(b.received)),
-                f(ratio(b.verified))
-            );
+            row(
+                &mut pdr,
+                [
+                    v.name.clone(),
+                    (i as f64 * bin).to_string(),
+                    ((i + 1) as f64 * bin).to_string(),
+                    b.attempts.to_string(),
+                    b.received.to_string(),
+                    b.verified.to_string(),
+                    b.crypto_lost.to_string(),
+                    f(ratio(b.received)),
+                    f(ratio(b.verified)),
+                ],
+            )?;
         }
     }
-    write(dir, "pdr_vs_distance.csv", &pdr)?;
+    write(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
 
-    let mut dist = String::from("variant,metric,value_ms,count_at_or_below,cdf,ccdf\n");
+    let mut dist = table(&["variant", "metric", "value_ms", "count_at_or_below", "cdf", "ccdf"]);
     for v in &r.variants {
         for (metric, h) in histograms(&v.pooled) {
             for (x, c) in h.cumulative() {
                 let cdf = c as f64 / h.count as f64;
-                let _ = writeln!(dist, "{},{},{},{},{},{}", v.name, metric, f(x), c, f(cdf), f(1.0 - cdf));
+                row(
+                    &mut dist,
+                    [
+                        v.name.clone(),
+                        metric.to_string(),
+                        f(x),
+                        c.to_string(),
+                        f(cdf),
+                        f(1.0 - cdf),
+                    ],
+                )?;
             }
         }
     }
-    write(dir, "delay_distributions.csv", &dist)?;
+    write(dir, "delay_distributions.csv", &finish(dist)?)?;
 
-    let mut rows = String::from("variant,replication,pdr_network,pdr_application,crypto_loss_ratio,awareness,weighted_awareness,channel_busy_ratio,e2e_delay_ms_mean,query_success_rate,receptions,wall_s\n");
+    let mut rows = table(&[
+        "variant",
+        "replication",
+        "pdr_network",
+        "pdr_application",
+        "crypto_loss_ratio",
+        "awareness",
+        "weighted_awareness",
+        "channel_busy_ratio",
+        "e2e_delay_ms_mean",
+        "query_success_rate",
+        "receptions",
+        "wall_s",
+    ]);
     for v in &r.variants {
         for (k, m) in v.runs.iter().enumerate() {
-            let _ = writeln!(
-                rows,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
-                v.name,
-                k,
-                f(m.pdr_network()),
-                f(m.pdr_application()),
-                f(m.crypto_loss_ratio()),
-                f(m.awareness()),
-                f(m.weighted_awareness()),
-                f(m.channel_busy_ratio()),
-                f(m.e2e_delay.mean_ms()),
-                f(m.query_success_rate()),
-                m.receptions,
-                f(m.wall_s)
-            );
+            row(
+                &mut rows,
+                [
+                    v.name.clone(),
+                    k.to_string(),
+                    f(m.pdr_network()),
+                    f(m.pdr_application()),
+                    f(m.crypto_loss_ratio()),
+                    f(m.awareness()),
+                    f(m.weighted_awareness()),
+                    f(m.channel_busy_ratio()),
+                    f(m.e2e_delay.mean_ms()),
+                    f(m.query_success_rate()),
+                    m.receptions.to_string(),
+                    f(m.wall_s),
+                ],
+            )?;
         }
     }
-    write(dir, "runs.csv", &rows)?;
+    write(dir, "runs.csv", &finish(rows)?)?;
 
     if r.scenario.metrics.per_pair_counts {
-        let mut pairs = String::from("variant,sender,receiver,sent,received_mean,verified_mean\n");
+        let mut pairs = table(&[
+            "variant",
+            "sender",
+            "receiver",
+            "sent",
+            "received_mean",
+            "verified_mean",
+        ]);
         for v in &r.variants {
             let reps = v.runs.len().max(1) as f64;
             for ((s, d), c) in &v.pooled.per_pair {
                 let sent = v.pooled.per_node_sent.get(s).copied().unwrap_or(0) as f64 / reps;
-                let _ = writeln!(
-                    pairs,
-                    "{},{},{},{},{},{}",
-                    v.name,
-                    s,
-                    d,
-                    f(sent),
-                    f(c.received as f64 / reps),
-                    f(c.verified as f64 / reps)
-                );
+                row(
+                    &mut pairs,
+                    [
+                        v.name.clone(),
+                        s.to_string(),
+                        d.to_string(),
+                        f(sent),
+                        f(c.received as f64 / reps),
+                        f(c.verified as f64 / reps),
+                    ],
+                )?;
             }
         }
-        write(dir, "per_pair_counts.csv", &pairs)?;
+        write(dir, "per_pair_counts.csv", &finish(pairs)?)?;
     }
 
     let plots = plots(r);
@@ -379,44 +424,43 @@ fn plots(r: &SimResults) -> Vec<(String, String)> {
     ]
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> String {
-    let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>v2x sim: {}</title><style>body{{font-family:sans-serif;max-width:1100px;margin:auto}}table{{border-collapse:collapse}}td,th{{border:1px solid #aaa;padding:3px 8px;text-align:right}}th{{background:#eee}}</style></head><body>",
-        esc(&r.scenario.name)
-    );
-    let _ = write!(
-        h,
-        "<h1>Simulation: {}</h1><p>{}</p><p>{} s simulated ({} s warm-up), {} replication(s), seed {}, wall time {:.2} s.</p>",
-        esc(&r.scenario.name),
-        esc(&r.scenario.description),
-        r.scenario.duration_s,
-        r.scenario.warmup_s,
-        r.scenario.replications,
-        r.scenario.seed,
-        r.wall_s
-    );
-    h.push_str("<h2>Headline metrics</h2><table><tr><th>variant</th><th>protocol</th><th>profile</th><th>PDR network</th><th>PDR verified</th><th>crypto loss</th><th>E2E mean (ms)</th><th>inter-arrival mean (ms)</th><th>awareness</th><th>weighted awareness</th><th>CBR</th><th>query success</th></tr>");
-    let g = |v: &Value, path: &[&str]| -> String {
+    let sc = &r.scenario;
+    let mut page = Page::new(&format!("v2x sim: {}", sc.name));
+    page.h1(&format!("Simulation: {}", sc.name))
+        .p(&sc.description)
+        .p(&format!(
+            "{} s simulated ({} s warm-up), {} replication(s), seed {}, wall time {:.2} s.",
+            sc.duration_s, sc.warmup_s, sc.replications, sc.seed, r.wall_s
+        ));
+    let g = |v: &Value, path: &[&str]| -> Cell {
         let mut cur = v;
         for k in path {
             cur = &cur[*k];
         }
-        cur.as_f64().map_or("-".into(), |x| format!("{x:.3}"))
+        Cell::with_class(cur.as_f64().map_or("-".into(), |x| format!("{x:.3}")), "num")
     };
-    if let Some(vs) = sum["variants"].as_array() {
-        for v in vs {
-            let _ = write!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(v["name"].as_str().unwrap_or("")),
-                esc(v["protocol"].as_str().unwrap_or("")),
-                esc(v["profile"].as_str().unwrap_or("")),
+    let text = |v: &Value, k: &str| Cell::from(v[k].as_str().unwrap_or(""));
+    page.h2("Headline metrics").table(
+        &[
+            "variant",
+            "protocol",
+            "profile",
+            "PDR network",
+            "PDR verified",
+            "crypto loss",
+            "E2E mean (ms)",
+            "inter-arrival mean (ms)",
+            "awareness",
+            "weighted awareness",
+            "CBR",
+            "query success",
+        ],
+        sum["variants"].as_array().into_iter().flatten().map(|v| {
+            vec![
+                text(v, "name"),
+                text(v, "protocol"),
+                text(v, "profile"),
                 g(v, &["pdr_network", "mean"]),
                 g(v, &["pdr_application", "mean"]),
                 g(v, &["crypto_loss_ratio", "mean"]),
@@ -426,25 +470,43 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
                 g(v, &["weighted_awareness", "mean"]),
                 g(v, &["channel_busy_ratio", "mean"]),
                 g(v, &["query", "success_rate", "mean"]),
-            );
-        }
-    }
-    h.push_str("</table><p>PDR and crypto loss count receivers within the headline range; awareness is the share of neighbours within the awareness radius verified within the window; weighted awareness weighs each by its position error.</p>");
-    for (name, svg) in plots {
-        let _ = write!(
-            h,
-            "<h2>{}</h2>{}",
-            esc(name),
-            svg.trim_start_matches(|c| c != '<')
-                .replace("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "")
-        );
-    }
-    let _ = write!(
-        h,
-        "<h2>Resolved configuration</h2><pre>{}</pre></body></html>",
-        esc(&r.scenario.to_toml())
+            ]
+        }),
     );
-    h
+    page.p(
+        "PDR and crypto loss count receivers within the headline range; awareness is the share of neighbours \
+         within the awareness radius verified within the window; weighted awareness weighs each by its position error.",
+    );
+    page.h2("Security costs and sizes used").table(
+        &["variant", "role", "cost", "mean (µs)", "source"],
+        r.variants.iter().flat_map(|v| {
+            v.costs.iter().map(|c| {
+                vec![
+                    Cell::from(v.name.as_str()),
+                    Cell::from(c.role),
+                    Cell::from(c.key.clone().unwrap_or_default()),
+                    Cell::with_class(format!("{:.2}", c.mean_us), "num"),
+                    Cell::from(c.source.as_str()),
+                ]
+            })
+        }),
+    );
+    page.table(
+        &["variant", "overhead (B)", "with certificate (B)", "sizes from"],
+        r.variants.iter().map(|v| {
+            vec![
+                Cell::from(v.name.as_str()),
+                Cell::with_class(v.sizes.overhead_bytes.to_string(), "num"),
+                Cell::with_class(v.sizes.overhead_with_certificate_bytes.to_string(), "num"),
+                Cell::from(v.sizes.source.as_str()),
+            ]
+        }),
+    );
+    for (name, svg) in plots {
+        page.h2(name).svg(svg);
+    }
+    page.h2("Resolved configuration").pre(&sc.to_toml());
+    page.finish()
 }
 
 #[cfg(test)]

@@ -1,84 +1,19 @@
 //! Security cost models per protocol: packet sizes, certificate and key schedules, and
 //! service times drawn from a processor profile. No real cryptography runs here.
+//!
+//! Costs use the profile vocabulary: a sender pays `encap` and a receiver `decap` at level
+//! `sign` (the V2I query service: level `encrypt`); a bare signature (`raw`) pays raw ECDSA
+//! `sign` / `verify`. Sizes come from the profile's
+//! [`PacketSizes`] for the protocol (measured by `v2x bench`, or the papers' in shipped
+//! profiles), else from the papers' defaults; scenario keys override both.
 
-use crate::error::SimError;
-use crate::scenario::{CertificatePolicy, QueryConfig, QueueOrder, VariantConfig};
-use v2x_profile::{LatencyDistribution, ProcessorProfile};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProtocolKind {
-    None,
-    Ieee1609,
-    EtsiV121,
-    Raw,
-    Tesla,
-    TeslaAttached,
-    HashChain,
-}
-
-impl ProtocolKind {
-    pub fn from_id(id: &str) -> Option<ProtocolKind> {
-        Some(match id {
-            "none" => ProtocolKind::None,
-            "ieee1609.2" => ProtocolKind::Ieee1609,
-            "etsi-v1.2.1" => ProtocolKind::EtsiV121,
-            "raw" => ProtocolKind::Raw,
-            "tesla" => ProtocolKind::Tesla,
-            "tesla-attached" => ProtocolKind::TeslaAttached,
-            "hash-chain" => ProtocolKind::HashChain,
-            _ => return None,
-        })
-    }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            ProtocolKind::None => "none",
-            ProtocolKind::Ieee1609 => "ieee1609.2",
-            ProtocolKind::EtsiV121 => "etsi-v1.2.1",
-            ProtocolKind::Raw => "raw",
-            ProtocolKind::Tesla => "tesla",
-            ProtocolKind::TeslaAttached => "tesla-attached",
-            ProtocolKind::HashChain => "hash-chain",
-        }
-    }
-
-    /// Default security bytes (digest-signed, with certificate).
-    ///
-    /// - 1609.2 BSM: 93 / 180 (paper 001 Table 1);
-    /// - ETSI TS 103 097 v1.2.1 CAM: 106 / 288 (paper 000 Table 6);
-    /// - raw ECDSA P-256 signature: 64;
-    /// - TESLA: 10-byte MAC (paper 004) + 4-byte key interval index;
-    /// - hash chain: 20 B pseudo-ID + 12 B HMAC + 4 B key index + 4 B timestamp (paper 001).
-    pub fn default_overhead(self) -> (u32, u32) {
-        match self {
-            ProtocolKind::None => (0, 0),
-            ProtocolKind::Ieee1609 => (93, 180),
-            ProtocolKind::EtsiV121 => (106, 288),
-            ProtocolKind::Raw => (64, 64),
-            ProtocolKind::Tesla | ProtocolKind::TeslaAttached => (14, 14),
-            ProtocolKind::HashChain => (40, 40),
-        }
-    }
-
-    /// Default certificate schedule: every 5th BSM (paper 001), once per second for ETSI
-    /// CAMs (paper 000), never for protocols without certificates.
-    pub fn default_certificate(self) -> CertificatePolicy {
-        match self {
-            ProtocolKind::Ieee1609 => CertificatePolicy::EveryNth { n: 5 },
-            ProtocolKind::EtsiV121 => CertificatePolicy::Interval { interval_s: 1.0 },
-            _ => CertificatePolicy::Never,
-        }
-    }
-
-    pub fn is_tesla(self) -> bool {
-        matches!(self, ProtocolKind::Tesla | ProtocolKind::TeslaAttached)
-    }
-
-    /// Whether messages carry certificates (or digests of them).
-    pub fn uses_certificates(self) -> bool {
-        matches!(self, ProtocolKind::Ieee1609 | ProtocolKind::EtsiV121)
-    }
-}
+use crate::error::{CostsError, SimError};
+use crate::scenario::{parse_protocol, parse_variant, CertificatePolicy, QueryConfig, QueueOrder, VariantConfig};
+use serde::Serialize;
+use v2x_profile::{
+    LatencyDistribution, Level, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId, SignerKind,
+    Variant,
+};
 
 /// A service-time distribution in ns, or free.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,11 +39,41 @@ impl Cost {
     }
 }
 
+/// Which cost a role of the model uses and where it comes from (reported with the results).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostUse {
+    /// `sign`, `verify`, `verify-certificate`, `encrypt` or `decrypt`.
+    pub role: &'static str,
+    /// The profile's `protocol/operation/variant`, when from a profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `profile NAME`, `scenario (fixed)` or `free`.
+    pub source: String,
+    pub mean_us: f64,
+}
+
+/// The sizes a model uses and where they come from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SizesUse {
+    /// `profile NAME (measured)`, `profile NAME (paper ...)`, or `paper default (...)`;
+    /// `scenario` when the scenario overrides the overhead.
+    pub source: String,
+    pub overhead_bytes: u32,
+    pub overhead_with_certificate_bytes: u32,
+    pub certificate: CertificatePolicy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tesla_key_frame_bytes: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tesla_attached_key_bytes: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tesla_disclosure_delay_s: Option<f64>,
+}
+
 /// A variant resolved against its profile.
 #[derive(Debug, Clone)]
 pub struct SecurityModel {
     pub name: String,
-    pub kind: ProtocolKind,
+    pub kind: ProtocolId,
     pub overhead_digest: u32,
     pub overhead_certificate: u32,
     pub certificate: CertificatePolicy,
@@ -126,6 +91,9 @@ pub struct SecurityModel {
     pub tesla_key_frame_bytes: u32,
     pub tesla_attached_key_bytes: u32,
     pub profile_name: String,
+    /// Every cost used, with its key and source.
+    pub costs: Vec<CostUse>,
+    pub sizes: SizesUse,
     /// Assumptions taken while resolving (reported with the results).
     pub notes: Vec<String>,
 }
@@ -134,86 +102,265 @@ fn s_to_ns(s: f64) -> u64 {
     (s.clamp(0.0, 4e9) * 1e9).round() as u64
 }
 
+fn level(l: Level) -> Variant {
+    Variant {
+        level: Some(l),
+        ..Variant::default()
+    }
+}
+
+/// What resolving one variant needs besides the variant itself.
+struct Resolver<'a> {
+    v: &'a VariantConfig,
+    profile: Option<&'a ProcessorProfile>,
+    costs: Vec<CostUse>,
+}
+
+impl Resolver<'_> {
+    fn err(&self, message: String) -> SimError {
+        SimError::Costs {
+            variant: self.v.name.clone(),
+            source: CostsError::Missing(message),
+        }
+    }
+
+    fn profile_err(&self, e: v2x_profile::ProfileError) -> SimError {
+        SimError::Costs {
+            variant: self.v.name.clone(),
+            source: CostsError::Profile(Box::new(e)),
+        }
+    }
+
+    fn profile(&self, what: &str) -> Result<&ProcessorProfile, SimError> {
+        self.profile
+            .ok_or_else(|| self.err(format!("needs a profile (or a fixed cost) for {what}")))
+    }
+
+    fn record(&mut self, role: &'static str, c: &OperationCost, profile: &str) -> Cost {
+        self.costs.push(CostUse {
+            role,
+            key: Some(c.key().to_string()),
+            source: format!("profile {profile}"),
+            mean_us: c.latency.mean_us,
+        });
+        Cost::Dist(c.latency.clone())
+    }
+
+    fn fixed(&mut self, role: &'static str, us: f64) -> Cost {
+        self.costs.push(CostUse {
+            role,
+            key: None,
+            source: "scenario (fixed)".into(),
+            mean_us: us,
+        });
+        Cost::Dist(LatencyDistribution::fixed(us))
+    }
+
+    fn free(&mut self, role: &'static str) -> Cost {
+        self.costs.push(CostUse {
+            role,
+            key: None,
+            source: "free".into(),
+            mean_us: 0.0,
+        });
+        Cost::Free
+    }
+}
+
 impl SecurityModel {
-    pub fn resolve(v: &VariantConfig, query: &QueryConfig) -> Result<SecurityModel, SimError> {
-        let err = |m: String| SimError::Costs {
+    /// Resolves a variant: `mac_overhead_bytes` turns a measured TESLA key packet into a
+    /// whole frame.
+    pub fn resolve(v: &VariantConfig, query: &QueryConfig, mac_overhead_bytes: u32) -> Result<SecurityModel, SimError> {
+        let scenario_err = |e: crate::error::ScenarioError| SimError::Costs {
             variant: v.name.clone(),
-            message: m,
+            source: CostsError::Scenario(e),
         };
-        let kind = ProtocolKind::from_id(&v.protocol).ok_or_else(|| err(format!("unknown protocol {}", v.protocol)))?;
+        let kind = parse_protocol("protocol", &v.protocol).map_err(scenario_err)?;
         let profile = if v.profile.is_empty() {
             None
         } else {
-            Some(ProcessorProfile::builtin_or_load(&v.profile).map_err(|e| err(e.to_string()))?)
+            Some(
+                ProcessorProfile::builtin_or_load(&v.profile).map_err(|e| SimError::Costs {
+                    variant: v.name.clone(),
+                    source: CostsError::Profile(Box::new(e)),
+                })?,
+            )
         };
-        let cost_protocol = if !v.cost_protocol.is_empty() {
-            v.cost_protocol.clone()
-        } else if kind == ProtocolKind::TeslaAttached {
-            "tesla".to_string()
-        } else {
-            kind.id().to_string()
+        let mut r = Resolver {
+            v,
+            profile: profile.as_ref(),
+            costs: Vec::new(),
         };
         let mut notes = Vec::new();
-        let lookup = |op: &str, variant: &str| -> Result<Cost, SimError> {
-            let p = profile.as_ref().ok_or_else(|| {
-                err(format!(
-                    "needs a profile (or a fixed cost) for {cost_protocol}/{op}: set `profile` or `{op}_cost_us`"
-                ))
-            })?;
-            let c = p.require(&cost_protocol, op, variant).map_err(|e| err(e.to_string()))?;
-            Ok(Cost::Dist(c.latency.clone()))
+        let has_decap = |p: ProtocolId| {
+            profile.as_ref().is_some_and(|pr| {
+                pr.costs
+                    .iter()
+                    .any(|c| c.protocol == p && c.operation == Operation::Decap)
+            })
         };
-        let (verify, verify_certificate, sign) = if kind == ProtocolKind::None {
-            (Cost::Free, Cost::Free, Cost::Free)
+        let cost_protocol = if !v.cost_protocol.is_empty() {
+            v.cost_protocol
+                .parse()
+                .map_err(|e| r.err(format!("cost_protocol: {e}")))?
+        } else if kind == ProtocolId::TeslaAttached && !has_decap(kind) {
+            // Published TESLA costs do not distinguish the key-disclosure modes.
+            ProtocolId::Tesla
+        } else {
+            kind
+        };
+        // A sender pays the security service's `encap`, a receiver its `decap`; a bare
+        // signature (`raw`) costs a raw ECDSA `sign` / `verify`.
+        let (send_op, receive_op) = if cost_protocol == ProtocolId::Raw {
+            (Operation::Sign, Operation::Verify)
+        } else {
+            (Operation::Encap, Operation::Decap)
+        };
+        let wanted = |field: &str, text: &str, l: Level| -> Result<Variant, SimError> {
+            Ok(level(l).with(&parse_variant(field, text).map_err(scenario_err)?))
+        };
+        let mut verify_variant = Variant::default();
+        let (verify, verify_certificate, sign) = if kind == ProtocolId::None {
+            (r.free("verify"), r.free("verify-certificate"), r.free("sign"))
         } else {
             let verify = if v.verify_cost_us > 0.0 {
-                Cost::Dist(LatencyDistribution::fixed(v.verify_cost_us))
+                r.fixed("verify", v.verify_cost_us)
             } else {
-                lookup("verify", &v.verify_variant)?
+                let w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
+                let p = r.profile(&format!(
+                    "{cost_protocol}/{receive_op}: set `profile` or `verify_cost_us`"
+                ))?;
+                let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
+                verify_variant = c.variant;
+                let (c, name) = (c.clone(), p.name.clone());
+                r.record("verify", &c, &name)
             };
-            let verify_certificate = if v.verify_cost_us > 0.0 || v.verify_certificate_variant.is_empty() {
-                verify.clone()
+            let verify_certificate = if v.verify_cost_us > 0.0 {
+                r.fixed("verify-certificate", v.verify_cost_us)
+            } else if !v.verify_certificate_variant.is_empty() {
+                let w = wanted("verify_certificate_variant", &v.verify_certificate_variant, Level::Sign)?;
+                let p = r.profile("verify_certificate_variant")?;
+                let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
+                let (c, name) = (c.clone(), p.name.clone());
+                r.record("verify-certificate", &c, &name)
             } else {
-                lookup("verify", &v.verify_certificate_variant)?
+                // The verify cost with signer `certificate`, where the profile names one.
+                let mut w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
+                w.signer = Some(SignerKind::Certificate);
+                let p = r.profile("verify-certificate")?;
+                let found = p
+                    .costs
+                    .iter()
+                    .find(|c| {
+                        c.protocol == cost_protocol
+                            && c.operation == receive_op
+                            && c.variant.signer == Some(SignerKind::Certificate)
+                            && c.variant.satisfies(&w)
+                    })
+                    .or_else(|| p.cost(cost_protocol, receive_op, &verify_variant))
+                    .cloned();
+                let name = p.name.clone();
+                match found {
+                    Some(c) => r.record("verify-certificate", &c, &name),
+                    None => verify.clone(),
+                }
             };
             let sign = if v.sign_cost_us > 0.0 {
-                Cost::Dist(LatencyDistribution::fixed(v.sign_cost_us))
+                r.fixed("sign", v.sign_cost_us)
             } else {
-                match lookup("sign", &v.sign_variant) {
-                    Ok(c) => c,
+                let w = wanted("sign_variant", &v.sign_variant, Level::Sign)?;
+                let found = match r.profile.as_ref() {
+                    None => Err(format!(
+                        "needs a profile (or a fixed cost) for {cost_protocol}/{send_op}: set `profile` or `sign_cost_us`"
+                    )),
+                    Some(p) => p
+                        .require(cost_protocol, send_op, &w)
+                        .map(|c| (c.clone(), p.name.clone()))
+                        .map_err(|e| e.to_string()),
+                };
+                match found {
+                    Ok((c, name)) => r.record("sign", &c, &name),
                     Err(e) => {
                         notes.push(format!("signing modelled as free: {e}"));
-                        Cost::Free
+                        r.free("sign")
                     }
                 }
             };
             (verify, verify_certificate, sign)
         };
-        let (encrypt, decrypt) = if query.enabled && kind != ProtocolKind::None {
-            let p = profile
-                .as_ref()
-                .ok_or_else(|| err("the query service needs a profile with encrypt/decrypt costs".into()))?;
-            let get = |op: &str| {
-                p.require(&query.cost_protocol, op, &query.cost_variant)
-                    .map(|c| Cost::Dist(c.latency.clone()))
-                    .map_err(|e| err(e.to_string()))
-            };
-            (get("encrypt")?, get("decrypt")?)
+        let (encrypt, decrypt) = if query.enabled && kind != ProtocolId::None {
+            let p = r.profile("the query service's encap/decap at level encrypt")?;
+            let qp: ProtocolId = query
+                .cost_protocol
+                .parse()
+                .map_err(|e| r.err(format!("query.cost_protocol: {e}")))?;
+            let w = level(Level::Encrypt)
+                .with(&parse_variant("query.cost_variant", &query.cost_variant).map_err(scenario_err)?);
+            let e = p
+                .require(qp, Operation::Encap, &w)
+                .map_err(|e| r.profile_err(e))?
+                .clone();
+            let d = p
+                .require(qp, Operation::Decap, &w)
+                .map_err(|e| r.profile_err(e))?
+                .clone();
+            let name = p.name.clone();
+            (r.record("encrypt", &e, &name), r.record("decrypt", &d, &name))
         } else {
             (Cost::Free, Cost::Free)
         };
-        let (d_dig, d_cert) = kind.default_overhead();
+
+        // Sizes: the profile's for this protocol (the configuration the verify cost names),
+        // else the papers'.
+        let size_key = Variant {
+            message: verify_variant.message,
+            ..Variant::default()
+        };
+        let from_profile = profile.as_ref().and_then(|p| {
+            p.sizes_for(kind, &size_key)
+                .map(|s| (s.clone(), format!("profile {} ({})", p.name, s.source)))
+        });
+        let (sizes, mut sizes_source) = match from_profile {
+            Some(s) => s,
+            None => {
+                let s = PacketSizes::paper_default(kind)
+                    .ok_or_else(|| r.err(format!("no packet sizes for {kind} in the profile or the papers")))?;
+                let origin = format!("default: {}", s.source);
+                (s, origin)
+            }
+        };
+        if v.overhead_bytes.is_some() || v.overhead_with_certificate_bytes.is_some() {
+            sizes_source = format!("scenario (overhead_bytes); otherwise {sizes_source}");
+        }
+        let key = sizes.key_disclosure;
+        let overhead_digest = v.overhead_bytes.unwrap_or(sizes.overhead_bytes);
+        let overhead_certificate = v
+            .overhead_with_certificate_bytes
+            .or(v.overhead_bytes)
+            .unwrap_or(sizes.overhead_with_certificate_bytes.unwrap_or(sizes.overhead_bytes));
+        let certificate = v.certificate.or(sizes.certificate).unwrap_or(CertificatePolicy::Never);
+        let disclosure_s = v.tesla_disclosure_delay_s.or(key.map(|k| k.delay_s)).unwrap_or(0.1);
+        let key_frame = v
+            .tesla_key_frame_bytes
+            .or(key.and_then(|k| k.key_frame_bytes))
+            .or(key.and_then(|k| k.key_packet_bytes).map(|b| b + mac_overhead_bytes))
+            .unwrap_or(43);
+        let attached = v
+            .tesla_attached_key_bytes
+            .or(key.and_then(|k| k.attached_key_bytes))
+            .unwrap_or(10);
         let cores = if v.cores > 0 {
             v.cores
         } else {
             profile.as_ref().map_or(1, |p| p.cores.max(1))
         };
+        let costs = r.costs;
         Ok(SecurityModel {
             name: v.name.clone(),
             kind,
-            overhead_digest: v.overhead_bytes.unwrap_or(d_dig),
-            overhead_certificate: v.overhead_with_certificate_bytes.or(v.overhead_bytes).unwrap_or(d_cert),
-            certificate: v.certificate.unwrap_or_else(|| kind.default_certificate()),
+            overhead_digest,
+            overhead_certificate,
+            certificate,
             require_known_certificate: v.require_known_certificate && kind.uses_certificates(),
             sign,
             verify,
@@ -224,10 +371,20 @@ impl SecurityModel {
             order: v.order,
             deadline_ns: s_to_ns(v.deadline_ms / 1000.0),
             freshness_ns: s_to_ns(v.freshness_ms / 1000.0),
-            tesla_disclosure_ns: s_to_ns(v.tesla_disclosure_delay_s),
-            tesla_key_frame_bytes: v.tesla_key_frame_bytes,
-            tesla_attached_key_bytes: v.tesla_attached_key_bytes,
+            tesla_disclosure_ns: s_to_ns(disclosure_s),
+            tesla_key_frame_bytes: key_frame,
+            tesla_attached_key_bytes: attached,
             profile_name: profile.map(|p| p.name).unwrap_or_default(),
+            costs,
+            sizes: SizesUse {
+                source: sizes_source,
+                overhead_bytes: overhead_digest,
+                overhead_with_certificate_bytes: overhead_certificate,
+                certificate,
+                tesla_key_frame_bytes: (kind == ProtocolId::Tesla).then_some(key_frame),
+                tesla_attached_key_bytes: (kind == ProtocolId::TeslaAttached).then_some(attached),
+                tesla_disclosure_delay_s: kind.is_tesla().then_some(disclosure_s),
+            },
             notes,
         })
     }
@@ -247,17 +404,26 @@ mod tests {
             sign_variant: "p256-sha256".into(),
             ..VariantConfig::default()
         };
-        let m = SecurityModel::resolve(&v, &QueryConfig::default()).unwrap();
+        let m = SecurityModel::resolve(&v, &QueryConfig::default(), 36).unwrap();
         assert_eq!(m.verify.sample_ns(0.5), 3_010_000);
         assert_eq!(m.sign.sample_ns(0.1), 370_000);
         assert_eq!((m.overhead_digest, m.overhead_certificate), (106, 288));
         assert!(m.require_known_certificate);
+        assert_eq!(m.costs[0].key.as_deref(), Some("etsi-v1.2.1/decap/p256-sha256/sign"));
+        assert!(
+            m.sizes.source.starts_with("profile xeon-e5-2667 (paper 000"),
+            "{}",
+            m.sizes.source
+        );
         let bad = VariantConfig {
             verify_variant: "p999".into(),
             ..v.clone()
         };
-        assert!(SecurityModel::resolve(&bad, &QueryConfig::default()).is_err());
-        let none = SecurityModel::resolve(&VariantConfig::default(), &QueryConfig::default()).unwrap();
+        let e = SecurityModel::resolve(&bad, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`p999`") && e.contains("p256"), "{e}");
+        let none = SecurityModel::resolve(&VariantConfig::default(), &QueryConfig::default(), 36).unwrap();
         assert_eq!(none.verify, Cost::Free);
         let fixed = VariantConfig {
             name: "t".into(),
@@ -265,8 +431,32 @@ mod tests {
             verify_cost_us: 40.0,
             ..Default::default()
         };
-        let t = SecurityModel::resolve(&fixed, &QueryConfig::default()).unwrap();
+        let t = SecurityModel::resolve(&fixed, &QueryConfig::default(), 36).unwrap();
         assert_eq!(t.verify.sample_ns(0.9), 40_000);
         assert!(!t.notes.is_empty(), "free signing is reported");
+        assert_eq!((t.overhead_digest, t.tesla_key_frame_bytes), (14, 43));
+        assert!(t.sizes.source.starts_with("default: paper 004"), "{}", t.sizes.source);
+    }
+
+    #[test]
+    fn paper_profiles_carry_sizes_and_session_schemes_are_refused() {
+        let v = VariantConfig {
+            name: "f".into(),
+            protocol: "2flip".into(),
+            profile: "mk5-software".into(),
+            ..VariantConfig::default()
+        };
+        let m = SecurityModel::resolve(&v, &QueryConfig::default(), 36).unwrap();
+        assert_eq!(m.overhead_digest, 47);
+        assert_eq!(m.verify.mean_us(), 130.0);
+        assert_eq!(m.sign.mean_us(), 126.0);
+        let s = VariantConfig {
+            protocol: "wang".into(),
+            ..v
+        };
+        let e = SecurityModel::resolve(&s, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not simulated") && e.contains("2flip"), "{e}");
     }
 }

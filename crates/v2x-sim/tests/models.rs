@@ -27,7 +27,7 @@ fn two_nodes(distance_m: f64) -> Scenario {
 #[test]
 fn two_vehicles_in_range_receive_every_beacon() {
     let s = two_nodes(100.0);
-    let r = v2x_sim::run(&s, false).unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     let m = &r.variants[0].pooled;
     // 10 Hz for 4.5 s after the warm-up: 45 CAMs each (+-1 for the random phase).
     let sent0 = m.per_node_sent[&0];
@@ -55,7 +55,7 @@ fn two_vehicles_in_range_receive_every_beacon() {
 #[test]
 fn two_vehicles_out_of_range_receive_nothing() {
     let s = two_nodes(5000.0);
-    let r = v2x_sim::run(&s, false).unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     let m = &r.variants[0].pooled;
     assert!(m.per_pair.values().all(|c| c.received == 0));
     assert_eq!(m.receptions, 0);
@@ -83,7 +83,7 @@ fn nakagami_reception_probability_matches_gamma_cdf() {
         let mean_mw = dbm_to_mw(s.radio.tx_power_dbm - pl.loss_db(d));
         let thr_mw = dbm_to_mw(s.radio.preamble_min_rssi_dbm);
         let expected = 1.0 - gamma_p(m, m * thr_mw / mean_mw);
-        let r = v2x_sim::run(&s, false).unwrap();
+        let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
         let p = &r.variants[0].pooled;
         let sent = (p.per_node_sent[&0] + p.per_node_sent[&1]) as f64;
         let got = (p.per_pair[&(0, 1)].received + p.per_pair[&(1, 0)].received) as f64 / sent;
@@ -116,7 +116,7 @@ fn verification_deadline_turns_overload_into_cryptographic_loss() {
         deadline_ms: 100.0,
         ..VariantConfig::default()
     }];
-    let r = v2x_sim::run(&s, false).unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     let m = &r.variants[0].pooled;
     let clr = m.crypto_loss_ratio();
     // Capacity 50/s against 70/s offered: about 2/7 must be lost.
@@ -138,8 +138,8 @@ fn same_seed_same_results_and_demo_scenarios_run() {
         if let MobilityConfig::Highway { length_m, .. } = &mut s.mobility {
             *length_m = 400.0;
         }
-        let a = v2x_sim::run(&s, false).unwrap();
-        let b = v2x_sim::run(&s, false).unwrap();
+        let a = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+        let b = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
         let strip = |v: &mut serde_json::Value| {
             v["wall_s"] = serde_json::Value::Null;
             for x in v["variants"].as_array_mut().unwrap() {
@@ -152,7 +152,7 @@ fn same_seed_same_results_and_demo_scenarios_run() {
         assert_eq!(ja, jb, "{file}: same seed must give the same summary");
         assert!(a.variants.iter().all(|v| v.pooled.receptions > 0), "{file}");
         s.seed += 1;
-        let c = v2x_sim::run(&s, false).unwrap();
+        let c = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
         let mut jc = v2x_sim::output::summary(&c);
         strip(&mut jc);
         assert_ne!(ja, jc, "{file}: another seed gives other results");
@@ -197,7 +197,7 @@ fn ngsim_parquet_and_csv_samples_give_the_same_trace() {
         update_interval_s: 0.1,
         rsu_positions_m: vec![],
     };
-    let r = v2x_sim::run(&s, false).unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     assert_eq!(r.variants[0].nodes, 54);
     assert!(r.variants[0].pooled.pdr_network() > 0.5);
 }
@@ -210,7 +210,10 @@ fn scenario_and_input_errors_are_typed() {
         update_interval_s: 0.1,
         rsu_positions_m: vec![],
     };
-    assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Mobility(_))));
+    assert!(matches!(
+        v2x_sim::run(&s, &v2x_report::Silent),
+        Err(SimError::Mobility(_))
+    ));
     let mut s = Scenario::default();
     s.variants[0] = VariantConfig {
         name: "x".into(),
@@ -218,14 +221,17 @@ fn scenario_and_input_errors_are_typed() {
         profile: "no-such-cpu".into(),
         ..Default::default()
     };
-    assert!(matches!(v2x_sim::run(&s, false), Err(SimError::Costs { .. })));
+    assert!(matches!(
+        v2x_sim::run(&s, &v2x_report::Silent),
+        Err(SimError::Costs { .. })
+    ));
     let mut s = Scenario::default();
     s.variants[0] = VariantConfig {
         name: "x".into(),
         protocol: "ieee1609.2".into(),
         ..Default::default()
     };
-    let e = v2x_sim::run(&s, false).unwrap_err();
+    let e = v2x_sim::run(&s, &v2x_report::Silent).unwrap_err();
     assert!(e.to_string().contains("needs a profile"), "{e}");
     let e = Scenario::parse("[mobility]\nkind = \"highway\"\nlanes_per_direction = 0\n", "x.toml").unwrap_err();
     assert!(e.to_string().contains("mobility.lanes_per_direction"), "{e}");
@@ -241,7 +247,7 @@ fn results_folder_has_every_output() {
     let mut s = two_nodes(50.0);
     s.duration_s = 1.0;
     s.warmup_s = 0.1;
-    let r = v2x_sim::run(&s, false).unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     let dir = tempfile::tempdir().unwrap();
     v2x_sim::output::write_all(&r, dir.path()).unwrap();
     for f in [

@@ -2,12 +2,12 @@
 //! (EN 302 637-3 v1.3.1) with the ITS common data dictionary of TS 102 894-2 v1.3.1,
 //! UPER-encoded with `rasn`.
 //!
-//! Modelled: the whole CAM with basic container, basic-vehicle high-frequency container and
-//! optional basic-vehicle low-frequency container; the DENM management and situation
-//! containers. Not modelled (and so never emitted; decoding a message that carries one fails
-//! with a decode error rather than guessing): the CAM RSU high-frequency container and
-//! special-vehicle container, the DENM location and à-la-carte containers, and DENM event
-//! history. These optional parts are typed [`NotModelled`], which refuses to encode or decode.
+//! Modelled: the whole CAM with basic container, basic-vehicle high-frequency container,
+//! optional basic-vehicle low-frequency container and special-vehicle container (the seven
+//! containers the CAM SSP governs); the DENM management and situation containers. Not
+//! modelled (and so never emitted; decoding a message that carries one fails with a decode
+//! error rather than guessing): the CAM RSU high-frequency container, the DENM location and
+//! à-la-carte containers, and DENM event history. These optional parts are typed [`NotModelled`], which refuses to encode or decode.
 
 use rasn::prelude::*;
 
@@ -351,7 +351,184 @@ pub struct CamParameters {
     #[rasn(identifier = "lowFrequencyContainer")]
     pub low_frequency_container: Option<LowFrequencyContainer>,
     #[rasn(identifier = "specialVehicleContainer")]
-    pub special_vehicle_container: Option<NotModelled>,
+    pub special_vehicle_container: Option<SpecialVehicleContainer>,
+}
+
+/// `SpecialVehicleContainer` (EN 302 637-2 v1.4.1): what a vehicle with a special role
+/// (`vehicleRole` of the low-frequency container) tells about that role. Each alternative is
+/// governed by one bit of the CAM SSP.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(choice, automatic_tags)]
+#[non_exhaustive]
+pub enum SpecialVehicleContainer {
+    #[rasn(identifier = "publicTransportContainer")]
+    PublicTransport(PublicTransportContainer),
+    #[rasn(identifier = "specialTransportContainer")]
+    SpecialTransport(SpecialTransportContainer),
+    #[rasn(identifier = "dangerousGoodsContainer")]
+    DangerousGoods(DangerousGoodsContainer),
+    #[rasn(identifier = "roadWorksContainerBasic")]
+    RoadWorks(RoadWorksContainerBasic),
+    #[rasn(identifier = "rescueContainer")]
+    Rescue(RescueContainer),
+    #[rasn(identifier = "emergencyContainer")]
+    Emergency(EmergencyContainer),
+    #[rasn(identifier = "safetyCarContainer")]
+    SafetyCar(SafetyCarContainer),
+}
+
+/// `PtActivation ::= SEQUENCE { ptActivationType INTEGER (0..255), ptActivationData OCTET STRING (SIZE(1..20)) }`.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct PtActivation {
+    #[rasn(value("0..=255"), identifier = "ptActivationType")]
+    pub pt_activation_type: u8,
+    #[rasn(size("1..=20"), identifier = "ptActivationData")]
+    pub pt_activation_data: OctetString,
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct PublicTransportContainer {
+    #[rasn(identifier = "embarkationStatus")]
+    pub embarkation_status: bool,
+    #[rasn(identifier = "ptActivation")]
+    pub pt_activation: Option<PtActivation>,
+}
+
+/// LightBarSirenInUse ::= BIT STRING { lightBarActivated (0), sirenActivated (1) } (SIZE(2)).
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct SpecialTransportContainer {
+    /// SpecialTransportType ::= BIT STRING { heavyLoad, excessWidth, excessLength, excessHeight } (SIZE(4)).
+    #[rasn(size(4), identifier = "specialTransportType")]
+    pub special_transport_type: BitString,
+    #[rasn(size(2), identifier = "lightBarSirenInUse")]
+    pub light_bar_siren_in_use: BitString,
+}
+
+/// DangerousGoodsBasic (the UN ADR classes, TS 102 894-2).
+#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
+#[rasn(enumerated)]
+pub enum DangerousGoodsBasic {
+    Explosives1 = 0,
+    Explosives2 = 1,
+    Explosives3 = 2,
+    Explosives4 = 3,
+    Explosives5 = 4,
+    Explosives6 = 5,
+    FlammableGases = 6,
+    NonFlammableGases = 7,
+    ToxicGases = 8,
+    FlammableLiquids = 9,
+    FlammableSolids = 10,
+    SubstancesLiableToSpontaneousCombustion = 11,
+    SubstancesEmittingFlammableGasesUponContactWithWater = 12,
+    OxidizingSubstances = 13,
+    OrganicPeroxides = 14,
+    ToxicSubstances = 15,
+    InfectiousSubstances = 16,
+    RadioactiveMaterial = 17,
+    CorrosiveSubstances = 18,
+    MiscellaneousDangerousSubstances = 19,
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct DangerousGoodsContainer {
+    #[rasn(identifier = "dangerousGoodsBasic")]
+    pub dangerous_goods_basic: DangerousGoodsBasic,
+}
+
+#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
+#[rasn(enumerated)]
+pub enum HardShoulderStatus {
+    AvailableForStopping = 0,
+    Closed = 1,
+    AvailableForDriving = 2,
+}
+
+/// ClosedLanes ::= SEQUENCE { innerhardShoulderStatus OPTIONAL, outerhardShoulderStatus
+/// OPTIONAL, drivingLaneStatus BIT STRING (SIZE (1..13)) OPTIONAL, ... }.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+#[non_exhaustive]
+pub struct ClosedLanes {
+    #[rasn(identifier = "innerhardShoulderStatus")]
+    pub inner_hard_shoulder_status: Option<HardShoulderStatus>,
+    #[rasn(identifier = "outerhardShoulderStatus")]
+    pub outer_hard_shoulder_status: Option<HardShoulderStatus>,
+    #[rasn(size("1..=13"), identifier = "drivingLaneStatus")]
+    pub driving_lane_status: Option<BitString>,
+}
+
+impl ClosedLanes {
+    pub fn new(
+        inner_hard_shoulder_status: Option<HardShoulderStatus>,
+        outer_hard_shoulder_status: Option<HardShoulderStatus>,
+        driving_lane_status: Option<BitString>,
+    ) -> ClosedLanes {
+        ClosedLanes {
+            inner_hard_shoulder_status,
+            outer_hard_shoulder_status,
+            driving_lane_status,
+        }
+    }
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct RoadWorksContainerBasic {
+    #[rasn(value("0..=255"), identifier = "roadworksSubCauseCode")]
+    pub roadworks_sub_cause_code: Option<u8>,
+    #[rasn(size(2), identifier = "lightBarSirenInUse")]
+    pub light_bar_siren_in_use: BitString,
+    #[rasn(identifier = "closedLanes")]
+    pub closed_lanes: Option<ClosedLanes>,
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct RescueContainer {
+    #[rasn(size(2), identifier = "lightBarSirenInUse")]
+    pub light_bar_siren_in_use: BitString,
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct EmergencyContainer {
+    #[rasn(size(2), identifier = "lightBarSirenInUse")]
+    pub light_bar_siren_in_use: BitString,
+    #[rasn(identifier = "incidentIndication")]
+    pub incident_indication: Option<CauseCode>,
+    /// EmergencyPriority ::= BIT STRING { requestForRightOfWay (0),
+    /// requestForFreeCrossingAtATrafficLight (1) } (SIZE(2)).
+    #[rasn(size(2), identifier = "emergencyPriority")]
+    pub emergency_priority: Option<BitString>,
+}
+
+#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
+#[rasn(enumerated)]
+#[non_exhaustive]
+pub enum TrafficRule {
+    NoPassing = 0,
+    NoPassingForTrucks = 1,
+    PassToRight = 2,
+    PassToLeft = 3,
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct SafetyCarContainer {
+    #[rasn(size(2), identifier = "lightBarSirenInUse")]
+    pub light_bar_siren_in_use: BitString,
+    #[rasn(identifier = "incidentIndication")]
+    pub incident_indication: Option<CauseCode>,
+    #[rasn(identifier = "trafficRule")]
+    pub traffic_rule: Option<TrafficRule>,
+    /// SpeedLimit ::= INTEGER (1..255), km/h.
+    #[rasn(value("1..=255"), identifier = "speedLimit")]
+    pub speed_limit: Option<u8>,
 }
 
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
@@ -653,6 +830,27 @@ pub fn peek_header(bytes: &[u8]) -> Option<ItsPduHeader> {
     }
 }
 
+/// Which optional containers a UPER CAM carries, read from the presence bits of
+/// `CamParameters` without decoding the rest: the header (6 octets) and generationDeltaTime
+/// (2 octets) are fixed, then come the extension bit and the two OPTIONAL bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CamContainersPresent {
+    pub low_frequency: bool,
+    pub special_vehicle: bool,
+}
+
+pub fn peek_cam_containers(bytes: &[u8]) -> Option<CamContainersPresent> {
+    let header = peek_header(bytes)?;
+    if header.message_id != MESSAGE_ID_CAM {
+        return None;
+    }
+    let bits = *bytes.get(8)?;
+    Some(CamContainersPresent {
+        low_frequency: bits & 0x40 != 0,
+        special_vehicle: bits & 0x20 != 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,6 +883,68 @@ mod tests {
         let bytes = encode_denm(&denm).unwrap();
         assert_eq!(&bytes[..6], &[2, 1, 1, 2, 3, 4]);
         assert_eq!(decode_denm(&bytes).unwrap(), denm);
+    }
+
+    #[test]
+    fn special_vehicle_containers_round_trip() {
+        let bits = |b: &[bool]| b.iter().copied().collect::<BitString>();
+        let containers = vec![
+            SpecialVehicleContainer::PublicTransport(PublicTransportContainer {
+                embarkation_status: true,
+                pt_activation: Some(PtActivation {
+                    pt_activation_type: 1,
+                    pt_activation_data: OctetString::from_static(&[1, 2, 3]),
+                }),
+            }),
+            SpecialVehicleContainer::SpecialTransport(SpecialTransportContainer {
+                special_transport_type: bits(&[true, false, true, false]),
+                light_bar_siren_in_use: bits(&[true, false]),
+            }),
+            SpecialVehicleContainer::DangerousGoods(DangerousGoodsContainer {
+                dangerous_goods_basic: DangerousGoodsBasic::FlammableLiquids,
+            }),
+            SpecialVehicleContainer::RoadWorks(RoadWorksContainerBasic {
+                roadworks_sub_cause_code: Some(4),
+                light_bar_siren_in_use: bits(&[true, true]),
+                closed_lanes: Some(ClosedLanes::new(
+                    Some(HardShoulderStatus::Closed),
+                    None,
+                    Some(bits(&[true, false, false])),
+                )),
+            }),
+            SpecialVehicleContainer::Rescue(RescueContainer {
+                light_bar_siren_in_use: bits(&[false, true]),
+            }),
+            SpecialVehicleContainer::Emergency(EmergencyContainer {
+                light_bar_siren_in_use: bits(&[true, true]),
+                incident_indication: None,
+                emergency_priority: Some(bits(&[true, false])),
+            }),
+            SpecialVehicleContainer::SafetyCar(SafetyCarContainer {
+                light_bar_siren_in_use: bits(&[true, false]),
+                incident_indication: None,
+                traffic_rule: Some(TrafficRule::NoPassingForTrucks),
+                speed_limit: Some(80),
+            }),
+        ];
+        for c in containers {
+            let mut cam = passenger_car_cam(&state(), 77, true);
+            cam.cam.cam_parameters.special_vehicle_container = Some(c);
+            let bytes = encode_cam(&cam).unwrap();
+            assert_eq!(decode_cam(&bytes).unwrap(), cam);
+            let present = peek_cam_containers(&bytes).unwrap();
+            assert!(present.low_frequency && present.special_vehicle);
+        }
+        for lf in [false, true] {
+            let bytes = encode_cam(&passenger_car_cam(&state(), 77, lf)).unwrap();
+            assert_eq!(
+                peek_cam_containers(&bytes),
+                Some(CamContainersPresent {
+                    low_frequency: lf,
+                    special_vehicle: false
+                })
+            );
+        }
     }
 
     #[test]

@@ -8,11 +8,11 @@ fn opt<T: ToString>(v: &Option<T>) -> String {
 }
 
 fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, BenchError> {
-    w.into_inner().map_err(|e| BenchError::Output(format!("CSV: {e}")))
+    w.into_inner().map_err(|e| BenchError::Csv(e.into_error().into()))
 }
 
 fn err(e: csv::Error) -> BenchError {
-    BenchError::Output(format!("CSV: {e}"))
+    BenchError::Csv(e)
 }
 
 pub fn measurements(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
@@ -46,10 +46,10 @@ pub fn measurements(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
     for m in &r.measurements {
         let l = &m.latency;
         w.write_record([
-            m.suite.clone(),
-            m.protocol.clone(),
-            m.operation.clone(),
-            m.variant.clone(),
+            m.suite.to_string(),
+            m.protocol.to_string(),
+            m.operation.to_string(),
+            m.variant.to_string(),
             opt(&m.curve),
             opt(&m.message),
             opt(&m.level),
@@ -89,8 +89,8 @@ pub fn scaling(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
     .map_err(err)?;
     for s in &r.scaling {
         w.write_record([
-            s.kind.clone(),
-            s.key.clone(),
+            s.kind.to_string(),
+            s.key.to_string(),
             s.label.clone(),
             s.all_cores.threads.to_string(),
             format!("{:.2}", s.one_core.ops_per_sec),
@@ -128,7 +128,7 @@ pub fn comparison(r: &BenchResult) -> Result<Vec<u8>, BenchError> {
                 row.hardware.clone(),
                 row.procedure.clone(),
                 opt(&row.scheme),
-                row.metric.clone(),
+                row.metric.to_string(),
                 row.unit.clone(),
                 row.paper_value.to_string(),
                 row.ours.map(|v| format!("{v:.4}")).unwrap_or_default(),

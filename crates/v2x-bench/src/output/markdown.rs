@@ -86,7 +86,7 @@ pub fn results(r: &BenchResult) -> String {
         r.host.openssl,
         r.date,
         r.command,
-        r.suites.join(", "),
+        r.suites.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
         if r.quick {
             "quick mode (few samples: shapes, not precise figures)"
         } else {
@@ -106,7 +106,7 @@ pub fn results(r: &BenchResult) -> String {
         "\n## Measurements\n\nLatency in µs per operation (mean with 95% CI over trials; median and p99 over \
          batches); ops/s on one core = 1e6 / mean; all cores where the scaling suite measured it.\n"
     );
-    for suite in ["raw", "stack", "protocols", "breakdown"] {
+    for &suite in crate::Suite::ALL {
         let rows: Vec<_> = r.measurements.iter().filter(|m| m.suite == suite).collect();
         if rows.is_empty() {
             continue;

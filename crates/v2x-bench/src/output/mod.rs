@@ -34,7 +34,7 @@ pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<(), BenchError>
 
 /// The whole result as pretty JSON.
 pub fn to_json(result: &BenchResult) -> Result<String, BenchError> {
-    serde_json::to_string_pretty(result).map_err(|e| BenchError::Output(format!("JSON: {e}")))
+    serde_json::to_string_pretty(result).map_err(BenchError::Json)
 }
 
 /// Writes every output file into `dir` (created if needed); returns their paths.
@@ -51,9 +51,7 @@ pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, Bench
     write_file(&p("results.md"), markdown::results(result).as_bytes())?;
     write_file(&p("comparison.md"), markdown::comparison(result).as_bytes())?;
     let profile = profile::from_result(result);
-    profile
-        .validate()
-        .map_err(|e| BenchError::Output(format!("the measured profile does not validate: {e}")))?;
+    profile.validate()?;
     write_file(&p("profile.json"), profile.to_json().as_bytes())?;
     let plots = svg::all(result)?;
     write_file(&p("ops_per_sec.svg"), plots.ops_per_sec.as_bytes())?;

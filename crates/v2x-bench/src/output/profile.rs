@@ -1,4 +1,5 @@
-//! The processor profile of this machine, in the `v2x-profile` schema the simulator reads.
+//! The processor profile of this machine, in the `v2x-profile` schema the simulator reads:
+//! every measured cost and the packet sizes of every protocol (from its `describe()`).
 
 use crate::result::BenchResult;
 use v2x_profile::{LatencyDistribution, OperationCost, ProcessorProfile, ProfileSource};
@@ -8,9 +9,9 @@ pub fn from_result(r: &BenchResult) -> ProcessorProfile {
         .measurements
         .iter()
         .map(|m| OperationCost {
-            protocol: m.protocol.clone(),
-            operation: m.operation.clone(),
-            variant: m.variant.clone(),
+            protocol: m.protocol,
+            operation: m.operation,
+            variant: m.variant,
             latency: LatencyDistribution {
                 mean_us: m.latency.mean_us,
                 median_us: m.latency.median_us,
@@ -31,5 +32,6 @@ pub fn from_result(r: &BenchResult) -> ProcessorProfile {
         },
         cores: u32::try_from(r.host.cores.max(1)).unwrap_or(u32::MAX),
         costs,
+        sizes: r.sizes.clone(),
     }
 }

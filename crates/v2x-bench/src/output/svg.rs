@@ -2,9 +2,10 @@
 //! procedure. Horizontal bars, one per measurement, so long labels stay readable.
 
 use crate::result::{BenchResult, Measurement};
-use crate::BenchError;
+use crate::{BenchError, Suite};
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use v2x_profile::{CurveId, Level, Operation, SignerKind};
 
 /// The three plots as SVG documents.
 pub struct Plots {
@@ -14,7 +15,7 @@ pub struct Plots {
 }
 
 fn plot_err<E: std::fmt::Display>(e: E) -> BenchError {
-    BenchError::Output(format!("plot: {e}"))
+    BenchError::Plot(e.to_string())
 }
 
 /// Horizontal bar chart; `log` uses a logarithmic value axis.
@@ -109,7 +110,7 @@ pub fn bars(title: &str, axis: &str, items: &[(String, f64)], log: bool) -> Resu
 }
 
 fn is_reference_stack(m: &Measurement) -> bool {
-    m.suite == "stack" && m.curve.as_deref() == Some("p256") && m.payload_bytes == Some(100)
+    m.suite == Suite::Stack && m.variant.curve == Some(CurveId::P256) && m.payload_bytes == Some(100)
 }
 
 fn short(m: &Measurement) -> String {
@@ -122,11 +123,11 @@ pub fn all(r: &BenchResult) -> Result<Plots, BenchError> {
         .measurements
         .iter()
         .filter(|m| {
-            (m.suite == "raw"
-                && m.curve.as_deref() == Some("p256")
-                && (m.operation == "sign" || m.operation == "verify"))
+            (m.suite == Suite::Raw
+                && m.variant.curve == Some(CurveId::P256)
+                && matches!(m.operation, Operation::Sign | Operation::Verify))
                 || is_reference_stack(m)
-                || m.suite == "protocols"
+                || m.suite == Suite::Protocols
         })
         .map(|m| (short(m), m.latency.ops_per_sec_robust()))
         .collect();
@@ -134,12 +135,14 @@ pub fn all(r: &BenchResult) -> Result<Plots, BenchError> {
 
     // Latency per curve: raw sign/verify and the stack's sign-only digest CAM per curve.
     let mut lat: Vec<(String, f64)> = Vec::new();
-    for curve in ["p192", "p224", "p256", "bp256", "p384", "bp384"] {
-        for m in r.measurements.iter().filter(|m| m.curve.as_deref() == Some(curve)) {
-            let wanted = (m.suite == "raw" && matches!(m.operation.as_str(), "sign" | "verify" | "ecdh"))
-                || (m.suite == "stack"
-                    && m.level.as_deref() == Some("sign")
-                    && m.signer.as_deref() == Some("digest")
+    use CurveId::*;
+    for curve in [P192, P224, P256, Bp256, P384, Bp384] {
+        for m in r.measurements.iter().filter(|m| m.variant.curve == Some(curve)) {
+            let wanted = (m.suite == Suite::Raw
+                && matches!(m.operation, Operation::Sign | Operation::Verify | Operation::Ecdh))
+                || (m.suite == Suite::Stack
+                    && m.variant.level == Some(Level::Sign)
+                    && m.variant.signer == Some(SignerKind::Digest)
                     && m.payload_bytes == Some(100));
             if wanted {
                 lat.push((format!("{curve}: {} {}", m.protocol, m.operation), m.latency.median_us));
@@ -152,8 +155,8 @@ pub fn all(r: &BenchResult) -> Result<Plots, BenchError> {
     let mut over: Vec<(String, f64)> = r
         .measurements
         .iter()
-        .filter(|m| m.operation == "encap" && m.overhead_bytes.is_some())
-        .filter(|m| m.suite == "protocols" || is_reference_stack(m))
+        .filter(|m| m.operation == Operation::Encap && m.overhead_bytes.is_some())
+        .filter(|m| m.suite == Suite::Protocols || is_reference_stack(m))
         .filter_map(|m| {
             m.overhead_bytes
                 .map(|b| (format!("{} {}", m.protocol, m.variant), b as f64))

@@ -1,5 +1,6 @@
 //! The suites: each turns its part of the benchmark into labelled tasks.
 
+pub mod breakdown;
 pub mod protocols;
 pub mod raw;
 pub mod stack;

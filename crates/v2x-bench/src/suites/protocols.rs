@@ -15,12 +15,15 @@
 
 use crate::pool::WorkerOp;
 use crate::task::{Label, Prepared, Setup, Task};
-use crate::BenchError;
+use crate::{BenchError, Suite};
 use serde_json::json;
 use std::hint::black_box;
+use v2x_profile::{
+    CertificatePolicy, KeyDisclosure, MessageId, Operation, PacketSizes, ProtocolId, SizesSource, Variant,
+};
 use v2x_protocols::{
-    build_pair, pair_sender_role, Authenticator, DecapOutcome, Deployment, PacketKind, ProtocolConfig, Role, StationId,
-    Timestamp,
+    build_pair, pair_sender_role, Authenticator, DecapOutcome, Deployment, PacketKind, ProtocolConfig,
+    ProtocolDescription, Role, Schedule, StationId, Timestamp,
 };
 
 /// Simulated time between two payloads of the sender.
@@ -33,9 +36,9 @@ const T0_US: u64 = 1_000_000;
 #[derive(Debug, Clone)]
 pub struct Spec {
     /// Profile protocol identifier (what `Authenticator::name` reports).
-    pub protocol: &'static str,
+    pub protocol: ProtocolId,
     /// Message / layout label: `v2v`, `v2i`, `paper004`, `paper001`, `cam`.
-    pub message: &'static str,
+    pub message: MessageId,
     pub config: serde_json::Value,
     pub note: &'static str,
     /// Two-way set-up (pairwise handshake, group key): sender and receiver must talk
@@ -46,88 +49,95 @@ pub struct Spec {
 pub fn specs() -> Vec<Spec> {
     vec![
         Spec {
-            protocol: "none",
-            message: "v2v",
+            protocol: ProtocolId::None,
+            message: MessageId::V2v,
             config: json!({"protocol": "none"}),
             note: "no security (baseline)",
             handshake: false,
         },
         Spec {
-            protocol: "hash-chain",
-            message: "v2v",
+            protocol: ProtocolId::HashChain,
+            message: MessageId::V2v,
             config: json!({"protocol": "hash-chain"}),
             note: "paper 001 Algorithm 1: HMAC-SHA256/96 with a pre-shared hash-chain key table",
             handshake: false,
         },
         Spec {
-            protocol: "hash-chain",
-            message: "v2i",
+            protocol: ProtocolId::HashChain,
+            message: MessageId::V2i,
             config: json!({"protocol": "hash-chain", "pair_link": "v2i"}),
             note: "paper 001 V2I variant: RSU authenticates with an ECDSA certificate",
             handshake: false,
         },
         Spec {
-            protocol: "tesla",
-            message: "paper004",
+            protocol: ProtocolId::Tesla,
+            message: MessageId::Paper004,
             config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "separate"}),
             note: "paper 004 layout, separate key packets (HMAC-SHA1, 10-byte MAC)",
             handshake: false,
         },
         Spec {
-            protocol: "tesla-attached",
-            message: "paper004",
+            protocol: ProtocolId::TeslaAttached,
+            message: MessageId::Paper004,
             config: json!({"protocol": "tesla", "layout": "paper004", "key_disclosure": "attached"}),
             note: "paper 004 layout, key attached to the next beacon",
             handshake: false,
         },
         Spec {
-            protocol: "tesla-attached",
-            message: "paper001",
+            protocol: ProtocolId::TeslaAttached,
+            message: MessageId::Paper001,
             config: json!({"protocol": "tesla", "layout": "paper001", "key_disclosure": "attached"}),
             note: "paper 001 layout: certificate digest and ECDSA signature on every packet",
             handshake: false,
         },
         Spec {
-            protocol: "2flip",
-            message: "v2v",
+            protocol: ProtocolId::TwoFlip,
+            message: MessageId::V2v,
             config: json!({"protocol": "2flip"}),
             note: "paper 001 §8 characterisation",
             handshake: false,
         },
         Spec {
-            protocol: "ieee1609.2",
-            message: "cam",
+            protocol: ProtocolId::Ieee16092,
+            message: MessageId::Cam,
             config: json!({"protocol": "ieee1609.2"}),
             note: "the standard stack behind the same interface",
             handshake: false,
         },
+        Spec {
+            protocol: ProtocolId::EtsiV121,
+            message: MessageId::Cam,
+            config: json!({"protocol": "etsi-v1.2.1"}),
+            note: "the legacy TS 103 097 v1.2.1 stack behind the same interface",
+            handshake: false,
+        },
         session(
-            "raya-hubaux",
-            "pairwise-hmac",
+            ProtocolId::RayaHubaux,
+            MessageId::PairwiseHmac,
             "raya-hubaux",
             "pairwise",
             "hmac",
             "paper 003: m, HMAC_SK(m)",
         ),
         session(
-            "wang",
-            "pairwise-hmac",
+            ProtocolId::Wang,
+            MessageId::PairwiseHmac,
             "wang",
             "pairwise",
             "hmac",
             "paper 003: m, HMAC_SK(m)",
         ),
         session(
-            "raya-hubaux",
-            "pairwise-encrypt-then-sign-mac",
+            ProtocolId::RayaHubaux,
+            MessageId::PairwiseEncryptThenSignMac,
             "raya-hubaux",
             "pairwise",
             "encrypt-then-sign-mac",
             "paper 003: E_SK(m), Sig[HMAC_SK(E_SK(m))]",
         ),
         session(
-            "raya-hubaux",
-            "group-hmac",
+            ProtocolId::RayaHubaux,
+            MessageId::GroupHmac,
             "raya-hubaux",
             "group",
             "hmac",
@@ -137,8 +147,8 @@ pub fn specs() -> Vec<Spec> {
 }
 
 fn session(
-    protocol: &'static str,
-    message: &'static str,
+    protocol: ProtocolId,
+    message: MessageId,
     scheme: &str,
     topology: &str,
     protection: &str,
@@ -154,8 +164,8 @@ fn session(
     }
 }
 
-fn config_of(spec: &Spec) -> Result<ProtocolConfig, String> {
-    serde_json::from_value(spec.config.clone()).map_err(|e| format!("protocol not in this build ({e})"))
+fn config_of(spec: &Spec) -> Result<ProtocolConfig, BenchError> {
+    serde_json::from_value(spec.config.clone()).map_err(BenchError::ProtocolConfig)
 }
 
 fn setup_err<E: std::fmt::Display>(e: E) -> BenchError {
@@ -267,7 +277,7 @@ fn establish(
 
 fn encap_setup(spec: Spec, payload_len: usize) -> Setup {
     Box::new(move || {
-        let config = config_of(&spec).map_err(BenchError::Setup)?;
+        let config = config_of(&spec)?;
         let (mut tx, mut rx) = build_pair(&config).map_err(setup_err)?;
         let mut payload = v2x_crypto::random_bytes(payload_len);
         let mut t = T0_US;
@@ -303,7 +313,7 @@ fn pool_units(quick: bool) -> (usize, std::time::Duration) {
 
 /// Receiver side for two-way protocols: one established pair, a capped pool.
 fn decap_setup_established(spec: Spec, payload_len: usize, quick: bool) -> Result<Prepared, BenchError> {
-    let config = config_of(&spec).map_err(BenchError::Setup)?;
+    let config = config_of(&spec)?;
     let (mut tx, mut rx) = build_pair(&config).map_err(setup_err)?;
     let mut payload = v2x_crypto::random_bytes(payload_len);
     let mut t = T0_US;
@@ -342,7 +352,7 @@ pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
         if spec.handshake {
             return decap_setup_established(spec, payload_len, quick);
         }
-        let config = config_of(&spec).map_err(BenchError::Setup)?;
+        let config = config_of(&spec)?;
         let mut dep = Deployment::new(&config).map_err(setup_err)?;
         let mut tx = dep
             .station(StationId(1), pair_sender_role(&config))
@@ -395,38 +405,100 @@ pub fn decap_setup(spec: Spec, payload_len: usize, quick: bool) -> Setup {
     })
 }
 
-fn label(spec: &Spec, op: &str, payload: usize) -> Label {
-    let mut l = Label::new("protocols", spec.protocol, op, format!("{}/{}", spec.message, payload))
-        .payload(payload)
-        .note(spec.note);
-    l.message = Some(spec.message.into());
-    l
+fn label(spec: &Spec, op: Operation, payload: usize) -> Label {
+    let variant = Variant {
+        message: Some(spec.message),
+        payload_bytes: Some(payload as u32),
+        ..Variant::default()
+    };
+    Label::new(Suite::Protocols, spec.protocol, op, variant).note(spec.note)
 }
 
-pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
+pub fn tasks(quick: bool) -> Vec<Task> {
     let payloads: &[usize] = if quick { &[100] } else { &[100, 300] };
     let mut out = Vec::new();
     for spec in specs() {
         for &n in payloads {
             out.push(Task {
-                label: label(&spec, "encap", n),
+                label: label(&spec, Operation::Encap, n),
                 setup: encap_setup(spec.clone(), n),
             });
             out.push(Task {
-                label: label(&spec, "decap", n),
+                label: label(&spec, Operation::Decap, n),
                 setup: decap_setup(spec.clone(), n, quick),
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// Hash-chain V2V DECAP of a 100-byte payload (for the headline).
-pub fn hash_chain_verify(quick: bool) -> Result<Setup, String> {
+pub fn hash_chain_verify(quick: bool) -> Result<Setup, BenchError> {
     let spec = specs()
         .into_iter()
-        .find(|s| s.protocol == "hash-chain" && s.message == "v2v")
-        .ok_or("no hash-chain spec")?;
+        .find(|s| s.protocol == ProtocolId::HashChain && s.message == MessageId::V2v)
+        .ok_or_else(|| BenchError::Setup("no hash-chain spec".into()))?;
     config_of(&spec)?;
     Ok(decap_setup(spec, 100, quick))
+}
+
+/// Packet sizes and schedules of every broadcast protocol (not the two-way session
+/// schemes), from `describe()` of a configured sender: what the simulator takes from the
+/// profile. A protocol that cannot be described is reported in `skipped`.
+pub fn packet_sizes(skipped: &mut Vec<String>) -> Vec<PacketSizes> {
+    let mut out = Vec::new();
+    for spec in specs().into_iter().filter(|s| !s.handshake) {
+        let described = config_of(&spec).and_then(|c| build_pair(&c).map_err(|e| BenchError::Setup(e.to_string())));
+        match described {
+            Ok((tx, _)) => out.extend(sizes_of(&spec, &tx.describe())),
+            Err(e) => skipped.push(format!("sizes of {} {}: {e}", spec.protocol, spec.message)),
+        }
+    }
+    out
+}
+
+/// The simulator's view of a description: security bytes of the data packet (digest-signed
+/// where there is a choice), with the full certificate, its schedule, TESLA key disclosure.
+fn sizes_of(spec: &Spec, d: &ProtocolDescription) -> Option<PacketSizes> {
+    let find = |name: &str| d.messages.iter().find(|m| m.message == name);
+    let digest = find("data-digest");
+    let certificate = find("data-certificate");
+    let data = digest
+        .or_else(|| find("data"))
+        .or_else(|| find(spec.message.name()))
+        .or(certificate)?;
+    let policy = match (certificate, digest) {
+        (Some(c), Some(_)) => Some(match c.schedule {
+            Schedule::Periodic { every_us } => CertificatePolicy::Interval {
+                interval_s: every_us as f64 / 1e6,
+            },
+            Schedule::EveryPayload => CertificatePolicy::Always,
+            Schedule::Once | Schedule::OnEvent => CertificatePolicy::Never,
+        }),
+        (Some(_), None) => Some(CertificatePolicy::Always),
+        (None, _) => Some(CertificatePolicy::Never),
+    };
+    let key_disclosure = d.delayed_verification.map(|dv| KeyDisclosure {
+        delay_s: dv.interval_us as f64 * f64::from(dv.disclosure_delay_intervals) / 1e6,
+        key_packet_bytes: if dv.key_attached {
+            None
+        } else {
+            find("key-packet").map(|k| k.packet_bytes as u32)
+        },
+        key_frame_bytes: None,
+        // Attached keys are part of the data packet's measured overhead.
+        attached_key_bytes: dv.key_attached.then_some(0),
+    });
+    Some(PacketSizes {
+        protocol: spec.protocol,
+        variant: Variant {
+            message: Some(spec.message),
+            ..Variant::default()
+        },
+        source: SizesSource::Measured,
+        overhead_bytes: data.overhead_bytes as u32,
+        overhead_with_certificate_bytes: certificate.map(|c| c.overhead_bytes as u32),
+        certificate: policy,
+        key_disclosure,
+    })
 }

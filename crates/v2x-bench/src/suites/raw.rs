@@ -8,13 +8,14 @@
 
 use crate::pool::WorkerOp;
 use crate::task::{Factory, Label, Prepared, ScalingTask, Task};
-use crate::BenchError;
+use crate::{BenchError, Suite};
 use openssl::ec::{EcGroup, EcKey};
 use openssl::ecdsa::EcdsaSig;
 use openssl::nid::Nid;
 use openssl::pkey::{Private, Public};
 use std::hint::black_box;
 use v2x_crypto::{Curve, HashAlg, PrivateKey};
+use v2x_profile::{CostKey, CurveId, Operation, ProtocolId, Variant};
 
 /// Payload sizes for the symmetric primitives (paper 000 uses 100 bytes; CAMs and DENMs
 /// are a few hundred).
@@ -23,7 +24,7 @@ pub const PAYLOADS: [usize; 3] = [100, 300, 500];
 /// A curve for raw ECDSA: the four of 1609.2 plus P-192 / P-224 of papers 000 and 004.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EcdsaCurve {
-    pub name: &'static str,
+    pub id: CurveId,
     nid: Nid,
     /// Digest length fed to ECDSA (SHA-256 or SHA-384 output).
     digest_len: usize,
@@ -31,39 +32,60 @@ pub struct EcdsaCurve {
 
 pub const ECDSA_CURVES: [EcdsaCurve; 6] = [
     EcdsaCurve {
-        name: "p256",
+        id: CurveId::P256,
         nid: Nid::X9_62_PRIME256V1,
         digest_len: 32,
     },
     EcdsaCurve {
-        name: "p384",
+        id: CurveId::P384,
         nid: Nid::SECP384R1,
         digest_len: 48,
     },
     EcdsaCurve {
-        name: "bp256",
+        id: CurveId::Bp256,
         nid: Nid::BRAINPOOL_P256R1,
         digest_len: 32,
     },
     EcdsaCurve {
-        name: "bp384",
+        id: CurveId::Bp384,
         nid: Nid::BRAINPOOL_P384R1,
         digest_len: 48,
     },
     EcdsaCurve {
-        name: "p224",
+        id: CurveId::P224,
         nid: Nid::SECP224R1,
         digest_len: 32,
     },
     EcdsaCurve {
-        name: "p192",
+        id: CurveId::P192,
         nid: Nid::X9_62_PRIME192V1,
         digest_len: 32,
     },
 ];
 
-pub fn ecdsa_curve(name: &str) -> Option<EcdsaCurve> {
-    ECDSA_CURVES.into_iter().find(|c| c.name == name)
+pub fn ecdsa_curve(id: CurveId) -> Option<EcdsaCurve> {
+    ECDSA_CURVES.into_iter().find(|c| c.id == id)
+}
+
+/// The profile vocabulary's name of a v2x-crypto curve.
+pub fn curve_id(c: Curve) -> CurveId {
+    match c {
+        Curve::NistP256 => CurveId::P256,
+        Curve::NistP384 => CurveId::P384,
+        Curve::BrainpoolP256r1 => CurveId::Bp256,
+        Curve::BrainpoolP384r1 => CurveId::Bp384,
+    }
+}
+
+fn curve(id: CurveId) -> Variant {
+    Variant {
+        curve: Some(id),
+        ..Variant::default()
+    }
+}
+
+fn raw(op: Operation, variant: Variant) -> Label {
+    Label::new(Suite::Raw, ProtocolId::Raw, op, variant)
 }
 
 /// An OpenSSL key pair, a digest and a signature over it.
@@ -88,7 +110,7 @@ impl RawEcdsa {
         if !sig.verify(&digest, &public)? {
             return Err(BenchError::Setup(format!(
                 "{}: OpenSSL rejected its own signature",
-                curve.name
+                curve.id
             )));
         }
         Ok(RawEcdsa {
@@ -116,10 +138,6 @@ impl RawEcdsa {
     }
 }
 
-fn v2x_curve(name: &str) -> Option<Curve> {
-    Curve::from_short_name(name)
-}
-
 /// Raw ECDSA sign or verify as a per-worker factory (for the scaling suite).
 pub fn ecdsa_factory(curve: EcdsaCurve, verify: bool) -> Factory {
     Box::new(move || {
@@ -132,14 +150,14 @@ pub fn ecdsa_factory(curve: EcdsaCurve, verify: bool) -> Factory {
 pub fn tasks() -> Vec<Task> {
     let mut t = Vec::new();
     for c in ECDSA_CURVES {
-        let extra = if c.name == "p224" || c.name == "p192" {
+        let extra = if matches!(c.id, CurveId::P224 | CurveId::P192) {
             "raw OpenSSL only (papers 000 and 004 use this curve; 1609.2 does not)"
         } else {
             "raw OpenSSL ECDSA over a precomputed digest"
         };
-        for (op, verify) in [("sign", false), ("verify", true)] {
+        for (op, verify) in [(Operation::Sign, false), (Operation::Verify, true)] {
             t.push(Task {
-                label: Label::new("raw", "raw", op, c.name).curve(c.name).note(extra),
+                label: raw(op, curve(c.id)).note(extra),
                 setup: Box::new(move || {
                     let r = RawEcdsa::new(c)?;
                     Ok(Prepared::new(if verify { r.verify_op() } else { r.sign_op() }))
@@ -148,11 +166,9 @@ pub fn tasks() -> Vec<Task> {
         }
     }
     for curve in Curve::ALL {
-        let name = curve.short_name();
+        let id = curve_id(curve);
         t.push(Task {
-            label: Label::new("raw", "raw", "ecdh", name)
-                .curve(name)
-                .note("v2x-crypto ECDH (x coordinate of the shared point)"),
+            label: raw(Operation::Ecdh, self::curve(id)).note("v2x-crypto ECDH (x coordinate of the shared point)"),
             setup: Box::new(move || {
                 let a = PrivateKey::generate(curve)?;
                 let b = PrivateKey::generate(curve)?;
@@ -164,11 +180,10 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
     }
-    for name in ["p256", "bp256"] {
-        let Some(curve) = v2x_curve(name) else { continue };
+    for curve in [Curve::NistP256, Curve::BrainpoolP256r1] {
+        let id = curve_id(curve);
         t.push(Task {
-            label: Label::new("raw", "raw", "ecies-wrap", name)
-                .curve(name)
+            label: raw(Operation::EciesWrap, self::curve(id))
                 .note("1609.2 ECIES: ephemeral key generation, ECDH, KDF2, XOR wrap, HMAC tag"),
             setup: Box::new(move || {
                 let recipient = PrivateKey::generate(curve)?.public_key().clone();
@@ -180,9 +195,7 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "ecies-unwrap", name)
-                .curve(name)
-                .note("1609.2 ECIES: ECDH, KDF2, tag check"),
+            label: raw(Operation::EciesUnwrap, self::curve(id)).note("1609.2 ECIES: ECDH, KDF2, tag check"),
             setup: Box::new(move || {
                 let recipient = PrivateKey::generate(curve)?;
                 let wrapped = v2x_crypto::ecies_wrap(recipient.public_key(), &[7u8; 16], b"")?;
@@ -194,9 +207,9 @@ pub fn tasks() -> Vec<Task> {
         });
     }
     for n in PAYLOADS {
-        let variant = format!("{n}B");
+        let variant = Variant::payload(n as u32);
         t.push(Task {
-            label: Label::new("raw", "raw", "aes128-ccm-encrypt", variant.clone()).payload(n),
+            label: raw(Operation::Aes128CcmEncrypt, variant),
             setup: Box::new(move || {
                 let (key, nonce, data) = ([3u8; 16], [5u8; 12], v2x_crypto::random_bytes(n));
                 Ok(Prepared::new(Box::new(move || {
@@ -206,7 +219,7 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "aes128-ccm-decrypt", variant.clone()).payload(n),
+            label: raw(Operation::Aes128CcmDecrypt, variant),
             setup: Box::new(move || {
                 let (key, nonce) = ([3u8; 16], [5u8; 12]);
                 let ct = v2x_crypto::aes128_ccm_encrypt(&key, &nonce, &v2x_crypto::random_bytes(n))?;
@@ -217,7 +230,7 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "hmac-sha256", variant.clone()).payload(n),
+            label: raw(Operation::HmacSha256, variant),
             setup: Box::new(move || {
                 let (key, data) = ([9u8; 32], v2x_crypto::random_bytes(n));
                 Ok(Prepared::new(Box::new(move || {
@@ -227,9 +240,7 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "hmac-sha1", variant.clone())
-                .payload(n)
-                .note("TESLA's MAC in paper 004"),
+            label: raw(Operation::HmacSha1, variant).note("TESLA's MAC in paper 004"),
             setup: Box::new(move || {
                 let (key, data) = ([9u8; 20], v2x_crypto::random_bytes(n));
                 Ok(Prepared::new(Box::new(move || {
@@ -239,7 +250,7 @@ pub fn tasks() -> Vec<Task> {
             }),
         });
         t.push(Task {
-            label: Label::new("raw", "raw", "sha256", variant).payload(n),
+            label: raw(Operation::Sha256, variant),
             setup: Box::new(move || {
                 let data = v2x_crypto::random_bytes(n);
                 Ok(Prepared::new(Box::new(move || {
@@ -253,15 +264,15 @@ pub fn tasks() -> Vec<Task> {
 }
 
 /// Raw ECDSA on one core vs all cores (paper 002 Table 3.2, "Raw OpenSSL").
-pub fn scaling_tasks(curves: &[&str]) -> Vec<ScalingTask> {
+pub fn scaling_tasks(curves: &[CurveId]) -> Vec<ScalingTask> {
     let mut out = Vec::new();
-    for name in curves {
-        let Some(c) = ecdsa_curve(name) else { continue };
-        for (op, verify) in [("sign", false), ("verify", true)] {
+    for &id in curves {
+        let Some(c) = ecdsa_curve(id) else { continue };
+        for (op, verify) in [(Operation::Sign, false), (Operation::Verify, true)] {
             out.push(ScalingTask {
-                kind: "raw".into(),
-                key: format!("raw/{op}/{}", c.name),
-                label: format!("raw OpenSSL ECDSA {op} {}", c.name),
+                kind: Suite::Raw,
+                key: CostKey::new(ProtocolId::Raw, op, curve(id)),
+                label: format!("raw OpenSSL ECDSA {op} {id}"),
                 factory: ecdsa_factory(c, verify),
             });
         }

@@ -24,23 +24,25 @@
 //! stack wraps keys on the ticket's own curve (its non-standard extension values).
 
 use crate::pool::WorkerOp;
+use crate::suites::raw::curve_id;
 use crate::task::{Factory, Label, Prepared, ScalingTask, Setup, Task};
-use crate::BenchError;
+use crate::{BenchError, Suite};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
+use v2x_profile::{CostKey, MessageId, Operation, ProtocolId, SignerKind, Variant as CostVariant};
 use v2x_security::v1_2_1::{
     CertSpec, Credential, SignerChoice, V1EncapRequest, V1Entity, V1Profile, V1Protection, V1TrustStore,
 };
 use v2x_security::{
     issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM,
-    PSID_DENM,
+    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore,
 };
+use v2x_wire::ItsAid;
 
 /// PSID / ITS-AID of the BSM-like message (SAE J2735 BSM, PSID 0x20).
-pub const PSID_BSM: u64 = 0x20;
+const PSID_BSM: u64 = ItsAid::BSM.value();
 
 /// Payload sizes of the message sweep.
 pub const PAYLOADS: [usize; 3] = [100, 300, 500];
@@ -54,10 +56,10 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn protocol(self) -> &'static str {
+    pub fn protocol(self) -> ProtocolId {
         match self {
-            Format::Ieee16092 => "ieee1609.2",
-            Format::EtsiV121 => "etsi-v1.2.1",
+            Format::Ieee16092 => ProtocolId::Ieee16092,
+            Format::EtsiV121 => ProtocolId::EtsiV121,
         }
     }
 }
@@ -70,11 +72,11 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn name(self) -> &'static str {
+    pub fn id(self) -> v2x_profile::Level {
         match self {
-            Level::Sign => "sign",
-            Level::Encrypt => "encrypt",
-            Level::SignEncrypt => "sign+encrypt",
+            Level::Sign => v2x_profile::Level::Sign,
+            Level::Encrypt => v2x_profile::Level::Encrypt,
+            Level::SignEncrypt => v2x_profile::Level::SignEncrypt,
         }
     }
     fn signs(self) -> bool {
@@ -96,12 +98,12 @@ pub enum Message {
 }
 
 impl Message {
-    pub fn name(self) -> &'static str {
+    pub fn id(self) -> MessageId {
         match self {
-            Message::Cam => "cam",
-            Message::Denm => "denm",
-            Message::Bsm => "bsm",
-            Message::Generic => "generic",
+            Message::Cam => MessageId::Cam,
+            Message::Denm => MessageId::Denm,
+            Message::Bsm => MessageId::Bsm,
+            Message::Generic => MessageId::Generic,
         }
     }
 }
@@ -118,33 +120,28 @@ pub struct Variant {
 }
 
 impl Variant {
-    pub fn signer_name(&self) -> &'static str {
+    pub fn signer(&self) -> SignerKind {
         match (self.level.signs(), self.certificate) {
-            (false, _) => "none",
-            (true, true) => "certificate",
-            (true, false) => "digest",
+            (false, _) => SignerKind::None,
+            (true, true) => SignerKind::Certificate,
+            (true, false) => SignerKind::Digest,
         }
     }
 
-    pub fn variant_name(&self) -> String {
-        format!(
-            "{}/{}/{}/{}/{}",
-            self.curve.short_name(),
-            self.message.name(),
-            self.level.name(),
-            self.signer_name(),
-            self.payload
-        )
+    /// The profile variant, e.g. `p256/cam/sign/digest/100`.
+    pub fn cost_variant(&self) -> CostVariant {
+        CostVariant {
+            curve: Some(curve_id(self.curve)),
+            message: Some(self.message.id()),
+            level: Some(self.level.id()),
+            signer: Some(self.signer()),
+            payload_bytes: Some(self.payload as u32),
+            ..CostVariant::default()
+        }
     }
 
-    fn label(&self, operation: &str) -> Label {
-        let mut l = Label::new("stack", self.format.protocol(), operation, self.variant_name())
-            .curve(self.curve.short_name())
-            .payload(self.payload);
-        l.message = Some(self.message.name().into());
-        l.level = Some(self.level.name().into());
-        l.signer = Some(self.signer_name().into());
-        l
+    fn label(&self, operation: Operation) -> Label {
+        Label::new(Suite::Stack, self.format.protocol(), operation, self.cost_variant())
     }
 
     /// The headline configuration: P-256, digest-signed CAM, 100-byte payload, 1609.2.
@@ -214,11 +211,11 @@ pub fn variants(quick: bool) -> Vec<Variant> {
     out
 }
 
-fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
+pub(super) fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
     move |e| BenchError::Setup(format!("{what}: {e}"))
 }
 
-fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
+pub(super) fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
     BenchError::Rejected(format!("{e:?}"))
 }
 
@@ -238,11 +235,11 @@ const LOCATION_LON: i32 = 23_522_000;
 // ------------------------------------------------------------------ IEEE 1609.2
 
 /// Root, AA and two tickets (sender, receiver) on one curve.
-struct Pki2 {
+pub(super) struct Pki2 {
     root: CertRef,
     aa: CertRef,
-    sender: Credentials,
-    receiver: Credentials,
+    pub(super) sender: Credentials,
+    pub(super) receiver: Credentials,
 }
 
 fn encryption_curve(signing: Curve) -> Curve {
@@ -253,7 +250,7 @@ fn encryption_curve(signing: Curve) -> Curve {
 }
 
 impl Pki2 {
-    fn new(curve: Curve) -> Result<Pki2, BenchError> {
+    pub(super) fn new(curve: Curve) -> Result<Pki2, BenchError> {
         let start = TaiTime::now().saturating_sub(Duration::from_secs(3600));
         let validity = Duration::from_secs(7 * 86_400);
         let root_key = PrivateKey::generate(curve)?;
@@ -281,16 +278,17 @@ impl Pki2 {
             let enc_key = PrivateKey::generate(encryption_curve(curve))?;
             let mut spec = CertificateSpec::new(None, start, validity);
             spec.app_permissions = vec![
+                // CAM and DENM tickets carry the ETSI SSPs receivers check.
                 AppPermission {
-                    psid: PSID_CAM,
-                    ssp: None,
+                    psid: ItsAid::CAM,
+                    ssp: v2x_security::pki_store::default_ssp(ItsAid::CAM),
                 },
                 AppPermission {
-                    psid: PSID_DENM,
-                    ssp: None,
+                    psid: ItsAid::DENM,
+                    ssp: v2x_security::pki_store::default_ssp(ItsAid::DENM),
                 },
                 AppPermission {
-                    psid: PSID_BSM,
+                    psid: ItsAid::BSM,
                     ssp: None,
                 },
             ];
@@ -324,7 +322,7 @@ impl Pki2 {
         Ok(s)
     }
 
-    fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
+    pub(super) fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
         Ok(SecurityEntity::with_credentials(
             self.store()?,
             creds.clone(),
@@ -333,7 +331,7 @@ impl Pki2 {
     }
 
     /// The sender, with the signer policy the variant asks for.
-    fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
+    pub(super) fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
         let mut e = self.entity(&self.sender)?;
         let kind = profile_kind(v.message);
         e.encap_profile_mut(kind).signer = if v.certificate {
@@ -343,7 +341,7 @@ impl Pki2 {
             SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(365 * 86_400))
         };
         if kind == ProfileKind::Generic {
-            e.encap_profile_mut(kind).psid = PSID_BSM;
+            e.encap_profile_mut(kind).psid = ItsAid::BSM;
         }
         Ok(e)
     }
@@ -357,7 +355,7 @@ fn profile_kind(m: Message) -> ProfileKind {
     }
 }
 
-fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequest<'a> {
+pub(super) fn request<'a>(v: &Variant, payload: &'a [u8], recipient: &CertRef) -> EncapRequest<'a> {
     let mut r = EncapRequest::new(profile_kind(v.message), payload);
     if matches!(v.message, Message::Bsm | Message::Generic) {
         r = r.with_psid(PSID_BSM);
@@ -617,201 +615,33 @@ fn v1_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
 
 // ------------------------------------------------------------------ tasks
 
-fn encap_setup(v: Variant) -> Setup {
+pub(super) fn encap_setup(v: Variant) -> Setup {
     Box::new(move || match v.format {
         Format::Ieee16092 => ieee_encap(v),
         Format::EtsiV121 => v1_encap(v),
     })
 }
 
-fn decap_setup(v: Variant, quick: bool) -> Setup {
+pub(super) fn decap_setup(v: Variant, quick: bool) -> Setup {
     Box::new(move || match v.format {
         Format::Ieee16092 => ieee_decap(v, quick),
         Format::EtsiV121 => v1_decap(v, quick),
     })
 }
 
-/// Where ENCAP / DECAP time goes (headline configuration, P-256 CAM, 100 bytes): the
-/// crypto calls the entity makes, the encoding / decoding without crypto, and DECAP
-/// without the strict checks (signature-only lab mode).
-fn breakdown_parts() -> Vec<Task> {
-    let v = Variant::headline();
-    let label = |op: &str, note: &str| {
-        let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-            .curve("p256")
-            .payload(100)
-            .note(note);
-        l.message = Some("cam".into());
-        l
-    };
-    let mut out = Vec::new();
-    out.push(Task {
-        label: label(
-            "crypto-sign",
-            "v2x-crypto PrivateKey::sign_digest, the call ENCAP makes",
-        ),
-        setup: Box::new(|| {
-            let k = PrivateKey::generate(Curve::NistP256)?;
-            let d = v2x_crypto::sha256(b"digest");
-            Ok(Prepared::new(Box::new(move || {
-                black_box(k.sign_digest(&d)?);
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            "crypto-verify",
-            "v2x-crypto PublicKey::verify_digest, the call DECAP makes",
-        ),
-        setup: Box::new(|| {
-            let k = PrivateKey::generate(Curve::NistP256)?;
-            let d = v2x_crypto::sha256(b"digest");
-            let sig = k.sign_digest(&d)?;
-            let public = k.public_key().clone();
-            Ok(Prepared::new(Box::new(move || {
-                if !public.verify_digest(&d, &sig)? {
-                    return Err(BenchError::Setup("valid signature rejected".into()));
-                }
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            "encap-unsigned",
-            "SN-ENCAP of unsecured data: the entity and encoding without crypto",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let payload = v2x_crypto::random_bytes(v.payload);
-            Ok(Prepared::new(Box::new(move || {
-                black_box(
-                    sender
-                        .encap(&EncapRequest::cam(&payload).unsigned())
-                        .map_err(|e| BenchError::Setup(e.to_string()))?,
-                );
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            "decap-unsigned",
-            "SN-DECAP of unsecured data (receiver opted in): decoding without crypto",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let payload = v2x_crypto::random_bytes(v.payload);
-            let msg = sender
-                .encap(&EncapRequest::cam(&payload).unsigned())
-                .map_err(err("encap"))?
-                .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
-            rx.policy_mut().accept_unsigned = true;
-            Ok(Prepared::new(Box::new(move || {
-                black_box(rx.decap(&msg).map_err(rejected)?);
-                Ok(())
-            })))
-        }),
-    });
-    out.push(Task {
-        label: label(
-            "decap-signature-only",
-            "SN-DECAP in the signature-only lab mode (no chain, validity, freshness, replay checks)",
-        ),
-        setup: Box::new(move || {
-            let pki = Pki2::new(v.curve)?;
-            let mut sender = pki.sender(&v)?;
-            let recipient = pki.receiver.certificate.clone();
-            let payload = v2x_crypto::random_bytes(v.payload);
-            let primer_variant = Variant { certificate: true, ..v };
-            let mut primer_sender = pki.entity(&pki.sender)?;
-            primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
-            let primer = primer_sender
-                .encap(&request(&primer_variant, &payload, &recipient))
-                .map_err(err("encap"))?
-                .bytes;
-            let msg = sender
-                .encap(&request(&v, &payload, &recipient))
-                .map_err(err("encap"))?
-                .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
-            rx.decap(&primer).map_err(rejected)?;
-            rx.set_decap_mode(v2x_security::DecapMode::SignatureOnly);
-            rx.decap(&msg).map_err(rejected)?;
-            Ok(Prepared::new(Box::new(move || {
-                black_box(rx.decap(&msg).map_err(rejected)?);
-                Ok(())
-            })))
-        }),
-    });
-    out
-}
-
-/// The breakdown groups, each measured with interleaved trials: the sign side (raw
-/// OpenSSL sign, the v2x-crypto call, encoding without crypto, full ENCAP) and the verify
-/// side (raw verify, the v2x-crypto call, decoding without crypto, signature-only DECAP,
-/// strict DECAP). Differences between members of a group are where the stack's time goes.
-pub fn breakdown_groups(quick: bool) -> Vec<Vec<Task>> {
-    let v = Variant::headline();
-    let raw = |op: &str, verify: bool| Task {
-        label: {
-            let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-                .curve("p256")
-                .payload(100)
-                .note("raw OpenSSL ECDSA over a precomputed digest");
-            l.message = Some("cam".into());
-            l
-        },
-        setup: Box::new(move || {
-            let c = crate::suites::raw::ecdsa_curve("p256").ok_or_else(|| BenchError::Setup("no P-256".into()))?;
-            let r = crate::suites::raw::RawEcdsa::new(c)?;
-            Ok(Prepared::new(if verify { r.verify_op() } else { r.sign_op() }))
-        }),
-    };
-    let full = |op: &str, decap: bool| Task {
-        label: {
-            let mut l = Label::new("breakdown", "ieee1609.2-parts", op, "p256/cam/100")
-                .curve("p256")
-                .payload(100)
-                .note("full strict SN-ENCAP / SN-DECAP, as in the stack suite");
-            l.message = Some("cam".into());
-            l
-        },
-        setup: if decap { decap_setup(v, quick) } else { encap_setup(v) },
-    };
-    let mut parts = breakdown_parts().into_iter();
-    let mut take = || parts.next();
-    let (crypto_sign, crypto_verify, encap_unsigned, decap_unsigned, decap_sig_only) =
-        (take(), take(), take(), take(), take());
-    let mut sign_side = vec![raw("raw-sign", false)];
-    sign_side.extend(crypto_sign);
-    sign_side.extend(encap_unsigned);
-    sign_side.push(full("encap", false));
-    let mut verify_side = vec![raw("raw-verify", true)];
-    verify_side.extend(crypto_verify);
-    verify_side.extend(decap_unsigned);
-    verify_side.extend(decap_sig_only);
-    verify_side.push(full("decap", true));
-    vec![sign_side, verify_side]
-}
-
-pub fn tasks(quick: bool) -> Result<Vec<Task>, String> {
+pub fn tasks(quick: bool) -> Vec<Task> {
     let mut out = Vec::new();
     for v in variants(quick) {
         out.push(Task {
-            label: v.label("encap"),
+            label: v.label(Operation::Encap),
             setup: encap_setup(v),
         });
         out.push(Task {
-            label: v.label("decap"),
+            label: v.label(Operation::Decap),
             setup: decap_setup(v, quick),
         });
     }
-    Ok(out)
+    out
 }
 
 fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
@@ -826,32 +656,33 @@ fn factory(v: Variant, decap: bool, quick: bool) -> Factory {
 }
 
 /// Full stack on one core vs all cores (paper 002 Table 3.2, "VSSKit2" rows).
-pub fn scaling_tasks(quick: bool) -> Result<Vec<ScalingTask>, String> {
+pub fn scaling_tasks(quick: bool) -> Vec<ScalingTask> {
     let v = Variant::headline();
-    Ok(vec![
+    let key = |op| CostKey::new(v.format.protocol(), op, v.cost_variant());
+    vec![
         ScalingTask {
-            kind: "stack".into(),
-            key: v.label("encap").key(),
-            label: format!("{} encap {}", v.format.protocol(), v.variant_name()),
+            kind: Suite::Stack,
+            key: key(Operation::Encap),
+            label: format!("{} encap {}", v.format.protocol(), v.cost_variant()),
             factory: factory(v, false, quick),
         },
         ScalingTask {
-            kind: "stack".into(),
-            key: v.label("decap").key(),
-            label: format!("{} decap {}", v.format.protocol(), v.variant_name()),
+            kind: Suite::Stack,
+            key: key(Operation::Decap),
+            label: format!("{} decap {}", v.format.protocol(), v.cost_variant()),
             factory: factory(v, true, quick),
         },
-    ])
+    ]
 }
 
-pub fn headline_encap() -> Result<Setup, String> {
-    Ok(encap_setup(Variant::headline()))
+pub fn headline_encap() -> Setup {
+    encap_setup(Variant::headline())
 }
 
-pub fn headline_decap(quick: bool) -> Result<Setup, String> {
-    Ok(decap_setup(Variant::headline(), quick))
+pub fn headline_decap(quick: bool) -> Setup {
+    decap_setup(Variant::headline(), quick)
 }
 
-pub fn headline_decap_factory(quick: bool) -> Result<Factory, String> {
-    Ok(factory(Variant::headline(), true, quick))
+pub fn headline_decap_factory(quick: bool) -> Factory {
+    factory(Variant::headline(), true, quick)
 }

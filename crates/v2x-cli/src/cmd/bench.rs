@@ -35,7 +35,7 @@ pub struct Args {
 #[derive(Clone, Debug)]
 struct SuiteList(Vec<Suite>);
 
-fn parse_suites(s: &str) -> Result<SuiteList, String> {
+fn parse_suites(s: &str) -> Result<SuiteList, v2x_bench::SuiteListError> {
     Suite::parse_list(s).map(SuiteList)
 }
 
@@ -45,13 +45,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.threads = usize::from(t);
     }
     config.trials = args.trials.map(usize::from);
-    config.show_progress = !args.no_progress;
     config.command = std::iter::once("v2x".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
 
-    let result = v2x_bench::run(&config).context("benchmark failed")?;
+    let progress = crate::progress::TermProgress::new(!args.no_progress);
+    let result = v2x_bench::run_with_progress(&config, &progress).context("benchmark failed")?;
     let files = output::write_all(&result, &args.out).context("writing the results folder")?;
     if let Some(path) = &args.json {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -1,7 +1,7 @@
 //! `v2x sim`: run a simulation scenario and write its results folder.
 
+use crate::progress::TermProgress;
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use v2x_sim::{Overrides, Scenario};
@@ -34,8 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         replications: args.replications,
     })?;
-    let progress = !args.quiet && std::io::stderr().is_terminal();
-    let results = v2x_sim::run(&sc, progress)?;
+    let results = v2x_sim::run(&sc, &TermProgress::new(!args.quiet))?;
     v2x_sim::output::write_all(&results, &args.out)
         .with_context(|| format!("writing results to {}", args.out.display()))?;
     if !args.quiet {

@@ -15,7 +15,7 @@ pub fn read(path: &Path) -> Result<Trace, MobilityError> {
     let p = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| MobilityError::Io {
         path: p.clone(),
-        message: e.to_string(),
+        source: e,
     })?;
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
         parse_csv(&bytes, &p)

@@ -24,7 +24,7 @@ pub fn read(path: &Path, cols: &Columns, time_unit_s: f64, length_unit_m: f64) -
     let p = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| MobilityError::Io {
         path: p.clone(),
-        message: e.to_string(),
+        source: e,
     })?;
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("parquet")) {
         parse_parquet(bytes, &p, cols, time_unit_s, length_unit_m)

@@ -9,7 +9,8 @@
 //!   encoding, never over a re-encoding.
 //! * small pure-data helpers: [`ids`] (HashedId8/3, PSID), [`time`] (Time32/Time64 via
 //!   [`crate::tai`]), [`location`] (1/10 micro-degree coordinates), [`access`]
-//!   (accessors for signer, header info and payload), [`build`] (constructors).
+//!   (accessors for signer, header info and payload), [`build`] (constructors), [`assemble`]
+//!   (the hand-assembled CAM/DENM encodings of the SN-ENCAP hot path).
 //!
 //! # Canonical encodings
 //! `rasn::coer` already rejects many non-canonical forms (long-form lengths that fit the short
@@ -19,6 +20,7 @@
 //! stronger guarantee that the bytes are the unique C-OER encoding of the value.
 
 pub mod access;
+pub mod assemble;
 pub mod build;
 mod encode_fix;
 mod error;

@@ -1,0 +1,13 @@
+//! Report scaffolding shared by the commands that write results folders (`v2x bench`,
+//! `v2x sim`, and later the testbed and paper reproductions):
+//!
+//! - [`html`]: a self-contained HTML page (no external resources) with escaped text,
+//!   tables and inline SVG plots;
+//! - [`stats`]: the Student-t confidence interval every report quotes;
+//! - [`progress`]: the [`Progress`] a library reports to (the program draws it).
+
+pub mod html;
+pub mod progress;
+pub mod stats;
+
+pub use progress::{Progress, Silent};

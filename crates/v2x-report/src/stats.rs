@@ -1,0 +1,67 @@
+//! Confidence intervals quoted in reports: one Student-t table for every command, so that
+//! the bench and the simulator give the same interval for the same numbers.
+
+/// Two-sided 95% (0.975 quantile) of Student's t with `df` degrees of freedom, from the
+/// standard table to 30, then 2.000 (to 60), 1.980 (to 120) and the normal 1.960;
+/// infinite for `df = 0`.
+pub fn t_975(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        d if d <= 30 => TABLE[d - 1],
+        d if d <= 60 => 2.000,
+        d if d <= 120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// Sample standard deviation (n - 1); zero for fewer than two values.
+pub fn std_dev(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(v);
+    (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
+}
+
+/// Mean of `v` and the half-width of its 95% confidence interval (Student t); the
+/// half-width is NaN for fewer than two values.
+pub fn mean_ci95(v: &[f64]) -> (f64, f64) {
+    let m = mean(v);
+    if v.len() < 2 {
+        return (m, f64::NAN);
+    }
+    let n = v.len() as f64;
+    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
+    (m, t_975(v.len() - 1) * (var / n).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_values_and_fallbacks() {
+        assert_eq!(t_975(1), 12.706);
+        assert_eq!(t_975(2), 4.303);
+        assert_eq!(t_975(30), 2.042);
+        assert_eq!(t_975(31), 2.000);
+        assert_eq!(t_975(100), 1.980);
+        assert_eq!(t_975(1000), 1.960);
+        assert!(t_975(0).is_infinite());
+        let (m, h) = mean_ci95(&[10.0, 11.0, 12.0]);
+        assert_eq!(m, 11.0);
+        assert!((h - 4.303 / 3f64.sqrt()).abs() < 1e-12);
+        assert!(mean_ci95(&[1.0]).1.is_nan());
+    }
+}

@@ -1,0 +1,222 @@
+//! Applications: periodic CAM/BSM beacons (with the certificate schedule and TESLA key
+//! disclosure of the variant), the V2I query service, attackers, and TESLA key frames.
+
+use super::trace::Observer;
+use super::{dist, ns, Event, Frame, FrameKind, NodeId, Sim};
+use crate::scenario::{AttackKind, CertificatePolicy};
+use rand::Rng;
+use v2x_profile::ProtocolId;
+
+impl<O: Observer> Sim<'_, O> {
+    /// Schedules the first CAM of every station, the first query of every vehicle and
+    /// the attackers (distinct vehicles chosen by the seed).
+    pub(super) fn start_applications(&mut self) {
+        let sc = self.sc;
+        let vehicles = self.mobility.vehicles;
+        if sc.cam.enabled {
+            let period = 1.0 / sc.cam.rate_hz;
+            for i in 0..self.nodes.len() {
+                if self.nodes[i].rsu && !sc.cam.rsus_send {
+                    continue;
+                }
+                let offset = match sc.cam.start_offsets_s.get(i) {
+                    Some(o) => *o,
+                    None => self.rng_app.gen_range(0.0..period),
+                };
+                self.schedule(ns(offset), Event::CamGen(i as NodeId));
+            }
+        }
+        if sc.query.enabled && sc.query.request_rate_per_vehicle_hz > 0.0 && !self.mobility.rsus.is_empty() {
+            for i in 0..vehicles {
+                let t = self.exp_delay(sc.query.request_rate_per_vehicle_hz);
+                self.schedule(t, Event::QueryGen(i as NodeId));
+            }
+        }
+        let mut order: Vec<NodeId> = (0..vehicles as NodeId).collect();
+        for i in (1..order.len()).rev() {
+            let j = self.rng_app.gen_range(0..=i);
+            order.swap(i, j);
+        }
+        let mut next = 0usize;
+        for (k, a) in sc.attackers.iter().enumerate() {
+            for _ in 0..a.count {
+                let Some(&node) = order.get(next) else { break };
+                next += 1;
+                self.attackers.push((node, k));
+                let phase = self.rng_app.gen_range(0.0..1.0 / a.rate_hz);
+                self.schedule(ns(a.start_s + phase), Event::AttackGen { node, attacker: k });
+            }
+        }
+    }
+
+    fn exp_delay(&mut self, rate_hz: f64) -> u64 {
+        let u: f64 = self.rng_app.gen_range(f64::MIN_POSITIVE..1.0);
+        self.now + ns(-u.ln() / rate_hz)
+    }
+
+    /// Whole MPDU bytes: payload, security and MAC/LLC overhead.
+    fn frame_bytes(&self, payload: u32, security: u32) -> u32 {
+        payload + security + self.p.mac_overhead
+    }
+
+    pub(super) fn cam_gen(&mut self, n: NodeId) {
+        let period = ns(1.0 / self.sc.cam.rate_hz);
+        self.schedule(self.now + period, Event::CamGen(n));
+        let Some(pos) = self.nodes[n as usize].pos else { return };
+        let sec = self.sec;
+        let now = self.now;
+        let node = &mut self.nodes[n as usize];
+        let seq = node.cam_seq;
+        node.cam_seq += 1;
+        let certificate = match sec.certificate {
+            CertificatePolicy::Always => true,
+            CertificatePolicy::Never => false,
+            CertificatePolicy::EveryNth { n } => seq.is_multiple_of(n.max(1)),
+            CertificatePolicy::Interval { interval_s } => {
+                let due = node.last_certificate_ns.is_none_or(|t| now >= t + ns(interval_s));
+                if due {
+                    node.last_certificate_ns = Some(now);
+                }
+                due
+            }
+        };
+        let overhead = if certificate {
+            sec.overhead_certificate
+        } else {
+            sec.overhead_digest
+        };
+        let attached_key = (sec.kind == ProtocolId::TeslaAttached && seq > 0).then(|| seq - 1);
+        let extra = if attached_key.is_some() {
+            sec.tesla_attached_key_bytes
+        } else {
+            0
+        };
+        let bytes = self.frame_bytes(self.sc.cam.payload_bytes, overhead + extra);
+        if now >= self.p.warmup_ns {
+            self.trace.cam_generated();
+        }
+        let frame = Frame {
+            kind: FrameKind::Cam {
+                seq,
+                gen_ns: now,
+                pos,
+                certificate,
+                attached_key,
+            },
+            src: n,
+            dst: None,
+            bytes,
+        };
+        if sec.kind == ProtocolId::Tesla {
+            self.schedule(
+                now + sec.tesla_disclosure_ns,
+                Event::TeslaKey { node: n, interval: seq },
+            );
+        }
+        let ac = self.sc.cam.access_category.index();
+        let cost = self.sec.sign.clone();
+        self.prepare(n, frame, ac, &cost);
+    }
+
+    /// A separate TESLA key packet disclosing the key of `interval`.
+    pub(super) fn tesla_key_gen(&mut self, node: NodeId, interval: u32) {
+        let frame = Frame {
+            kind: FrameKind::TeslaKey { interval },
+            src: node,
+            dst: None,
+            bytes: self.sec.tesla_key_frame_bytes,
+        };
+        let ac = self.sc.cam.access_category.index();
+        self.mac_enqueue(node, ac, frame);
+    }
+
+    pub(super) fn query_gen(&mut self, n: NodeId) {
+        let t = self.exp_delay(self.sc.query.request_rate_per_vehicle_hz);
+        self.schedule(t, Event::QueryGen(n));
+        let Some(pos) = self.nodes[n as usize].pos else { return };
+        let vehicles = self.mobility.vehicles;
+        let Some((rsu, _)) = self
+            .mobility
+            .rsus
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (k, dist(*r, pos)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            return;
+        };
+        let q = &self.sc.query;
+        let counted = self.now >= self.p.warmup_ns && self.now + ns(q.timeout_s) <= self.p.end_ns;
+        self.query_id += 1;
+        let id = if counted { self.query_id } else { 0 };
+        if counted {
+            self.trace.query_request_sent();
+        }
+        let frame = Frame {
+            kind: FrameKind::QueryRequest {
+                id,
+                gen_ns: self.now,
+                vehicle: n,
+            },
+            src: n,
+            dst: Some((vehicles + rsu) as NodeId),
+            bytes: self.frame_bytes(q.request_payload_bytes, self.query_encryption_bytes()),
+        };
+        let cost = self.sec.encrypt.clone();
+        self.prepare(n, frame, q.access_category.index(), &cost);
+    }
+
+    /// The reply of a road side unit to a decrypted request.
+    pub(super) fn query_reply(&mut self, n: NodeId, id: u32, gen_ns: u64, vehicle: NodeId) {
+        let q = &self.sc.query;
+        let frame = Frame {
+            kind: FrameKind::QueryReply { id, gen_ns },
+            src: n,
+            dst: Some(vehicle),
+            bytes: self.frame_bytes(q.reply_payload_bytes, self.query_encryption_bytes()),
+        };
+        let cost = self.sec.encrypt.clone();
+        self.prepare(n, frame, q.access_category.index(), &cost);
+    }
+
+    /// ECIES + AES-CCM bytes on a query message (none without security).
+    fn query_encryption_bytes(&self) -> u32 {
+        if self.sec.kind == ProtocolId::None {
+            0
+        } else {
+            self.sc.query.encryption_overhead_bytes
+        }
+    }
+
+    pub(super) fn attack_gen(&mut self, n: NodeId, k: usize) {
+        let Some(a) = self.sc.attackers.get(k) else { return };
+        let kind = a.kind;
+        let period = ns(1.0 / a.rate_hz);
+        self.schedule(self.now + period, Event::AttackGen { node: n, attacker: k });
+        if self.nodes[n as usize].pos.is_none() {
+            return;
+        }
+        let security = match kind {
+            AttackKind::Unsigned => 0,
+            _ => self.sec.overhead_digest,
+        };
+        let replay = match kind {
+            AttackKind::Replay => match self.nodes[n as usize].last_heard_cam {
+                Some(r) => Some(r),
+                None => return,
+            },
+            _ => None,
+        };
+        let bytes = self.frame_bytes(a.payload_bytes, security);
+        if self.now >= self.p.warmup_ns {
+            self.trace.attack_frame_sent();
+        }
+        let frame = Frame {
+            kind: FrameKind::Attack { kind, replay },
+            src: n,
+            dst: None,
+            bytes,
+        };
+        self.mac_enqueue(n, self.sc.cam.access_category.index(), frame);
+    }
+}

@@ -1,0 +1,634 @@
+//! The discrete-event core: one run of one variant, split the way ns-3 separates its wifi
+//! models:
+//!
+//! - this module: the event loop (a binary heap ordered by time and insertion sequence,
+//!   so equal-time events run in a deterministic order), node state, mobility updates and
+//!   awareness sampling;
+//! - [`mac`]: EDCA broadcast per station;
+//! - [`reception`]: signals, interference, preamble lock, SINR and error model, CCA;
+//! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
+//! - [`processing`]: the security processor of each station (signing, verification
+//!   queues, TESLA key buffering, attack handling, neighbour tables);
+//! - [`trace`]: the [`Observer`](trace::Observer) the models report to, and the collector
+//!   that turns those events into [`RunMetrics`].
+//!
+//! A transmission touches only the receivers found in the spatial grid within the cutoff
+//! range.
+
+pub mod apps;
+pub mod mac;
+pub mod processing;
+pub mod reception;
+pub mod trace;
+
+use crate::channel::{self, Fading, LinkBudget, PathLoss};
+use crate::error::SimError;
+use crate::metrics::RunMetrics;
+use crate::mobility::{Mobility, Position};
+use crate::phy;
+use crate::scenario::{AttackKind, Scenario};
+use crate::security::SecurityModel;
+use crate::spatial::SpatialGrid;
+use crate::verifier::{Job, Processor};
+use mac::{AccessTimer, Mac, MacParams};
+use processing::{Neighbour, Work};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use reception::{PhyParams, Radio};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use trace::{CollectorParams, MetricsCollector, Observer};
+
+pub type NodeId = u32;
+
+/// A fast hasher for small integer keys (deterministic, no per-process seed).
+#[derive(Default)]
+pub struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub type IntMap<V> = HashMap<NodeId, V, BuildHasherDefault<IntHasher>>;
+
+pub(crate) fn dist(a: Position, b: Position) -> f64 {
+    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// Seconds to ns, clamped so that adding two durations cannot overflow.
+pub(crate) fn ns(s: f64) -> u64 {
+    (s.clamp(0.0, 4e9) * 1e9).round() as u64
+}
+
+/// What a frame carries.
+#[derive(Debug, Clone)]
+pub enum FrameKind {
+    Cam {
+        seq: u32,
+        gen_ns: u64,
+        pos: Position,
+        certificate: bool,
+        attached_key: Option<u32>,
+    },
+    TeslaKey {
+        interval: u32,
+    },
+    QueryRequest {
+        id: u32,
+        gen_ns: u64,
+        vehicle: NodeId,
+    },
+    QueryReply {
+        id: u32,
+        gen_ns: u64,
+    },
+    Attack {
+        kind: AttackKind,
+        replay: Option<(NodeId, u32, u64)>,
+    },
+}
+
+/// A MAC frame (whole MPDU size).
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub kind: FrameKind,
+    pub src: NodeId,
+    pub dst: Option<NodeId>,
+    pub bytes: u32,
+}
+
+struct Transmission {
+    frame: Frame,
+    /// (receiver, received power in mW, distance in m)
+    receivers: Vec<(NodeId, f64, f32)>,
+}
+
+enum Event {
+    Mobility,
+    Awareness,
+    CamGen(NodeId),
+    QueryGen(NodeId),
+    AttackGen { node: NodeId, attacker: usize },
+    TeslaKey { node: NodeId, interval: u32 },
+    Access { node: NodeId, ac: usize, gen: u32 },
+    TxEnd(usize),
+    ProcDone { node: NodeId, slot: usize },
+}
+
+struct Scheduled {
+    t: u64,
+    seq: u64,
+    ev: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, o: &Self) -> bool {
+        self.t == o.t && self.seq == o.seq
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Scheduled {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.t.cmp(&self.t).then(o.seq.cmp(&self.seq))
+    }
+}
+
+struct Node {
+    pos: Option<Position>,
+    rsu: bool,
+    radio: Radio,
+    mac: Mac<Frame>,
+    proc: Processor<Work>,
+    cam_seq: u32,
+    last_certificate_ns: Option<u64>,
+    neighbours: IntMap<Neighbour>,
+    last_heard_cam: Option<(NodeId, u32, u64)>,
+}
+
+/// Run-wide constants derived from the scenario.
+struct Params {
+    end_ns: u64,
+    warmup_ns: u64,
+    cutoff_m: f64,
+    search_m: f64,
+    mac_overhead: u32,
+    max_distance_m: f64,
+    phy: PhyParams,
+    mac: MacParams,
+}
+
+const MAX_CUTOFF_M: f64 = 100_000.0;
+
+/// One run: a scenario, a security variant and a seed, reporting to an observer.
+pub struct Sim<'a, O: Observer = MetricsCollector> {
+    sc: &'a Scenario,
+    sec: &'a SecurityModel,
+    p: Params,
+    mobility: Mobility,
+    link: LinkBudget,
+    errors: phy::ErrorTable,
+    grid: SpatialGrid,
+    /// Jobs in service, referenced by `Event::ProcDone` (keeps events small).
+    in_service: Vec<Option<Job<Work>>>,
+    free_service: Vec<usize>,
+    nodes: Vec<Node>,
+    positions: Vec<Option<Position>>,
+    queue: BinaryHeap<Scheduled>,
+    seq: u64,
+    now: u64,
+    txs: Vec<Option<Transmission>>,
+    free_tx: Vec<usize>,
+    rng_mobility: ChaCha8Rng,
+    rng_channel: ChaCha8Rng,
+    rng_mac: ChaCha8Rng,
+    rng_app: ChaCha8Rng,
+    rng_proc: ChaCha8Rng,
+    attackers: Vec<(NodeId, usize)>,
+    query_id: u32,
+    trace: O,
+}
+
+impl<'a> Sim<'a, MetricsCollector> {
+    /// A run whose events build [`RunMetrics`].
+    pub fn new(sc: &'a Scenario, sec: &'a SecurityModel, seed: u64) -> Result<Self, SimError> {
+        Sim::with_observer(sc, sec, seed, |nodes| {
+            MetricsCollector::new(CollectorParams {
+                bin_m: sc.metrics.distance_bin_m,
+                max_distance_m: sc.metrics.max_distance_m,
+                headline_m: sc.metrics.headline_range_m,
+                per_pair_counts: sc.metrics.per_pair_counts,
+                nodes,
+            })
+        })
+    }
+
+    /// Runs to the end and returns the metrics.
+    pub fn run(self) -> RunMetrics {
+        let started = std::time::Instant::now();
+        self.run_with_observer().finish(started.elapsed().as_secs_f64())
+    }
+}
+
+impl<'a, O: Observer> Sim<'a, O> {
+    /// A run reporting to the observer `make` builds for the run's node count.
+    pub fn with_observer(
+        sc: &'a Scenario,
+        sec: &'a SecurityModel,
+        seed: u64,
+        make: impl FnOnce(usize) -> O,
+    ) -> Result<Self, SimError> {
+        let stream = |k: u64| ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(k));
+        let mut rng_mobility = stream(1);
+        let mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
+        let r = &sc.radio;
+        let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
+        // Capped at 100 km: the link tables grow with the range.
+        let cutoff_m = if r.cutoff_range_m > 0.0 {
+            r.cutoff_range_m
+        } else {
+            path_loss.range_m(r.tx_power_dbm, r.rx_sensitivity_dbm - r.cutoff_fading_margin_db)
+        }
+        .min(MAX_CUTOFF_M);
+        let m = &sc.mac;
+        let p = Params {
+            end_ns: ns(sc.duration_s),
+            warmup_ns: ns(sc.warmup_s),
+            cutoff_m,
+            search_m: cutoff_m
+                .max(sc.metrics.max_distance_m)
+                .max(sc.metrics.awareness_radius_m),
+            mac_overhead: m.mac_overhead_bytes,
+            max_distance_m: sc.metrics.max_distance_m,
+            phy: PhyParams {
+                noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
+                preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
+                preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+                ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
+                sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
+                rate_mbps: r.data_rate_mbps,
+                model: r.reception_model,
+            },
+            mac: MacParams {
+                slot_ns: ns(m.slot_us * 1e-6),
+                sifs_ns: ns(m.sifs_us * 1e-6),
+                cca_detect_ns: ns(m.cca_detect_us * 1e-6),
+                // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
+                eifs_extra_ns: if m.use_eifs {
+                    ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
+                } else {
+                    0
+                },
+                queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
+                queue_capacity: m.queue_capacity_packets as usize,
+            },
+        };
+        let n = mobility.nodes();
+        let vehicles = mobility.vehicles;
+        let nodes = (0..n)
+            .map(|i| Node {
+                pos: None,
+                rsu: i >= vehicles,
+                radio: Radio::default(),
+                mac: Mac::default(),
+                proc: Processor::new(sec.cores, sec.order),
+                cam_seq: 0,
+                last_certificate_ns: None,
+                neighbours: IntMap::default(),
+                last_heard_cam: None,
+            })
+            .collect();
+        let grid = SpatialGrid::new(p.search_m);
+        Ok(Sim {
+            sc,
+            sec,
+            mobility,
+            link: LinkBudget::new(
+                &path_loss,
+                &Fading::new(&r.fading),
+                r.tx_power_dbm,
+                r.rx_sensitivity_dbm,
+                cutoff_m,
+            ),
+            errors: phy::ErrorTable::new(r.data_rate_mbps),
+            grid,
+            in_service: Vec::new(),
+            free_service: Vec::new(),
+            nodes,
+            positions: Vec::new(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            txs: Vec::new(),
+            free_tx: Vec::new(),
+            rng_mobility,
+            rng_channel: stream(2),
+            rng_mac: stream(3),
+            rng_app: stream(4),
+            rng_proc: stream(5),
+            attackers: Vec::new(),
+            query_id: 0,
+            trace: make(n),
+            p,
+        })
+    }
+
+    /// Cutoff range actually used (m).
+    pub fn cutoff_m(&self) -> f64 {
+        self.p.cutoff_m
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn schedule(&mut self, t: u64, ev: Event) {
+        self.seq += 1;
+        self.queue.push(Scheduled { t, seq: self.seq, ev });
+    }
+
+    fn schedule_access(&mut self, node: NodeId, t: AccessTimer) {
+        self.schedule(
+            t.at_ns,
+            Event::Access {
+                node,
+                ac: t.ac,
+                gen: t.gen,
+            },
+        );
+    }
+
+    /// Runs to the end and returns the observer.
+    pub fn run_with_observer(mut self) -> O {
+        self.start();
+        while let Some(s) = self.queue.pop() {
+            if s.t > self.p.end_ns {
+                break;
+            }
+            self.now = s.t;
+            self.trace.event();
+            self.handle(s.ev);
+        }
+        self.now = self.p.end_ns;
+        // Close the busy-time accounting of nodes still busy at the end.
+        for i in 0..self.nodes.len() {
+            if self.nodes[i].radio.busy {
+                let since = self.nodes[i].radio.busy_since.max(self.p.warmup_ns);
+                self.trace.busy_time(self.p.end_ns.saturating_sub(since) as f64);
+            }
+        }
+        self.trace
+    }
+
+    fn start(&mut self) {
+        self.update_positions();
+        if self.mobility.update_interval_s.is_finite() {
+            let t = ns(self.mobility.update_interval_s);
+            self.schedule(t, Event::Mobility);
+        }
+        self.start_applications();
+        let t = ns(self.sc.warmup_s.max(self.sc.metrics.awareness_sample_interval_s));
+        self.schedule(t, Event::Awareness);
+    }
+
+    fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Mobility => {
+                self.update_positions();
+                let t = self.now + ns(self.mobility.update_interval_s);
+                self.schedule(t, Event::Mobility);
+            }
+            Event::Awareness => {
+                self.sample_awareness();
+                let t = self.now + ns(self.sc.metrics.awareness_sample_interval_s);
+                self.schedule(t, Event::Awareness);
+            }
+            Event::CamGen(n) => self.cam_gen(n),
+            Event::QueryGen(n) => self.query_gen(n),
+            Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
+            Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
+            Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
+            Event::TxEnd(id) => self.tx_end(id),
+            Event::ProcDone { node, slot } => {
+                if let Some(job) = self.in_service.get_mut(slot).and_then(Option::take) {
+                    self.free_service.push(slot);
+                    self.proc_done(node, job);
+                }
+            }
+        }
+    }
+
+    // ----- mobility and awareness sampling -----------------------------------------
+
+    fn update_positions(&mut self) {
+        let t = self.now as f64 / 1e9;
+        let mut pos = std::mem::take(&mut self.positions);
+        self.mobility.positions_at(t, &mut self.rng_mobility, &mut pos);
+        let dt = if self.mobility.update_interval_s.is_finite() {
+            ns(self.mobility.update_interval_s)
+        } else {
+            self.p.end_ns.saturating_sub(self.p.warmup_ns)
+        };
+        // Presence time for the channel busy ratio, counted over the coming interval.
+        let start = self.now.max(self.p.warmup_ns);
+        let end = (self.now + dt).min(self.p.end_ns);
+        let span = end.saturating_sub(start) as f64;
+        for (node, p) in self.nodes.iter_mut().zip(&pos) {
+            node.pos = *p;
+            if p.is_some() && !node.rsu {
+                self.trace.presence(span);
+            }
+        }
+        self.grid.rebuild(&pos);
+        self.positions = pos;
+    }
+
+    fn sample_awareness(&mut self) {
+        if self.now < self.p.warmup_ns {
+            return;
+        }
+        let radius = self.sc.metrics.awareness_radius_m;
+        let window = ns(self.sc.metrics.awareness_window_ms / 1000.0);
+        let max_err = self.sc.metrics.awareness_max_error_m;
+        let since = self.now.saturating_sub(window);
+        let (mut total, mut heard, mut verified, mut weighted) = (0u64, 0u64, 0u64, 0f64);
+        for i in 0..self.nodes.len() {
+            let Some(pi) = self.nodes[i].pos else { continue };
+            if self.nodes[i].rsu {
+                continue;
+            }
+            let mut near = Vec::new();
+            self.grid.for_each_near(pi, radius, |j| near.push(j));
+            for j in near {
+                if j as usize == i || self.nodes[j as usize].rsu {
+                    continue;
+                }
+                let Some(pj) = self.nodes[j as usize].pos else { continue };
+                if dist(pj, pi) > radius {
+                    continue;
+                }
+                total += 1;
+                if let Some(nb) = self.nodes[i].neighbours.get(&j) {
+                    if nb.last_rx_ns.is_some_and(|t| t >= since) {
+                        heard += 1;
+                    }
+                    if nb.last_verified_ns.is_some_and(|t| t >= since) {
+                        verified += 1;
+                        let err = dist(pj, nb.last_pos);
+                        weighted += (1.0 - err / max_err).max(0.0);
+                    }
+                }
+            }
+        }
+        self.trace.awareness(total, heard, verified, weighted);
+    }
+
+    // ----- MAC glue ------------------------------------------------------------------
+
+    fn mac_enqueue(&mut self, n: NodeId, ac: usize, frame: Frame) {
+        let now = self.now;
+        let node = &mut self.nodes[n as usize];
+        let busy = node.radio.busy;
+        match node.mac.enqueue(ac, frame, now, busy, &self.p.mac, &mut self.rng_mac) {
+            mac::Enqueued::Dropped => self.trace.mac_queue_drop(),
+            mac::Enqueued::Queued => {}
+            mac::Enqueued::Schedule(t) => self.schedule_access(n, t),
+        }
+    }
+
+    fn on_access(&mut self, n: NodeId, ac: usize, gen: u32) {
+        let now = self.now;
+        let node = &mut self.nodes[n as usize];
+        let transmitting = node.radio.tx_until > now;
+        let (frame, queued_ns) = match node
+            .mac
+            .access(ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
+        {
+            mac::Access::Stale | mac::Access::InternalCollision => return,
+            mac::Access::Empty { delay_drops } => {
+                self.trace.mac_delay_drops(delay_drops);
+                return;
+            }
+            mac::Access::Frame {
+                frame,
+                queued_ns,
+                delay_drops,
+            } => {
+                self.trace.mac_delay_drops(delay_drops);
+                (frame, queued_ns)
+            }
+        };
+        let node = &mut self.nodes[n as usize];
+        if node.pos.is_none() {
+            node.mac.clear(ac);
+            return;
+        }
+        node.mac.post_backoff(ac, &self.p.mac, &mut self.rng_mac);
+        self.transmit(n, frame, queued_ns);
+    }
+
+    // ----- PHY glue: transmissions and the medium state -------------------------------
+
+    fn transmit(&mut self, n: NodeId, frame: Frame, queued_ns: u64) {
+        let now = self.now;
+        let Some(src_pos) = self.nodes[n as usize].pos else {
+            return;
+        };
+        let airtime = phy::airtime_ns(frame.bytes, self.p.phy.rate_mbps);
+        let end = now + airtime;
+        let is_cam = matches!(frame.kind, FrameKind::Cam { .. });
+        let counted = match frame.kind {
+            FrameKind::Cam { gen_ns, .. } => gen_ns >= self.p.warmup_ns,
+            _ => now >= self.p.warmup_ns,
+        };
+        if counted {
+            let key_frame = matches!(frame.kind, FrameKind::TeslaKey { .. });
+            self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
+        }
+        // Half duplex: a frame being received is lost when this node starts sending.
+        self.nodes[n as usize]
+            .radio
+            .start_tx(end, now, &self.p.phy, &self.errors);
+        self.update_medium(n);
+
+        let mut near = Vec::new();
+        self.grid.for_each_near(src_pos, self.p.search_m, |j| near.push(j));
+        let mut receivers = Vec::with_capacity(near.len());
+        let count_attempts = is_cam && counted;
+        for j in near {
+            if j == n {
+                continue;
+            }
+            let Some(pj) = self.nodes[j as usize].pos else { continue };
+            let d = dist(pj, src_pos);
+            if count_attempts && d <= self.p.max_distance_m && !self.nodes[j as usize].rsu {
+                self.trace.cam_attempt(d);
+            }
+            if d > self.p.cutoff_m {
+                continue;
+            }
+            let Some(mw) = self.link.sample_mw(d, &mut self.rng_channel) else {
+                continue;
+            };
+            receivers.push((j, mw, d as f32));
+        }
+        let id = match self.free_tx.pop() {
+            Some(i) => i,
+            None => {
+                self.txs.push(None);
+                self.txs.len() - 1
+            }
+        };
+        for &(j, mw, _) in &receivers {
+            self.nodes[j as usize]
+                .radio
+                .signal_start(id, mw, now, &self.p.phy, &self.errors);
+            self.update_medium(j);
+        }
+        self.trace.signals(receivers.len() as u64);
+        self.txs[id] = Some(Transmission { frame, receivers });
+        self.schedule(end, Event::TxEnd(id));
+    }
+
+    fn tx_end(&mut self, id: usize) {
+        let Some(tx) = self.txs.get_mut(id).and_then(Option::take) else {
+            return;
+        };
+        self.free_tx.push(id);
+        let src = tx.frame.src;
+        self.update_medium(src);
+        let now = self.now;
+        for &(j, mw, dist) in &tx.receivers {
+            let node = &mut self.nodes[j as usize];
+            let outcome = node
+                .radio
+                .signal_end(id, mw, now, &self.p.phy, &self.errors, &mut self.rng_channel);
+            if let Some(decoded) = outcome {
+                node.mac.set_rx_error(!decoded);
+            }
+            self.update_medium(j);
+            if outcome == Some(true) {
+                self.received(j, tx.frame.clone(), dist);
+            }
+        }
+    }
+
+    /// Recomputes the clear-channel assessment and tells the MAC about changes.
+    fn update_medium(&mut self, n: NodeId) {
+        let now = self.now;
+        let node = &mut self.nodes[n as usize];
+        let busy = node.radio.cca_busy(now, &self.p.phy);
+        if busy == node.radio.busy {
+            return;
+        }
+        node.radio.busy = busy;
+        if busy {
+            node.radio.busy_since = now;
+            node.mac.medium_busy(now, &self.p.mac);
+        } else {
+            let since = node.radio.busy_since.max(self.p.warmup_ns);
+            if !node.rsu && now > since {
+                self.trace.busy_time((now - since) as f64);
+            }
+            for t in node.mac.medium_idle(now, &self.p.mac).into_iter().flatten() {
+                self.schedule_access(n, t);
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Security processing at each station: its own signing and encryption (urgent queue),
+//! verification of received CAMs and attack frames on `cores` servers with a deadline,
+//! TESLA key buffering, certificate knowledge and replay detection per neighbour, and the
+//! query service's decryptions. Service times come from the variant's cost model.
+
+use super::trace::{CamVerified, CryptoLoss, Observer};
+use super::{Event, Frame, FrameKind, NodeId, Sim};
+use crate::mobility::Position;
+use crate::scenario::AttackKind;
+use crate::security::Cost;
+use crate::verifier::Job;
+use rand::Rng;
+use v2x_profile::ProtocolId;
+
+/// One unit of work of a station's security processor.
+#[derive(Debug)]
+pub enum Work {
+    /// Own signing/encryption before the frame goes to the MAC queue.
+    Prepare { frame: Frame, ac: usize },
+    /// Verification of a received CAM or attack frame.
+    Verify { frame: Frame, rx_ns: u64, dist: f32 },
+    /// Decryption of a query request at a road side unit.
+    DecryptRequest { id: u32, gen_ns: u64, vehicle: NodeId },
+    /// Decryption of a reply at the vehicle.
+    DecryptReply { gen_ns: u64 },
+}
+
+/// What a station knows of one neighbour.
+#[derive(Default)]
+pub struct Neighbour {
+    pub last_rx_ns: Option<u64>,
+    pub last_verified_ns: Option<u64>,
+    pub last_pos: Position,
+    highest_seq: Option<u32>,
+    certificate_known: bool,
+    /// TESLA packets waiting for their key: (interval, frame, rx time, distance).
+    pending: Vec<(u32, Frame, u64, f32)>,
+}
+
+fn distance_mm(dist: f32) -> u64 {
+    (f64::from(dist) * 1000.0) as u64
+}
+
+impl<O: Observer> Sim<'_, O> {
+    /// Signs or encrypts on the node's processor (urgent queue), then hands the frame to
+    /// the MAC.
+    pub(super) fn prepare(&mut self, n: NodeId, frame: Frame, ac: usize, cost: &Cost) {
+        let service_ns = cost.sample_ns(self.rng_proc.gen());
+        if service_ns == 0 {
+            self.mac_enqueue(n, ac, frame);
+            return;
+        }
+        let job = Job {
+            work: Work::Prepare { frame, ac },
+            arrival_ns: self.now,
+            deadline_ns: u64::MAX,
+            service_ns,
+            distance_mm: 0,
+        };
+        self.submit(n, job, true);
+    }
+
+    fn submit(&mut self, n: NodeId, job: Job<Work>, urgent: bool) {
+        let now = self.now;
+        let mut expired = Vec::new();
+        let started = self.nodes[n as usize]
+            .proc
+            .submit(job, urgent, now, &mut |j| expired.push(j));
+        for j in expired {
+            self.job_expired(j);
+        }
+        if let Some(j) = started {
+            self.start_service(n, j);
+        }
+    }
+
+    fn start_service(&mut self, n: NodeId, job: Job<Work>) {
+        let t = self.now + job.service_ns;
+        let slot = match self.free_service.pop() {
+            Some(s) => s,
+            None => {
+                self.in_service.push(None);
+                self.in_service.len() - 1
+            }
+        };
+        self.in_service[slot] = Some(job);
+        self.schedule(t, Event::ProcDone { node: n, slot });
+    }
+
+    pub(super) fn proc_done(&mut self, n: NodeId, job: Job<Work>) {
+        let now = self.now;
+        let mut expired = Vec::new();
+        let next = self.nodes[n as usize].proc.complete(now, &mut |j| expired.push(j));
+        for j in expired {
+            self.job_expired(j);
+        }
+        if let Some(j) = next {
+            self.start_service(n, j);
+        }
+        match job.work {
+            Work::Prepare { frame, ac } => self.mac_enqueue(n, ac, frame),
+            Work::Verify { frame, rx_ns, dist } => self.verified(n, frame, rx_ns, dist),
+            Work::DecryptRequest { id, gen_ns, vehicle } => {
+                if id != 0 {
+                    self.trace.query_request_received();
+                }
+                self.query_reply(n, id, gen_ns, vehicle);
+            }
+            Work::DecryptReply { gen_ns } => {
+                let d = now - gen_ns;
+                if d <= super::ns(self.sc.query.timeout_s) {
+                    self.trace.query_success(d);
+                }
+            }
+        }
+    }
+
+    fn job_expired(&mut self, job: Job<Work>) {
+        if let Work::Verify { frame, dist, .. } = job.work {
+            match frame.kind {
+                FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns => {
+                    self.trace.crypto_lost(CryptoLoss::Deadline, dist);
+                }
+                FrameKind::Attack { .. } => self.trace.attack_job_expired(),
+                _ => {}
+            }
+        }
+    }
+
+    /// A verification finished: deliver to the application or reject.
+    fn verified(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32) {
+        let now = self.now;
+        match frame.kind {
+            FrameKind::Cam {
+                seq,
+                gen_ns,
+                pos,
+                certificate,
+                ..
+            } => {
+                let src = frame.src;
+                let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
+                let previous = nb.last_verified_ns;
+                nb.last_verified_ns = Some(now);
+                nb.last_pos = pos;
+                nb.highest_seq = Some(nb.highest_seq.map_or(seq, |h| h.max(seq)));
+                if certificate {
+                    nb.certificate_known = true;
+                }
+                if gen_ns < self.p.warmup_ns {
+                    return;
+                }
+                self.trace.cam_verified(CamVerified {
+                    src,
+                    dst: n,
+                    distance_m: dist,
+                    e2e_ns: now - gen_ns,
+                    latency_ns: now - rx_ns,
+                    inter_arrival_ns: previous.filter(|p| *p >= self.p.warmup_ns).map(|prev| now - prev),
+                });
+            }
+            FrameKind::Attack { kind, .. } => match kind {
+                AttackKind::Replay => self.trace.attack_accepted(),
+                _ => self.trace.rejected("invalid-signature"),
+            },
+            _ => {}
+        }
+    }
+
+    /// A frame decoded by the radio of `n` reaches the security layer.
+    pub(super) fn received(&mut self, n: NodeId, frame: Frame, dist: f32) {
+        let now = self.now;
+        self.trace.frame_decoded();
+        if let Some(dst) = frame.dst {
+            if dst != n {
+                return;
+            }
+        }
+        if self.nodes[n as usize].rsu {
+            if let FrameKind::QueryRequest { id, gen_ns, vehicle } = frame.kind {
+                let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
+                let job = Job {
+                    work: Work::DecryptRequest { id, gen_ns, vehicle },
+                    arrival_ns: now,
+                    deadline_ns: u64::MAX,
+                    service_ns,
+                    distance_mm: distance_mm(dist),
+                };
+                self.submit(n, job, false);
+            }
+            return;
+        }
+        match frame.kind {
+            FrameKind::Cam {
+                seq,
+                gen_ns,
+                certificate,
+                attached_key,
+                ..
+            } => {
+                let src = frame.src;
+                self.nodes[n as usize].last_heard_cam = Some((src, seq, gen_ns));
+                let known = {
+                    let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
+                    nb.last_rx_ns = Some(now);
+                    nb.certificate_known
+                };
+                let counted = gen_ns >= self.p.warmup_ns;
+                if counted {
+                    self.trace.cam_received(src, n, dist);
+                }
+                let sec = self.sec;
+                match sec.kind {
+                    ProtocolId::None => self.verified(n, frame, now, dist),
+                    ProtocolId::Tesla | ProtocolId::TeslaAttached => {
+                        let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
+                        nb.pending.push((seq, frame, now, dist));
+                        if let Some(k) = attached_key {
+                            self.tesla_key(n, src, k);
+                        }
+                    }
+                    _ => {
+                        if !certificate && sec.require_known_certificate && !known {
+                            if counted {
+                                self.trace.crypto_lost(CryptoLoss::UnknownCertificate, dist);
+                            }
+                            return;
+                        }
+                        let cost = if certificate {
+                            &sec.verify_certificate
+                        } else {
+                            &sec.verify
+                        };
+                        let service_ns = cost.sample_ns(self.rng_proc.gen());
+                        self.enqueue_verify(n, frame, now, dist, service_ns);
+                    }
+                }
+            }
+            FrameKind::TeslaKey { interval } => self.tesla_key(n, frame.src, interval),
+            FrameKind::QueryReply { id, gen_ns } => {
+                if id != 0 {
+                    self.trace.query_reply_received();
+                    let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
+                    let job = Job {
+                        work: Work::DecryptReply { gen_ns },
+                        arrival_ns: now,
+                        deadline_ns: u64::MAX,
+                        service_ns,
+                        distance_mm: distance_mm(dist),
+                    };
+                    self.submit(n, job, false);
+                }
+            }
+            FrameKind::QueryRequest { .. } => {}
+            FrameKind::Attack { kind, replay } => self.attack_received(n, frame.clone(), kind, replay, dist),
+        }
+    }
+
+    fn enqueue_verify(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32, service_ns: u64) {
+        if service_ns == 0 {
+            self.verified(n, frame, rx_ns, dist);
+            return;
+        }
+        let job = Job {
+            work: Work::Verify { frame, rx_ns, dist },
+            arrival_ns: self.now,
+            deadline_ns: rx_ns.saturating_add(self.sec.deadline_ns),
+            service_ns,
+            distance_mm: distance_mm(dist),
+        };
+        self.submit(n, job, false);
+    }
+
+    /// A TESLA key for `interval` arrived: every buffered packet of an interval up to it
+    /// becomes verifiable (later keys verify earlier intervals through the hash chain).
+    fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
+        let now = self.now;
+        let deadline = self.sec.deadline_ns;
+        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+            return;
+        };
+        let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending)
+            .into_iter()
+            .partition(|p| p.0 <= interval);
+        nb.pending = keep;
+        // Packets whose key never came within the deadline are lost too.
+        let cutoff = now.saturating_sub(deadline);
+        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
+        nb.pending = keep;
+        for (_, frame, _, dist) in late.into_iter().chain(ready.iter().filter(|p| p.2 < cutoff).cloned()) {
+            if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
+                self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
+            }
+        }
+        for (_, frame, rx_ns, dist) in ready.into_iter().filter(|p| p.2 >= cutoff) {
+            let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
+            self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
+        }
+    }
+
+    fn attack_received(
+        &mut self,
+        n: NodeId,
+        frame: Frame,
+        kind: AttackKind,
+        replay: Option<(NodeId, u32, u64)>,
+        dist: f32,
+    ) {
+        let sec = self.sec;
+        if sec.kind == ProtocolId::None {
+            // Without security every forged message is accepted.
+            self.trace.attack_accepted();
+            return;
+        }
+        match kind {
+            AttackKind::Unsigned => self.trace.rejected("unsigned"),
+            AttackKind::Stale => self.trace.rejected("stale"),
+            AttackKind::ExpiredCertificate if sec.kind.uses_certificates() => {
+                self.trace.rejected("expired-certificate")
+            }
+            AttackKind::Replay => {
+                let Some((orig, seq, gen_ns)) = replay else { return };
+                let seen = self.nodes[n as usize]
+                    .neighbours
+                    .get(&orig)
+                    .and_then(|nb| nb.highest_seq)
+                    .is_some_and(|h| h >= seq);
+                if seen {
+                    self.trace.rejected("replay");
+                } else if self.now.saturating_sub(gen_ns) > sec.freshness_ns {
+                    self.trace.rejected("stale");
+                } else {
+                    let service_ns = sec.verify.sample_ns(self.rng_proc.gen());
+                    self.enqueue_verify(n, frame, self.now, dist, service_ns);
+                }
+            }
+            AttackKind::InvalidSignature | AttackKind::Flood | AttackKind::ExpiredCertificate => {
+                let service_ns = sec.verify.sample_ns(self.rng_proc.gen()).max(1);
+                self.enqueue_verify(n, frame, self.now, dist, service_ns);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Trace sink: the models report what happens (a CAM verified, a frame dropped, the medium
+//! busy for a while) and an [`Observer`] turns it into metrics. [`MetricsCollector`] builds
+//! the [`RunMetrics`] of a run; other observers (traces, tests) implement only what they
+//! need. Events are reported only for packets that count (generated after the warm-up).
+
+use super::NodeId;
+use crate::metrics::{DistanceBin, PairCount, RunMetrics};
+
+/// Why a received CAM was lost at the security layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CryptoLoss {
+    /// Not verified before its deadline.
+    Deadline,
+    /// TESLA: its key never came within the deadline.
+    KeyMissing,
+    /// Digest-signed by a sender whose certificate was never received.
+    UnknownCertificate,
+}
+
+/// A CAM that passed verification.
+#[derive(Debug, Clone, Copy)]
+pub struct CamVerified {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub distance_m: f32,
+    pub e2e_ns: u64,
+    /// From radio reception to verified.
+    pub latency_ns: u64,
+    /// Since the previous CAM of the same sender verified here, if counted.
+    pub inter_arrival_ns: Option<u64>,
+}
+
+/// Receives the events of one run. Every method defaults to doing nothing.
+#[allow(unused_variables)]
+pub trait Observer {
+    /// One event of the queue was handled.
+    fn event(&mut self) {}
+    /// A vehicle was on the map for `ns` (channel busy ratio denominator).
+    fn presence(&mut self, ns: f64) {}
+    /// A station's medium was busy for `ns`.
+    fn busy_time(&mut self, ns: f64) {}
+    /// One awareness sample: neighbours in range, heard, verified, position-weighted.
+    fn awareness(&mut self, neighbours: u64, heard: u64, verified: u64, weighted: f64) {}
+    fn cam_generated(&mut self) {}
+    /// A counted frame went on the air; `cam_mac_delay_ns` for CAMs.
+    fn frame_sent(&mut self, src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>) {}
+    /// A counted CAM could reach a vehicle at `distance_m` (PDR denominator).
+    fn cam_attempt(&mut self, distance_m: f64) {}
+    /// Signal arrivals above the floor of one transmission.
+    fn signals(&mut self, n: u64) {}
+    /// A radio decoded a frame (any kind): the simulator's unit of work.
+    fn frame_decoded(&mut self) {}
+    /// A counted CAM reached the security layer of `dst`.
+    fn cam_received(&mut self, src: NodeId, dst: NodeId, distance_m: f32) {}
+    fn cam_verified(&mut self, v: CamVerified) {}
+    fn crypto_lost(&mut self, why: CryptoLoss, distance_m: f32) {}
+    /// A message was rejected for `reason` (a reject reason code).
+    fn rejected(&mut self, reason: &'static str) {}
+    fn attack_frame_sent(&mut self) {}
+    fn attack_accepted(&mut self) {}
+    fn attack_job_expired(&mut self) {}
+    fn mac_queue_drop(&mut self) {}
+    fn mac_delay_drops(&mut self, n: u64) {}
+    fn query_request_sent(&mut self) {}
+    fn query_request_received(&mut self) {}
+    fn query_reply_received(&mut self) {}
+    fn query_success(&mut self, delay_ns: u64) {}
+}
+
+/// What the collector needs to bin events.
+#[derive(Debug, Clone)]
+pub struct CollectorParams {
+    pub bin_m: f64,
+    pub max_distance_m: f64,
+    pub headline_m: f64,
+    pub per_pair_counts: bool,
+    pub nodes: usize,
+}
+
+/// Node counts up to which per-pair counters are a dense matrix.
+const DENSE_PAIRS_MAX_NODES: usize = 2048;
+
+/// Builds the [`RunMetrics`] of a run.
+pub struct MetricsCollector {
+    p: CollectorParams,
+    /// Dense per-pair counters (sender * nodes + receiver) when the node count is small;
+    /// folded into `metrics.per_pair` at the end.
+    pairs: Vec<PairCount>,
+    pub metrics: RunMetrics,
+}
+
+impl MetricsCollector {
+    pub fn new(p: CollectorParams) -> MetricsCollector {
+        let bins = (p.max_distance_m / p.bin_m).ceil() as usize;
+        MetricsCollector {
+            pairs: if p.per_pair_counts && p.nodes <= DENSE_PAIRS_MAX_NODES {
+                vec![PairCount::default(); p.nodes * p.nodes]
+            } else {
+                Vec::new()
+            },
+            metrics: RunMetrics {
+                bins: vec![DistanceBin::default(); bins],
+                ..Default::default()
+            },
+            p,
+        }
+    }
+
+    fn pair(&mut self, src: NodeId, dst: NodeId) -> &mut PairCount {
+        if self.pairs.is_empty() {
+            self.metrics.per_pair.entry((src, dst)).or_default()
+        } else {
+            &mut self.pairs[src as usize * self.p.nodes + dst as usize]
+        }
+    }
+
+    fn bin(&mut self, distance_m: f64) -> Option<&mut DistanceBin> {
+        self.metrics.bins.get_mut((distance_m / self.p.bin_m) as usize)
+    }
+
+    /// The metrics, with the dense pair counters folded in and the run's wall time.
+    pub fn finish(mut self, wall_s: f64) -> RunMetrics {
+        self.metrics.wall_s = wall_s;
+        let n = self.p.nodes;
+        for (k, c) in self.pairs.iter().enumerate() {
+            if c.received > 0 || c.verified > 0 {
+                self.metrics
+                    .per_pair
+                    .insert(((k / n) as NodeId, (k % n) as NodeId), c.clone());
+            }
+        }
+        self.metrics
+    }
+}
+
+impl Observer for MetricsCollector {
+    fn event(&mut self) {
+        self.metrics.events += 1;
+    }
+    fn presence(&mut self, ns: f64) {
+        self.metrics.presence_ns += ns;
+    }
+    fn busy_time(&mut self, ns: f64) {
+        self.metrics.busy_ns += ns;
+    }
+    fn awareness(&mut self, neighbours: u64, heard: u64, verified: u64, weighted: f64) {
+        let m = &mut self.metrics;
+        m.awareness_neighbours += neighbours;
+        m.awareness_heard += heard;
+        m.awareness_verified += verified;
+        m.awareness_weighted += weighted;
+    }
+    fn cam_generated(&mut self) {
+        self.metrics.cams_generated += 1;
+    }
+    fn frame_sent(&mut self, src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>) {
+        self.metrics.frames_sent += 1;
+        if key_frame {
+            self.metrics.key_frames_sent += 1;
+        }
+        if let Some(d) = cam_mac_delay_ns {
+            self.metrics.mac_delay.record(d);
+            if self.p.per_pair_counts {
+                *self.metrics.per_node_sent.entry(src).or_default() += 1;
+            }
+        }
+    }
+    fn cam_attempt(&mut self, distance_m: f64) {
+        if distance_m > self.p.max_distance_m {
+            return;
+        }
+        if let Some(bin) = self.bin(distance_m) {
+            bin.attempts += 1;
+        }
+        if distance_m <= self.p.headline_m {
+            self.metrics.headline_attempts += 1;
+        }
+    }
+    fn signals(&mut self, n: u64) {
+        self.metrics.signals += n;
+    }
+    fn frame_decoded(&mut self) {
+        self.metrics.receptions += 1;
+    }
+    fn cam_received(&mut self, src: NodeId, dst: NodeId, distance_m: f32) {
+        let d = f64::from(distance_m);
+        if let Some(bin) = self.bin(d) {
+            bin.received += 1;
+        }
+        if d <= self.p.headline_m {
+            self.metrics.headline_received += 1;
+        }
+        if self.p.per_pair_counts {
+            self.pair(src, dst).received += 1;
+        }
+        self.metrics.security_arrivals += 1;
+    }
+    fn cam_verified(&mut self, v: CamVerified) {
+        if let Some(ia) = v.inter_arrival_ns {
+            self.metrics.inter_arrival.record(ia);
+        }
+        self.metrics.e2e_delay.record(v.e2e_ns);
+        self.metrics.verification_latency.record(v.latency_ns);
+        let d = f64::from(v.distance_m);
+        if let Some(bin) = self.bin(d) {
+            bin.verified += 1;
+        }
+        if d <= self.p.headline_m {
+            self.metrics.headline_verified += 1;
+        }
+        if self.p.per_pair_counts {
+            self.pair(v.src, v.dst).verified += 1;
+        }
+    }
+    fn crypto_lost(&mut self, why: CryptoLoss, distance_m: f32) {
+        match why {
+            CryptoLoss::Deadline => self.metrics.crypto_lost_deadline += 1,
+            CryptoLoss::KeyMissing => self.metrics.crypto_lost_key += 1,
+            CryptoLoss::UnknownCertificate => self.metrics.crypto_lost_unknown_certificate += 1,
+        }
+        if let Some(bin) = self.bin(f64::from(distance_m)) {
+            bin.crypto_lost += 1;
+        }
+    }
+    fn rejected(&mut self, reason: &'static str) {
+        *self.metrics.rejected.entry(reason.to_string()).or_default() += 1;
+    }
+    fn attack_frame_sent(&mut self) {
+        self.metrics.attack_frames_sent += 1;
+    }
+    fn attack_accepted(&mut self) {
+        self.metrics.attacks_accepted += 1;
+    }
+    fn attack_job_expired(&mut self) {
+        self.metrics.attack_jobs_expired += 1;
+    }
+    fn mac_queue_drop(&mut self) {
+        self.metrics.mac_queue_drops += 1;
+    }
+    fn mac_delay_drops(&mut self, n: u64) {
+        self.metrics.mac_delay_drops += n;
+    }
+    fn query_request_sent(&mut self) {
+        self.metrics.query.requests_sent += 1;
+    }
+    fn query_request_received(&mut self) {
+        self.metrics.query.requests_received += 1;
+    }
+    fn query_reply_received(&mut self) {
+        self.metrics.query.replies_received += 1;
+    }
+    fn query_success(&mut self, delay_ns: u64) {
+        self.metrics.query.successes += 1;
+        self.metrics.query.delay.record(delay_ns);
+    }
+}

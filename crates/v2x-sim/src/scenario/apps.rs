@@ -1,0 +1,107 @@
+//! `[cam]` and `[query]`: the applications (periodic CAM/BSM beacons, the V2I
+//! request/reply query service).
+
+use super::check::{nonneg, pos};
+use super::mac::AccessCategory;
+use crate::error::ScenarioError;
+use serde::{Deserialize, Serialize};
+
+/// Periodic CAM/BSM beacons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CamConfig {
+    pub enabled: bool,
+    pub rate_hz: f64,
+    /// Application payload before security.
+    pub payload_bytes: u32,
+    pub access_category: AccessCategory,
+    /// Start offsets per node (s); empty draws a uniform phase in [0, 1/rate).
+    pub start_offsets_s: Vec<f64>,
+    /// Road side units also beacon.
+    pub rsus_send: bool,
+}
+
+impl Default for CamConfig {
+    fn default() -> Self {
+        CamConfig {
+            enabled: true,
+            rate_hz: 10.0,
+            payload_bytes: 100,
+            access_category: AccessCategory::Voice,
+            start_offsets_s: Vec::new(),
+            rsus_send: false,
+        }
+    }
+}
+
+/// V2I request/reply query service with encryption (paper 000 §5.2.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct QueryConfig {
+    pub enabled: bool,
+    /// Share of the vehicles that send a request in each second (Poisson rate per vehicle, 1/s).
+    pub request_rate_per_vehicle_hz: f64,
+    pub request_payload_bytes: u32,
+    pub reply_payload_bytes: u32,
+    /// Encryption overhead per message (ECIES-P256 + AES-CCM-128: 171 bytes, paper 000).
+    pub encryption_overhead_bytes: u32,
+    /// Protocol and variant whose `encap` / `decap` costs at level `encrypt` apply.
+    pub cost_protocol: String,
+    pub cost_variant: String,
+    /// Replies later than this after the request count as failures.
+    pub timeout_s: f64,
+    pub access_category: AccessCategory,
+}
+
+impl Default for QueryConfig {
+    fn default() -> Self {
+        QueryConfig {
+            enabled: false,
+            request_rate_per_vehicle_hz: 0.15,
+            request_payload_bytes: 40,
+            reply_payload_bytes: 200,
+            encryption_overhead_bytes: 171,
+            cost_protocol: "etsi-v1.2.1".into(),
+            cost_variant: "p256-sha256".into(),
+            timeout_s: 2.0,
+            access_category: AccessCategory::BestEffort,
+        }
+    }
+}
+
+impl CamConfig {
+    /// Checks value ranges; the error names the field.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        pos("cam.rate_hz", self.rate_hz)?;
+        if self.rate_hz > 10_000.0 {
+            return Err(ScenarioError::invalid("cam.rate_hz", "at most 10000 Hz"));
+        }
+        if self.payload_bytes > 4000 {
+            return Err(ScenarioError::invalid("cam.payload_bytes", "at most 4000"));
+        }
+        for o in &self.start_offsets_s {
+            nonneg("cam.start_offsets_s", *o)?;
+        }
+        Ok(())
+    }
+}
+
+impl QueryConfig {
+    /// Checks value ranges and names; the error names the field.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let q = self;
+        nonneg("query.request_rate_per_vehicle_hz", q.request_rate_per_vehicle_hz)?;
+        pos("query.timeout_s", q.timeout_s)?;
+        if q.request_payload_bytes > 4000 || q.reply_payload_bytes > 4000 || q.encryption_overhead_bytes > 4000 {
+            return Err(ScenarioError::invalid(
+                "query.request_payload_bytes",
+                "payloads and overhead at most 4000 bytes",
+            ));
+        }
+        self.cost_protocol
+            .parse::<v2x_profile::ProtocolId>()
+            .map_err(|e| ScenarioError::invalid("query.cost_protocol", format!("{e}")))?;
+        super::security::parse_variant("query.cost_variant", &self.cost_variant)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,243 @@
+//! Scenario files: every parameter named with its unit, with a default.
+//!
+//! A scenario is TOML. Unknown keys are errors (typos must not silently fall back to a
+//! default). [`Scenario::parse`] reports the line and column of a syntax or type error;
+//! [`Scenario::validate`] checks the value ranges and names the offending field. Each
+//! model's parameters live in their own module, with their `validate()` beside them:
+//! [`mobility`], [`radio`] (PHY) and [`channel`], [`mac`], [`apps`] (CAM, query),
+//! [`attackers`], [`security`] (the `[[variant]]`s) and [`metrics`].
+
+pub mod apps;
+pub mod attackers;
+pub mod channel;
+mod check;
+pub mod mac;
+pub mod metrics;
+pub mod mobility;
+pub mod radio;
+pub mod security;
+
+pub use apps::{CamConfig, QueryConfig};
+pub use attackers::{AttackKind, AttackerConfig};
+pub use channel::{FadingConfig, PathLossConfig};
+pub use mac::{AccessCategory, MacConfig};
+pub use metrics::MetricsConfig;
+pub use mobility::MobilityConfig;
+pub use radio::{RadioConfig, ReceptionModel};
+pub use security::{parse_protocol, parse_variant, CertificatePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS};
+
+use crate::error::ScenarioError;
+use check::{nonneg, pos};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A whole scenario: common settings plus one or more security variants compared on the
+/// same mobility and seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Scenario {
+    /// Short name used in reports.
+    pub name: String,
+    pub description: String,
+    /// Simulated time in seconds.
+    pub duration_s: f64,
+    /// Metrics ignore packets generated before this time (seconds).
+    pub warmup_s: f64,
+    /// Base seed; replication r uses seed + r.
+    pub seed: u64,
+    /// Independent replications (run in parallel).
+    pub replications: u32,
+    pub mobility: MobilityConfig,
+    pub radio: RadioConfig,
+    pub mac: MacConfig,
+    pub cam: CamConfig,
+    pub query: QueryConfig,
+    #[serde(rename = "attacker")]
+    pub attackers: Vec<AttackerConfig>,
+    pub metrics: MetricsConfig,
+    /// The security configurations to compare; each runs on identical mobility and seeds.
+    #[serde(rename = "variant")]
+    pub variants: Vec<VariantConfig>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: "scenario".into(),
+            description: String::new(),
+            duration_s: 10.0,
+            warmup_s: 1.0,
+            seed: 1,
+            replications: 1,
+            mobility: MobilityConfig::default(),
+            radio: RadioConfig::default(),
+            mac: MacConfig::default(),
+            cam: CamConfig::default(),
+            query: QueryConfig::default(),
+            attackers: Vec::new(),
+            metrics: MetricsConfig::default(),
+            variants: vec![VariantConfig::default()],
+        }
+    }
+}
+
+/// Overrides given on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub duration_s: Option<f64>,
+    pub seed: Option<u64>,
+    pub replications: Option<u32>,
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+impl Scenario {
+    /// Parses scenario TOML; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let s: Scenario = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |sp| line_col(text, sp.start));
+            ScenarioError::Syntax {
+                file: origin.into(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Reads and parses a scenario file; relative paths inside it are resolved against
+    /// its directory.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        let mut s = Scenario::parse(&text, &path.display().to_string())?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        s.resolve_paths(base);
+        Ok(s)
+    }
+
+    fn resolve_paths(&mut self, base: &Path) {
+        match &mut self.mobility {
+            MobilityConfig::SumoFcd { path, .. } | MobilityConfig::Ngsim { path, .. } if path.is_relative() => {
+                *path = base.join(&*path);
+            }
+            _ => {}
+        }
+        for v in &mut self.variants {
+            // A shipped profile's name (or a misspelt one, reported with the valid names)
+            // stays a name; a path is taken relative to the scenario file.
+            let is_path =
+                v.profile.contains(['/', '\\']) || v.profile.ends_with(".json") || v.profile.ends_with(".toml");
+            let is_builtin = v2x_profile::BUILTIN_NAMES.contains(&v.profile.as_str());
+            if is_path && !is_builtin && Path::new(&v.profile).is_relative() {
+                v.profile = base.join(&v.profile).display().to_string();
+            }
+        }
+    }
+
+    pub fn apply(&mut self, o: &Overrides) -> Result<(), ScenarioError> {
+        if let Some(d) = o.duration_s {
+            self.duration_s = d;
+            if self.warmup_s >= d {
+                self.warmup_s = d / 10.0;
+            }
+        }
+        if let Some(s) = o.seed {
+            self.seed = s;
+        }
+        if let Some(r) = o.replications {
+            self.replications = r;
+        }
+        self.validate()
+    }
+
+    /// Checks value ranges; the error names the field.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        pos("duration_s", self.duration_s)?;
+        if self.duration_s > 1e6 {
+            return Err(ScenarioError::invalid("duration_s", "must be at most 1e6 s"));
+        }
+        nonneg("warmup_s", self.warmup_s)?;
+        if self.warmup_s >= self.duration_s {
+            return Err(ScenarioError::invalid("warmup_s", "must be shorter than duration_s"));
+        }
+        if self.replications == 0 || self.replications > 10_000 {
+            return Err(ScenarioError::invalid("replications", "must be between 1 and 10000"));
+        }
+        self.mobility.validate()?;
+        self.radio.validate()?;
+        self.mac.validate()?;
+        self.cam.validate()?;
+        self.query.validate()?;
+        for (i, a) in self.attackers.iter().enumerate() {
+            a.validate(i)?;
+        }
+        self.metrics.validate()?;
+        if self.variants.is_empty() {
+            return Err(ScenarioError::invalid("variant", "at least one [[variant]] is needed"));
+        }
+        let mut names = std::collections::HashSet::new();
+        for (i, v) in self.variants.iter().enumerate() {
+            v.validate(i)?;
+            if !names.insert(v.name.as_str()) {
+                return Err(ScenarioError::invalid(
+                    format!("variant[{i}].name"),
+                    format!("duplicate variant name {}", v.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The resolved configuration (all defaults filled in) as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_else(|e| format!("# cannot serialise scenario: {e}\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse_from_empty_file_and_round_trip() {
+        let s = Scenario::parse("", "empty").unwrap();
+        assert_eq!(s, Scenario::default());
+        let again = Scenario::parse(&s.to_toml(), "resolved").unwrap();
+        assert_eq!(again, s);
+    }
+
+    #[test]
+    fn unknown_field_reports_line() {
+        let e = Scenario::parse("duration_s = 5\n\n[radio]\ntx_powr_dbm = 3\n", "t.toml").unwrap_err();
+        match e {
+            ScenarioError::Syntax { line, message, .. } => {
+                assert_eq!(line, 4, "{message}");
+                assert!(message.contains("tx_powr_dbm"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_value_names_field() {
+        let e = Scenario::parse("duration_s = -1\n", "t.toml").unwrap_err();
+        assert!(e.to_string().contains("duration_s"), "{e}");
+        let e = Scenario::parse("[radio]\ndata_rate_mbps = 5\n", "t.toml").unwrap_err();
+        assert!(e.to_string().contains("radio.data_rate_mbps"), "{e}");
+        let e = Scenario::parse("[[variant]]\nname='a'\nprotocol='rsa'\n", "t.toml").unwrap_err();
+        assert!(e.to_string().contains("variant[0].protocol"), "{e}");
+        let e = Scenario::parse("duration_s = 'ten'\n", "t.toml").unwrap_err();
+        assert!(matches!(e, ScenarioError::Syntax { line: 1, .. }), "{e:?}");
+    }
+}

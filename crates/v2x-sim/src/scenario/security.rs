@@ -1,0 +1,193 @@
+//! `[[variant]]`: one security configuration per variant (protocol, processor profile,
+//! costs, sizes, verification discipline); every variant runs on the same mobility and
+//! seeds.
+
+use super::check::{nonneg, pos};
+use crate::error::ScenarioError;
+use serde::{Deserialize, Serialize};
+pub use v2x_profile::CertificatePolicy;
+use v2x_profile::{ProtocolId, Variant};
+
+/// Order in which a receiver verifies queued messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueueOrder {
+    Fifo,
+    /// Nearest sender first (prioritised verification, paper 000 §5.3).
+    NearestFirst,
+}
+
+/// The protocols the simulator models: every [`ProtocolId`] but the session-key schemes,
+/// whose pairwise handshakes a broadcast cost model does not capture.
+pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
+    ProtocolId::None,
+    ProtocolId::Raw,
+    ProtocolId::Ieee16092,
+    ProtocolId::EtsiV121,
+    ProtocolId::Tesla,
+    ProtocolId::TeslaAttached,
+    ProtocolId::HashChain,
+    ProtocolId::TwoFlip,
+];
+
+/// One security configuration: protocol, processor and verification discipline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VariantConfig {
+    pub name: String,
+    /// `none`, `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `tesla-attached`, `hash-chain`,
+    /// `2flip` (see [`SIMULATED_PROTOCOLS`]).
+    pub protocol: String,
+    /// Shipped profile name (`v2x_profile::BUILTIN_NAMES`) or path of a `v2x bench` profile
+    /// (relative to the scenario file). Empty is allowed only when costs are given below
+    /// or the protocol is `none`.
+    pub profile: String,
+    /// Protocol whose costs are looked up in the profile (default: `protocol`; TESLA
+    /// attached falls back to `tesla`).
+    pub cost_protocol: String,
+    /// Variant (parts such as `p256-sha256`, `cam`, `digest`) of the `decap` cost for
+    /// messages with a certificate digest (empty: the first `decap` at level `sign`).
+    pub verify_variant: String,
+    /// Variant of the `decap` cost for messages carrying the full certificate (empty: the
+    /// verify variant with signer `certificate` where the profile has it, else the same).
+    pub verify_certificate_variant: String,
+    /// Variant of the `encap` cost of the sender (empty: the first `encap` at level `sign`).
+    pub sign_variant: String,
+    /// Fixed verification cost overriding the profile (µs; 0 = use the profile).
+    pub verify_cost_us: f64,
+    pub sign_cost_us: f64,
+    /// Verification cores per receiver (0 = the profile's `cores`).
+    pub cores: u32,
+    pub order: QueueOrder,
+    /// A message still waiting this long after reception is dropped (cryptographic loss).
+    pub deadline_ms: f64,
+    /// Security bytes on a message with a certificate digest (default: the profile's sizes
+    /// for the protocol, else the papers').
+    pub overhead_bytes: Option<u32>,
+    /// Security bytes on a message carrying the full certificate.
+    pub overhead_with_certificate_bytes: Option<u32>,
+    /// When the certificate rides along (default: the profile's sizes, else the papers').
+    pub certificate: Option<CertificatePolicy>,
+    /// A digest-signed message from a sender whose certificate was never received cannot
+    /// be verified (cryptographic loss, reason unknown certificate).
+    pub require_known_certificate: bool,
+    /// TESLA: delay between a packet and the disclosure of its key (s; default: the
+    /// profile's key disclosure, else 0.1).
+    pub tesla_disclosure_delay_s: Option<f64>,
+    /// TESLA: bytes of the separate key packet, whole MPDU (default: the profile's key
+    /// packet plus the MAC overhead, else paper 004's 43).
+    pub tesla_key_frame_bytes: Option<u32>,
+    /// TESLA attached: bytes the disclosed key adds to the next packet (default: the
+    /// profile's, else 10).
+    pub tesla_attached_key_bytes: Option<u32>,
+    /// Messages older than this (by generation time) are rejected as stale (ms).
+    pub freshness_ms: f64,
+}
+
+impl Default for VariantConfig {
+    fn default() -> Self {
+        VariantConfig {
+            name: "no-security".into(),
+            protocol: "none".into(),
+            profile: String::new(),
+            cost_protocol: String::new(),
+            verify_variant: String::new(),
+            verify_certificate_variant: String::new(),
+            sign_variant: String::new(),
+            verify_cost_us: 0.0,
+            sign_cost_us: 0.0,
+            cores: 0,
+            order: QueueOrder::Fifo,
+            deadline_ms: 100.0,
+            overhead_bytes: None,
+            overhead_with_certificate_bytes: None,
+            certificate: None,
+            require_known_certificate: true,
+            tesla_disclosure_delay_s: None,
+            tesla_key_frame_bytes: None,
+            tesla_attached_key_bytes: None,
+            freshness_ms: 2000.0,
+        }
+    }
+}
+
+/// Parses a protocol name as a variant may use it; the error lists the valid names.
+pub fn parse_protocol(field: &str, name: &str) -> Result<ProtocolId, ScenarioError> {
+    let id: ProtocolId = name
+        .parse()
+        .map_err(|e| ScenarioError::invalid(field, format!("{e}")))?;
+    if SIMULATED_PROTOCOLS.contains(&id) {
+        Ok(id)
+    } else {
+        let names: Vec<&str> = SIMULATED_PROTOCOLS.iter().map(|p| p.name()).collect();
+        Err(ScenarioError::invalid(
+            field,
+            format!(
+                "protocol {id} is not simulated: its pairwise handshakes are not in the cost model (simulated: {})",
+                names.join(", ")
+            ),
+        ))
+    }
+}
+
+/// Parses a variant string; the error lists the valid parts.
+pub fn parse_variant(field: &str, text: &str) -> Result<Variant, ScenarioError> {
+    text.parse().map_err(|e| ScenarioError::invalid(field, format!("{e}")))
+}
+
+impl VariantConfig {
+    pub fn protocol_id(&self) -> Result<ProtocolId, ScenarioError> {
+        parse_protocol("protocol", &self.protocol)
+    }
+
+    /// Checks value ranges and names; `i` is the variant's index, as errors name it.
+    pub fn validate(&self, i: usize) -> Result<(), ScenarioError> {
+        let f = |n: &str| format!("variant[{i}].{n}");
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        {
+            return Err(ScenarioError::invalid(
+                f("name"),
+                "must be non-empty letters, digits, '-', '_' or '.'",
+            ));
+        }
+        parse_protocol(&f("protocol"), &self.protocol)?;
+        if !self.cost_protocol.is_empty() {
+            self.cost_protocol
+                .parse::<ProtocolId>()
+                .map_err(|e| ScenarioError::invalid(f("cost_protocol"), format!("{e}")))?;
+        }
+        parse_variant(&f("verify_variant"), &self.verify_variant)?;
+        parse_variant(&f("verify_certificate_variant"), &self.verify_certificate_variant)?;
+        parse_variant(&f("sign_variant"), &self.sign_variant)?;
+        nonneg(&f("verify_cost_us"), self.verify_cost_us)?;
+        nonneg(&f("sign_cost_us"), self.sign_cost_us)?;
+        pos(&f("deadline_ms"), self.deadline_ms)?;
+        pos(&f("freshness_ms"), self.freshness_ms)?;
+        if let Some(d) = self.tesla_disclosure_delay_s {
+            pos(&f("tesla_disclosure_delay_s"), d)?;
+        }
+        if self.cores > 1024 {
+            return Err(ScenarioError::invalid(f("cores"), "at most 1024"));
+        }
+        if self.overhead_bytes.unwrap_or(0) > 4000 || self.overhead_with_certificate_bytes.unwrap_or(0) > 4000 {
+            return Err(ScenarioError::invalid(f("overhead_bytes"), "at most 4000"));
+        }
+        if self.tesla_key_frame_bytes.is_some_and(|b| b == 0 || b > 4000)
+            || self.tesla_attached_key_bytes.unwrap_or(0) > 4000
+        {
+            return Err(ScenarioError::invalid(f("tesla_key_frame_bytes"), "between 1 and 4000"));
+        }
+        match self.certificate {
+            Some(CertificatePolicy::EveryNth { n: 0 }) => {
+                return Err(ScenarioError::invalid(f("certificate.n"), "must be at least 1"));
+            }
+            Some(CertificatePolicy::Interval { interval_s }) => pos(&f("certificate.interval_s"), interval_s)?,
+            _ => {}
+        }
+        Ok(())
+    }
+}
