@@ -4,7 +4,7 @@ use serde_json::Value;
 use v2x_crypto::*;
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("vectors/ieee1609dot2-annexd.json")).unwrap()
+    serde_json::from_str(include_str!("../../../vectors/ieee1609dot2-annexd.json")).unwrap()
 }
 
 fn h(v: &Value) -> Vec<u8> {
