@@ -4,7 +4,7 @@
 //!
 //! A sender signs tens of messages per second; building rasn values and encoding them costs
 //! about as much again as the signature's hashing. These functions write the same bytes
-//! directly (byte-identical to [`encode`](super::encode), checked by the tests below) and fall
+//! directly (byte-identical to [`encode`], checked by the tests below) and fall
 //! back to the codec for the parts that have no fixed layout. Encoding only: no crypto, no policy.
 
 use super::{encode, oer, EccP256CurvePoint, HashAlgorithm, Signature, WireError};
