@@ -161,7 +161,10 @@ pub struct CacheConfig {
 impl Default for CacheConfig {
     fn default() -> Self {
         CacheConfig {
-            build_after: 8,
+            // A P-256 table costs ~0.5 ms to build and saves ~25 us per verification
+            // against aws-lc: it breaks even after ~20 messages. A signer heard 16 times
+            // (1.6 s at 10 Hz) is taken as one that stays in range at least that long.
+            build_after: 16,
             max_bytes: 16 << 20,
             window: DEFAULT_WINDOW,
             max_tracked: 4096,

@@ -95,10 +95,120 @@ fn from_bignum<const N: usize>(b: &BigNum) -> Limbs<N> {
     from_be_bytes(&b.to_vec()).expect("value below the modulus fits N limbs")
 }
 
+/// `if flag { a } else { b }` without a branch: the final conditional subtraction of
+/// Montgomery arithmetic is a coin flip on random data, and a mispredicted branch costs
+/// more than the masked select.
+#[inline(always)]
+fn select<const N: usize>(flag: bool, a: &Limbs<N>, b: &Limbs<N>) -> Limbs<N> {
+    let mask = (flag as u64).wrapping_neg();
+    let mut out = [0u64; N];
+    for i in 0..N {
+        out[i] = (a[i] & mask) | (b[i] & !mask);
+    }
+    out
+}
+
+/// NIST P-256's p = 2^256 - 2^224 + 2^192 + 2^96 - 1 as a compile-time constant, so
+/// that the compiler folds the reduction's multiplications by 0 and by 2^64 - 1.
+const P256_P: Limbs<4> = [u64::MAX, 0x0000_0000_ffff_ffff, 0, 0xffff_ffff_0000_0001];
+
+/// Montgomery product modulo a constant modulus (CIOS, `inv` = -m^-1 mod 2^64).
+#[inline(always)]
+fn mont_mul<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>, inv: u64) -> Limbs<N> {
+    let mut t = [0u64; N];
+    let mut t_n = 0u64;
+    for i in 0..N {
+        let mut c = 0u64;
+        for j in 0..N {
+            let (lo, hi) = mac(t[j], a[j], b[i], c);
+            t[j] = lo;
+            c = hi;
+        }
+        let (s, c1) = t_n.overflowing_add(c);
+        let t_n1 = c1 as u64;
+        let q = t[0].wrapping_mul(inv);
+        let (_, mut c) = mac(t[0], q, m[0], 0);
+        for j in 1..N {
+            let (lo, hi) = mac(t[j], q, m[j], c);
+            t[j - 1] = lo;
+            c = hi;
+        }
+        let (s2, c2) = s.overflowing_add(c);
+        t[N - 1] = s2;
+        t_n = t_n1 + c2 as u64;
+    }
+    let (r, borrow) = sub_n(&t, m);
+    select(t_n != 0 || !borrow, &r, &t)
+}
+
+/// Montgomery square: the 2N-limb square (cross products once, doubled), then N
+/// reduction rounds.
+#[inline(always)]
+fn mont_sqr<const N: usize>(a: &Limbs<N>, m: &Limbs<N>, inv: u64) -> Limbs<N> {
+    // wide = a^2 in 2N limbs; stored as lo[N] and hi[N]
+    let mut w = [[0u64; N]; 2];
+    let get = |w: &[[u64; N]; 2], k: usize| w[k / N][k % N];
+    let set = |w: &mut [[u64; N]; 2], k: usize, v: u64| w[k / N][k % N] = v;
+    // cross products a_i·a_j, i < j
+    for i in 0..N {
+        let mut c = 0u64;
+        for j in i + 1..N {
+            let (lo, hi) = mac(get(&w, i + j), a[i], a[j], c);
+            set(&mut w, i + j, lo);
+            c = hi;
+        }
+        set(&mut w, i + N, c);
+    }
+    // double
+    let mut top = 0u64;
+    for k in 0..2 * N {
+        let v = get(&w, k);
+        set(&mut w, k, (v << 1) | top);
+        top = v >> 63;
+    }
+    // add the squares a_i^2
+    let mut c = 0u64;
+    for i in 0..N {
+        let sq = (a[i] as u128) * (a[i] as u128);
+        let t = get(&w, 2 * i) as u128 + (sq as u64) as u128 + c as u128;
+        set(&mut w, 2 * i, t as u64);
+        let t2 = get(&w, 2 * i + 1) as u128 + (sq >> 64) + (t >> 64);
+        set(&mut w, 2 * i + 1, t2 as u64);
+        c = (t2 >> 64) as u64;
+    }
+    // Montgomery reduction, N rounds on the low half
+    let (mut lo, mut hi) = (w[0], w[1]);
+    let mut extra = 0u64;
+    for i in 0..N {
+        let q = lo[i].wrapping_mul(inv);
+        let mut c = 0u64;
+        for j in 0..N {
+            let k = i + j;
+            let cell = if k < N { &mut lo[k] } else { &mut hi[k - N] };
+            let (l, h) = mac(*cell, q, m[j], c);
+            *cell = l;
+            c = h;
+        }
+        // propagate the carry into hi[i..]
+        let mut k = i;
+        while c != 0 && k < N {
+            let (s, o) = hi[k].overflowing_add(c);
+            hi[k] = s;
+            c = o as u64;
+            k += 1;
+        }
+        extra += c;
+    }
+    let (r, borrow) = sub_n(&hi, m);
+    select(extra != 0 || !borrow, &r, &hi)
+}
+
 /// An odd modulus with its Montgomery constants.
 #[derive(Debug)]
 pub(crate) struct Modulus<const N: usize> {
     pub(crate) m: Limbs<N>,
+    /// m is P-256's p (the multiplication then uses the constant-folded path).
+    is_p256: bool,
     /// -m^-1 mod 2^64.
     inv: u64,
     /// R^2 mod m, to enter Montgomery form.
@@ -137,8 +247,10 @@ impl<const N: usize> Modulus<N> {
         let r2 = pow(2 * w);
         let r3 = pow(3 * w);
         let bits = 64 * N as u32 - m[N - 1].leading_zeros();
+        let is_p256 = N == 4 && m[..] == P256_P[..];
         Modulus {
             m,
+            is_p256,
             inv,
             r2,
             r3,
@@ -147,64 +259,44 @@ impl<const N: usize> Modulus<N> {
         }
     }
 
-    /// Montgomery product a·b·R^-1 mod m (CIOS).
+    /// Montgomery product a·b·R^-1 mod m.
     #[inline(always)]
     pub(crate) fn mul(&self, a: &Fe<N>, b: &Fe<N>) -> Fe<N> {
-        let (a, b, m) = (&a.0, &b.0, &self.m);
-        let mut t = [0u64; N];
-        let mut t_n = 0u64;
-        for i in 0..N {
-            let mut c = 0u64;
-            for j in 0..N {
-                let (lo, hi) = mac(t[j], a[j], b[i], c);
-                t[j] = lo;
-                c = hi;
-            }
-            let (s, c1) = t_n.overflowing_add(c);
-            let t_n1 = c1 as u64;
-            let q = t[0].wrapping_mul(self.inv);
-            let (_, mut c) = mac(t[0], q, m[0], 0);
-            for j in 1..N {
-                let (lo, hi) = mac(t[j], q, m[j], c);
-                t[j - 1] = lo;
-                c = hi;
-            }
-            let (s2, c2) = s.overflowing_add(c);
-            t[N - 1] = s2;
-            t_n = t_n1 + c2 as u64;
+        if N == 4 && self.is_p256 {
+            let a4: Limbs<4> = std::array::from_fn(|i| a.0[i]);
+            let b4: Limbs<4> = std::array::from_fn(|i| b.0[i]);
+            let r = mont_mul(&a4, &b4, &P256_P, 1);
+            return Fe(std::array::from_fn(|i| r[i]));
         }
-        let (r, borrow) = sub_n(&t, m);
-        if t_n != 0 || !borrow {
-            Fe(r)
-        } else {
-            Fe(t)
-        }
+        Fe(mont_mul(&a.0, &b.0, &self.m, self.inv))
     }
 
     #[inline(always)]
     pub(crate) fn sqr(&self, a: &Fe<N>) -> Fe<N> {
-        self.mul(a, a)
+        if N == 4 && self.is_p256 {
+            let a4: Limbs<4> = std::array::from_fn(|i| a.0[i]);
+            let r = mont_sqr(&a4, &P256_P, 1);
+            return Fe(std::array::from_fn(|i| r[i]));
+        }
+        Fe(mont_sqr(&a.0, &self.m, self.inv))
     }
 
     #[inline(always)]
     pub(crate) fn add(&self, a: &Fe<N>, b: &Fe<N>) -> Fe<N> {
         let (s, carry) = add_n(&a.0, &b.0);
         let (d, borrow) = sub_n(&s, &self.m);
-        if carry || !borrow {
-            Fe(d)
-        } else {
-            Fe(s)
-        }
+        Fe(select(carry || !borrow, &d, &s))
     }
 
     #[inline(always)]
     pub(crate) fn sub(&self, a: &Fe<N>, b: &Fe<N>) -> Fe<N> {
         let (d, borrow) = sub_n(&a.0, &b.0);
-        if borrow {
-            Fe(add_n(&d, &self.m).0)
-        } else {
-            Fe(d)
+        let mask = (borrow as u64).wrapping_neg();
+        let mut m = self.m;
+        for limb in m.iter_mut() {
+            *limb &= mask;
         }
+        Fe(add_n(&d, &m).0)
     }
 
     #[inline(always)]
@@ -385,6 +477,10 @@ mod tests {
             assert_eq!(bn(&f.from_mont(&f.mul(&am, &bm))), want);
             want.mod_add(&bn(&a), &bn(&b), &m, &mut ctx).unwrap();
             assert_eq!(bn(&f.from_mont(&f.add(&am, &bm))), want);
+            want.mod_sub(&bn(&a), &bn(&b), &m, &mut ctx).unwrap();
+            assert_eq!(bn(&f.from_mont(&f.sub(&am, &bm))), want);
+            want.mod_sqr(&bn(&a), &m, &mut ctx).unwrap();
+            assert_eq!(bn(&f.from_mont(&f.sqr(&am))), want);
             want.mod_sub(&bn(&a), &bn(&b), &m, &mut ctx).unwrap();
             assert_eq!(bn(&f.from_mont(&f.sub(&am, &bm))), want);
             if !is_zero(&a) {
