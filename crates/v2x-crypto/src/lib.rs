@@ -33,4 +33,4 @@ pub use ecdsa::{ecdh_x, random_bytes, EccPoint, PrivateKey, PublicKey, RPoint, S
 pub use ecies::{ecies_unwrap, ecies_wrap, ecies_wrap_with_ephemeral, kdf2_sha256, EciesWrapped};
 pub use error::CryptoError;
 pub use hash::{hash, hashed_id3, hashed_id8, hmac_sha1, hmac_sha256, sha256, sha384, Digest, HashedId3, HashedId8};
-pub use precomp::{CacheConfig, CacheStats, SignerCache, SignerTable, DEFAULT_WINDOW};
+pub use precomp::{CacheConfig, CacheStats, SignerCache, SignerTable, VerifyStrategy, DEFAULT_WINDOW};

@@ -143,6 +143,39 @@ impl SignerTable {
     }
 }
 
+/// How a receiver verifies message signatures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "strategy", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum VerifyStrategy {
+    /// Every signature on its own with the selected backend (the default).
+    #[default]
+    Plain,
+    /// Per-signer precomputed tables for repeat signers ([`SignerCache`]). Opt-in: see
+    /// the patent note in the module documentation.
+    Precomputed(CacheConfig),
+}
+
+impl VerifyStrategy {
+    /// The strategy's name as used in configuration and cost variants.
+    pub fn name(&self) -> &'static str {
+        match self {
+            VerifyStrategy::Plain => "plain",
+            VerifyStrategy::Precomputed(_) => "precomputed",
+        }
+    }
+
+    /// By name with default settings; the error lists the valid names.
+    pub fn from_name(name: &str) -> Result<VerifyStrategy, CryptoError> {
+        match name {
+            "plain" => Ok(VerifyStrategy::Plain),
+            "precomputed" => Ok(VerifyStrategy::Precomputed(CacheConfig::default())),
+            other => Err(CryptoError::Unsupported(format!(
+                "unknown verification strategy {other:?} (valid: plain, precomputed)"
+            ))),
+        }
+    }
+}
+
 /// Settings of [`SignerCache`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -39,12 +39,13 @@ use crate::region::GeoPoint;
 use crate::replay::{ReplayCache, ReplayKey};
 use crate::time::TaiTime;
 use crate::trust_store::TrustStore;
+use crate::verification::SignatureVerifier;
 use rasn::types::OctetString;
 use rasn_its::ieee1609dot2 as w;
 use rasn_its::ieee1609dot2::base_types as bt;
 use std::collections::HashMap;
 use std::sync::Arc;
-use v2x_crypto::{hash, HashedId8};
+use v2x_crypto::{hash, HashedId8, VerifyStrategy};
 use v2x_wire::ieee1609dot2 as wire;
 use v2x_wire::ieee1609dot2::oer;
 
@@ -225,6 +226,9 @@ pub struct SecurityEntity {
     certificate_due: bool,
     symmetric_keys: HashMap<HashedId8, SymmetricKey>,
     decryption_keys: Vec<DecryptionKey>,
+    verifier: SignatureVerifier,
+    /// Sign with R in compressed form (lets receivers check R exactly and batch-verify).
+    compressed_r: bool,
 }
 
 impl std::fmt::Debug for SecurityEntity {
@@ -263,6 +267,8 @@ impl SecurityEntity {
             certificate_due: true,
             symmetric_keys: HashMap::new(),
             decryption_keys: Vec::new(),
+            verifier: SignatureVerifier::default(),
+            compressed_r: false,
         }
     }
 
@@ -308,6 +314,20 @@ impl SecurityEntity {
     }
 
     /// Selects strict (default) or signature-only decapsulation.
+    /// How message signatures are verified (plain by default; `precomputed` is opt-in).
+    pub fn set_verify_strategy(&mut self, strategy: VerifyStrategy) {
+        self.verifier = SignatureVerifier::new(strategy);
+    }
+
+    pub fn verifier(&self) -> &SignatureVerifier {
+        &self.verifier
+    }
+
+    /// Our own messages carry R compressed instead of x-only (an option of 1609.2).
+    pub fn set_sign_compressed_r(&mut self, on: bool) {
+        self.compressed_r = on;
+    }
+
     pub fn set_decap_mode(&mut self, mode: DecapMode) {
         self.policy.mode = mode;
     }
@@ -512,7 +532,11 @@ impl SecurityEntity {
         let key = &creds.signing_key;
         let alg = key.curve().hash_alg();
         let digest = join_hash(alg, hash(alg, tbs_bytes).as_ref(), cert.signer_hash().as_ref());
-        let sig = key.sign_digest(digest.as_ref())?;
+        let sig = if self.compressed_r {
+            key.sign_digest_compressed_r(digest.as_ref())?
+        } else {
+            key.sign_digest(digest.as_ref())?
+        };
         let bytes = encode_signed_data(alg, tbs_bytes, cert, full_certificate, &sig)?;
         if full_certificate && is_cam {
             self.last_full_certificate = Some(now);
@@ -795,11 +819,7 @@ impl SecurityEntity {
             ));
         }
         let digest = join_hash(alg, tbs_hash.as_ref(), signer_cert.signer_hash().as_ref());
-        let ok = signer_cert
-            .verification_key()
-            .verify_digest(digest.as_ref(), &sig)
-            .unwrap_or(false);
-        if !ok {
+        if !self.verifier.verify(&signer_cert, digest.as_ref(), &sig) {
             return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
         }
 

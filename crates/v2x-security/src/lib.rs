@@ -51,6 +51,7 @@ pub mod time;
 pub mod trust_list;
 pub mod trust_store;
 pub mod v1_2_1;
+pub mod verification;
 
 pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
 pub use chain::ValidatedChain;
@@ -64,3 +65,4 @@ pub use reason::{RejectReason, Rejection};
 pub use region::{GeoPoint, Region};
 pub use time::TaiTime;
 pub use trust_store::TrustStore;
+pub use verification::SignatureVerifier;
