@@ -64,15 +64,19 @@ pub enum Suite {
     Scaling,
     /// Where ENCAP / DECAP time goes (headline configuration, interleaved trials).
     Breakdown,
+    /// Backends side by side, per-signer tables, batch verification, repeat-signer DECAP
+    /// and ENCAP, each paired with raw OpenSSL in one interleaved run per curve.
+    Verify,
 }
 
 impl Suite {
-    pub const ALL: [Suite; 5] = [
+    pub const ALL: [Suite; 6] = [
         Suite::Raw,
         Suite::Stack,
         Suite::Protocols,
         Suite::Scaling,
         Suite::Breakdown,
+        Suite::Verify,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,6 +86,7 @@ impl Suite {
             Suite::Protocols => "protocols",
             Suite::Scaling => "scaling",
             Suite::Breakdown => "breakdown",
+            Suite::Verify => "verify",
         }
     }
 
@@ -99,7 +104,7 @@ impl Suite {
             }
             let suite = Suite::parse(part).ok_or_else(|| {
                 format!(
-                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, breakdown, all)",
+                    "unknown suite `{}` (choose from raw, stack, protocols, scaling, breakdown, verify, all)",
                     part.trim()
                 )
             })?;
@@ -125,6 +130,8 @@ pub struct Config {
     pub trials: Option<usize>,
     /// The command line, recorded in the result and the profile.
     pub command: String,
+    /// Curves of the verification suite (default: all four; `--quick`: P-256).
+    pub verify_curves: Vec<v2x_crypto::Curve>,
     pub show_progress: bool,
 }
 
@@ -136,6 +143,11 @@ impl Config {
             threads: pool::available_cores(),
             trials: None,
             command: "v2x bench".into(),
+            verify_curves: if quick {
+                vec![v2x_crypto::Curve::NistP256]
+            } else {
+                v2x_crypto::Curve::ALL.to_vec()
+            },
             show_progress: false,
         }
     }
@@ -204,8 +216,13 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
     };
 
     let breakdown_steps = if config.has(Suite::Breakdown) { 2 } else { 0 };
+    let verify_steps = if config.has(Suite::Verify) {
+        config.verify_curves.len()
+    } else {
+        0
+    };
     let bar = progress::Progress::new(
-        (tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64,
+        (tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + headline::STEPS) as u64,
         config.show_progress,
     );
     let mut measurements = Vec::with_capacity(tasks.len());
@@ -259,6 +276,20 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         }
     }
 
+    let mut verification = Vec::new();
+    if config.has(Suite::Verify) {
+        for &curve in &config.verify_curves {
+            bar.step(&format!("verify {curve}"));
+            match suites::verify::run(&plan, config.quick, &[curve]) {
+                Ok((m, r)) => {
+                    measurements.extend(m);
+                    verification.extend(r);
+                }
+                Err(e) => skipped.push(format!("verify {curve}: {e}")),
+            }
+        }
+    }
+
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
         bar.step(&format!("scaling {}", st.label));
@@ -282,7 +313,8 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         });
     }
 
-    let headline = headline::measure(config, &plan, &bar, &measurements);
+    let mut headline = headline::measure(config, &plan, &bar, &measurements);
+    headline::add_verification(&mut headline, &verification);
     bar.finish();
 
     let data = papers::load().map_err(|e| BenchError::Setup(format!("shipped paper data: {e}")))?;
@@ -298,6 +330,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
         headline,
         measurements,
         scaling,
+        verification,
         comparisons,
         skipped,
         duration_s: started.elapsed().as_secs_f64(),

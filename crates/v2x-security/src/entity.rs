@@ -323,6 +323,11 @@ impl SecurityEntity {
         &self.verifier
     }
 
+    /// The verifier itself, e.g. to hand its signer tables on to a new entity.
+    pub fn verifier_mut(&mut self) -> &mut SignatureVerifier {
+        &mut self.verifier
+    }
+
     /// Our own messages carry R compressed instead of x-only (an option of 1609.2).
     pub fn set_sign_compressed_r(&mut self, on: bool) {
         self.compressed_r = on;

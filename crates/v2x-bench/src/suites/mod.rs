@@ -3,3 +3,4 @@
 pub mod protocols;
 pub mod raw;
 pub mod stack;
+pub mod verify;

@@ -1,0 +1,344 @@
+//! The verification suite: per curve, ONE interleaved run of raw OpenSSL verify and sign
+//! (the references), every backend side by side, the per-signer table, batch
+//! verification, and the full stack: DECAP of digest-signed CAMs from 100 stations in
+//! round-robin order under the `plain` and the opt-in `precomputed` strategies (with
+//! x-only and compressed-R senders), and ENCAP (x-only and compressed R).
+//!
+//! Every row gets a paired ratio against its reference measured in the same trials
+//! (median over trials of reference median / row median, with a 95% bootstrap interval),
+//! and two rates: `1e6 / median µs per call` (wall clock, what every other suite quotes)
+//! and calls per second of this thread's CPU time (what `openssl speed` reports). They
+//! differ when other processes preempt the run.
+
+use crate::measure::{run_trial, warm_up, Plan};
+use crate::pool::WorkerOp;
+use crate::result::{Measurement, PairedRatio};
+use crate::stats::{bootstrap_median_ci95, median, LatencyStats};
+use crate::suites::raw::{ecdsa_curve, RawEcdsa};
+use crate::suites::stack::{cam_encap, repeat_signer_decap};
+use crate::task::{Label, Prepared, Setup};
+use crate::BenchError;
+use std::hint::black_box;
+use v2x_crypto::backend::backend;
+use v2x_crypto::{
+    batch_verify, hash, BackendId, BatchItem, CacheConfig, CryptoOp, Curve, PrivateKey, Signature, SignerTable,
+    VerifyStrategy,
+};
+
+/// Stations a receiver hears in the repeat-signer rows.
+pub const SIGNERS: usize = 100;
+
+/// Signatures per batch in the batch-verification row.
+pub const BATCH: usize = 8;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    Verify,
+    Sign,
+}
+
+/// A row's operation: built already, or a stack set-up to run before measuring.
+enum Make {
+    Ready(WorkerOp),
+    Later(Setup),
+}
+
+struct Row {
+    label: Label,
+    setup: Make,
+    reference: Reference,
+}
+
+/// This thread's CPU time (Linux `/proc/thread-self/schedstat`, nanoseconds on CPU);
+/// None elsewhere.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+fn ready(op: WorkerOp) -> Make {
+    Make::Ready(op)
+}
+
+/// 100 key pairs and x-only / compressed-R signatures over one digest each.
+struct Signers {
+    keys: Vec<PrivateKey>,
+    digests: Vec<v2x_crypto::Digest>,
+    x_only: Vec<Signature>,
+    compressed: Vec<Signature>,
+}
+
+impl Signers {
+    fn new(curve: Curve, n: usize) -> Result<Signers, BenchError> {
+        let keys: Vec<PrivateKey> = (0..n).map(|_| PrivateKey::generate(curve)).collect::<Result<_, _>>()?;
+        let digests: Vec<_> = (0..n).map(|i| hash(curve.hash_alg(), &i.to_be_bytes())).collect();
+        let x_only = keys
+            .iter()
+            .zip(&digests)
+            .map(|(k, d)| k.sign_digest(d.as_ref()))
+            .collect::<Result<_, _>>()?;
+        let compressed = keys
+            .iter()
+            .zip(&digests)
+            .map(|(k, d)| k.sign_digest_compressed_r(d.as_ref()))
+            .collect::<Result<_, _>>()?;
+        Ok(Signers {
+            keys,
+            digests,
+            x_only,
+            compressed,
+        })
+    }
+}
+
+fn raw_label(op: &str, curve: Curve, variant: &str, note: &str) -> Label {
+    Label::new("verify", "raw", op, format!("{curve}/{variant}"))
+        .curve(curve.short_name())
+        .note(note)
+}
+
+fn rows(curve: Curve, quick: bool) -> Result<Vec<Row>, BenchError> {
+    let cn = curve.short_name();
+    let raw = ecdsa_curve(cn).ok_or_else(|| BenchError::Setup(format!("no raw curve {cn}")))?;
+    let mut rows = vec![
+        Row {
+            label: raw_label(
+                "verify",
+                curve,
+                "openssl",
+                "raw OpenSSL ECDSA_do_verify, the reference of every verify row",
+            ),
+            setup: ready(RawEcdsa::new(raw)?.verify_op()),
+            reference: Reference::Verify,
+        },
+        Row {
+            label: raw_label(
+                "sign",
+                curve,
+                "openssl",
+                "raw OpenSSL ECDSA_do_sign, the reference of every sign row",
+            ),
+            setup: ready(RawEcdsa::new(raw)?.sign_op()),
+            reference: Reference::Sign,
+        },
+    ];
+    let signers = std::sync::Arc::new(Signers::new(curve, SIGNERS)?);
+    for id in BackendId::ALL.into_iter().filter(|b| *b != BackendId::OpenSsl) {
+        if id.supports(curve, CryptoOp::Verify) {
+            let s = signers.clone();
+            let mut i = 0usize;
+            rows.push(Row {
+                label: raw_label(
+                    "verify",
+                    curve,
+                    id.name(),
+                    "v2x-crypto backend, 100 keys round-robin, parsed keys cached",
+                ),
+                setup: ready(Box::new(move || {
+                    i = (i + 1) % s.keys.len();
+                    if !backend(id).verify_digest(s.keys[i].public_key(), s.digests[i].as_ref(), &s.x_only[i])? {
+                        return Err(BenchError::Setup("valid signature rejected".into()));
+                    }
+                    Ok(())
+                })),
+                reference: Reference::Verify,
+            });
+        }
+        if id.supports(curve, CryptoOp::Sign) {
+            let s = signers.clone();
+            rows.push(Row {
+                label: raw_label("sign", curve, id.name(), "v2x-crypto backend"),
+                setup: ready(Box::new(move || {
+                    black_box(backend(id).sign_digest(&s.keys[0], s.digests[0].as_ref())?);
+                    Ok(())
+                })),
+                reference: Reference::Sign,
+            });
+        }
+    }
+    // The per-signer tables of 100 keys, used round-robin (tables do not all fit in cache).
+    let tables: Vec<SignerTable> = signers
+        .keys
+        .iter()
+        .map(|k| SignerTable::build(k.public_key(), v2x_crypto::DEFAULT_WINDOW))
+        .collect();
+    let s = signers.clone();
+    let mut i = 0usize;
+    rows.push(Row {
+        label: raw_label(
+            "verify",
+            curve,
+            "precomputed-table-100",
+            "per-signer table (opt-in strategy), 100 signers round-robin, x-only r",
+        ),
+        setup: ready(Box::new(move || {
+            i = (i + 1) % tables.len();
+            if !tables[i].verify_digest(s.digests[i].as_ref(), &s.x_only[i])? {
+                return Err(BenchError::Setup("valid signature rejected".into()));
+            }
+            Ok(())
+        })),
+        reference: Reference::Verify,
+    });
+    let s = signers.clone();
+    let mut queued = 0usize;
+    let mut start = 0usize;
+    rows.push(Row {
+        label: raw_label(
+            "verify",
+            curve,
+            "batch8-compressed-r",
+            "batch verification of 8 queued compressed-R signatures from 8 signers without tables; per signature",
+        ),
+        setup: ready(Box::new(move || {
+            // Each call queues one signature; every 8th call verifies the queue.
+            queued += 1;
+            if queued == BATCH {
+                queued = 0;
+                let items: Vec<BatchItem<'_>> = (0..BATCH)
+                    .map(|x| {
+                        let j = (start + x) % s.keys.len();
+                        BatchItem {
+                            key: s.keys[j].public_key(),
+                            table: None,
+                            digest: s.digests[j].as_ref(),
+                            sig: &s.compressed[j],
+                        }
+                    })
+                    .collect();
+                start = (start + BATCH) % s.keys.len();
+                if !batch_verify(&items)?.iter().all(|ok| *ok) {
+                    return Err(BenchError::Setup("valid batch rejected".into()));
+                }
+            }
+            Ok(())
+        })),
+        reference: Reference::Verify,
+    });
+    let precomputed = VerifyStrategy::Precomputed(CacheConfig::default());
+    let stack_label = |op: &str, variant: &str, note: &str| {
+        let mut l = Label::new(
+            "verify",
+            "ieee1609.2",
+            op,
+            format!("{cn}/cam/sign/digest/100/{variant}"),
+        )
+        .curve(cn)
+        .payload(100)
+        .note(note);
+        l.message = Some("cam".into());
+        l.level = Some("sign".into());
+        l.signer = Some("digest".into());
+        l
+    };
+    rows.push(Row {
+        label: stack_label(
+            "decap",
+            "repeat100-precomputed",
+            "strict DECAP, 100 stations round-robin, precomputed strategy (opt-in; tables built after 16 messages)",
+        ),
+        setup: Make::Later(repeat_signer_decap(curve, SIGNERS, precomputed, false, quick)),
+        reference: Reference::Verify,
+    });
+    rows.push(Row {
+        label: stack_label(
+            "decap",
+            "repeat100-precomputed-compressed-r",
+            "as repeat100-precomputed, senders sign with compressed R (checked exactly)",
+        ),
+        setup: Make::Later(repeat_signer_decap(curve, SIGNERS, precomputed, true, quick)),
+        reference: Reference::Verify,
+    });
+    rows.push(Row {
+        label: stack_label(
+            "decap",
+            "repeat100-plain",
+            "strict DECAP, 100 stations round-robin, plain strategy: every signer is verified as if first seen \
+             (no table), fastest backend",
+        ),
+        setup: Make::Later(repeat_signer_decap(curve, SIGNERS, VerifyStrategy::Plain, false, quick)),
+        reference: Reference::Verify,
+    });
+    rows.push(Row {
+        label: stack_label("encap", "fastest", "ENCAP with the fastest signing backend, x-only r"),
+        setup: Make::Later(cam_encap(curve, false)),
+        reference: Reference::Sign,
+    });
+    rows.push(Row {
+        label: stack_label(
+            "encap",
+            "compressed-r",
+            "ENCAP with compressed R (R recovered from public values)",
+        ),
+        setup: Make::Later(cam_encap(curve, true)),
+        reference: Reference::Sign,
+    });
+    Ok(rows)
+}
+
+/// Runs the suite on `curves`; returns the measurements and the paired ratios.
+pub fn run(plan: &Plan, quick: bool, curves: &[Curve]) -> Result<(Vec<Measurement>, Vec<PairedRatio>), BenchError> {
+    let mut measurements = Vec::new();
+    let mut ratios = Vec::new();
+    for &curve in curves {
+        let rows = rows(curve, quick)?;
+        let mut labels = Vec::with_capacity(rows.len());
+        let mut refs = Vec::with_capacity(rows.len());
+        let mut ops = Vec::with_capacity(rows.len());
+        let mut sizes = Vec::with_capacity(rows.len());
+        for row in rows {
+            let prepared = match row.setup {
+                Make::Ready(op) => Prepared::new(op),
+                Make::Later(setup) => setup().map_err(|e| BenchError::Setup(format!("{}: {e}", row.label.key())))?,
+            };
+            labels.push(row.label);
+            refs.push(row.reference);
+            ops.push(prepared.op);
+            sizes.push(prepared.packet_bytes);
+        }
+        let mut sizings = Vec::with_capacity(ops.len());
+        for op in ops.iter_mut() {
+            sizings.push(warm_up(plan, &mut **op)?);
+        }
+        let n = ops.len();
+        let mut trials: Vec<Vec<Vec<f64>>> = vec![Vec::new(); n];
+        let mut cpu_ns = vec![0u64; n];
+        let mut calls = vec![0u64; n];
+        for _ in 0..plan.trials.max(1) {
+            for i in 0..n {
+                let before = thread_cpu_ns();
+                trials[i].push(run_trial(sizings[i], &mut *ops[i])?);
+                if let (Some(a), Some(b)) = (before, thread_cpu_ns()) {
+                    cpu_ns[i] += b.saturating_sub(a);
+                }
+                calls[i] += sizings[i].batch * sizings[i].samples as u64;
+            }
+        }
+        // Reference rows are the first two (verify, sign).
+        let reference_of = |r: Reference| if r == Reference::Verify { 0 } else { 1 };
+        for i in 0..n {
+            let stats = LatencyStats::from_trials(&trials[i], sizings[i].batch).ok_or(BenchError::NoSamples)?;
+            let r = reference_of(refs[i]);
+            let per_trial: Vec<f64> = trials[r]
+                .iter()
+                .zip(&trials[i])
+                .map(|(a, b)| median(a) / median(b))
+                .collect();
+            let (lo, hi) = bootstrap_median_ci95(&per_trial);
+            let key = labels[i].key();
+            ratios.push(PairedRatio {
+                key: key.clone(),
+                reference: labels[r].key(),
+                ratio: median(&per_trial),
+                ci95: [lo, hi],
+                trials: per_trial.len(),
+                median_us: stats.median_us,
+                rate_wall_per_sec: 1e6 / stats.median_us,
+                rate_cpu_per_sec: (cpu_ns[i] > 0).then(|| calls[i] as f64 / (cpu_ns[i] as f64 * 1e-9)),
+                note: labels[i].note.clone(),
+            });
+            measurements.push(labels[i].clone().into_measurement(stats, sizes[i]));
+        }
+    }
+    Ok((measurements, ratios))
+}
