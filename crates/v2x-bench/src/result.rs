@@ -119,6 +119,7 @@ pub struct PairedRatio {
     /// 95% percentile-bootstrap interval of that median.
     pub ci95: [f64; 2],
     pub trials: usize,
+    /// Per signature (a batch row's per-call median divided by its batch).
     pub median_us: f64,
     /// `1e6 / median_us`: per-call wall-clock rate (the rate every suite quotes).
     pub rate_wall_per_sec: f64,
