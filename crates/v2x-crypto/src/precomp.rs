@@ -118,8 +118,8 @@ impl SignerTable {
                     return None;
                 }
                 let a = g.to_affine(&p)?;
-                let y_odd = g.p.from_mont(&a.y)[0] & 1 == 1;
-                Some((crate::ec::field::to_be_bytes(&g.p.from_mont(&a.x), len), y_odd))
+                let y_odd = g.p.to_plain(&a.y)[0] & 1 == 1;
+                Some((crate::ec::field::to_be_bytes(&g.p.to_plain(&a.x), len), y_odd))
             }};
         }
         match &self.inner {

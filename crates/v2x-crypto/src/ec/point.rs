@@ -67,7 +67,7 @@ impl<const N: usize> Group<N> {
         let mut sqrt_exp = BigNum::new().unwrap();
         sqrt_exp.rshift(&e, 2).unwrap();
         assert!(p.is_bit_set(0) && p.is_bit_set(1), "p ≡ 3 mod 4 for the square root");
-        let mont = |v: &BigNum| fp.from_be(&bytes(v)).expect("below p");
+        let mont = |v: &BigNum| fp.parse_be(&bytes(v)).expect("below p");
         assert!(n < p, "n < p: r is always a field element");
         Group {
             a: mont(&a),
@@ -120,23 +120,23 @@ impl<const N: usize> Group<N> {
 
     /// The affine point from uncompressed big-endian coordinates, checked on the curve.
     pub(crate) fn affine_from_be(&self, x: &[u8], y: &[u8]) -> Option<Affine<N>> {
-        let (x, y) = (self.p.from_be(x)?, self.p.from_be(y)?);
+        let (x, y) = (self.p.parse_be(x)?, self.p.parse_be(y)?);
         self.on_curve(&x, &y).then_some(Affine { x, y })
     }
 
     /// The affine point with x (big-endian) and the given parity of y, if x is on the curve.
     pub(crate) fn decompress(&self, x: &[u8], y_odd: bool) -> Option<Affine<N>> {
         let f = &self.p;
-        let x = f.from_be(x)?;
+        let x = f.parse_be(x)?;
         let rhs = f.add(&f.mul(&f.add(&f.sqr(&x), &self.a), &x), &self.b);
         let y = f.pow(&rhs, &self.sqrt_exp);
         if f.sqr(&y) != rhs {
             return None;
         }
-        let odd = f.from_mont(&y)[0] & 1 == 1;
+        let odd = f.to_plain(&y)[0] & 1 == 1;
         let y = if odd == y_odd { y } else { f.neg(&y) };
         // y = 0 has only the even form.
-        ((f.from_mont(&y)[0] & 1 == 1) == y_odd).then_some(Affine { x, y })
+        ((f.to_plain(&y)[0] & 1 == 1) == y_odd).then_some(Affine { x, y })
     }
 
     pub(crate) fn double(&self, pt: &Jacobian<N>) -> Jacobian<N> {

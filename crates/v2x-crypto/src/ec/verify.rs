@@ -88,7 +88,7 @@ pub(crate) fn check<const N: usize>(g: &Group<N>, p: &Jacobian<N>, sc: &Scalars<
             // y = Y / Z³: one inversion tells the parity (cheaper than decompressing R).
             let Some(zinv) = f.inv(&p.z) else { return false };
             let y = f.mul(&p.y, &f.mul(&zinv, &f.sqr(&zinv)));
-            (f.from_mont(&y)[0] & 1 == 1) == *y_odd
+            (f.to_plain(&y)[0] & 1 == 1) == *y_odd
         }
         None => {
             // x(P) is in [0, p); x(P) mod n = r means x(P) = r or x(P) = r + n (< p).
