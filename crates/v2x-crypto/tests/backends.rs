@@ -116,11 +116,15 @@ fn selected_backend_follows_the_override() {
         let sig = with_backend(id, || key.sign_digest(&d)).unwrap();
         assert!(key.public_key().verify_digest(&d, &sig).unwrap());
     }
-    // RustCrypto signs deterministically (RFC 6979): the same digest gives the same
-    // signature only on that backend, which shows the override really picked it.
-    let a = with_backend(BackendId::RustCrypto, || key.sign_digest(&d)).unwrap();
-    let b = with_backend(BackendId::RustCrypto, || key.sign_digest(&d)).unwrap();
-    assert_eq!(a, b);
-    let c = with_backend(BackendId::AwsLc, || key.sign_digest(&d)).unwrap();
-    assert_ne!(a, c);
+    // Every backend signs with fresh nonces (RustCrypto's are hedged RFC 6979): the same
+    // digest twice gives two signatures (a receiver's replay check relies on it for
+    // identical payloads).
+    for id in [BackendId::OpenSsl, BackendId::RustCrypto, BackendId::AwsLc] {
+        let a = with_backend(id, || key.sign_digest(&d)).unwrap();
+        let b = with_backend(id, || key.sign_digest(&d)).unwrap();
+        assert_ne!(a, b, "{id}");
+    }
+    // The v2x backend cannot sign: under its override signing falls back to the fastest.
+    let v = with_backend(BackendId::V2x, || key.sign_digest(&d)).unwrap();
+    assert!(key.public_key().verify_digest(&d, &v).unwrap());
 }

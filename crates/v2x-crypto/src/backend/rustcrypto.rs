@@ -1,15 +1,43 @@
 //! RustCrypto (`p256`, `p384`, `bp256`, `bp384` on `ecdsa` / `elliptic-curve`): every
-//! curve, pure Rust, constant-time signing (RFC 6979 nonces).
+//! curve, pure Rust, constant-time signing with hedged nonces (RFC 6979 with fresh
+//! randomness from OpenSSL's DRBG mixed in, so two signatures of the same digest differ,
+//! as with the other backends).
 
 use super::{Backend, BackendId, CryptoOp};
 use crate::{CryptoError, Curve, PrivateKey, PublicKey, RPoint, Signature};
 use bp256::BrainpoolP256r1;
 use bp384::BrainpoolP384r1;
-use ecdsa::signature::hazmat::{PrehashSigner, PrehashVerifier};
+use ecdsa::signature::hazmat::{PrehashVerifier, RandomizedPrehashSigner};
 use p256::NistP256;
 use p384::NistP384;
 
 pub(super) struct RustCrypto;
+
+/// OpenSSL's DRBG as the randomness of hedged signing.
+struct OpenSslRng;
+
+impl rand_core::TryRng for OpenSslRng {
+    type Error = std::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        let mut b = [0u8; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let mut b = [0u8; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        openssl::rand::rand_bytes(dst).expect("OpenSSL DRBG");
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for OpenSslRng {}
 
 /// RustCrypto's verification key per curve (kept in the [`PublicKey`]).
 pub(crate) enum RcPublic {
@@ -94,19 +122,23 @@ impl Backend for RustCrypto {
         let curve = key.curve();
         Ok(match key.rustcrypto()? {
             RcPrivate::P256(k) => {
-                let s: ecdsa::Signature<NistP256> = k.sign_prehash(digest).map_err(sign_err)?;
+                let s: ecdsa::Signature<NistP256> =
+                    k.sign_prehash_with_rng(&mut OpenSslRng, digest).map_err(sign_err)?;
                 split(curve, &s.to_bytes())
             }
             RcPrivate::P384(k) => {
-                let s: ecdsa::Signature<NistP384> = k.sign_prehash(digest).map_err(sign_err)?;
+                let s: ecdsa::Signature<NistP384> =
+                    k.sign_prehash_with_rng(&mut OpenSslRng, digest).map_err(sign_err)?;
                 split(curve, &s.to_bytes())
             }
             RcPrivate::Bp256(k) => {
-                let s: ecdsa::Signature<BrainpoolP256r1> = k.sign_prehash(digest).map_err(sign_err)?;
+                let s: ecdsa::Signature<BrainpoolP256r1> =
+                    k.sign_prehash_with_rng(&mut OpenSslRng, digest).map_err(sign_err)?;
                 split(curve, &s.to_bytes())
             }
             RcPrivate::Bp384(k) => {
-                let s: ecdsa::Signature<BrainpoolP384r1> = k.sign_prehash(digest).map_err(sign_err)?;
+                let s: ecdsa::Signature<BrainpoolP384r1> =
+                    k.sign_prehash_with_rng(&mut OpenSslRng, digest).map_err(sign_err)?;
                 split(curve, &s.to_bytes())
             }
         })
