@@ -15,7 +15,7 @@ if ! cargo deny --version >/dev/null 2>&1; then
   cargo install cargo-deny --locked --version "$CARGO_DENY_VERSION"
 fi
 
-cargo deny --offline check licenses bans sources
+cargo deny check licenses bans sources
 
 # Advisories: fetch the database (needs github.com); without network, use a copy already in
 # $CARGO_HOME/advisory-dbs. An advisory found fails the check either way.

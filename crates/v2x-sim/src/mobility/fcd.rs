@@ -31,10 +31,12 @@ fn attr_f64(e: &BytesStart, name: &[u8], origin: &str, offset: u64) -> Result<Op
             message: format!("byte {offset}: bad attribute: {err}"),
         })?;
         if a.key.as_ref() == name {
-            let v = a.normalized_value(XmlVersion::Implicit1_0).map_err(|err| MobilityError::Format {
-                path: origin.into(),
-                message: format!("byte {offset}: bad attribute value: {err}"),
-            })?;
+            let v = a
+                .normalized_value(XmlVersion::Implicit1_0)
+                .map_err(|err| MobilityError::Format {
+                    path: origin.into(),
+                    message: format!("byte {offset}: bad attribute value: {err}"),
+                })?;
             return v.trim().parse::<f64>().map(Some).map_err(|_| MobilityError::Format {
                 path: origin.into(),
                 message: format!(
