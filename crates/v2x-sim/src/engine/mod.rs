@@ -183,7 +183,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     p: Params,
     mobility: Mobility,
     link: LinkBudget,
-    errors: phy::ErrorTable,
+    errors: phy::ChunkErrors,
     grid: SpatialGrid,
     /// Jobs in service, referenced by `Event::ProcDone` (keeps events small).
     in_service: Vec<Option<Job<Work>>>,
@@ -260,6 +260,9 @@ impl<'a, O: Observer> Sim<'a, O> {
                 noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
                 preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
                 preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+                detection_ns: ns(r.cca_detection_us * 1e-6),
+                cca: r.cca_model,
+                cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
                 ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
                 sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
                 rate_mbps: r.data_rate_mbps,
@@ -268,7 +271,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             mac: MacParams {
                 slot_ns: ns(m.slot_us * 1e-6),
                 sifs_ns: ns(m.sifs_us * 1e-6),
-                cca_detect_ns: ns(m.cca_detect_us * 1e-6),
+                idle_access: m.idle_access,
                 // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
                 eifs_extra_ns: if m.use_eifs {
                     ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
@@ -306,7 +309,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 r.rx_sensitivity_dbm,
                 cutoff_m,
             ),
-            errors: phy::ErrorTable::new(r.data_rate_mbps),
+            errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             grid,
             in_service: Vec::new(),
             free_service: Vec::new(),
@@ -542,10 +545,11 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
         }
         // Half duplex: a frame being received is lost when this node starts sending.
-        self.nodes[n as usize]
-            .radio
-            .start_tx(end, now, &self.p.phy, &self.errors);
-        self.update_medium(n);
+        let node = &mut self.nodes[n as usize];
+        node.radio
+            .start_tx(end, now, &self.p.phy, &self.errors, &mut self.rng_channel);
+        node.mac.set_rx_error(false);
+        self.update_medium(n, now);
 
         let mut near = Vec::new();
         self.grid.for_each_near(src_pos, self.p.search_m, |j| near.push(j));
@@ -575,11 +579,19 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.txs.len() - 1
             }
         };
-        for &(j, mw, _) in &receivers {
-            self.nodes[j as usize]
-                .radio
-                .signal_start(id, mw, now, &self.p.phy, &self.errors);
-            self.update_medium(j);
+        for &(j, mw, d) in &receivers {
+            self.nodes[j as usize].radio.signal_start(
+                id,
+                mw,
+                end,
+                now,
+                &self.p.phy,
+                &self.errors,
+                &mut self.rng_channel,
+            );
+            // The CCA senses it after the propagation delay and the detection window.
+            let sensed_at = now + ns(channel::propagation_delay_s(f64::from(d))) + self.p.phy.detection_ns;
+            self.update_medium(j, sensed_at);
         }
         self.trace.signals(receivers.len() as u64);
         self.txs[id] = Some(Transmission { frame, receivers });
@@ -592,8 +604,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         };
         self.free_tx.push(id);
         let src = tx.frame.src;
-        self.update_medium(src);
         let now = self.now;
+        self.update_medium(src, now);
         for &(j, mw, dist) in &tx.receivers {
             let node = &mut self.nodes[j as usize];
             let outcome = node
@@ -602,15 +614,16 @@ impl<'a, O: Observer> Sim<'a, O> {
             if let Some(decoded) = outcome {
                 node.mac.set_rx_error(!decoded);
             }
-            self.update_medium(j);
+            self.update_medium(j, now);
             if outcome == Some(true) {
                 self.received(j, tx.frame.clone(), dist);
             }
         }
     }
 
-    /// Recomputes the clear-channel assessment and tells the MAC about changes.
-    fn update_medium(&mut self, n: NodeId) {
+    /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
+    /// turning busy is sensed from `sensed_at`.
+    fn update_medium(&mut self, n: NodeId, sensed_at: u64) {
         let now = self.now;
         let node = &mut self.nodes[n as usize];
         let busy = node.radio.cca_busy(now, &self.p.phy);
@@ -619,8 +632,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         }
         node.radio.busy = busy;
         if busy {
-            node.radio.busy_since = now;
-            node.mac.medium_busy(now, &self.p.mac);
+            node.radio.busy_since = sensed_at;
+            node.mac.medium_busy(sensed_at, &self.p.mac);
         } else {
             let since = node.radio.busy_since.max(self.p.warmup_ns);
             if !node.rsu && now > since {
