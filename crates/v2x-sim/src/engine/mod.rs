@@ -290,7 +290,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 rsu: i >= vehicles,
                 radio: Radio::default(),
                 mac: Mac::default(),
-                proc: Processor::new(sec.cores, sec.order),
+                proc: Processor::new(sec.cores, sec.order, sec.deadline_policy),
                 cam_seq: 0,
                 last_certificate_ns: None,
                 neighbours: IntMap::default(),

@@ -50,13 +50,7 @@ impl<O: Observer> Sim<'_, O> {
             self.mac_enqueue(n, ac, frame);
             return;
         }
-        let job = Job {
-            work: Work::Prepare { frame, ac },
-            arrival_ns: self.now,
-            deadline_ns: u64::MAX,
-            service_ns,
-            distance_mm: 0,
-        };
+        let job = Job::new(Work::Prepare { frame, ac }, self.now, u64::MAX, service_ns, 0);
         self.submit(n, job, true);
     }
 
@@ -75,7 +69,7 @@ impl<O: Observer> Sim<'_, O> {
     }
 
     fn start_service(&mut self, n: NodeId, job: Job<Work>) {
-        let t = self.now + job.service_ns;
+        let t = job.ends_ns();
         let slot = match self.free_service.pop() {
             Some(s) => s,
             None => {
@@ -96,6 +90,10 @@ impl<O: Observer> Sim<'_, O> {
         }
         if let Some(j) = next {
             self.start_service(n, j);
+        }
+        if job.aborted() {
+            self.job_expired(job);
+            return;
         }
         match job.work {
             Work::Prepare { frame, ac } => self.mac_enqueue(n, ac, frame),
@@ -179,13 +177,13 @@ impl<O: Observer> Sim<'_, O> {
         if self.nodes[n as usize].rsu {
             if let FrameKind::QueryRequest { id, gen_ns, vehicle } = frame.kind {
                 let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
-                let job = Job {
-                    work: Work::DecryptRequest { id, gen_ns, vehicle },
-                    arrival_ns: now,
-                    deadline_ns: u64::MAX,
+                let job = Job::new(
+                    Work::DecryptRequest { id, gen_ns, vehicle },
+                    now,
+                    u64::MAX,
                     service_ns,
-                    distance_mm: distance_mm(dist),
-                };
+                    distance_mm(dist),
+                );
                 self.submit(n, job, false);
             }
             return;
@@ -241,13 +239,13 @@ impl<O: Observer> Sim<'_, O> {
                 if id != 0 {
                     self.trace.query_reply_received();
                     let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
-                    let job = Job {
-                        work: Work::DecryptReply { gen_ns },
-                        arrival_ns: now,
-                        deadline_ns: u64::MAX,
+                    let job = Job::new(
+                        Work::DecryptReply { gen_ns },
+                        now,
+                        u64::MAX,
                         service_ns,
-                        distance_mm: distance_mm(dist),
-                    };
+                        distance_mm(dist),
+                    );
                     self.submit(n, job, false);
                 }
             }
@@ -261,13 +259,13 @@ impl<O: Observer> Sim<'_, O> {
             self.verified(n, frame, rx_ns, dist);
             return;
         }
-        let job = Job {
-            work: Work::Verify { frame, rx_ns, dist },
-            arrival_ns: self.now,
-            deadline_ns: rx_ns.saturating_add(self.sec.deadline_ns),
+        let job = Job::new(
+            Work::Verify { frame, rx_ns, dist },
+            self.now,
+            rx_ns.saturating_add(self.sec.deadline_ns),
             service_ns,
-            distance_mm: distance_mm(dist),
-        };
+            distance_mm(dist),
+        );
         self.submit(n, job, false);
     }
 

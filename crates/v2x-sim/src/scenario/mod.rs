@@ -24,7 +24,9 @@ pub use mac::{AccessCategory, IdleAccess, MacConfig};
 pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel};
-pub use security::{parse_protocol, parse_variant, CertificatePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS};
+pub use security::{
+    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS,
+};
 
 use crate::error::ScenarioError;
 use check::{nonneg, pos};
