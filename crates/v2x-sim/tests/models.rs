@@ -294,3 +294,33 @@ fn results_folder_has_every_output() {
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("<svg") && html.contains("Headline metrics"));
 }
+
+/// A TESLA packet whose key never arrives is lost at its deadline (it used to stay
+/// buffered for ever, never counted, while memory grew).
+#[test]
+fn tesla_packets_without_a_key_are_lost_at_their_deadline() {
+    let mut s = two_nodes(100.0);
+    s.duration_s = 3.0;
+    s.variants = vec![VariantConfig {
+        name: "tesla-no-key".into(),
+        protocol: "tesla".into(),
+        verify_cost_us: 50.0,
+        sign_cost_us: 50.0,
+        // Keys are disclosed long after the run ends.
+        tesla_disclosure_delay_s: Some(100.0),
+        deadline_ms: 100.0,
+        ..VariantConfig::default()
+    }];
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+    let m = &r.variants[0].pooled;
+    let received = m.per_pair[&(0, 1)].received + m.per_pair[&(1, 0)].received;
+    assert!(received >= 40, "{received}");
+    assert_eq!(m.verification_latency.count, 0, "nothing verifiable without keys");
+    // Every packet received more than 100 ms before the end is lost for its key (at most
+    // one per sender from the last 100 ms is still pending).
+    assert!(
+        m.crypto_lost_key + 2 >= received && m.crypto_lost_key <= received,
+        "{} lost of {received}",
+        m.crypto_lost_key
+    );
+}

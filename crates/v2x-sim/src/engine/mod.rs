@@ -120,11 +120,29 @@ enum Event {
     Awareness,
     CamGen(NodeId),
     QueryGen(NodeId),
-    AttackGen { node: NodeId, attacker: usize },
-    TeslaKey { node: NodeId, interval: u32 },
-    Access { node: NodeId, ac: usize, gen: u32 },
+    AttackGen {
+        node: NodeId,
+        attacker: usize,
+    },
+    TeslaKey {
+        node: NodeId,
+        interval: u32,
+    },
+    /// A TESLA packet from `src` buffered at `node` reaches its deadline.
+    TeslaExpiry {
+        node: NodeId,
+        src: NodeId,
+    },
+    Access {
+        node: NodeId,
+        ac: usize,
+        gen: u32,
+    },
     TxEnd(usize),
-    ProcDone { node: NodeId, slot: usize },
+    ProcDone {
+        node: NodeId,
+        slot: usize,
+    },
 }
 
 struct Scheduled {
@@ -406,6 +424,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::QueryGen(n) => self.query_gen(n),
             Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
             Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
+            Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
             Event::ProcDone { node, slot } => {

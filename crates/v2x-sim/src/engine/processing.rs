@@ -213,6 +213,9 @@ impl<O: Observer> Sim<'_, O> {
                     ProtocolId::Tesla | ProtocolId::TeslaAttached => {
                         let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
                         nb.pending.push((seq, frame, now, dist));
+                        // Lost if no key has come by its deadline, even if none ever comes.
+                        let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
+                        self.schedule(expiry, Event::TeslaExpiry { node: n, src });
                         if let Some(k) = attached_key {
                             self.tesla_key(n, src, k);
                         }
@@ -269,11 +272,26 @@ impl<O: Observer> Sim<'_, O> {
         self.submit(n, job, false);
     }
 
+    /// TESLA packets from `src` buffered at `n` whose key has not come within the deadline
+    /// are lost (and freed).
+    pub(super) fn tesla_expiry(&mut self, n: NodeId, src: NodeId) {
+        let cutoff = self.now.saturating_sub(self.sec.deadline_ns);
+        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+            return;
+        };
+        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
+        nb.pending = keep;
+        for (_, frame, _, dist) in late {
+            if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
+                self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
+            }
+        }
+    }
+
     /// A TESLA key for `interval` arrived: every buffered packet of an interval up to it
     /// becomes verifiable (later keys verify earlier intervals through the hash chain).
     fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
-        let now = self.now;
-        let deadline = self.sec.deadline_ns;
+        self.tesla_expiry(n, src);
         let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
             return;
         };
@@ -281,16 +299,7 @@ impl<O: Observer> Sim<'_, O> {
             .into_iter()
             .partition(|p| p.0 <= interval);
         nb.pending = keep;
-        // Packets whose key never came within the deadline are lost too.
-        let cutoff = now.saturating_sub(deadline);
-        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
-        nb.pending = keep;
-        for (_, frame, _, dist) in late.into_iter().chain(ready.iter().filter(|p| p.2 < cutoff).cloned()) {
-            if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
-                self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
-            }
-        }
-        for (_, frame, rx_ns, dist) in ready.into_iter().filter(|p| p.2 >= cutoff) {
+        for (_, frame, rx_ns, dist) in ready {
             let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
             self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
         }
