@@ -134,6 +134,12 @@ fn verification_deadline_turns_overload_into_cryptographic_loss() {
             "{} ns",
             m.verification_latency.max_ns
         );
+        // The deadline is counted exactly, not read from a histogram bucket.
+        assert_eq!(
+            m.verification_latency.count_within(100_000_000),
+            Some(m.verification_latency.count)
+        );
+        assert!(m.e2e_delay.count_within(100_000_000).is_some());
     }
     // Aborting at the deadline wastes the core's time on work that is thrown away.
     assert!(

@@ -233,6 +233,7 @@ impl<'a> Sim<'a, MetricsCollector> {
                 headline_m: sc.metrics.headline_range_m,
                 per_pair_counts: sc.metrics.per_pair_counts,
                 nodes,
+                deadlines_ns: sc.variants.iter().map(|v| ns(v.deadline_ms / 1000.0)).collect(),
             })
         })
     }
