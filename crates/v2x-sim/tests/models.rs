@@ -330,3 +330,32 @@ fn tesla_packets_without_a_key_are_lost_at_their_deadline() {
         m.crypto_lost_key
     );
 }
+
+/// A certificate is usable once the message carrying it has been verified (its chain
+/// checked), not when that message is received: a digest-signed CAM received while the
+/// certificate's message still waits in the verifier is lost for an unknown certificate.
+#[test]
+fn certificate_is_usable_after_its_message_is_verified() {
+    let lost = |verify_us: f64| {
+        let mut s = two_nodes(100.0);
+        s.duration_s = 1.0;
+        s.warmup_s = 0.0;
+        s.variants = vec![VariantConfig {
+            name: "etsi".into(),
+            protocol: "etsi-v1.2.1".into(),
+            verify_cost_us: verify_us,
+            sign_cost_us: 100.0,
+            certificate: Some(v2x_sim::scenario::CertificatePolicy::Interval { interval_s: 10.0 }),
+            deadline_ms: 1000.0,
+            ..VariantConfig::default()
+        }];
+        let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+        let m = &r.variants[0].pooled;
+        assert!(m.per_pair[&(0, 1)].received >= 9);
+        m.crypto_lost_unknown_certificate
+    };
+    // 10 ms verifications: the certificate is known before the next CAM (100 ms later).
+    assert_eq!(lost(10_000.0), 0);
+    // 150 ms: the second CAM of each sender arrives before its certificate is verified.
+    assert!(lost(150_000.0) >= 2, "{}", lost(150_000.0));
+}

@@ -82,8 +82,10 @@ pub struct VariantConfig {
     pub overhead_with_certificate_bytes: Option<u32>,
     /// When the certificate rides along (default: the profile's sizes, else the papers').
     pub certificate: Option<CertificatePolicy>,
-    /// A digest-signed message from a sender whose certificate was never received cannot
-    /// be verified (cryptographic loss, reason unknown certificate).
+    /// A digest-signed message from a sender whose certificate is not yet usable cannot be
+    /// verified (cryptographic loss, reason unknown certificate). A certificate is usable
+    /// once the message carrying it has been verified (IEEE 1609.2 5.1.2 / TS 103 097: a
+    /// certificate is trusted only after its chain is checked), not when it is received.
     pub require_known_certificate: bool,
     /// TESLA: delay between a packet and the disclosure of its key (s; default: the
     /// profile's key disclosure, else 0.1).
