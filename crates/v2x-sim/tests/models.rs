@@ -359,3 +359,37 @@ fn certificate_is_usable_after_its_message_is_verified() {
     // 150 ms: the second CAM of each sender arrives before its certificate is verified.
     assert!(lost(150_000.0) >= 2, "{}", lost(150_000.0));
 }
+
+/// The grid mobility is a torus: radio distances wrap like the vehicles do, so no pair on
+/// a 1 km x 1 km torus is further apart than half its diagonal (707 m); without wrapping
+/// pairs at opposite corners were 1.4 km apart and edge vehicles had fewer neighbours.
+#[test]
+fn torus_distances_wrap() {
+    let s = Scenario::parse(
+        r#"
+name = "torus"
+duration_s = 2.0
+warmup_s = 0.5
+[mobility]
+kind = "grid"
+width_m = 1000.0
+height_m = 1000.0
+block_length_m = 250.0
+density_veh_per_km2 = 60.0
+rsu_every_n_intersections = 0
+[metrics]
+max_distance_m = 1500.0
+distance_bin_m = 100.0
+[[variant]]
+name = "plain"
+protocol = "none"
+"#,
+        "torus.toml",
+    )
+    .unwrap();
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+    let bins = &r.variants[0].pooled.bins;
+    assert!(bins[..7].iter().all(|b| b.attempts > 0), "{bins:?}");
+    let beyond: u64 = bins[8..].iter().map(|b| b.attempts).sum();
+    assert_eq!(beyond, 0, "pairs beyond half the torus diagonal");
+}

@@ -62,11 +62,6 @@ impl Hasher for IntHasher {
 
 pub type IntMap<V> = HashMap<NodeId, V, BuildHasherDefault<IntHasher>>;
 
-pub(crate) fn dist(a: Position, b: Position) -> f64 {
-    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
-    (dx * dx + dy * dy).sqrt()
-}
-
 /// Seconds to ns, clamped so that adding two durations cannot overflow.
 pub(crate) fn ns(s: f64) -> u64 {
     (s.clamp(0.0, 4e9) * 1e9).round() as u64
@@ -316,7 +311,13 @@ impl<'a, O: Observer> Sim<'a, O> {
                 last_heard_cam: None,
             })
             .collect();
-        let grid = SpatialGrid::new(p.search_m);
+        // The grid mobility is a torus: radio distances wrap as the vehicles do.
+        let grid = match sc.mobility {
+            crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => {
+                SpatialGrid::wrapping(p.search_m, [Some(width_m), Some(height_m)])
+            }
+            _ => SpatialGrid::new(p.search_m),
+        };
         Ok(Sim {
             sc,
             sec,
@@ -483,7 +484,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     continue;
                 }
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
-                if dist(pj, pi) > radius {
+                if self.grid.distance(pj, pi) > radius {
                     continue;
                 }
                 total += 1;
@@ -493,7 +494,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     }
                     if nb.last_verified_ns.is_some_and(|t| t >= since) {
                         verified += 1;
-                        let err = dist(pj, nb.last_pos);
+                        let err = self.grid.distance(pj, nb.last_pos);
                         weighted += (1.0 - err / max_err).max(0.0);
                     }
                 }
@@ -580,7 +581,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 continue;
             }
             let Some(pj) = self.nodes[j as usize].pos else { continue };
-            let d = dist(pj, src_pos);
+            let d = self.grid.distance(pj, src_pos);
             if count_attempts && d <= self.p.max_distance_m && !self.nodes[j as usize].rsu {
                 self.trace.cam_attempt(d);
             }
