@@ -14,9 +14,13 @@ pub fn mw_to_dbm(mw: f64) -> f64 {
     10.0 * mw.log10()
 }
 
-/// Thermal noise power over the channel (dBm): kTB at 290 K plus the noise figure.
+/// Boltzmann's constant (J/K).
+const BOLTZMANN: f64 = 1.380_649e-23;
+
+/// Thermal noise power over the channel (dBm): kTB at 290 K plus the noise figure
+/// (-96.98 dBm at 10 MHz and 7 dB, as ns-3's interference helper computes it).
 pub fn noise_dbm(channel_width_hz: f64, noise_figure_db: f64) -> f64 {
-    -174.0 + 10.0 * channel_width_hz.log10() + noise_figure_db
+    mw_to_dbm(BOLTZMANN * 290.0 * channel_width_hz * 1000.0) + noise_figure_db
 }
 
 /// Propagation delay over `d` metres (seconds).
@@ -398,7 +402,10 @@ mod tests {
             5.9e9,
         );
         assert!((tr.loss_db(2000.0) - (40.0 * 2000f64.log10() - 40.0 * 1.5f64.log10())).abs() < 1e-9);
-        assert!(noise_dbm(10e6, 7.0) + 97.0 < 1e-9);
+        // ns-3: 7 dB x 1.3803e-23 J/K x 290 K x 10 MHz = -96.9762 dBm (its Boltzmann
+        // constant is 0.001 dB off the CODATA value used here).
+        let ns3 = 10.0 * (10f64.powf(0.7) * 1.3803e-23 * 290.0 * 10e6 * 1000.0).log10();
+        assert!((noise_dbm(10e6, 7.0) - ns3).abs() < 2e-3, "{}", noise_dbm(10e6, 7.0));
     }
 
     #[test]

@@ -58,6 +58,13 @@ pub fn variant_summary(v: &VariantResult) -> Value {
         "inter_arrival_ms": { "mean": num(p.inter_arrival.mean_ms()), "p99": num(p.inter_arrival.quantile_ms(0.99)) },
         "mac_delay_ms": { "mean": num(p.mac_delay.mean_ms()), "p99": num(p.mac_delay.quantile_ms(0.99)) },
         "verification_latency_ms": { "mean": num(p.verification_latency.mean_ms()), "p99": num(p.verification_latency.quantile_ms(0.99)) },
+        // Exact counts of verified CAMs within each deadline of the scenario.
+        "verified_within_deadline": p.verification_latency.within.iter().zip(&p.e2e_delay.within).map(|(&(t, by_rx), &(_, by_gen))| json!({
+            "deadline_ms": t as f64 / 1e6,
+            "verified": p.verification_latency.count,
+            "within_after_reception": by_rx,
+            "within_after_generation": by_gen,
+        })).collect::<Vec<_>>(),
         "crypto_losses": { "deadline": p.crypto_lost_deadline, "tesla_key_missing": p.crypto_lost_key, "unknown_certificate": p.crypto_lost_unknown_certificate },
         "cams_generated": p.cams_generated,
         "frames_sent": p.frames_sent,

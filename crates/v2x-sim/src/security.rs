@@ -8,7 +8,9 @@
 //! profiles), else from the papers' defaults; scenario keys override both.
 
 use crate::error::{CostsError, SimError};
-use crate::scenario::{parse_protocol, parse_variant, CertificatePolicy, QueryConfig, QueueOrder, VariantConfig};
+use crate::scenario::{
+    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueryConfig, QueueOrder, VariantConfig,
+};
 use serde::Serialize;
 use v2x_profile::{
     LatencyDistribution, Level, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId, SignerKind,
@@ -86,6 +88,7 @@ pub struct SecurityModel {
     pub cores: u32,
     pub order: QueueOrder,
     pub deadline_ns: u64,
+    pub deadline_policy: DeadlinePolicy,
     pub freshness_ns: u64,
     pub tesla_disclosure_ns: u64,
     pub tesla_key_frame_bytes: u32,
@@ -370,6 +373,7 @@ impl SecurityModel {
             cores,
             order: v.order,
             deadline_ns: s_to_ns(v.deadline_ms / 1000.0),
+            deadline_policy: v.deadline_policy,
             freshness_ns: s_to_ns(v.freshness_ms / 1000.0),
             tesla_disclosure_ns: s_to_ns(disclosure_s),
             tesla_key_frame_bytes: key_frame,

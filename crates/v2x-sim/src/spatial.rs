@@ -1,9 +1,13 @@
 //! Uniform spatial grid for neighbour look-up: a query visits only the cells within the
-//! radius, so per-packet work is proportional to the nodes in range.
+//! radius, so per-packet work is proportional to the nodes in range. On a map that wraps
+//! (the grid mobility's torus) distances and look-ups wrap too: the distance between two
+//! nodes is that to the nearest image of the other (minimum-image convention).
 
 use crate::mobility::Position;
 
 pub struct SpatialGrid {
+    /// Period of the map along x and y when it wraps there.
+    periods: [Option<f64>; 2],
     cell: f64,
     min: [f64; 2],
     nx: usize,
@@ -16,6 +20,7 @@ pub struct SpatialGrid {
 impl SpatialGrid {
     pub fn new(cell_m: f64) -> Self {
         SpatialGrid {
+            periods: [None, None],
             cell: cell_m.max(1.0),
             min: [0.0; 2],
             nx: 1,
@@ -23,6 +28,29 @@ impl SpatialGrid {
             ids: Vec::new(),
             start: vec![0, 0],
         }
+    }
+
+    /// A grid over a map that wraps with these periods along x and y (a torus when both).
+    pub fn wrapping(cell_m: f64, periods: [Option<f64>; 2]) -> Self {
+        SpatialGrid {
+            periods,
+            ..SpatialGrid::new(cell_m)
+        }
+    }
+
+    /// Distance from `a` to the nearest image of `b`.
+    pub fn distance(&self, a: Position, b: Position) -> f64 {
+        let d = |k: usize| {
+            let d = (a[k] - b[k]).abs();
+            match self.periods[k] {
+                Some(p) => {
+                    let d = d.rem_euclid(p);
+                    d.min(p - d)
+                }
+                None => d,
+            }
+        };
+        d(0).hypot(d(1))
     }
 
     /// Rebuilds from the current positions (absent nodes are left out).
@@ -84,9 +112,29 @@ impl SpatialGrid {
         cy * self.nx + cx
     }
 
-    /// Calls `f(id)` for every node in the cells overlapping the square of half-side `r`
-    /// around `p` (callers check the exact distance).
+    /// Calls `f(id)` once for every node in the cells overlapping the square of half-side
+    /// `r` around `p` or around its images on a wrapping map (callers check the exact
+    /// distance with [`SpatialGrid::distance`]).
     pub fn for_each_near(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
+        if self.periods == [None, None] {
+            return self.near_unwrapped(p, r, f);
+        }
+        let shifts = |k: usize| match self.periods[k] {
+            Some(period) => vec![0.0, -period, period],
+            None => vec![0.0],
+        };
+        let mut found = Vec::new();
+        for dx in shifts(0) {
+            for dy in shifts(1) {
+                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |id| found.push(id));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().for_each(&mut f);
+    }
+
+    fn near_unwrapped(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
         if self.ids.is_empty() {
             return;
         }
@@ -143,5 +191,39 @@ mod tests {
             .filter(|&i| pos[i as usize].is_some_and(|p| (p[0] - c[0]).hypot(p[1] - c[1]) <= 150.0))
             .collect();
         assert_eq!(found, brute);
+    }
+
+    /// On a 1000 x 700 torus a node near one edge finds those near the opposite edge, at
+    /// the wrapped distance, and each node once.
+    #[test]
+    fn a_torus_wraps_look_ups_and_distances() {
+        let pos: Vec<Option<Position>> = (0..500)
+            .map(|i| Some([(i * 37 % 1000) as f64, (i * 91 % 700) as f64]))
+            .collect();
+        let mut g = SpatialGrid::wrapping(100.0, [Some(1000.0), Some(700.0)]);
+        g.rebuild(&pos);
+        assert!((g.distance([10.0, 5.0], [990.0, 695.0]) - 20f64.hypot(10.0)).abs() < 1e-9);
+        assert!((g.distance([0.0, 0.0], [500.0, 0.0]) - 500.0).abs() < 1e-9);
+        for c in [[5.0, 5.0], [995.0, 350.0], [500.0, 690.0]] {
+            let mut found = Vec::new();
+            g.for_each_near(c, 150.0, |id| {
+                if g.distance(pos[id as usize].unwrap(), c) <= 150.0 {
+                    found.push(id)
+                }
+            });
+            let brute: Vec<u32> = (0..500u32)
+                .filter(|&i| {
+                    let p = pos[i as usize].unwrap();
+                    // Brute force over the nine images.
+                    [-1000.0, 0.0, 1000.0].iter().any(|dx| {
+                        [-700.0, 0.0, 700.0]
+                            .iter()
+                            .any(|dy| (p[0] + dx - c[0]).hypot(p[1] + dy - c[1]) <= 150.0)
+                    })
+                })
+                .collect();
+            assert_eq!(found, brute, "around {c:?}");
+            assert!(found.windows(2).all(|w| w[0] < w[1]), "each node once");
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! A receiver's security processor: `cores` servers, an urgent queue (own signing and
-//! encryption) and a verification queue in FIFO or nearest-first order with a deadline.
+//! encryption) and a verification queue in FIFO or nearest-first order with a deadline,
+//! enforced by a [`DeadlinePolicy`]: a job that cannot finish in time is dropped when it
+//! would start, or started and aborted at its deadline.
 
-use crate::scenario::QueueOrder;
+use crate::scenario::{DeadlinePolicy, QueueOrder};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -11,9 +13,11 @@ pub struct Job<T> {
     pub work: T,
     /// When the job entered the queue (ns).
     pub arrival_ns: u64,
-    /// Jobs not started by this time are dropped (`u64::MAX`: never).
+    /// The job must be done by this time (`u64::MAX`: never).
     pub deadline_ns: u64,
     pub service_ns: u64,
+    /// When a core took it (set by the processor).
+    pub started_ns: u64,
     /// Nearest-first key: sender distance in millimetres.
     pub distance_mm: u64,
 }
@@ -41,10 +45,36 @@ impl<T> Ord for Queued<T> {
     }
 }
 
+impl<T> Job<T> {
+    /// A job of this work arriving at `arrival_ns`, not started yet.
+    pub fn new(work: T, arrival_ns: u64, deadline_ns: u64, service_ns: u64, distance_mm: u64) -> Job<T> {
+        Job {
+            work,
+            arrival_ns,
+            deadline_ns,
+            service_ns,
+            started_ns: 0,
+            distance_mm,
+        }
+    }
+
+    /// When its core is free again: the end of its service, or its deadline when the
+    /// service would overrun it (aborted under [`DeadlinePolicy::AbortAtDeadline`]).
+    pub fn ends_ns(&self) -> u64 {
+        self.started_ns.saturating_add(self.service_ns).min(self.deadline_ns)
+    }
+
+    /// Its service ends after its deadline: it was aborted there.
+    pub fn aborted(&self) -> bool {
+        self.started_ns.saturating_add(self.service_ns) > self.deadline_ns
+    }
+}
+
 pub struct Processor<T> {
     cores: u32,
     busy: u32,
     order: QueueOrder,
+    policy: DeadlinePolicy,
     urgent: VecDeque<Job<T>>,
     fifo: VecDeque<Job<T>>,
     heap: BinaryHeap<Queued<T>>,
@@ -52,11 +82,12 @@ pub struct Processor<T> {
 }
 
 impl<T> Processor<T> {
-    pub fn new(cores: u32, order: QueueOrder) -> Self {
+    pub fn new(cores: u32, order: QueueOrder, policy: DeadlinePolicy) -> Self {
         Processor {
             cores: cores.max(1),
             busy: 0,
             order,
+            policy,
             urgent: VecDeque::new(),
             fifo: VecDeque::new(),
             heap: BinaryHeap::new(),
@@ -68,11 +99,31 @@ impl<T> Processor<T> {
         self.urgent.len() + self.fifo.len() + self.heap.len()
     }
 
+    /// May `job` start at `now` under the deadline policy?
+    fn can_start(&self, job: &Job<T>, now: u64) -> bool {
+        match self.policy {
+            DeadlinePolicy::DropAtStart => now.saturating_add(job.service_ns) <= job.deadline_ns,
+            DeadlinePolicy::AbortAtDeadline => now < job.deadline_ns,
+        }
+    }
+
     /// Submits a job; returns it when a core is free and it starts now (the caller
-    /// schedules its completion after `service_ns`).
-    pub fn submit(&mut self, job: Job<T>, urgent: bool, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
+    /// schedules the core's release at [`Job::ends_ns`]). A job that may not start is
+    /// handed to `expired` at once.
+    pub fn submit(
+        &mut self,
+        mut job: Job<T>,
+        urgent: bool,
+        now: u64,
+        expired: &mut impl FnMut(Job<T>),
+    ) -> Option<Job<T>> {
         if self.busy < self.cores {
+            if !self.can_start(&job, now) {
+                expired(job);
+                return None;
+            }
             self.busy += 1;
+            job.started_ns = now;
             return Some(job);
         }
         if urgent {
@@ -99,10 +150,11 @@ impl<T> Processor<T> {
         None
     }
 
-    /// A core finished at `now`: returns the next job to start, handing jobs whose
-    /// deadline passed to `expired`.
+    /// A core finished at `now`: returns the next job to start, handing jobs that may no
+    /// longer start to `expired`.
     pub fn complete(&mut self, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
-        if let Some(j) = self.urgent.pop_front() {
+        if let Some(mut j) = self.urgent.pop_front() {
+            j.started_ns = now;
             return Some(j);
         }
         loop {
@@ -115,8 +167,11 @@ impl<T> Processor<T> {
                     self.busy = self.busy.saturating_sub(1);
                     return None;
                 }
-                Some(j) if j.deadline_ns <= now => expired(j),
-                Some(j) => return Some(j),
+                Some(j) if !self.can_start(&j, now) => expired(j),
+                Some(mut j) => {
+                    j.started_ns = now;
+                    return Some(j);
+                }
             }
         }
     }
@@ -137,7 +192,7 @@ mod tests {
         let rho = 0.7;
         let lambda_per_ns = rho / service_ns as f64;
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut p: Processor<u64> = Processor::new(1, QueueOrder::Fifo);
+        let mut p: Processor<u64> = Processor::new(1, QueueOrder::Fifo, DeadlinePolicy::DropAtStart);
         // Completion events (time) in a min-heap.
         let mut done: BinaryHeap<std::cmp::Reverse<u64>> = BinaryHeap::new();
         let mut t_arr = 0f64;
@@ -159,13 +214,7 @@ mod tests {
                     done.push(std::cmp::Reverse(t + j.service_ns));
                 }
             }
-            let job = Job {
-                work: 0,
-                arrival_ns: now,
-                deadline_ns: u64::MAX,
-                service_ns,
-                distance_mm: 0,
-            };
+            let job = Job::new(0, now, u64::MAX, service_ns, 0);
             if let Some(j) = p.submit(job, false, now, &mut none) {
                 served += 1;
                 done.push(std::cmp::Reverse(now + j.service_ns));
@@ -182,14 +231,8 @@ mod tests {
     #[test]
     fn deadline_and_nearest_first() {
         let mut dropped = Vec::new();
-        let mut p: Processor<u32> = Processor::new(1, QueueOrder::NearestFirst);
-        let mk = |w, d, dl| Job {
-            work: w,
-            arrival_ns: 0,
-            deadline_ns: dl,
-            service_ns: 10,
-            distance_mm: d,
-        };
+        let mut p: Processor<u32> = Processor::new(1, QueueOrder::NearestFirst, DeadlinePolicy::DropAtStart);
+        let mk = |w, d, dl| Job::new(w, 0, dl, 10, d);
         let mut exp = |j: Job<u32>| dropped.push(j.work);
         assert!(p.submit(mk(0, 0, 100), false, 0, &mut exp).is_some());
         assert!(p.submit(mk(1, 500, 100), false, 0, &mut exp).is_none());
@@ -200,5 +243,49 @@ mod tests {
         assert_eq!(p.complete(20, &mut exp).map(|j| j.work), Some(1));
         assert!(p.complete(30, &mut exp).is_none());
         assert_eq!(dropped, vec![3]);
+    }
+
+    /// "Verified within 100 ms" must mean it: a job whose service would end after its
+    /// deadline is dropped when it would start (the old processor started anything not
+    /// yet expired, so a 10 ms verification started at 95 ms finished at 105 ms).
+    #[test]
+    fn drop_at_start_never_finishes_after_the_deadline() {
+        let mut dropped = Vec::new();
+        let mut exp = |j: Job<u32>| dropped.push(j.work);
+        let mut p: Processor<u32> = Processor::new(1, QueueOrder::Fifo, DeadlinePolicy::DropAtStart);
+        let busy = p.submit(Job::new(0, 0, u64::MAX, 95, 0), false, 0, &mut exp).unwrap();
+        assert_eq!(busy.ends_ns(), 95);
+        assert!(p.submit(Job::new(1, 0, 100, 10, 0), false, 0, &mut exp).is_none());
+        assert!(p.submit(Job::new(2, 0, 100, 5, 0), false, 0, &mut exp).is_none());
+        // At 95 job 1 (95 + 10 > 100) is dropped, job 2 (95 + 5 = 100) starts and is in time.
+        let next = p.complete(95, &mut exp).unwrap();
+        assert_eq!(
+            (next.work, next.started_ns, next.ends_ns(), next.aborted()),
+            (2, 95, 100, false)
+        );
+        assert!(p.complete(100, &mut exp).is_none());
+        // A free core does not take a job that cannot finish in time either.
+        assert!(p.submit(Job::new(3, 200, 205, 10, 0), false, 200, &mut exp).is_none());
+        assert!(
+            p.submit(Job::new(4, 300, 400, 10, 0), false, 300, &mut exp).is_some(),
+            "core free"
+        );
+        assert_eq!(dropped, vec![1, 3]);
+    }
+
+    /// The other policy: start anything whose deadline has not passed, abort at the deadline.
+    #[test]
+    fn abort_at_deadline_frees_the_core_at_the_deadline() {
+        let mut dropped = Vec::new();
+        let mut exp = |j: Job<u32>| dropped.push(j.work);
+        let mut p: Processor<u32> = Processor::new(1, QueueOrder::Fifo, DeadlinePolicy::AbortAtDeadline);
+        p.submit(Job::new(0, 0, u64::MAX, 95, 0), false, 0, &mut exp).unwrap();
+        assert!(p.submit(Job::new(1, 0, 100, 10, 0), false, 0, &mut exp).is_none());
+        assert!(p.submit(Job::new(2, 0, 100, 10, 0), false, 0, &mut exp).is_none());
+        let next = p.complete(95, &mut exp).unwrap();
+        assert_eq!((next.work, next.ends_ns(), next.aborted()), (1, 100, true));
+        // At the deadline job 2 may no longer start.
+        assert!(p.complete(100, &mut exp).is_none());
+        assert_eq!(dropped, vec![2]);
     }
 }

@@ -2,7 +2,7 @@
 //! disclosure of the variant), the V2I query service, attackers, and TESLA key frames.
 
 use super::trace::Observer;
-use super::{dist, ns, Event, Frame, FrameKind, NodeId, Sim};
+use super::{ns, Event, Frame, FrameKind, NodeId, Sim};
 use crate::scenario::{AttackKind, CertificatePolicy};
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -140,7 +140,7 @@ impl<O: Observer> Sim<'_, O> {
             .rsus
             .iter()
             .enumerate()
-            .map(|(k, r)| (k, dist(*r, pos)))
+            .map(|(k, r)| (k, self.grid.distance(*r, pos)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
         else {
             return;

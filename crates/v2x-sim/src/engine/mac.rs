@@ -1,11 +1,12 @@
 //! 802.11p EDCA broadcast MAC of one station (no retries): a queue per access category,
 //! AIFS (EIFS after a frame received with errors), backoff counted in idle slots and frozen
 //! while the medium is busy, post-backoff after every transmission, and the collision
-//! window (a station whose backoff ends within the CCA detection time of another's start
+//! window (the medium turns busy for a station only when its CCA senses a transmission,
+//! after the propagation delay and the detection window: a backoff ending before that
 //! transmits as well). The engine schedules the access times it returns and tells it when
-//! the medium turns busy or idle.
+//! the medium turns busy (from which instant) or idle.
 
-use crate::scenario::AccessCategory;
+use crate::scenario::{AccessCategory, IdleAccess};
 use rand::Rng;
 use std::collections::VecDeque;
 
@@ -23,8 +24,7 @@ pub const ACS: [AccessCategory; 5] = [
 pub struct MacParams {
     pub slot_ns: u64,
     pub sifs_ns: u64,
-    /// A backoff ending within this time after the medium turned busy still transmits.
-    pub cca_detect_ns: u64,
+    pub idle_access: IdleAccess,
     /// EIFS - AIFS, added after a frame received with errors (0: EIFS off).
     pub eifs_extra_ns: u64,
     pub queue_max_delay_ns: u64,
@@ -113,7 +113,8 @@ impl<F> Default for Mac<F> {
 }
 
 impl<F> Mac<F> {
-    /// The last frame this station locked on was received with errors (EIFS) or not.
+    /// The last frame this station received was decoded with errors (EIFS) or not; an own
+    /// transmission clears it too.
     pub fn set_rx_error(&mut self, error: bool) {
         self.last_rx_error = error;
     }
@@ -158,15 +159,20 @@ impl<F> Mac<F> {
             }
             return Enqueued::Queued;
         }
-        Enqueued::Schedule(self.schedule(ac, now, p))
+        // ns-3's DCF counts a full AIFS from the arrival of a frame that needs no backoff.
+        let not_before = match p.idle_access {
+            IdleAccess::AfterAifs if e.slots == 0 && e.queue.len() == 1 => now + p.timing(ac).0,
+            _ => now,
+        };
+        Enqueued::Schedule(self.schedule(ac, not_before, p))
     }
 
-    /// Medium idle: wait AIFS (or EIFS) from the end of the busy period, then count the
-    /// remaining backoff slots.
-    fn schedule(&mut self, ac: usize, now: u64, p: &MacParams) -> AccessTimer {
+    /// Medium idle: wait AIFS (or EIFS) from the end of the busy period, and not before
+    /// `not_before`, then count the remaining backoff slots.
+    fn schedule(&mut self, ac: usize, not_before: u64, p: &MacParams) -> AccessTimer {
         let (aifs, _) = p.timing(ac);
         let aifs = aifs + if self.last_rx_error { p.eifs_extra_ns } else { 0 };
-        let count_start = (self.idle_since + aifs).max(now);
+        let count_start = (self.idle_since + aifs).max(not_before);
         let e = &mut self.edca[ac];
         let at_ns = count_start + u64::from(e.slots) * p.slot_ns;
         e.gen = e.gen.wrapping_add(1);
@@ -175,16 +181,17 @@ impl<F> Mac<F> {
         AccessTimer { ac, at_ns, gen: e.gen }
     }
 
-    /// The medium turned busy at `now`: freeze every backoff, keeping the slots still to
-    /// count, except those ending within the detection window (they transmit: collision).
-    pub fn medium_busy(&mut self, now: u64, p: &MacParams) {
+    /// The CCA senses the medium busy from `sensed_at` (at or after the current time):
+    /// freeze every backoff, keeping the slots still to count, except those ending by then
+    /// (they transmit: collision).
+    pub fn medium_busy(&mut self, sensed_at: u64, p: &MacParams) {
         for e in self.edca.iter_mut() {
             let Some(t) = e.access_at else { continue };
-            if t <= now + p.cca_detect_ns {
+            if t <= sensed_at {
                 continue;
             }
-            let counted = if now > e.count_start {
-                ((now - e.count_start) / p.slot_ns) as u32
+            let counted = if sensed_at > e.count_start {
+                ((sensed_at - e.count_start) / p.slot_ns) as u32
             } else {
                 0
             };
@@ -269,7 +276,7 @@ mod tests {
         MacParams {
             slot_ns: 13_000,
             sifs_ns: 32_000,
-            cca_detect_ns: 8_000,
+            idle_access: IdleAccess::Immediate,
             eifs_extra_ns: 32_000 + 100_000,
             queue_max_delay_ns: 1_000_000,
             queue_capacity: 2,
@@ -351,14 +358,14 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         let mut mac: Mac<u32> = Mac::default();
         let t = schedule(mac.enqueue(VO, 1, 0, false, &p, &mut rng));
-        // Another station starts 5 µs before our access: too late to sense it.
-        mac.medium_busy(t.at_ns - 5_000, &p);
+        // Another station started 5 µs before our access; we sense it 3 µs after it.
+        mac.medium_busy(t.at_ns + 3_000, &p);
         assert_eq!(mac.access_at(VO), Some(t.at_ns), "transmits anyway: collision");
         assert!(matches!(
             mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng),
             Access::Frame { .. }
         ));
-        // 20 µs before: sensed, frozen.
+        // Sensed 20 µs before: frozen.
         let t = schedule(mac.enqueue(VO, 2, 1_000_000, false, &p, &mut rng));
         mac.medium_busy(t.at_ns - 20_000, &p);
         assert_eq!(mac.access_at(VO), None);

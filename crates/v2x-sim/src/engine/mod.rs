@@ -62,11 +62,6 @@ impl Hasher for IntHasher {
 
 pub type IntMap<V> = HashMap<NodeId, V, BuildHasherDefault<IntHasher>>;
 
-pub(crate) fn dist(a: Position, b: Position) -> f64 {
-    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
-    (dx * dx + dy * dy).sqrt()
-}
-
 /// Seconds to ns, clamped so that adding two durations cannot overflow.
 pub(crate) fn ns(s: f64) -> u64 {
     (s.clamp(0.0, 4e9) * 1e9).round() as u64
@@ -120,11 +115,29 @@ enum Event {
     Awareness,
     CamGen(NodeId),
     QueryGen(NodeId),
-    AttackGen { node: NodeId, attacker: usize },
-    TeslaKey { node: NodeId, interval: u32 },
-    Access { node: NodeId, ac: usize, gen: u32 },
+    AttackGen {
+        node: NodeId,
+        attacker: usize,
+    },
+    TeslaKey {
+        node: NodeId,
+        interval: u32,
+    },
+    /// A TESLA packet from `src` buffered at `node` reaches its deadline.
+    TeslaExpiry {
+        node: NodeId,
+        src: NodeId,
+    },
+    Access {
+        node: NodeId,
+        ac: usize,
+        gen: u32,
+    },
     TxEnd(usize),
-    ProcDone { node: NodeId, slot: usize },
+    ProcDone {
+        node: NodeId,
+        slot: usize,
+    },
 }
 
 struct Scheduled {
@@ -183,7 +196,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     p: Params,
     mobility: Mobility,
     link: LinkBudget,
-    errors: phy::ErrorTable,
+    errors: phy::ChunkErrors,
     grid: SpatialGrid,
     /// Jobs in service, referenced by `Event::ProcDone` (keeps events small).
     in_service: Vec<Option<Job<Work>>>,
@@ -215,6 +228,7 @@ impl<'a> Sim<'a, MetricsCollector> {
                 headline_m: sc.metrics.headline_range_m,
                 per_pair_counts: sc.metrics.per_pair_counts,
                 nodes,
+                deadlines_ns: sc.variants.iter().map(|v| ns(v.deadline_ms / 1000.0)).collect(),
             })
         })
     }
@@ -260,6 +274,9 @@ impl<'a, O: Observer> Sim<'a, O> {
                 noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
                 preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
                 preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+                detection_ns: ns(r.cca_detection_us * 1e-6),
+                cca: r.cca_model,
+                cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
                 ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
                 sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
                 rate_mbps: r.data_rate_mbps,
@@ -268,7 +285,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             mac: MacParams {
                 slot_ns: ns(m.slot_us * 1e-6),
                 sifs_ns: ns(m.sifs_us * 1e-6),
-                cca_detect_ns: ns(m.cca_detect_us * 1e-6),
+                idle_access: m.idle_access,
                 // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
                 eifs_extra_ns: if m.use_eifs {
                     ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
@@ -287,14 +304,20 @@ impl<'a, O: Observer> Sim<'a, O> {
                 rsu: i >= vehicles,
                 radio: Radio::default(),
                 mac: Mac::default(),
-                proc: Processor::new(sec.cores, sec.order),
+                proc: Processor::new(sec.cores, sec.order, sec.deadline_policy),
                 cam_seq: 0,
                 last_certificate_ns: None,
                 neighbours: IntMap::default(),
                 last_heard_cam: None,
             })
             .collect();
-        let grid = SpatialGrid::new(p.search_m);
+        // The grid mobility is a torus: radio distances wrap as the vehicles do.
+        let grid = match sc.mobility {
+            crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => {
+                SpatialGrid::wrapping(p.search_m, [Some(width_m), Some(height_m)])
+            }
+            _ => SpatialGrid::new(p.search_m),
+        };
         Ok(Sim {
             sc,
             sec,
@@ -306,7 +329,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 r.rx_sensitivity_dbm,
                 cutoff_m,
             ),
-            errors: phy::ErrorTable::new(r.data_rate_mbps),
+            errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             grid,
             in_service: Vec::new(),
             free_service: Vec::new(),
@@ -403,6 +426,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::QueryGen(n) => self.query_gen(n),
             Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
             Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
+            Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
             Event::ProcDone { node, slot } => {
@@ -460,7 +484,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     continue;
                 }
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
-                if dist(pj, pi) > radius {
+                if self.grid.distance(pj, pi) > radius {
                     continue;
                 }
                 total += 1;
@@ -470,7 +494,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     }
                     if nb.last_verified_ns.is_some_and(|t| t >= since) {
                         verified += 1;
-                        let err = dist(pj, nb.last_pos);
+                        let err = self.grid.distance(pj, nb.last_pos);
                         weighted += (1.0 - err / max_err).max(0.0);
                     }
                 }
@@ -542,10 +566,11 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
         }
         // Half duplex: a frame being received is lost when this node starts sending.
-        self.nodes[n as usize]
-            .radio
-            .start_tx(end, now, &self.p.phy, &self.errors);
-        self.update_medium(n);
+        let node = &mut self.nodes[n as usize];
+        node.radio
+            .start_tx(end, now, &self.p.phy, &self.errors, &mut self.rng_channel);
+        node.mac.set_rx_error(false);
+        self.update_medium(n, now);
 
         let mut near = Vec::new();
         self.grid.for_each_near(src_pos, self.p.search_m, |j| near.push(j));
@@ -556,7 +581,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 continue;
             }
             let Some(pj) = self.nodes[j as usize].pos else { continue };
-            let d = dist(pj, src_pos);
+            let d = self.grid.distance(pj, src_pos);
             if count_attempts && d <= self.p.max_distance_m && !self.nodes[j as usize].rsu {
                 self.trace.cam_attempt(d);
             }
@@ -575,11 +600,19 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.txs.len() - 1
             }
         };
-        for &(j, mw, _) in &receivers {
-            self.nodes[j as usize]
-                .radio
-                .signal_start(id, mw, now, &self.p.phy, &self.errors);
-            self.update_medium(j);
+        for &(j, mw, d) in &receivers {
+            self.nodes[j as usize].radio.signal_start(
+                id,
+                mw,
+                end,
+                now,
+                &self.p.phy,
+                &self.errors,
+                &mut self.rng_channel,
+            );
+            // The CCA senses it after the propagation delay and the detection window.
+            let sensed_at = now + ns(channel::propagation_delay_s(f64::from(d))) + self.p.phy.detection_ns;
+            self.update_medium(j, sensed_at);
         }
         self.trace.signals(receivers.len() as u64);
         self.txs[id] = Some(Transmission { frame, receivers });
@@ -592,8 +625,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         };
         self.free_tx.push(id);
         let src = tx.frame.src;
-        self.update_medium(src);
         let now = self.now;
+        self.update_medium(src, now);
         for &(j, mw, dist) in &tx.receivers {
             let node = &mut self.nodes[j as usize];
             let outcome = node
@@ -602,15 +635,16 @@ impl<'a, O: Observer> Sim<'a, O> {
             if let Some(decoded) = outcome {
                 node.mac.set_rx_error(!decoded);
             }
-            self.update_medium(j);
+            self.update_medium(j, now);
             if outcome == Some(true) {
                 self.received(j, tx.frame.clone(), dist);
             }
         }
     }
 
-    /// Recomputes the clear-channel assessment and tells the MAC about changes.
-    fn update_medium(&mut self, n: NodeId) {
+    /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
+    /// turning busy is sensed from `sensed_at`.
+    fn update_medium(&mut self, n: NodeId, sensed_at: u64) {
         let now = self.now;
         let node = &mut self.nodes[n as usize];
         let busy = node.radio.cca_busy(now, &self.p.phy);
@@ -619,8 +653,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         }
         node.radio.busy = busy;
         if busy {
-            node.radio.busy_since = now;
-            node.mac.medium_busy(now, &self.p.mac);
+            node.radio.busy_since = sensed_at;
+            node.mac.medium_busy(sensed_at, &self.p.mac);
         } else {
             let since = node.radio.busy_since.max(self.p.warmup_ns);
             if !node.rsu && now > since {

@@ -50,13 +50,7 @@ impl<O: Observer> Sim<'_, O> {
             self.mac_enqueue(n, ac, frame);
             return;
         }
-        let job = Job {
-            work: Work::Prepare { frame, ac },
-            arrival_ns: self.now,
-            deadline_ns: u64::MAX,
-            service_ns,
-            distance_mm: 0,
-        };
+        let job = Job::new(Work::Prepare { frame, ac }, self.now, u64::MAX, service_ns, 0);
         self.submit(n, job, true);
     }
 
@@ -75,7 +69,7 @@ impl<O: Observer> Sim<'_, O> {
     }
 
     fn start_service(&mut self, n: NodeId, job: Job<Work>) {
-        let t = self.now + job.service_ns;
+        let t = job.ends_ns();
         let slot = match self.free_service.pop() {
             Some(s) => s,
             None => {
@@ -96,6 +90,10 @@ impl<O: Observer> Sim<'_, O> {
         }
         if let Some(j) = next {
             self.start_service(n, j);
+        }
+        if job.aborted() {
+            self.job_expired(job);
+            return;
         }
         match job.work {
             Work::Prepare { frame, ac } => self.mac_enqueue(n, ac, frame),
@@ -179,13 +177,13 @@ impl<O: Observer> Sim<'_, O> {
         if self.nodes[n as usize].rsu {
             if let FrameKind::QueryRequest { id, gen_ns, vehicle } = frame.kind {
                 let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
-                let job = Job {
-                    work: Work::DecryptRequest { id, gen_ns, vehicle },
-                    arrival_ns: now,
-                    deadline_ns: u64::MAX,
+                let job = Job::new(
+                    Work::DecryptRequest { id, gen_ns, vehicle },
+                    now,
+                    u64::MAX,
                     service_ns,
-                    distance_mm: distance_mm(dist),
-                };
+                    distance_mm(dist),
+                );
                 self.submit(n, job, false);
             }
             return;
@@ -215,6 +213,9 @@ impl<O: Observer> Sim<'_, O> {
                     ProtocolId::Tesla | ProtocolId::TeslaAttached => {
                         let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
                         nb.pending.push((seq, frame, now, dist));
+                        // Lost if no key has come by its deadline, even if none ever comes.
+                        let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
+                        self.schedule(expiry, Event::TeslaExpiry { node: n, src });
                         if let Some(k) = attached_key {
                             self.tesla_key(n, src, k);
                         }
@@ -241,13 +242,13 @@ impl<O: Observer> Sim<'_, O> {
                 if id != 0 {
                     self.trace.query_reply_received();
                     let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
-                    let job = Job {
-                        work: Work::DecryptReply { gen_ns },
-                        arrival_ns: now,
-                        deadline_ns: u64::MAX,
+                    let job = Job::new(
+                        Work::DecryptReply { gen_ns },
+                        now,
+                        u64::MAX,
                         service_ns,
-                        distance_mm: distance_mm(dist),
-                    };
+                        distance_mm(dist),
+                    );
                     self.submit(n, job, false);
                 }
             }
@@ -261,21 +262,36 @@ impl<O: Observer> Sim<'_, O> {
             self.verified(n, frame, rx_ns, dist);
             return;
         }
-        let job = Job {
-            work: Work::Verify { frame, rx_ns, dist },
-            arrival_ns: self.now,
-            deadline_ns: rx_ns.saturating_add(self.sec.deadline_ns),
+        let job = Job::new(
+            Work::Verify { frame, rx_ns, dist },
+            self.now,
+            rx_ns.saturating_add(self.sec.deadline_ns),
             service_ns,
-            distance_mm: distance_mm(dist),
-        };
+            distance_mm(dist),
+        );
         self.submit(n, job, false);
+    }
+
+    /// TESLA packets from `src` buffered at `n` whose key has not come within the deadline
+    /// are lost (and freed).
+    pub(super) fn tesla_expiry(&mut self, n: NodeId, src: NodeId) {
+        let cutoff = self.now.saturating_sub(self.sec.deadline_ns);
+        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+            return;
+        };
+        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
+        nb.pending = keep;
+        for (_, frame, _, dist) in late {
+            if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
+                self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
+            }
+        }
     }
 
     /// A TESLA key for `interval` arrived: every buffered packet of an interval up to it
     /// becomes verifiable (later keys verify earlier intervals through the hash chain).
     fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
-        let now = self.now;
-        let deadline = self.sec.deadline_ns;
+        self.tesla_expiry(n, src);
         let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
             return;
         };
@@ -283,16 +299,7 @@ impl<O: Observer> Sim<'_, O> {
             .into_iter()
             .partition(|p| p.0 <= interval);
         nb.pending = keep;
-        // Packets whose key never came within the deadline are lost too.
-        let cutoff = now.saturating_sub(deadline);
-        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
-        nb.pending = keep;
-        for (_, frame, _, dist) in late.into_iter().chain(ready.iter().filter(|p| p.2 < cutoff).cloned()) {
-            if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
-                self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
-            }
-        }
-        for (_, frame, rx_ns, dist) in ready.into_iter().filter(|p| p.2 >= cutoff) {
+        for (_, frame, rx_ns, dist) in ready {
             let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
             self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
         }

@@ -1,10 +1,28 @@
-//! Reception and interference at one station: the summed energy of every signal on the
-//! air, the frame the receiver is locked on (preamble detection by RSSI and SNR) and its
-//! SINR history, judged at the frame's end by a SINR threshold or the NIST error-rate model
-//! evaluated chunk by chunk; half duplex; clear-channel assessment.
+//! Reception and interference at one station, as ns-3 3.44's wifi PHY does it
+//! (`PhyEntity`, `OfdmPhy`, `InterferenceHelper`, `ThresholdPreambleDetectionModel`):
+//!
+//! - every signal above the floor adds to the summed energy for as long as it is on air;
+//! - an idle receiver opens a preamble-detection window when a signal whose RSSI reaches
+//!   the preamble threshold arrives; a stronger one arriving within the window takes its
+//!   place (the strongest preamble wins when frames start together); at the end of the
+//!   window the receiver locks on it if its SNR against everything on air then reaches the
+//!   detection threshold;
+//! - the SIGNAL field (BPSK 1/2, the 8 µs after the 32 µs preamble) is judged on its own
+//!   when it ends: a failure aborts the reception (no EIFS) and frees the receiver;
+//! - the data is judged at the frame's end from the SINR of every chunk between changes
+//!   of the summed energy (or by the minimum SINR against a threshold);
+//! - half duplex: transmitting aborts a reception and no preamble is detected meanwhile;
+//! - clear-channel assessment: busy while transmitting and, with ns-3's rule, while the
+//!   summed energy is at or above the CCA sensitivity; or, with the standard's rule, while
+//!   a frame whose preamble was detectable is on the air or the energy reaches the
+//!   energy-detection threshold.
+//!
+//! Decisions at the end of a detection window or of the SIGNAL field are taken lazily, at
+//! the next call for this radio (the energy cannot change in between without a call), so
+//! they cost no event.
 
-use crate::phy;
-use crate::scenario::ReceptionModel;
+use crate::phy::{self, ChunkErrors, Field};
+use crate::scenario::{CcaModel, ReceptionModel};
 use rand::Rng;
 
 /// Run-wide PHY constants (linear powers in mW).
@@ -15,7 +33,12 @@ pub struct PhyParams {
     pub preamble_mw: f64,
     /// Minimum SNR (linear) to detect a preamble.
     pub preamble_snr: f64,
-    /// Energy-detection threshold of the CCA.
+    /// Preamble-detection window: the receiver decides at its end (ns).
+    pub detection_ns: u64,
+    pub cca: CcaModel,
+    /// Busy threshold of the summed energy under [`CcaModel::AggregateEnergy`].
+    pub cca_mw: f64,
+    /// Energy-detection threshold under [`CcaModel::PreambleAndEnergy`].
     pub ed_mw: f64,
     /// SINR threshold (linear) of the `sinr-threshold` model.
     pub sinr_threshold: f64,
@@ -23,14 +46,22 @@ pub struct PhyParams {
     pub model: ReceptionModel,
 }
 
-/// The frame a receiver is locked on.
-struct Lock {
+/// The frame a receiver is detecting or receiving.
+#[derive(Debug, Clone)]
+struct Rx {
     tx: usize,
     signal_mw: f64,
-    payload_start: u64,
+    start: u64,
+    /// End of the preamble-detection window.
+    detect_at: u64,
+    detected: bool,
+    /// The SIGNAL field was received.
+    signal_ok: bool,
+    /// Start of the SINR chunk not yet accounted for.
     last_change: u64,
     min_sinr: f64,
-    log_success: f64,
+    ln_signal: f64,
+    ln_data: f64,
 }
 
 /// The radio of one station.
@@ -40,102 +71,173 @@ pub struct Radio {
     pub tx_until: u64,
     energy_mw: f64,
     signals: u32,
-    lock: Option<Lock>,
+    rx: Option<Rx>,
+    /// Under the standard's CCA: busy until the end of the last frame whose preamble was
+    /// detectable.
+    sd_until: u64,
     /// The CCA state last reported to the MAC, and since when.
     pub busy: bool,
     pub busy_since: u64,
 }
 
 impl Radio {
-    /// Closes the current SINR chunk of the locked frame at `now` (interference changes).
-    fn close_chunk(&mut self, now: u64, p: &PhyParams, errors: &phy::ErrorTable) {
+    /// Accounts the SINR of the locked frame from its last change up to `until` (the
+    /// summed energy was constant meanwhile), split into preamble, SIGNAL field and data.
+    fn close_chunk(&mut self, until: u64, p: &PhyParams, errors: &ChunkErrors) {
         let energy = self.energy_mw;
-        let Some(lock) = self.lock.as_mut() else { return };
-        if now > lock.last_change {
-            let interference = (energy - lock.signal_mw).max(0.0);
-            let sinr = lock.signal_mw / (p.noise_mw + interference);
-            lock.min_sinr = lock.min_sinr.min(sinr);
-            if p.model == ReceptionModel::NistErrorRate {
-                let from = lock.last_change.max(lock.payload_start);
-                if now > from {
-                    let bits = (now - from) as f64 * 1e-9 * p.rate_mbps * 1e6;
-                    lock.log_success += errors.ln_success(sinr, bits);
+        let Some(rx) = self.rx.as_mut() else { return };
+        if until <= rx.last_change {
+            return;
+        }
+        let interference = (energy - rx.signal_mw).max(0.0);
+        let sinr = rx.signal_mw / (p.noise_mw + interference);
+        rx.min_sinr = rx.min_sinr.min(sinr);
+        if p.model != ReceptionModel::SinrThreshold {
+            let signal_from = rx.start + phy::PREAMBLE_NS;
+            let data_from = rx.start + phy::PREAMBLE_AND_SIGNAL_NS;
+            let overlap = |a: u64, b: u64| b.min(until).saturating_sub(a.max(rx.last_change));
+            let in_signal = overlap(signal_from, data_from);
+            if in_signal > 0 {
+                rx.ln_signal += errors.ln_success(Field::Signal, sinr, in_signal);
+            }
+            let in_data = overlap(data_from, u64::MAX);
+            if in_data > 0 {
+                rx.ln_data += errors.ln_success(Field::Data, sinr, in_data);
+            }
+        }
+        rx.last_change = until;
+    }
+
+    /// Takes the decisions due by `now`: the end of the detection window, then the end of
+    /// the SIGNAL field.
+    fn settle(&mut self, now: u64, p: &PhyParams, errors: &ChunkErrors, rng: &mut impl Rng) {
+        let Some(rx) = self.rx.as_ref() else { return };
+        let (detect_at, detected, signal_mw) = (rx.detect_at, rx.detected, rx.signal_mw);
+        if !detected && detect_at <= now {
+            self.close_chunk(detect_at, p, errors);
+            let interference = (self.energy_mw - signal_mw).max(0.0);
+            let ok = signal_mw >= p.preamble_mw && signal_mw / (p.noise_mw + interference) >= p.preamble_snr;
+            match self.rx.as_mut() {
+                Some(rx) if ok => rx.detected = true,
+                _ => {
+                    self.rx = None;
+                    return;
                 }
             }
-            lock.last_change = now;
+        }
+        let Some(rx) = self.rx.as_ref() else { return };
+        let signal_end = rx.start + phy::PREAMBLE_AND_SIGNAL_NS;
+        if rx.detected && !rx.signal_ok && signal_end <= now {
+            self.close_chunk(signal_end, p, errors);
+            let ln_signal = self.rx.as_ref().map_or(f64::NEG_INFINITY, |r| r.ln_signal);
+            let ok = match p.model {
+                ReceptionModel::SinrThreshold => true,
+                _ => rng.gen::<f64>() < ln_signal.exp(),
+            };
+            match self.rx.as_mut() {
+                Some(rx) if ok => rx.signal_ok = true,
+                _ => self.rx = None,
+            }
         }
     }
 
     /// This station starts transmitting until `until`: a frame being received is lost.
-    pub fn start_tx(&mut self, until: u64, now: u64, p: &PhyParams, errors: &phy::ErrorTable) {
-        self.close_chunk(now, p, errors);
-        self.lock = None;
+    pub fn start_tx(&mut self, until: u64, now: u64, p: &PhyParams, errors: &ChunkErrors, rng: &mut impl Rng) {
+        self.settle(now, p, errors, rng);
+        self.rx = None;
         self.tx_until = until;
     }
 
-    /// Transmission `tx` arrives with power `mw`: it adds interference, and the receiver
-    /// locks on it when idle and its preamble is detectable.
-    pub fn signal_start(&mut self, tx: usize, mw: f64, now: u64, p: &PhyParams, errors: &phy::ErrorTable) {
+    /// Transmission `tx` arrives with power `mw` and stays on the air until `end`.
+    #[allow(clippy::too_many_arguments)] // the signal (3), the time, and the radio's context (3)
+    pub fn signal_start(
+        &mut self,
+        tx: usize,
+        mw: f64,
+        end: u64,
+        now: u64,
+        p: &PhyParams,
+        errors: &ChunkErrors,
+        rng: &mut impl Rng,
+    ) {
+        self.settle(now, p, errors, rng);
         self.close_chunk(now, p, errors);
         let before = self.energy_mw;
         self.energy_mw += mw;
         self.signals += 1;
-        if self.tx_until <= now
-            && self.lock.is_none()
-            && mw >= p.preamble_mw
-            && mw / (p.noise_mw + before) >= p.preamble_snr
-        {
-            self.lock = Some(Lock {
+        if self.tx_until > now || mw < p.preamble_mw {
+            return;
+        }
+        if mw / (p.noise_mw + before) >= p.preamble_snr {
+            self.sd_until = self.sd_until.max(end);
+        }
+        let replace = match &self.rx {
+            None => true,
+            // A stronger preamble within the detection window takes the receiver.
+            Some(rx) => !rx.detected && mw > rx.signal_mw,
+        };
+        if replace {
+            self.rx = Some(Rx {
                 tx,
                 signal_mw: mw,
-                payload_start: now + phy::PREAMBLE_AND_SIGNAL_NS,
+                start: now,
+                detect_at: now + p.detection_ns,
+                detected: false,
+                signal_ok: false,
                 last_change: now,
                 min_sinr: f64::INFINITY,
-                log_success: 0.0,
+                ln_signal: 0.0,
+                ln_data: 0.0,
             });
         }
     }
 
-    /// Transmission `tx` (power `mw`) ends: `Some(decoded)` when the receiver was locked
-    /// on it, `None` otherwise.
+    /// Transmission `tx` (power `mw`) ends: `Some(decoded)` when the receiver was
+    /// receiving its data, `None` otherwise (not detected, SIGNAL field lost, or another
+    /// frame).
     pub fn signal_end(
         &mut self,
         tx: usize,
         mw: f64,
         now: u64,
         p: &PhyParams,
-        errors: &phy::ErrorTable,
+        errors: &ChunkErrors,
         rng: &mut impl Rng,
     ) -> Option<bool> {
+        self.settle(now, p, errors, rng);
         self.close_chunk(now, p, errors);
         self.energy_mw -= mw;
         self.signals = self.signals.saturating_sub(1);
         if self.signals == 0 {
             self.energy_mw = 0.0;
         }
-        if self.lock.as_ref().is_none_or(|l| l.tx != tx) {
+        if self.rx.as_ref().is_none_or(|r| r.tx != tx) {
             return None;
         }
-        let l = self.lock.take()?;
+        let rx = self.rx.take()?;
+        if !rx.signal_ok {
+            return None;
+        }
         Some(match p.model {
-            ReceptionModel::SinrThreshold => l.min_sinr >= p.sinr_threshold,
-            ReceptionModel::NistErrorRate => {
-                let u: f64 = rng.gen();
-                u < l.log_success.exp()
-            }
+            ReceptionModel::SinrThreshold => rx.min_sinr >= p.sinr_threshold,
+            _ => rng.gen::<f64>() < rx.ln_data.exp(),
         })
     }
 
-    /// Clear-channel assessment: busy while transmitting, locked on a frame, or above the
-    /// energy-detection threshold.
+    /// Clear-channel assessment after the last call.
     pub fn cca_busy(&self, now: u64, p: &PhyParams) -> bool {
-        self.tx_until > now || self.lock.is_some() || self.energy_mw >= p.ed_mw
+        self.tx_until > now
+            || match p.cca {
+                CcaModel::AggregateEnergy => self.energy_mw >= p.cca_mw,
+                CcaModel::PreambleAndEnergy => self.sd_until > now || self.energy_mw >= p.ed_mw,
+            }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::phy::ErrorRateModel;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -144,6 +246,9 @@ mod tests {
             noise_mw: 1e-10,
             preamble_mw: 1e-8,
             preamble_snr: 2.5,
+            detection_ns: 4_000,
+            cca: CcaModel::PreambleAndEnergy,
+            cca_mw: 3e-9,
             ed_mw: 1e-6,
             sinr_threshold: 3.0,
             rate_mbps: 6.0,
@@ -151,19 +256,22 @@ mod tests {
         }
     }
 
+    fn errors() -> ChunkErrors {
+        ChunkErrors::new(ErrorRateModel::TableBased, 6.0)
+    }
+
     #[test]
     fn locks_on_a_strong_frame_and_loses_it_to_interference() {
-        let p = params();
-        let e = phy::ErrorTable::new(6.0);
+        let (p, e) = (params(), errors());
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut r = Radio::default();
-        r.signal_start(1, 1e-7, 0, &p, &e);
-        assert!(r.cca_busy(0, &p), "locked: busy");
+        r.signal_start(1, 1e-7, 100_000, 0, &p, &e, &mut rng);
+        assert!(r.cca_busy(0, &p), "detectable preamble: busy");
         assert_eq!(r.signal_end(1, 1e-7, 100_000, &p, &e, &mut rng), Some(true));
         assert!(!r.cca_busy(100_000, &p));
         // Same frame, with an interferer of half its power during it: SINR 2 < 3.
-        r.signal_start(2, 1e-7, 200_000, &p, &e);
-        r.signal_start(3, 5e-8, 210_000, &p, &e);
+        r.signal_start(2, 1e-7, 300_000, 200_000, &p, &e, &mut rng);
+        r.signal_start(3, 5e-8, 250_000, 210_000, &p, &e, &mut rng);
         assert_eq!(
             r.signal_end(3, 5e-8, 250_000, &p, &e, &mut rng),
             None,
@@ -174,19 +282,78 @@ mod tests {
 
     #[test]
     fn half_duplex_and_weak_preambles() {
-        let p = params();
-        let e = phy::ErrorTable::new(6.0);
+        let (p, e) = (params(), errors());
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let mut r = Radio::default();
-        r.start_tx(50_000, 0, &p, &e);
-        r.signal_start(1, 1e-7, 10_000, &p, &e);
+        r.start_tx(50_000, 0, &p, &e, &mut rng);
+        r.signal_start(1, 1e-7, 60_000, 10_000, &p, &e, &mut rng);
         assert_eq!(
             r.signal_end(1, 1e-7, 60_000, &p, &e, &mut rng),
             None,
             "transmitting: no lock"
         );
-        r.signal_start(2, 5e-9, 100_000, &p, &e);
+        r.signal_start(2, 5e-9, 150_000, 100_000, &p, &e, &mut rng);
         assert!(!r.cca_busy(100_000, &p), "below preamble detection and ED: idle");
         assert_eq!(r.signal_end(2, 5e-9, 150_000, &p, &e, &mut rng), None);
+    }
+
+    /// Two frames start together; the stronger one, though processed second, is the one
+    /// received (the old radio locked on whichever came first).
+    #[test]
+    fn strongest_preamble_within_the_detection_window_wins() {
+        let (p, e) = (params(), errors());
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut r = Radio::default();
+        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, &mut rng);
+        r.signal_start(2, 2e-6, 300_000, 0, &p, &e, &mut rng);
+        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, &mut rng), None);
+        assert_eq!(r.signal_end(2, 2e-6, 300_000, &p, &e, &mut rng), Some(true));
+        // 3 µs apart (within the 4 µs window): still the stronger.
+        r.signal_start(3, 2e-8, 700_000, 400_000, &p, &e, &mut rng);
+        r.signal_start(4, 2e-6, 703_000, 403_000, &p, &e, &mut rng);
+        assert_eq!(r.signal_end(3, 2e-8, 700_000, &p, &e, &mut rng), None);
+        assert_eq!(r.signal_end(4, 2e-6, 703_000, &p, &e, &mut rng), Some(true));
+        // 5 µs apart: the first was already detected; the second is interference.
+        r.signal_start(5, 2e-6, 1_100_000, 800_000, &p, &e, &mut rng);
+        r.signal_start(6, 2e-8, 1_105_000, 805_000, &p, &e, &mut rng);
+        assert_eq!(r.signal_end(5, 2e-6, 1_100_000, &p, &e, &mut rng), Some(true));
+        assert_eq!(r.signal_end(6, 2e-8, 1_105_000, &p, &e, &mut rng), None);
+    }
+
+    /// The detection SNR is taken at the end of the window: an interferer arriving 2 µs
+    /// into it stops the detection (the old radio judged it on arrival, against nothing).
+    #[test]
+    fn preamble_snr_is_evaluated_at_the_end_of_the_window() {
+        let (p, e) = (params(), errors());
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut r = Radio::default();
+        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, &mut rng);
+        // Weaker than the candidate (no takeover) but SNR 2e-8 / 1.01e-8 < 2.5.
+        r.signal_start(2, 1e-8, 300_000, 2_000, &p, &e, &mut rng);
+        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, &mut rng), None);
+        assert_eq!(r.signal_end(2, 1e-8, 300_000, &p, &e, &mut rng), None);
+    }
+
+    /// ns-3's CCA: busy while the summed energy reaches the CCA sensitivity, even when
+    /// no single frame is decodable; the standard's rule stays idle below ED.
+    #[test]
+    fn aggregate_energy_cca_follows_the_sum_of_undecodable_signals() {
+        let e = errors();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let agg = PhyParams {
+            cca: CcaModel::AggregateEnergy,
+            ..params()
+        };
+        let std = params();
+        for (p, busy_when_summed) in [(&agg, true), (&std, false)] {
+            let mut r = Radio::default();
+            // Two signals of 2e-9 mW each (below the preamble RSSI, below 3e-9 alone).
+            r.signal_start(1, 2e-9, 200_000, 0, p, &e, &mut rng);
+            assert!(!r.cca_busy(0, p));
+            r.signal_start(2, 2e-9, 300_000, 50_000, p, &e, &mut rng);
+            assert_eq!(r.cca_busy(50_000, p), busy_when_summed);
+            r.signal_end(1, 2e-9, 200_000, p, &e, &mut rng);
+            assert!(!r.cca_busy(200_000, p));
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! need. Events are reported only for packets that count (generated after the warm-up).
 
 use super::NodeId;
+use crate::histogram::Histogram;
 use crate::metrics::{DistanceBin, PairCount, RunMetrics};
 
 /// Why a received CAM was lost at the security layer.
@@ -75,6 +76,8 @@ pub struct CollectorParams {
     pub headline_m: f64,
     pub per_pair_counts: bool,
     pub nodes: usize,
+    /// Delays counted exactly at or below each of these (the scenario's deadlines).
+    pub deadlines_ns: Vec<u64>,
 }
 
 /// Node counts up to which per-pair counters are a dense matrix.
@@ -100,6 +103,8 @@ impl MetricsCollector {
             },
             metrics: RunMetrics {
                 bins: vec![DistanceBin::default(); bins],
+                e2e_delay: Histogram::with_thresholds(&p.deadlines_ns),
+                verification_latency: Histogram::with_thresholds(&p.deadlines_ns),
                 ..Default::default()
             },
             p,

@@ -1,6 +1,6 @@
 //! `[mac]`: 802.11p OCB broadcast MAC (EDCA access categories, timing, queues).
 
-use super::check::{nonneg, pos};
+use super::check::pos;
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
@@ -43,15 +43,25 @@ impl AccessCategory {
     }
 }
 
+/// What a frame that finds the medium idle, with no backoff pending, waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdleAccess {
+    /// 802.11 10.3.4.2: it goes as soon as the medium has been idle for AIFS (at once if it
+    /// already has).
+    Immediate,
+    /// ns-3 3.44's DCF: it waits a full AIFS counted from its own arrival; should the
+    /// medium turn busy meanwhile, it goes AIFS after the busy period, without backoff.
+    AfterAifs,
+}
+
 /// MAC parameters (802.11p OCB broadcast, 10 MHz).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MacConfig {
     pub slot_us: f64,
     pub sifs_us: f64,
-    /// Time to detect a transmission that started: a node whose backoff ends within this
-    /// window after another started still transmits (collision).
-    pub cca_detect_us: f64,
+    pub idle_access: IdleAccess,
     /// Frames waiting longer than this in a MAC queue are dropped.
     pub queue_max_delay_ms: f64,
     pub queue_capacity_packets: u32,
@@ -67,7 +77,7 @@ impl Default for MacConfig {
         MacConfig {
             slot_us: 13.0,
             sifs_us: 32.0,
-            cca_detect_us: 8.0,
+            idle_access: IdleAccess::Immediate,
             queue_max_delay_ms: 500.0,
             queue_capacity_packets: 500,
             mac_overhead_bytes: 36,
@@ -82,7 +92,6 @@ impl MacConfig {
         let m = self;
         pos("mac.slot_us", m.slot_us)?;
         pos("mac.sifs_us", m.sifs_us)?;
-        nonneg("mac.cca_detect_us", m.cca_detect_us)?;
         pos("mac.queue_max_delay_ms", m.queue_max_delay_ms)?;
         if m.queue_capacity_packets == 0 {
             return Err(ScenarioError::invalid(

@@ -20,11 +20,13 @@ pub mod security;
 pub use apps::{CamConfig, QueryConfig};
 pub use attackers::{AttackKind, AttackerConfig};
 pub use channel::{FadingConfig, PathLossConfig};
-pub use mac::{AccessCategory, MacConfig};
+pub use mac::{AccessCategory, IdleAccess, MacConfig};
 pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
-pub use radio::{RadioConfig, ReceptionModel};
-pub use security::{parse_protocol, parse_variant, CertificatePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS};
+pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel};
+pub use security::{
+    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS,
+};
 
 use crate::error::ScenarioError;
 use check::{nonneg, pos};
@@ -97,10 +99,26 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Inserts into `table[section]` every key of `defaults` it does not have.
+fn fill_missing<T: Serialize>(table: &mut toml::Table, section: &str, defaults: &T) {
+    let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(defaults) else {
+        return;
+    };
+    let entry = table
+        .entry(section)
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(given) = entry {
+        for (k, v) in defaults {
+            given.entry(k).or_insert(v);
+        }
+    }
+}
+
 impl Scenario {
-    /// Parses scenario TOML; `origin` names the file in errors.
+    /// Parses scenario TOML; `origin` names the file in errors. A `[radio] preset`
+    /// supplies the `[radio]` and `[mac]` keys the file does not give.
     pub fn parse(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = toml::from_str(text).map_err(|e| {
+        let syntax = |e: toml::de::Error| {
             let (line, column) = e.span().map_or((0, 0), |sp| line_col(text, sp.start));
             ScenarioError::Syntax {
                 file: origin.into(),
@@ -108,7 +126,16 @@ impl Scenario {
                 column,
                 message: e.message().trim().to_string(),
             }
-        })?;
+        };
+        // Parsed once as written (errors keep their line), then again with the preset.
+        let mut s: Scenario = toml::from_str(text).map_err(syntax)?;
+        if let Some(preset) = s.radio.preset {
+            let mut table: toml::Table = toml::from_str(text).map_err(syntax)?;
+            let (radio, mac) = preset.defaults();
+            fill_missing(&mut table, "radio", &radio);
+            fill_missing(&mut table, "mac", &mac);
+            s = table.try_into().map_err(syntax)?;
+        }
         s.validate()?;
         Ok(s)
     }

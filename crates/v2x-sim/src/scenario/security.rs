@@ -17,6 +17,18 @@ pub enum QueueOrder {
     NearestFirst,
 }
 
+/// What happens to a verification that cannot finish by its deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadlinePolicy {
+    /// A job is dropped when it reaches a core (or arrives at a free one) and its service
+    /// would end after the deadline: the core goes straight to the next job.
+    DropAtStart,
+    /// A job starts if its deadline has not passed; one still in service at the deadline is
+    /// aborted then (the core was busy until the deadline for nothing).
+    AbortAtDeadline,
+}
+
 /// The protocols the simulator models: every [`ProtocolId`] but the session-key schemes,
 /// whose pairwise handshakes a broadcast cost model does not capture.
 pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
@@ -59,8 +71,10 @@ pub struct VariantConfig {
     /// Verification cores per receiver (0 = the profile's `cores`).
     pub cores: u32,
     pub order: QueueOrder,
-    /// A message still waiting this long after reception is dropped (cryptographic loss).
+    /// A message not verified this long after reception is lost (cryptographic loss);
+    /// `deadline_policy` says when the loss is decided.
     pub deadline_ms: f64,
+    pub deadline_policy: DeadlinePolicy,
     /// Security bytes on a message with a certificate digest (default: the profile's sizes
     /// for the protocol, else the papers').
     pub overhead_bytes: Option<u32>,
@@ -68,8 +82,10 @@ pub struct VariantConfig {
     pub overhead_with_certificate_bytes: Option<u32>,
     /// When the certificate rides along (default: the profile's sizes, else the papers').
     pub certificate: Option<CertificatePolicy>,
-    /// A digest-signed message from a sender whose certificate was never received cannot
-    /// be verified (cryptographic loss, reason unknown certificate).
+    /// A digest-signed message from a sender whose certificate is not yet usable cannot be
+    /// verified (cryptographic loss, reason unknown certificate). A certificate is usable
+    /// once the message carrying it has been verified (IEEE 1609.2 5.1.2 / TS 103 097: a
+    /// certificate is trusted only after its chain is checked), not when it is received.
     pub require_known_certificate: bool,
     /// TESLA: delay between a packet and the disclosure of its key (s; default: the
     /// profile's key disclosure, else 0.1).
@@ -99,6 +115,7 @@ impl Default for VariantConfig {
             cores: 0,
             order: QueueOrder::Fifo,
             deadline_ms: 100.0,
+            deadline_policy: DeadlinePolicy::DropAtStart,
             overhead_bytes: None,
             overhead_with_certificate_bytes: None,
             certificate: None,

@@ -1,58 +1,9 @@
-//! 802.11p OFDM PHY at 10 MHz: frame timing and the NIST error-rate model.
+//! The NIST OFDM error-rate model (as ns-3's `NistErrorRateModel`): uncoded bit error of
+//! the constellation, then the union bound over the convolutional code's distance
+//! spectrum; a chunk of n bits survives with probability (1 - p)^n. Also the per-bit table
+//! that makes a chunk cost one logarithm.
 
-/// Preamble (32 µs) plus SIGNAL field (8 µs) at 10 MHz.
-pub const PREAMBLE_AND_SIGNAL_NS: u64 = 40_000;
-/// OFDM symbol at 10 MHz.
-pub const SYMBOL_NS: u64 = 8_000;
-/// SERVICE (16) and tail (6) bits added to the PSDU.
-pub const SERVICE_AND_TAIL_BITS: u64 = 22;
-
-/// Data bits per OFDM symbol (N_DBPS) for an 802.11p 10 MHz rate in Mb/s.
-pub fn bits_per_symbol(rate_mbps: f64) -> Option<u64> {
-    const RATES: [(f64, u64); 8] = [
-        (3.0, 24),
-        (4.5, 36),
-        (6.0, 48),
-        (9.0, 72),
-        (12.0, 96),
-        (18.0, 144),
-        (24.0, 192),
-        (27.0, 216),
-    ];
-    RATES
-        .iter()
-        .find(|(r, _)| (r - rate_mbps).abs() < 1e-9)
-        .map(|&(_, n)| n)
-}
-
-/// Airtime of a PSDU of `bytes` at `rate_mbps` (ns): preamble + SIGNAL + data symbols.
-pub fn airtime_ns(bytes: u32, rate_mbps: f64) -> u64 {
-    let ndbps = bits_per_symbol(rate_mbps).unwrap_or(48);
-    let symbols = (SERVICE_AND_TAIL_BITS + 8 * u64::from(bytes)).div_ceil(ndbps);
-    PREAMBLE_AND_SIGNAL_NS + symbols * SYMBOL_NS
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Modulation {
-    Bpsk,
-    Qpsk,
-    Qam16,
-    Qam64,
-}
-
-/// Modulation and code rate (as the NIST model's b value: 1 = 1/2, 2 = 2/3, 3 = 3/4).
-pub fn modulation(rate_mbps: f64) -> (Modulation, u32) {
-    match bits_per_symbol(rate_mbps) {
-        Some(24) => (Modulation::Bpsk, 1),
-        Some(36) => (Modulation::Bpsk, 3),
-        Some(48) => (Modulation::Qpsk, 1),
-        Some(72) => (Modulation::Qpsk, 3),
-        Some(96) => (Modulation::Qam16, 1),
-        Some(144) => (Modulation::Qam16, 3),
-        Some(192) => (Modulation::Qam64, 2),
-        _ => (Modulation::Qam64, 3),
-    }
-}
+use super::{CodeRate, Modulation};
 
 /// Complementary error function (Numerical Recipes erfcc, fractional error < 1.2e-7).
 pub fn erfc(x: f64) -> f64 {
@@ -86,11 +37,11 @@ fn uncoded_ber(m: Modulation, snr: f64) -> f64 {
 
 /// Coded error probability per bit (union bound over the convolutional code's distance
 /// spectrum, as in ns-3's NistErrorRateModel).
-fn coded_pe(p: f64, b: u32) -> f64 {
+fn coded_pe(p: f64, c: CodeRate) -> f64 {
     let d = (4.0 * p * (1.0 - p)).sqrt();
     let pw = |k: i32| d.powi(k);
-    let pe = match b {
-        1 => {
+    let pe = match c {
+        CodeRate::Half => {
             0.5 * (36.0 * pw(10)
                 + 211.0 * pw(12)
                 + 1404.0 * pw(14)
@@ -101,7 +52,7 @@ fn coded_pe(p: f64, b: u32) -> f64 {
                 + 21292910.0 * pw(24)
                 + 134365911.0 * pw(26))
         }
-        2 => {
+        CodeRate::TwoThirds => {
             1.0 / 4.0
                 * (3.0 * pw(6)
                     + 70.0 * pw(7)
@@ -114,7 +65,7 @@ fn coded_pe(p: f64, b: u32) -> f64 {
                     + 2103891.0 * pw(14)
                     + 8784123.0 * pw(15))
         }
-        _ => {
+        CodeRate::ThreeQuarters => {
             1.0 / 6.0
                 * (42.0 * pw(5)
                     + 201.0 * pw(6)
@@ -131,60 +82,66 @@ fn coded_pe(p: f64, b: u32) -> f64 {
     pe.min(1.0)
 }
 
+/// Probability that one coded bit of mode (`m`, `c`) survives a linear SINR `snr`.
+pub fn bit_success(m: Modulation, c: CodeRate, snr: f64) -> f64 {
+    let ber = uncoded_ber(m, snr);
+    if ber <= 0.0 {
+        return 1.0;
+    }
+    (1.0 - coded_pe(ber, c)).max(0.0)
+}
+
 /// Probability that `bits` bits sent at `rate_mbps` survive a linear SINR `sinr`.
 pub fn chunk_success(rate_mbps: f64, sinr: f64, bits: f64) -> f64 {
     if bits <= 0.0 {
         return 1.0;
     }
-    let (m, b) = modulation(rate_mbps);
-    let ber = uncoded_ber(m, sinr);
-    if ber <= 0.0 {
-        return 1.0;
-    }
-    (1.0 - coded_pe(ber, b)).max(0.0).powf(bits)
+    let (m, c) = super::mode(rate_mbps);
+    bit_success(m, c, sinr).powf(bits)
 }
 
-/// `ln(1 - pe)` per bit tabulated against SINR in dB, so that a chunk costs one
-/// logarithm instead of erfc, powers and a logarithm.
+/// `ln P(bit survives)` tabulated against SINR in dB (-15 to 45 dB, 0.01 dB steps,
+/// interpolated), so that a chunk costs one logarithm instead of erfc, powers and a
+/// logarithm.
 #[derive(Debug, Clone)]
-pub struct ErrorTable {
+pub struct PerBitTable {
     lo_db: f64,
     step_db: f64,
     ln_ok_per_bit: Vec<f64>,
 }
 
-impl ErrorTable {
-    pub fn new(rate_mbps: f64) -> ErrorTable {
+impl PerBitTable {
+    /// Tabulates `bit_success(linear SINR)`.
+    pub fn new(bit_success: impl Fn(f64) -> f64) -> PerBitTable {
         let (lo_db, step_db, n) = (-15.0, 0.01, 6001);
         let ln_ok_per_bit = (0..n)
             .map(|k| {
                 let sinr = 10f64.powf((lo_db + step_db * k as f64) / 10.0);
-                chunk_success(rate_mbps, sinr, 1.0).max(1e-300).ln()
+                bit_success(sinr).max(1e-300).ln()
             })
             .collect();
-        ErrorTable {
+        PerBitTable {
             lo_db,
             step_db,
             ln_ok_per_bit,
         }
     }
 
-    /// ln of the probability that `bits` bits survive a linear SINR `sinr`.
-    pub fn ln_success(&self, sinr: f64, bits: f64) -> f64 {
+    /// ln of the probability that one bit survives a linear SINR `sinr`.
+    pub fn ln_success_per_bit(&self, sinr: f64) -> f64 {
         let t = &self.ln_ok_per_bit;
         let Some(&worst) = t.first() else { return 0.0 };
         if sinr <= 0.0 {
-            return worst * bits;
+            return worst;
         }
         let pos = (10.0 * sinr.log10() - self.lo_db) / self.step_db;
         if pos <= 0.0 {
-            return worst * bits;
+            return worst;
         }
         let k = pos as usize;
         match (t.get(k), t.get(k + 1)) {
-            (Some(a), Some(b)) => (a + (pos - k as f64) * (b - a)) * bits,
-            (Some(a), None) => a * bits,
-            _ => t.last().copied().unwrap_or(0.0) * bits,
+            (Some(a), Some(b)) => a + (pos - k as f64) * (b - a),
+            _ => t.last().copied().unwrap_or(0.0),
         }
     }
 }
@@ -192,26 +149,6 @@ impl ErrorTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn airtime_follows_the_80211p_formula() {
-        // 100-byte PSDU at 6 Mb/s: ceil((16 + 800 + 6) / 48) = 18 symbols -> 40 + 144 µs.
-        assert_eq!(airtime_ns(100, 6.0), 184_000);
-        // Independent restatement of the formula for many sizes and rates.
-        for rate in [3.0, 4.5, 6.0, 9.0, 12.0, 18.0, 24.0, 27.0] {
-            let ndbps = (rate * 8.0) as u64; // N_DBPS = rate (Mb/s) x symbol (8 µs)
-            for bytes in [1u32, 43, 82, 92, 142, 300, 1500] {
-                let bits = 16 + 8 * u64::from(bytes) + 6;
-                let n_sym = bits.div_ceil(ndbps);
-                assert_eq!(
-                    airtime_ns(bytes, rate),
-                    32_000 + 8_000 + 8_000 * n_sym,
-                    "{bytes} B at {rate}"
-                );
-            }
-        }
-        assert!(bits_per_symbol(5.0).is_none());
-    }
 
     #[test]
     fn error_rate_is_monotone_and_saturates() {
@@ -225,11 +162,12 @@ mod tests {
         }
         assert!(chunk_success(6.0, 10f64.powf(15.0 / 10.0), bits) > 0.999);
         assert!(chunk_success(6.0, 10f64.powf(-2.0 / 10.0), bits) < 0.01);
-        let table = ErrorTable::new(6.0);
+        let (m, c) = crate::phy::mode(6.0);
+        let table = PerBitTable::new(|s| bit_success(m, c, s));
         for db in [-3.0, 0.0, 2.5, 4.0, 7.3, 12.0] {
             let sinr = 10f64.powf(db / 10.0);
             let exact = chunk_success(6.0, sinr, bits);
-            let fast = table.ln_success(sinr, bits).exp();
+            let fast = (table.ln_success_per_bit(sinr) * bits).exp();
             assert!((exact - fast).abs() < 0.01 + 0.01 * exact, "{db} dB: {exact} vs {fast}");
         }
         assert!((erfc(0.0) - 1.0).abs() < 1e-7 && (erfc(1.0) - 0.157_299_207).abs() < 1e-6);
