@@ -79,7 +79,7 @@ fn load_trust(args: &Args, dir: &std::path::Path, now: TaiTime) -> anyhow::Resul
     Ok(loaded.store)
 }
 
-fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
+pub fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
     let t = time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
         .with_context(|| format!("--at {s:?} is not an RFC 3339 time"))?;
     let nanos = t.unix_timestamp_nanos();

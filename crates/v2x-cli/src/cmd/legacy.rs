@@ -22,6 +22,9 @@ pub enum WireFormat {
 
 const V1_SUBDIR: &str = "v1.2.1";
 
+/// How long a command waits for another one holding the PKI's lock before it gives up.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Opens (creating on first use) the v1.2.1 root and AA beside the v2 PKI.
 pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
     let v = pki.root().certificate.validity();
@@ -30,6 +33,8 @@ pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
         .unwrap_or(u32::MAX)
         .max(1);
     let dir = pki.dir().join(V1_SUBDIR);
+    // Created on first use: under the PKI's lock, so two commands never create it at once.
+    let _lock = pki.lock_within(LOCK_PATIENCE)?;
     V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)
         .with_context(|| format!("opening the v1.2.1 credentials in {}", dir.display()))
 }
@@ -40,6 +45,7 @@ pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entit
         .unwrap_or(u32::MAX)
         .max(1);
     let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
+    let _lock = pki.lock_within(LOCK_PATIENCE)?;
     let ticket = v1
         .ticket(name, now.saturating_sub(300), ticket_days, now)
         .with_context(|| format!("the v1.2.1 ticket of station {name}"))?;
