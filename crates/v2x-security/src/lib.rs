@@ -54,6 +54,7 @@ pub mod pki_store;
 pub mod profile;
 pub mod pseudonym;
 pub mod reason;
+pub mod receiver_state;
 pub mod region;
 pub mod replay;
 pub mod revocation;

@@ -9,8 +9,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
+use v2x_security::receiver_state::ReceiverState;
 use v2x_security::{
-    load_trust_dir_with, DecapMode, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime, TrustListPolicy,
+    load_trust_dir_with, DecapMode, Decapped, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime, TrustListPolicy,
     TrustOptions, TrustStore,
 };
 
@@ -19,9 +20,20 @@ pub struct Args {
     /// A PKI directory, or a directory of root certificates (.oer), ECTLs and CRLs.
     #[arg(long)]
     trust: Option<PathBuf>,
-    /// The secured message ('-' for stdin).
+    /// The secured message ('-' for stdin); with --batch, a pcap capture or a text stream
+    /// of hex messages, one per line.
     #[arg(long = "in")]
     input: PathBuf,
+    /// Receiver state kept between runs in this directory (created if missing): the
+    /// certificates learnt from earlier messages, so digest-signed messages verify, and
+    /// the replay window, so a copy received in a later run is rejected as a duplicate.
+    #[arg(long)]
+    state: Option<PathBuf>,
+    /// Process every message of --in in order, as a receiver sees them: a pcap (each
+    /// record at its capture time unless --at) or hex lines (blank lines and lines
+    /// starting with '#' skipped). One verdict line per message; exit 1 if any is rejected.
+    #[arg(long)]
+    batch: bool,
     /// Verify as of this time (RFC 3339, e.g. 2026-01-01T12:00:00Z) instead of now.
     #[arg(long)]
     at: Option<String>,
@@ -96,12 +108,74 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(s) => parse_time(s)?,
         None => TaiTime::now(),
     };
+    if args.batch {
+        return run_batch(&args, &input, now);
+    }
     let (format, bytes) = super::legacy::locate_secured_message(&input);
     if format == WireFormat::V1_2_1 {
+        if args.state.is_some() {
+            bail!("--state is available for v2 messages only");
+        }
         return decap_v1_2_1(&args, bytes, now);
     }
+    let mut receiver = Receiver::open(&args, now)?;
+    let result = receiver.entity.decap_at(bytes, now);
+    receiver.save()?;
+    let mut out = std::io::stdout();
+    match result {
+        Ok(d) => {
+            if args.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&accepted_json(&d))?)?;
+            } else {
+                out.write_all(&d.payload)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(r) => report_rejection(&args, &r),
+    }
+}
+
+/// The v2 receiver of one run: its entity and, with --state, the state it is saved to.
+struct Receiver {
+    entity: SecurityEntity,
+    state: Option<ReceiverState>,
+}
+
+impl Receiver {
+    fn open(args: &Args, now: TaiTime) -> anyhow::Result<Receiver> {
+        let mut entity = v2_entity(args, now)?;
+        let state = match &args.state {
+            Some(dir) => {
+                let state = ReceiverState::open(dir, Duration::from_secs(10))
+                    .with_context(|| format!("--state {}", dir.display()))?;
+                let loaded = state.load_into(&mut entity, now)?;
+                for d in &loaded.dropped {
+                    eprintln!("warning: --state: learnt certificate no longer valid, dropped: {d}");
+                }
+                tracing::debug!(
+                    certificates = loaded.certificates,
+                    replay_entries = loaded.replay_entries,
+                    "receiver state loaded"
+                );
+                Some(state)
+            }
+            None => None,
+        };
+        Ok(Receiver { entity, state })
+    }
+
+    fn save(&self) -> anyhow::Result<()> {
+        if let Some(s) = &self.state {
+            s.save(&self.entity)?;
+        }
+        Ok(())
+    }
+}
+
+/// The v2 SN-DECAP entity the command line describes.
+fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
     let store = match &args.trust {
-        Some(dir) => load_trust(&args, dir, now)?,
+        Some(dir) => load_trust(args, dir, now)?,
         None if args.signature_only => TrustStore::new(),
         None => bail!("--trust DIR is required (unless --signature-only)"),
     };
@@ -124,31 +198,127 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
         entity.set_decap_mode(DecapMode::SignatureOnly);
     }
-    let result = entity.decap_at(bytes, now);
-    let mut out = std::io::stdout();
-    match result {
-        Ok(d) => {
-            if args.json {
-                let v = serde_json::json!({
-                    "accepted": true,
-                    "mode": match d.mode { DecapMode::Strict => "strict", DecapMode::SignatureOnly => "signature-only" },
-                    "payload_hex": hex::encode(&d.payload),
-                    "signed": d.signed,
-                    "encrypted": d.encrypted,
-                    "psid": d.psid.map(|p| p.value()),
-                    "ssp_hex": d.ssp.as_ref().map(hex::encode),
-                    "generation_time_us": d.generation_time.map(|t| t.0),
-                    "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
-                    "region_checked": d.region_checked,
-                });
-                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-            } else {
-                out.write_all(&d.payload)?;
-            }
-            Ok(ExitCode::SUCCESS)
+    Ok(entity)
+}
+
+fn accepted_json(d: &Decapped) -> serde_json::Value {
+    serde_json::json!({
+        "accepted": true,
+        "mode": match d.mode { DecapMode::Strict => "strict", DecapMode::SignatureOnly => "signature-only" },
+        "payload_hex": hex::encode(&d.payload),
+        "signed": d.signed,
+        "encrypted": d.encrypted,
+        "psid": d.psid.map(|p| p.value()),
+        "ssp_hex": d.ssp.as_ref().map(hex::encode),
+        "generation_time_us": d.generation_time.map(|t| t.0),
+        "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
+        "region_checked": d.region_checked,
+    })
+}
+
+/// One message of a batch: where it came from, when it was received, its bytes.
+struct Received {
+    label: String,
+    at: TaiTime,
+    bytes: Vec<u8>,
+}
+
+/// The messages of a batch input, in order.
+fn batch_messages(input: &[u8], at: Option<TaiTime>, now: TaiTime) -> anyhow::Result<Vec<Received>> {
+    if v2x_wire::pcap::looks_like_pcap(input) {
+        let records = v2x_wire::pcap::read_pcap(input).context("reading the pcap")?;
+        let mut out = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            let frame =
+                v2x_wire::pcap::EthernetFrame::parse(r.data).with_context(|| format!("pcap record {}", i + 1))?;
+            let captured = TaiTime::from_system_time(UNIX_EPOCH + Duration::from_micros(r.unix_micros));
+            out.push(Received {
+                label: format!("record {}", i + 1),
+                at: at.unwrap_or(captured),
+                bytes: frame.payload.to_vec(),
+            });
         }
-        Err(r) => report_rejection(&args, &r),
+        return Ok(out);
     }
+    let text = std::str::from_utf8(input)
+        .map_err(|_| anyhow!("--batch input is neither a pcap capture nor text (hex messages, one per line)"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bytes = hex::decode(line.replace([' ', ':'], ""))
+            .with_context(|| format!("--batch input line {}: not a hex message", i + 1))?;
+        out.push(Received {
+            label: format!("line {}", i + 1),
+            at: at.unwrap_or(now),
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// `--batch`: every message in order through one receiver (and its --state).
+fn run_batch(args: &Args, input: &[u8], now: TaiTime) -> anyhow::Result<ExitCode> {
+    let at = args.at.as_deref().map(parse_time).transpose()?;
+    let messages = batch_messages(input, at, now)?;
+    let mut receiver = Receiver::open(args, now)?;
+    let mut out = std::io::stdout();
+    let mut rejected = 0usize;
+    for m in &messages {
+        let (format, bytes) = super::legacy::locate_secured_message(&m.bytes);
+        let verdict = if format == WireFormat::V1_2_1 {
+            Err(Rejection::new(
+                v2x_security::RejectReason::IncompatibleProtocol,
+                "v1.2.1 message: --batch takes v2 messages (decap v1.2.1 messages one by one)",
+            ))
+        } else {
+            receiver.entity.decap_at(bytes, m.at)
+        };
+        match verdict {
+            Ok(d) => {
+                if args.json {
+                    let mut v = accepted_json(&d);
+                    v["message"] = m.label.clone().into();
+                    writeln!(out, "{}", serde_json::to_string(&v)?)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{}: accepted psid={} signer={} payload={}",
+                        m.label,
+                        d.psid.map(|p| p.value().to_string()).unwrap_or_else(|| "-".into()),
+                        d.signer
+                            .as_ref()
+                            .map(|c| c.hashed_id8().to_string())
+                            .unwrap_or_else(|| "-".into()),
+                        hex::encode(&d.payload)
+                    )?;
+                }
+            }
+            Err(r) => {
+                rejected += 1;
+                if args.json {
+                    let v = serde_json::json!({ "message": m.label, "accepted": false, "reason": r.reason.code(), "detail": r.detail });
+                    writeln!(out, "{}", serde_json::to_string(&v)?)?;
+                } else {
+                    writeln!(out, "{}: rejected: {} ({})", m.label, r.reason.code(), r.detail)?;
+                }
+            }
+        }
+    }
+    receiver.save()?;
+    eprintln!(
+        "{} messages: {} accepted, {} rejected",
+        messages.len(),
+        messages.len() - rejected,
+        rejected
+    );
+    Ok(if rejected == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn report_rejection(args: &Args, r: &Rejection) -> anyhow::Result<ExitCode> {

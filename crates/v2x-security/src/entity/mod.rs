@@ -122,6 +122,15 @@ impl SecurityEntity {
     }
 
     /// The SN-DECAP policy.
+    /// The identities of accepted messages (SN-DECAP's replay window).
+    pub fn replay_cache(&self) -> &ReplayCache {
+        &self.replay
+    }
+
+    pub fn replay_cache_mut(&mut self) -> &mut ReplayCache {
+        &mut self.replay
+    }
+
     pub fn policy(&self) -> &DecapPolicy {
         &self.policy
     }
