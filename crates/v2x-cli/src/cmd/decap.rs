@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
 use v2x_security::receiver_state::ReceiverState;
 use v2x_security::{
-    load_trust_dir_with, DecapMode, Decapped, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime, TrustListPolicy,
-    TrustOptions, TrustStore,
+    load_trust_dir_with, Certificate, DecapMode, Decapped, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime,
+    TrustListPolicy, TrustOptions, TrustStore,
 };
 
 #[derive(clap::Args)]
@@ -56,6 +56,22 @@ pub struct Args {
     /// INSECURE lab option: load trust lists past their nextUpdate (with a warning).
     #[arg(long)]
     insecure_accept_expired_trust_list: bool,
+    /// A CA certificate (C-OER file) to build chains with, e.g. the AA of a foreign root
+    /// whose messages carry only the ticket (repeatable). Nothing is trusted by this: the
+    /// chain must still end at a root of --trust.
+    #[arg(long = "issuer-cert")]
+    issuer_certs: Vec<PathBuf>,
+    /// Decrypt with this recipient private key (PEM), the key of --decrypt-cert.
+    #[arg(long, requires = "decrypt_cert")]
+    decrypt_key: Option<PathBuf>,
+    /// The certificate (C-OER) whose encryption key --decrypt-key is.
+    #[arg(long, requires = "decrypt_key")]
+    decrypt_cert: Option<PathBuf>,
+    /// Tolerate senders whose clock omits the leap seconds since 2004 (e.g. Vanetza): their
+    /// generation times run 5 s behind TAI and every message would look 5 s old. Named
+    /// and opt-in: it widens the freshness window by 5 s for every sender.
+    #[arg(long)]
+    sender_clock_omits_leap_seconds: bool,
     /// INSECURE lab option: trust a PKI directory whose CRL is missing (with a warning).
     #[arg(long)]
     insecure_allow_missing_crl: bool,
@@ -193,6 +209,45 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
                 entity.add_decryption_key(t.certificate.clone(), k);
             }
         }
+    }
+    for path in &args.issuer_certs {
+        let bytes = std::fs::read(path).with_context(|| format!("--issuer-cert {}", path.display()))?;
+        let cert = Certificate::from_bytes(&bytes).with_context(|| format!("--issuer-cert {}", path.display()))?;
+        if !cert.is_ca() {
+            bail!(
+                "--issuer-cert {}: not a CA certificate (it has no certIssuePermissions)",
+                path.display()
+            );
+        }
+        entity.trust_store_mut().add_ca_certificate(std::sync::Arc::new(cert));
+    }
+    if let (Some(key), Some(cert)) = (&args.decrypt_key, &args.decrypt_cert) {
+        let c = std::fs::read(cert).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
+        let c = Certificate::from_bytes(&c).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
+        let curve = c
+            .encryption_key()
+            .ok_or_else(|| {
+                anyhow!(
+                    "--decrypt-cert {}: the certificate has no encryption key",
+                    cert.display()
+                )
+            })?
+            .curve();
+        let pem = std::fs::read(key).with_context(|| format!("--decrypt-key {}", key.display()))?;
+        let k = v2x_crypto::PrivateKey::from_pem(curve, &pem)
+            .with_context(|| format!("--decrypt-key {}: not a {curve:?} private key in PEM", key.display()))?;
+        if c.encryption_key() != Some(k.public_key()) {
+            bail!(
+                "--decrypt-key {} is not the key of --decrypt-cert {}",
+                key.display(),
+                cert.display()
+            );
+        }
+        entity.add_decryption_key(std::sync::Arc::new(c), k);
+    }
+    if args.sender_clock_omits_leap_seconds {
+        eprintln!("warning: --sender-clock-omits-leap-seconds: generation times are read 5 s later (freshness window widened by 5 s)");
+        entity.policy_mut().sender_clock_lag = v2x_security::LEAP_SECONDS_SINCE_2004;
     }
     if args.signature_only {
         eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
@@ -335,22 +390,41 @@ fn report_rejection(args: &Args, r: &Rejection) -> anyhow::Result<ExitCode> {
 /// SN-DECAP of a legacy v1.2.1 message against the v1.2.1 credentials of a PKI directory.
 fn decap_v1_2_1(args: &Args, bytes: &[u8], now: TaiTime) -> anyhow::Result<ExitCode> {
     if args.signature_only {
-        bail!("--signature-only is available for v2 messages only; v1.2.1 messages are always checked strictly");
+        eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
+        let verdict = v2x_security::v1_2_1::decap_signature_only(bytes);
+        return report_v1(args, verdict, "signature-only");
     }
-    let dir = args
-        .trust
-        .as_ref()
-        .ok_or_else(|| anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials) is required"))?;
+    if !args.issuer_certs.is_empty() || args.decrypt_key.is_some() {
+        bail!("--issuer-cert and --decrypt-key are available for v2 messages; for v1.2.1 put the CA certificates (*.cert) in the --trust directory");
+    }
+    let dir = args.trust.as_ref().ok_or_else(|| {
+        anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials, or a directory of v1.2.1 root and AA *.cert files) is required")
+    })?;
     let mut entity = super::legacy::v1_receiver(dir, args.station.as_deref())?;
     entity.policy.signature_form = args.signature_form();
-    match entity.decap(bytes, now) {
+    // A sender clock lagging TAI makes messages look older: judge them at an earlier now.
+    let now = if args.sender_clock_omits_leap_seconds {
+        eprintln!("warning: --sender-clock-omits-leap-seconds: generation times are read 5 s later (freshness window widened by 5 s)");
+        now.saturating_sub(v2x_security::LEAP_SECONDS_SINCE_2004)
+    } else {
+        now
+    };
+    report_v1(args, entity.decap(bytes, now), "strict")
+}
+
+fn report_v1(
+    args: &Args,
+    verdict: Result<v2x_security::v1_2_1::V1Accepted, Rejection>,
+    mode: &str,
+) -> anyhow::Result<ExitCode> {
+    match verdict {
         Ok(d) => {
             let mut out = std::io::stdout();
             if args.json {
                 let v = serde_json::json!({
                     "accepted": true,
                     "format": "v1.2.1",
-                    "mode": "strict",
+                    "mode": mode,
                     "payload_hex": hex::encode(&d.payload),
                     "payload_type": d.payload_type.name(),
                     "its_aid": d.its_aid,

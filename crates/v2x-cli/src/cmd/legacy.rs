@@ -52,10 +52,18 @@ pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entit
     Ok(v1.entity(ticket))
 }
 
-/// A v1.2.1 entity trusting the legacy root and AA of the PKI in `dir`, holding the
-/// ticket of `station` (to decrypt) when given. Read only: nothing is created.
+/// A v1.2.1 receiving entity: trusting the legacy root and AA of the PKI in `dir` (and
+/// holding the ticket of `station`, to decrypt, when given), or, when `dir` holds no
+/// `v1.2.1/` credentials, every v1.2.1 certificate (`*.cert`) in `dir`: root CAs as
+/// anchors, the others as authorities (a foreign root with its AA). Read only.
 pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity> {
     let sub = dir.join(V1_SUBDIR);
+    if !sub.is_dir() {
+        if station.is_some() {
+            anyhow::bail!("--station needs a PKI directory with v1.2.1 credentials as --trust");
+        }
+        return foreign_v1_receiver(dir);
+    }
     let read = |name: &str| -> anyhow::Result<v2x_wire::v1_2_1::Certificate> {
         let path = sub.join(format!("{name}.cert"));
         let bytes = std::fs::read(&path).with_context(|| {
@@ -81,6 +89,37 @@ pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity
         None => None,
     };
     Ok(V1Entity::new(ticket, vec![aa], store))
+}
+
+/// A v1.2.1 receiver trusting the `*.cert` files of a directory (foreign PKIs).
+fn foreign_v1_receiver(dir: &Path) -> anyhow::Result<V1Entity> {
+    use v2x_wire::v1_2_1::{Certificate, SubjectType};
+    let mut store = V1TrustStore::new();
+    let mut roots = 0;
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading trust directory {}", dir.display()))?;
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cert"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let cert = Certificate::from_bytes(&bytes)
+            .map_err(|e| anyhow!("{}: not a v1.2.1 certificate: {e}", path.display()))?;
+        if cert.subject_info.subject_type == SubjectType::ROOT_CA {
+            store.add_anchor(cert);
+            roots += 1;
+        } else {
+            store.add_authority(cert);
+        }
+    }
+    if roots == 0 {
+        anyhow::bail!(
+            "{} has neither v1.2.1/ PKI credentials nor a v1.2.1 root CA certificate (*.cert)",
+            dir.display()
+        );
+    }
+    Ok(V1Entity::new(None, Vec::new(), store))
 }
 
 /// Finds the secured message in `bytes` and its format: a bare v2 (protocol version 3)
