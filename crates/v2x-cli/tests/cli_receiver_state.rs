@@ -257,3 +257,85 @@ fn batch_of_a_pcap_of_geonetworking_frames_with_state() {
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out.matches("rejected: duplicate-message").count(), 2, "{out}");
 }
+
+/// RFC 3339 for `--at`.
+fn rfc3339(t: TaiTime) -> String {
+    let d = t.to_system_time().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let t = ::time::OffsetDateTime::from_unix_timestamp_nanos(d.as_nanos() as i128).unwrap();
+    t.format(&::time::format_description::well_known::Rfc3339).unwrap()
+}
+
+#[test]
+fn an_aa_learnt_by_p2pcd_is_kept_by_the_state_for_other_tickets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fx = InMemoryPki::builder().build().unwrap();
+    let trust = tmp.path().join("trust");
+    std::fs::create_dir(&trust).unwrap();
+    std::fs::write(trust.join("root.oer"), fx.root.certificate.encoded()).unwrap();
+    let ms = Duration::from_millis;
+    let t = |n: u64| fx.now.saturating_add(ms(n));
+    // A's CAMs; B, who trusts only the root, asks for A's AA; A answers in its next CAM.
+    let mut a = fx.sender(fx.ticket().unwrap());
+    let mut b_store = TrustStore::new();
+    b_store.add_trust_anchor(fx.root.certificate.clone()).unwrap();
+    let mut b = SecurityEntity::with_credentials(b_store, fx.ticket().unwrap(), vec![fx.aa.certificate.clone()]);
+    let a0 = a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap();
+    assert!(b.decap_at(&a0.bytes, t(0)).is_err());
+    let b0 = b.encap(&EncapRequest::cam(b"b0").at(t(200))).unwrap();
+    a.decap_at(&b0.bytes, t(200)).unwrap();
+    let a2 = a.encap(&EncapRequest::cam(b"a2").at(t(300))).unwrap();
+    // A third station of the same AA, heard in a later run: its CAM carries its ticket only.
+    let mut c = fx.sender(fx.ticket().unwrap());
+    let c0 = c.encap(&EncapRequest::cam(b"c0").at(t(400))).unwrap();
+    assert!(c0.signer_was_certificate);
+
+    let (run1, run2) = (tmp.path().join("run1.txt"), tmp.path().join("run2.txt"));
+    std::fs::write(
+        &run1,
+        format!("{}\n{}\n", hex::encode(&a0.bytes), hex::encode(&a2.bytes)),
+    )
+    .unwrap();
+    std::fs::write(&run2, format!("{}\n", hex::encode(&c0.bytes))).unwrap();
+    let state = tmp.path().join("state");
+    let at1 = rfc3339(t(300));
+    let at2 = rfc3339(t(400));
+    let o = v2x(&[
+        "decap",
+        "--trust",
+        p(&trust),
+        "--state",
+        p(&state),
+        "--batch",
+        "--at",
+        &at1,
+        "--in",
+        p(&run1),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(out.contains("line 1: rejected: untrusted-root"), "{}", text(&o));
+    assert!(
+        out.contains("line 2: accepted"),
+        "the AA answered by P2PCD: {}",
+        text(&o)
+    );
+    // Without the state the third station's AA is unknown; with it, it is known.
+    let o = v2x(&["decap", "--trust", p(&trust), "--batch", "--at", &at2, "--in", p(&run2)]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("rejected: untrusted-root"),
+        "{}",
+        text(&o)
+    );
+    let o = v2x(&[
+        "decap",
+        "--trust",
+        p(&trust),
+        "--state",
+        p(&state),
+        "--batch",
+        "--at",
+        &at2,
+        "--in",
+        p(&run2),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

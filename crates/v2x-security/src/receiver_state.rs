@@ -7,7 +7,9 @@
 //! leaves the previous state whole. Nothing in it is trusted: every learnt chain is
 //! validated again against the current trust store when loaded (a chain whose root is no
 //! longer trusted, or that was revoked since, is dropped and named), and every replay entry
-//! keeps its own expiry (entries expired at load time are forgotten).
+//! keeps its own expiry (entries expired at load time are forgotten). The CA certificates of
+//! the validated chains (e.g. an AA answered by P2PCD) are available again for building the
+//! chains of other tickets.
 
 use crate::certificate::Certificate;
 use crate::chain::validated;
@@ -116,7 +118,14 @@ impl ReceiverState {
                 return Err(corrupt("empty certificate chain".into()));
             };
             match validated(leaf, extra, entity.trust_store_mut()) {
-                Ok(_) => loaded.certificates += 1,
+                Ok(v) => {
+                    loaded.certificates += 1;
+                    // Its CAs (e.g. an AA learnt by P2PCD) build the chains of other tickets.
+                    let chain = v.chain();
+                    for ca in chain.iter().skip(1).take(chain.len().saturating_sub(2)) {
+                        entity.trust_store_mut().add_ca_certificate(ca.clone());
+                    }
+                }
                 Err(r) => loaded.dropped.push(format!("{}: {}", leaf.hashed_id8(), r)),
             }
         }
