@@ -29,7 +29,7 @@ use std::time::Duration;
 use v2x_security::pki_store::{Pki, TicketSpec};
 use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1Profile};
 use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, SecurityEntity, TaiTime};
-use v2x_wire::geonet::its::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
+use v2x_wire::facilities::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
 use v2x_wire::geonet::{gn_timestamp_from_tai_micros, BasicHeader, GnAddress, LongPositionVector, NetworkPart};
 use v2x_wire::geonet::{BTP_PORT_CAM, BTP_PORT_DENM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
@@ -299,8 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (false, true) => written.cams_with_certificate += 1,
             (false, false) => written.cams_with_digest += 1,
         }
-        let mut gn = Vec::with_capacity(4 + secured.len());
-        basic.emit(&mut gn);
+        let mut gn = basic.to_bytes();
         gn.extend_from_slice(&secured);
         let frame = geonet_frame(st.mac, &gn);
         let unix_micros = t

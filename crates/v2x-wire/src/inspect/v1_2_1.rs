@@ -1,20 +1,31 @@
 //! Detail trees of v1.2.1 structures for `v2x inspect` (spans are byte offsets in the
 //! encoding, which equals the input because decoding is canonical).
 
-use super::certificate::{Certificate, SignerInfo, SubjectAttribute, ValidityRestriction};
-use super::codec::var_len_size;
-use super::message::{EncryptedKey, HeaderField, SecuredMessage, TrailerField};
-use super::types::{EccPoint, EncryptionParameters, GeographicRegion, PublicKey, Signature};
-use crate::inspect::Node;
+use super::fmt::hex;
+use super::Node;
+use crate::cursor::Writer;
+use crate::v1_2_1::codec::var_len_size;
+use crate::v1_2_1::{
+    Certificate, EccPoint, EncryptedKey, EncryptionParameters, GeographicRegion, HeaderField, PublicKey,
+    SecuredMessage, Signature, SignerInfo, SubjectAttribute, TrailerField, V1Error, ValidityRestriction,
+};
 
-fn hex(b: &[u8]) -> String {
-    hex::encode(b)
+/// Decodes `bytes` as a SecuredMessage — or, failing that, as a Certificate — and returns its
+/// detail tree. The error is the SecuredMessage's when neither decodes.
+pub fn v1_2_1_tree(bytes: &[u8]) -> Result<Node, V1Error> {
+    match SecuredMessage::from_bytes(bytes) {
+        Ok(m) => Ok(v1_2_1_message_node(&m)),
+        Err(e) => match Certificate::from_bytes(bytes) {
+            Ok(c) => Ok(v1_2_1_certificate_node(&c, 0)),
+            Err(_) => Err(e),
+        },
+    }
 }
 
-fn enc_len(f: impl FnOnce(&mut Vec<u8>)) -> usize {
-    let mut v = Vec::new();
-    f(&mut v);
-    v.len()
+fn enc_len(f: impl FnOnce(&mut Writer)) -> usize {
+    let mut w = Writer::new();
+    f(&mut w);
+    w.len()
 }
 
 fn point_node(label: &str, p: &EccPoint) -> Node {
@@ -119,11 +130,11 @@ fn signer_node(s: &SignerInfo, depth: usize) -> Node {
             n.push(Node::leaf("digest", hex(d)));
         }
         SignerInfo::Certificate(c) => {
-            n.push(certificate_node(c, depth + 1));
+            n.push(v1_2_1_certificate_node(c, depth + 1));
         }
         SignerInfo::CertificateChain(cs) => {
             for c in cs {
-                n.push(certificate_node(c, depth + 1));
+                n.push(v1_2_1_certificate_node(c, depth + 1));
             }
         }
         SignerInfo::CertificateDigestWithOtherAlgorithm { algorithm, digest } => {
@@ -138,7 +149,7 @@ fn signer_node(s: &SignerInfo, depth: usize) -> Node {
 }
 
 /// Tree of a certificate (`depth` only labels nesting).
-pub fn certificate_node(c: &Certificate, depth: usize) -> Node {
+pub fn v1_2_1_certificate_node(c: &Certificate, depth: usize) -> Node {
     let mut n = Node::new(if depth == 0 {
         "Certificate (TS 103 097 v1.2.1)"
     } else {
@@ -257,7 +268,7 @@ fn header_node(h: &HeaderField) -> Node {
 }
 
 /// Tree of a SecuredMessage, with byte spans of its parts.
-pub fn message_node(m: &SecuredMessage) -> Node {
+pub fn v1_2_1_message_node(m: &SecuredMessage) -> Node {
     let total = m.to_bytes().len();
     let mut root = Node::new("SecuredMessage (TS 103 097 v1.2.1)")
         .with_value(format!("{total} bytes"))
