@@ -15,10 +15,13 @@ build:
 test:
 	$(CARGO) test --workspace --all-targets
 
-## Formatting and lints, as CI checks them.
+## Formatting, lints, docs (warnings denied), module cycles and dependency policy, as CI checks them.
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	python3 scripts/check-module-cycles.py
+	scripts/deny.sh
 
 fmt:
 	$(CARGO) fmt --all

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages v2xsec needs: OpenSSL headers and pkg-config (openssl
-# crate), tshark (interop tests decode our pcaps with Wireshark's dissectors), a C++
-# compiler (libFuzzer, built by the fuzz targets' libfuzzer-sys).
+# crate), a C compiler (aws-lc-sys builds aws-lc from source with it; no cmake needed),
+# a C++ compiler (libFuzzer, built by the fuzz targets' libfuzzer-sys), tshark (interop
+# tests decode our pcaps with Wireshark's dissectors).
 set -euo pipefail
 need=()
 pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev pkg-config)
+command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 command -v tshark >/dev/null 2>&1 || need+=(tshark)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 if [ ${#need[@]} -eq 0 ]; then

@@ -8,10 +8,12 @@
 //!   one security entity per worker);
 //! - the hash-chain protocol's verification rate, and its ratio to the raw P-256 verify.
 //!
-//! Each ratio is the median over trials of the per-trial rate ratio.
+//! Each ratio is the median over trials of the per-trial rate ratio, with a 95%
+//! percentile-bootstrap interval over those trials (`ratio_ci95`).
 
-use crate::measure::{measure_paired, Plan};
-use crate::result::{Headline, Measurement};
+use crate::measure::{measure_paired_trials, Plan};
+use crate::result::{Headline, Measurement, PairedRatio};
+use crate::stats::{bootstrap_median_ci95, median};
 use crate::suites::raw::{ecdsa_curve, RawEcdsa};
 use crate::suites::{protocols, stack};
 use crate::{pool, BenchError, Config};
@@ -40,11 +42,12 @@ pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _me
     match (raw_verify, Ok::<_, BenchError>(stack::headline_decap(config.quick))) {
         (Ok(mut raw), Ok(setup)) => match setup().and_then(|p| {
             let mut decap = p.op;
-            measure_paired(plan, &mut *raw, &mut *decap)
+            measure_paired_trials(plan, &mut *raw, &mut *decap)
         }) {
-            Ok((r, d, ratio)) => {
-                // ratio = mean(raw) / mean(decap) per trial = decap rate / raw rate.
-                h.decap_vs_raw_verify = Some(ratio);
+            Ok((r, d, ratios)) => {
+                // ratio = median(raw) / median(decap) per trial = decap rate / raw rate.
+                h.decap_vs_raw_verify = Some(median(&ratios));
+                h.ratio_ci95.insert("decap_vs_raw_verify".into(), ci(&ratios));
                 h.raw_verify_us = Some(r.median_us);
                 h.decap_us = Some(d.median_us);
             }
@@ -59,10 +62,11 @@ pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _me
     match (raw_sign, Ok::<_, BenchError>(stack::headline_encap())) {
         (Ok(mut raw), Ok(setup)) => match setup().and_then(|p| {
             let mut encap = p.op;
-            measure_paired(plan, &mut *raw, &mut *encap)
+            measure_paired_trials(plan, &mut *raw, &mut *encap)
         }) {
-            Ok((r, e, ratio)) => {
-                h.encap_vs_raw_sign = Some(ratio);
+            Ok((r, e, ratios)) => {
+                h.encap_vs_raw_sign = Some(median(&ratios));
+                h.ratio_ci95.insert("encap_vs_raw_sign".into(), ci(&ratios));
                 h.raw_sign_us = Some(r.median_us);
                 h.encap_us = Some(e.median_us);
             }
@@ -83,6 +87,13 @@ pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _me
             ) {
                 Ok((one, all, speedup)) => {
                     h.all_cores_vs_one_core = Some(speedup);
+                    let per_trial: Vec<f64> = all
+                        .trial_ops_per_sec
+                        .iter()
+                        .zip(&one.trial_ops_per_sec)
+                        .map(|(a, o)| a / o)
+                        .collect();
+                    h.ratio_ci95.insert("all_cores_vs_one_core".into(), ci(&per_trial));
                     h.one_core_decap_per_sec = Some(one.ops_per_sec);
                     h.all_cores_decap_per_sec = Some(all.ops_per_sec);
                 }
@@ -97,11 +108,13 @@ pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _me
     match (raw_verify, protocols::hash_chain_verify(config.quick)) {
         (Ok(mut raw), Ok(setup)) => match setup().and_then(|p| {
             let mut verify = p.op;
-            measure_paired(plan, &mut *raw, &mut *verify)
+            measure_paired_trials(plan, &mut *raw, &mut *verify)
         }) {
-            Ok((_, v, ratio)) => {
+            Ok((_, v, ratios)) => {
                 h.hash_chain_verify_per_sec = Some(v.ops_per_sec_robust());
-                h.hash_chain_verify_vs_p256_verify = Some(ratio);
+                h.hash_chain_verify_vs_p256_verify = Some(median(&ratios));
+                h.ratio_ci95
+                    .insert("hash_chain_verify_vs_p256_verify".into(), ci(&ratios));
             }
             Err(e) => h.notes.push(format!("hash_chain_verify: {e}")),
         },
@@ -109,4 +122,41 @@ pub fn measure(config: &Config, plan: &Plan, bar: &dyn v2x_report::Progress, _me
         (_, Err(why)) => h.notes.push(format!("hash_chain_verify: {why}")),
     }
     h
+}
+
+fn ci(ratios: &[f64]) -> [f64; 2] {
+    let (lo, hi) = bootstrap_median_ci95(ratios);
+    [lo, hi]
+}
+
+/// The P-256 must-show ratios of the verification suite, copied into the headline.
+pub fn add_verification(h: &mut Headline, rows: &[PairedRatio]) {
+    let find = |variant: &str| {
+        rows.iter()
+            .find(|r| r.key.to_string() == format!("ieee1609.2/{variant}"))
+            .map(|r| (r.ratio, r.ci95))
+    };
+    let fields: [(&str, &str, &mut Option<f64>); 3] = [
+        (
+            "decap/p256/cam/sign/digest/100/repeat100-precomputed",
+            "repeat_signer_decap_vs_raw_verify",
+            &mut h.repeat_signer_decap_vs_raw_verify,
+        ),
+        (
+            "decap/p256/cam/sign/digest/100/repeat100-plain",
+            "first_seen_decap_vs_raw_verify",
+            &mut h.first_seen_decap_vs_raw_verify,
+        ),
+        (
+            "encap/p256/cam/sign/digest/100/fastest",
+            "verify_suite_encap_vs_raw_sign",
+            &mut h.verify_suite_encap_vs_raw_sign,
+        ),
+    ];
+    for (variant, name, field) in fields {
+        if let Some((ratio, interval)) = find(variant) {
+            *field = Some(ratio);
+            h.ratio_ci95.insert(name.into(), interval);
+        }
+    }
 }

@@ -68,6 +68,9 @@ v2x_profile::named_enum! {
         Scaling = "scaling",
         /// Where ENCAP / DECAP time goes (headline configuration, interleaved trials).
         Breakdown = "breakdown",
+        /// Backends side by side, per-signer tables, batch verification, repeat-signer DECAP
+        /// and ENCAP, each paired with raw OpenSSL in one interleaved run per curve.
+        Verify = "verify",
     }
 }
 
@@ -112,6 +115,8 @@ pub struct Config {
     pub trials: Option<usize>,
     /// The command line, recorded in the result and the profile.
     pub command: String,
+    /// Curves of the verification suite (default: all four; `--quick`: P-256).
+    pub verify_curves: Vec<v2x_crypto::Curve>,
 }
 
 impl Config {
@@ -122,6 +127,11 @@ impl Config {
             threads: pool::available_cores(),
             trials: None,
             command: "v2x bench".into(),
+            verify_curves: if quick {
+                vec![v2x_crypto::Curve::NistP256]
+            } else {
+                v2x_crypto::Curve::ALL.to_vec()
+            },
         }
     }
 
@@ -186,7 +196,12 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
     };
 
     let breakdown_steps = if config.has(Suite::Breakdown) { 2 } else { 0 };
-    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + headline::STEPS) as u64);
+    let verify_steps = if config.has(Suite::Verify) {
+        config.verify_curves.len()
+    } else {
+        0
+    };
+    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + headline::STEPS) as u64);
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
         bar.step(&task.label.key().to_string());
@@ -238,6 +253,20 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         }
     }
 
+    let mut verification = Vec::new();
+    if config.has(Suite::Verify) {
+        for &curve in &config.verify_curves {
+            bar.step(&format!("verify {curve}"));
+            match suites::verify::run(&plan, config.quick, &[curve]) {
+                Ok((m, r)) => {
+                    measurements.extend(m);
+                    verification.extend(r);
+                }
+                Err(e) => skipped.push(format!("verify {curve}: {e}")),
+            }
+        }
+    }
+
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
         bar.step(&format!("scaling {}", st.label));
@@ -261,7 +290,8 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         });
     }
 
-    let headline = headline::measure(config, &plan, bar, &measurements);
+    let mut headline = headline::measure(config, &plan, bar, &measurements);
+    headline::add_verification(&mut headline, &verification);
     bar.finish();
 
     let data = papers::load().map_err(BenchError::PaperData)?;
@@ -282,6 +312,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         headline,
         measurements,
         scaling,
+        verification,
         comparisons,
         sizes,
         skipped,

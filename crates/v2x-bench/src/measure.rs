@@ -168,9 +168,19 @@ pub fn measure_interleaved(plan: &Plan, ops: &mut [crate::pool::WorkerOp]) -> Re
 /// batches another process preempted).
 pub fn measure_paired<T, U>(
     plan: &Plan,
+    a: impl FnMut() -> Result<T, BenchError>,
+    b: impl FnMut() -> Result<U, BenchError>,
+) -> Result<(LatencyStats, LatencyStats, f64), BenchError> {
+    let (la, lb, ratios) = measure_paired_trials(plan, a, b)?;
+    Ok((la, lb, crate::stats::median(&ratios)))
+}
+
+/// [`measure_paired`] with every trial's ratio (for an interval on the median).
+pub fn measure_paired_trials<T, U>(
+    plan: &Plan,
     mut a: impl FnMut() -> Result<T, BenchError>,
     mut b: impl FnMut() -> Result<U, BenchError>,
-) -> Result<(LatencyStats, LatencyStats, f64), BenchError> {
+) -> Result<(LatencyStats, LatencyStats, Vec<f64>), BenchError> {
     let sa = warm_up(plan, &mut a)?;
     let sb = warm_up(plan, &mut b)?;
     let (mut ta, mut tb) = (Vec::new(), Vec::new());
@@ -185,7 +195,7 @@ pub fn measure_paired<T, U>(
         .collect();
     let la = LatencyStats::from_trials(&ta, sa.batch).ok_or(BenchError::NoSamples)?;
     let lb = LatencyStats::from_trials(&tb, sb.batch).ok_or(BenchError::NoSamples)?;
-    Ok((la, lb, crate::stats::median(&ratios)))
+    Ok((la, lb, ratios))
 }
 
 #[cfg(test)]

@@ -87,10 +87,47 @@ pub struct Headline {
     pub one_core_decap_per_sec: Option<f64>,
     pub all_cores_decap_per_sec: Option<f64>,
     pub threads: usize,
+    /// 95% bootstrap intervals of the ratios above, over their paired trials, by field
+    /// name (and, from the verification suite, the P-256 must-show ratios).
+    #[serde(default)]
+    pub ratio_ci95: std::collections::BTreeMap<String, [f64; 2]>,
+    /// From the verification suite (P-256, same interleaved run as raw OpenSSL): DECAP of
+    /// a digest-signed CAM from a repeat signer (100 stations round-robin, precomputed
+    /// strategy) / raw verify; the same without tables (plain: a signer seen as new);
+    /// ENCAP / raw sign.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_signer_decap_vs_raw_verify: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_seen_decap_vs_raw_verify: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify_suite_encap_vs_raw_sign: Option<f64>,
     /// What each ratio compares and how (interleaved trials, medians).
     pub method: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// A row measured in the same interleaved trials as its raw OpenSSL reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRatio {
+    /// The row (`protocol/operation/variant`).
+    pub key: CostKey,
+    /// Its reference row (raw OpenSSL verify or sign on the same curve).
+    pub reference: CostKey,
+    /// Row rate / reference rate: median over trials of reference median / row median.
+    pub ratio: f64,
+    /// 95% percentile-bootstrap interval of that median.
+    pub ci95: [f64; 2],
+    pub trials: usize,
+    /// Per signature (a batch row's per-call median divided by its batch).
+    pub median_us: f64,
+    /// `1e6 / median_us`: per-call wall-clock rate (the rate every suite quotes).
+    pub rate_wall_per_sec: f64,
+    /// Calls per second of the measuring thread's CPU time (as `openssl speed` counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_cpu_per_sec: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 /// The machine the run measured.
@@ -116,6 +153,9 @@ pub struct BenchResult {
     pub headline: Headline,
     pub measurements: Vec<Measurement>,
     pub scaling: Vec<ScalingRow>,
+    /// The verification suite's paired ratios against raw OpenSSL.
+    #[serde(default)]
+    pub verification: Vec<PairedRatio>,
     pub comparisons: Vec<ComparisonTable>,
     /// Packet sizes and schedules of each protocol, from its `describe()` (real encodings).
     #[serde(default)]

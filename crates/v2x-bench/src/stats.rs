@@ -104,6 +104,32 @@ pub fn median(v: &[f64]) -> f64 {
     quantile_sorted(&s, 0.5)
 }
 
+/// 95% percentile-bootstrap interval of the median of `v` (2,000 resamples, fixed seed
+/// so that a result file is reproducible from its trials). Used for paired trial ratios.
+pub fn bootstrap_median_ci95(v: &[f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut medians = Vec::with_capacity(2000);
+    let mut resample = vec![0.0; v.len()];
+    for _ in 0..2000 {
+        for x in resample.iter_mut() {
+            *x = v[(next() % v.len() as u64) as usize];
+        }
+        medians.push(median(&resample));
+    }
+    medians.sort_by(|a, b| a.total_cmp(b));
+    (quantile_sorted(&medians, 0.025), quantile_sorted(&medians, 0.975))
+}
+
 /// 95% confidence interval of the mean of `v`; degenerate (the mean itself) for one value.
 pub fn confidence_interval_95(v: &[f64]) -> (f64, f64) {
     let (m, half) = v2x_report::stats::mean_ci95(v);
@@ -161,5 +187,14 @@ mod tests {
     fn rejects_empty_and_nan() {
         assert!(LatencyStats::from_trials(&[], 1).is_none());
         assert!(LatencyStats::from_trials(&[vec![f64::NAN]], 1).is_none());
+    }
+
+    #[test]
+    fn bootstrap_interval_brackets_the_median() {
+        let v: Vec<f64> = (0..15).map(|i| 1.0 + 0.01 * i as f64).collect();
+        let (lo, hi) = bootstrap_median_ci95(&v);
+        let m = median(&v);
+        assert!(lo <= m && m <= hi && lo >= 1.0 && hi <= 1.14, "{lo} {m} {hi}");
+        assert_eq!(bootstrap_median_ci95(&[2.0, 2.0, 2.0]), (2.0, 2.0));
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 const ECTL: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../v2x-wire/tests/vectors/eu-ectl-CE4CF6C19BFED720.oer"
+    "/../../vectors/eu-ectl-CE4CF6C19BFED720.oer"
 );
 
 /// Serialises process creation in this test binary: a child forked by another test thread

@@ -1,5 +1,5 @@
 //! Issue 11, defect 1, end to end: the crafted certificate and messages of
-//! `crates/v2x-wire/tests/vectors/regressions/` aborted every command that decoded them
+//! `vectors/regressions/` aborted every command that decoded them
 //! ("capacity overflow" panic, status 101) before any signature check. Each command must now
 //! answer with its normal outcome: decap rejects with `invalid-encoding` (status 1), the others
 //! report an error (status 2).
@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 fn vector(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../v2x-wire/tests/vectors/regressions")
+        .join("../../vectors/regressions")
         .join(name)
 }
 

@@ -23,8 +23,12 @@ pub enum CryptoError {
         expected: usize,
         got: usize,
     },
-    #[error("OpenSSL error: {0}")]
+    #[error("crypto backend error: {0}")]
     Backend(String),
+    #[error("unknown crypto backend {0}")]
+    UnknownBackend(String),
+    #[error("not supported: {0}")]
+    Unsupported(String),
 }
 
 impl From<openssl::error::ErrorStack> for CryptoError {

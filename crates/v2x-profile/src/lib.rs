@@ -21,7 +21,7 @@ pub mod vocab;
 pub use names::UnknownName;
 pub use profile::{LatencyDistribution, OperationCost, ProcessorProfile, ProfileError, ProfileSource};
 pub use sizes::{CertificatePolicy, KeyDisclosure, PacketSizes, SizesError, SizesSource};
-pub use variant::{BuildId, CurveId, HashId, Level, MessageId, SignerKind, Variant, VariantError};
+pub use variant::{BuildId, CurveId, HashId, Level, MessageId, Method, SignerKind, Variant, VariantError};
 pub use vocab::{CostKey, CostKeyError, Operation, ProtocolId};
 
 /// Processor profiles shipped with v2xsec, transcribed from the papers' tables.

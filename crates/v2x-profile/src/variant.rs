@@ -1,5 +1,6 @@
 //! Which configuration of an operation a cost belongs to: curve (and hash), message type
-//! or layout, security level, signer form, payload size and implementation build.
+//! or layout, security level, signer form, payload size, implementation build and method
+//! (crypto backend or verification strategy).
 //!
 //! Written as `/`-separated parts in a fixed order, e.g. `p256/cam/sign/digest/100`,
 //! `p224-sha224/sign/digest`, `paper004/100`, `p256/vsskit2-32bit`. Every part is
@@ -88,6 +89,33 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// How a signature operation is carried out: the crypto backend that ran it, or the
+    /// verification strategy of the receiver (docs/verification-strategies.md).
+    pub enum Method ("method") {
+        /// OpenSSL, called directly (the reference of every verify and sign ratio).
+        Openssl = "openssl",
+        AwsLc = "aws-lc",
+        RustCrypto = "rustcrypto",
+        /// v2xsec's own verify-only arithmetic.
+        V2x = "v2x",
+        /// The fastest backend for the curve and operation.
+        Fastest = "fastest",
+        /// Per-signer precomputed tables, 100 signers round-robin.
+        PrecomputedTable100 = "precomputed-table-100",
+        /// Batch verification of 8 compressed-R signatures from 8 signers.
+        Batch8CompressedR = "batch8-compressed-r",
+        /// Strict DECAP, 100 stations round-robin, precomputed strategy.
+        Repeat100Precomputed = "repeat100-precomputed",
+        /// As `repeat100-precomputed`, senders sign with compressed R.
+        Repeat100PrecomputedCompressedR = "repeat100-precomputed-compressed-r",
+        /// Strict DECAP, 100 stations round-robin, plain strategy.
+        Repeat100Plain = "repeat100-plain",
+        /// ENCAP signing with R compressed.
+        CompressedR = "compressed-r",
+    }
+}
+
 /// The typed parts of a variant; unset parts are unspecified.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -98,14 +126,16 @@ pub struct Variant {
     pub signer: Option<SignerKind>,
     pub payload_bytes: Option<u32>,
     pub build: Option<BuildId>,
+    pub method: Option<Method>,
 }
 
 /// A variant string that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
-    #[error("variant `{variant}`: part `{part}` is not a curve[-hash], message, level, signer, payload size or build (curves: {curves}; hashes: {hashes}; messages: {messages}; levels: {levels}; signers: {signers}; builds: {builds}; payload: a number of bytes, e.g. 100)",
+    #[error("variant `{variant}`: part `{part}` is not a curve[-hash], message, level, signer, payload size, build or method (curves: {curves}; hashes: {hashes}; messages: {messages}; levels: {levels}; signers: {signers}; builds: {builds}; methods: {methods}; payload: a number of bytes, e.g. 100)",
         curves = CurveId::NAMES.join(", "), hashes = HashId::NAMES.join(", "), messages = MessageId::NAMES.join(", "),
-        levels = Level::NAMES.join(", "), signers = SignerKind::NAMES.join(", "), builds = BuildId::NAMES.join(", "))]
+        levels = Level::NAMES.join(", "), signers = SignerKind::NAMES.join(", "), builds = BuildId::NAMES.join(", "),
+        methods = Method::NAMES.join(", "))]
     UnknownPart { variant: String, part: String },
     #[error("variant `{variant}`: {name} given twice")]
     Repeated { variant: String, name: &'static str },
@@ -146,6 +176,7 @@ impl Variant {
             && part(&self.signer, &wanted.signer)
             && part(&self.payload_bytes, &wanted.payload_bytes)
             && part(&self.build, &wanted.build)
+            && part(&self.method, &wanted.method)
     }
 
     /// `self` with every part `other` sets taken from `other`.
@@ -157,6 +188,7 @@ impl Variant {
         self.signer = other.signer.or(self.signer);
         self.payload_bytes = other.payload_bytes.or(self.payload_bytes);
         self.build = other.build.or(self.build);
+        self.method = other.method.or(self.method);
         self
     }
 }
@@ -175,6 +207,7 @@ impl fmt::Display for Variant {
         parts.extend(self.signer.map(|m| m.to_string()));
         parts.extend(self.payload_bytes.map(|m| m.to_string()));
         parts.extend(self.build.map(|m| m.to_string()));
+        parts.extend(self.method.map(|m| m.to_string()));
         f.write_str(&parts.join("/"))
     }
 }
@@ -219,6 +252,8 @@ impl FromStr for Variant {
                 set(&mut v.signer, k, "signer", s)?;
             } else if let Ok(b) = part.parse::<BuildId>() {
                 set(&mut v.build, b, "build", s)?;
+            } else if let Ok(m) = part.parse::<Method>() {
+                set(&mut v.method, m, "method", s)?;
             } else if let Ok(n) = part.strip_suffix('B').unwrap_or(part).parse::<u32>() {
                 set(&mut v.payload_bytes, n, "payload size", s)?;
             } else {
@@ -261,6 +296,8 @@ mod tests {
             "bsm",
             "p256/generic/encrypt/none/100",
             "pairwise-encrypt-then-sign-mac/300",
+            "p256/cam/sign/digest/100/repeat100-precomputed",
+            "p384/aws-lc",
             "",
         ] {
             let v: Variant = s.parse().unwrap();

@@ -65,6 +65,7 @@ pub mod trust_list;
 pub mod trust_store;
 pub mod v1_2_1;
 pub mod validated;
+pub mod verification;
 
 pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
 pub use encryption::Recipient;
@@ -88,3 +89,4 @@ pub use trust_list::TrustListPolicy;
 pub use trust_store::{TrustStore, TrustWarning};
 pub use v2x_wire::ItsAid;
 pub use validated::ValidatedChain;
+pub use verification::SignatureVerifier;

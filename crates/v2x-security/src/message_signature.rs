@@ -8,6 +8,7 @@
 //! wants one encoding per signature can additionally require low s and x-only r.
 
 use crate::certificate::{join_hash, Certificate};
+use crate::verification::SignatureVerifier;
 use v2x_crypto::{CryptoError, Curve, Digest, HashAlg, RPoint, Signature};
 
 /// Which signature encodings SN-DECAP accepts. The default accepts every form 1609.2 allows.
@@ -37,8 +38,29 @@ pub enum SignatureError {
 }
 
 /// Verifies `signature` over the hash of the received tbsData (`tbs_hash`, computed with
-/// `hash_alg`) with `signer`'s key, after the signature-form policy.
+/// `hash_alg`) with `signer`'s key, after the signature-form policy, with the plain strategy
+/// (CRLs, trust lists and other one-off signed data).
 pub fn verify_message_signature(
+    signer: &Certificate,
+    hash_alg: HashAlg,
+    tbs_hash: &Digest,
+    signature: &Signature,
+    form: SignatureForm,
+) -> Result<(), SignatureError> {
+    verify_message_signature_with(
+        &mut SignatureVerifier::default(),
+        signer,
+        hash_alg,
+        tbs_hash,
+        signature,
+        form,
+    )
+}
+
+/// [`verify_message_signature`] under a receiver's verification strategy (SN-DECAP: plain, or
+/// the opt-in per-signer precomputed tables of [`SignatureVerifier`]).
+pub fn verify_message_signature_with(
+    verifier: &mut SignatureVerifier,
     signer: &Certificate,
     hash_alg: HashAlg,
     tbs_hash: &Digest,
@@ -60,7 +82,7 @@ pub fn verify_message_signature(
     }
     check_form(signature, form)?;
     let digest = join_hash(hash_alg, tbs_hash.as_ref(), signer.signer_hash().as_ref());
-    match signer.verification_key().verify_digest(digest.as_ref(), signature) {
+    match verifier.verify(signer, digest.as_ref(), signature) {
         Ok(true) => Ok(()),
         Ok(false) => Err(SignatureError::DoesNotVerify),
         Err(e) => Err(SignatureError::Crypto(e)),

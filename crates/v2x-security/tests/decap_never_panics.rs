@@ -43,10 +43,10 @@ fn samples() -> &'static Samples {
             .bytes,
             fx.aa.certificate.encoded().to_vec(),
         ];
-        messages.push(include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer").to_vec());
+        messages.push(include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer").to_vec());
         messages.push(fx.crl(&[&bob.certificate], 1).unwrap());
-        messages.push(include_bytes!("vectors/c2c-common-ts102941-crl.oer").to_vec());
-        messages.push(include_bytes!("vectors/c2c-common-ts102941-rca-ctl.oer").to_vec());
+        messages.push(include_bytes!("../../../vectors/c2c-common-ts102941-crl.oer").to_vec());
+        messages.push(include_bytes!("../../../vectors/c2c-common-ts102941-rca-ctl.oer").to_vec());
         let state = v2x_wire::facilities::VehicleState {
             station_id: 1,
             latitude: 0,

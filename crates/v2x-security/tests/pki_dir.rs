@@ -55,12 +55,12 @@ fn trust_dir_of_root_files_and_ectl() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("tlm.oer"),
-        include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer"),
+        include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer"),
     )
     .unwrap();
     std::fs::write(
         dir.path().join("ectl.oer"),
-        include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer"),
+        include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer"),
     )
     .unwrap();
     // The ECTL is current until its nextUpdate; load it as of a day before.

@@ -120,8 +120,8 @@ fn an_expected_crl_that_is_missing_rejects_the_chain() {
 
 #[test]
 fn an_outdated_trust_list_is_refused_unless_the_insecure_option() {
-    let tlm = Certificate::from_bytes(include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer")).unwrap();
-    let ectl = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
+    let tlm = Certificate::from_bytes(include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer")).unwrap();
+    let ectl = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
     let next_update = 679_788_003;
     let after = TaiTime::from_time32(next_update + 1);
     let mut store = TrustStore::new();
@@ -145,9 +145,9 @@ fn an_outdated_trust_list_is_refused_unless_the_insecure_option() {
 /// two root CAs, TLM "ACTL"): decodes, its signature verifies with its TLM, roots load.
 #[test]
 fn another_real_ectl_verifies_and_loads() {
-    let tlm = Certificate::from_bytes(include_bytes!("vectors/au-iss-tlm.oer")).unwrap();
+    let tlm = Certificate::from_bytes(include_bytes!("../../../vectors/au-iss-tlm.oer")).unwrap();
     assert!(tlm.is_self_signed() && tlm.verify_signature(None));
-    let list = include_bytes!("vectors/au-iss-actl.oer");
+    let list = include_bytes!("../../../vectors/au-iss-actl.oer");
     let v = v2x_security::trust_list::verify_trust_list(list, &tlm).unwrap();
     assert_eq!(v.root_cas.len(), 2);
     let at = TaiTime::from_time32(v.list.next_update.0 - 1);
@@ -281,7 +281,7 @@ fn a_root_ca_ctl_adds_and_deletes_authorities() {
 #[test]
 fn ts_102_941_crl_and_ctl_of_another_implementation() {
     use v2x_wire::ieee1609dot2 as wire;
-    let crl = include_bytes!("vectors/c2c-common-ts102941-crl.oer");
+    let crl = include_bytes!("../../../vectors/c2c-common-ts102941-crl.oer");
     let (data, spans) = wire::parse_data(crl).unwrap();
     let spans = spans.unwrap();
     let signed = wire::signed_data(&data).unwrap();
@@ -323,7 +323,7 @@ fn ts_102_941_crl_and_ctl_of_another_implementation() {
         other => panic!("{other:?}"),
     }
 
-    let ctl = include_bytes!("vectors/c2c-common-ts102941-rca-ctl.oer");
+    let ctl = include_bytes!("../../../vectors/c2c-common-ts102941-rca-ctl.oer");
     let parsed = v2x_wire::trust_list::parse_trust_list(ctl).unwrap();
     assert_eq!(parsed.list.issuer, v2x_wire::trust_list::TrustListIssuer::RootCa);
     assert_eq!(

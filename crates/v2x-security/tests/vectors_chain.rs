@@ -3,7 +3,7 @@
 use v2x_security::Certificate;
 
 fn chain() -> serde_json::Value {
-    serde_json::from_str(include_str!("vectors/test-pki-chain-p256.json")).unwrap()
+    serde_json::from_str(include_str!("../../../vectors/test-pki-chain-p256.json")).unwrap()
 }
 
 fn cert(v: &serde_json::Value, name: &str) -> Certificate {
@@ -47,7 +47,7 @@ fn test_pki_chain_decodes_reencodes_and_verifies() {
 
 #[test]
 fn eu_tlm_certificate_verifies_with_brainpool384() {
-    let bytes = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+    let bytes = include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
     let tlm = Certificate::from_bytes(bytes).unwrap();
     assert_eq!(rasn::coer::encode(tlm.decoded()).unwrap(), bytes.to_vec());
     assert_eq!(tlm.curve(), v2x_crypto::Curve::BrainpoolP384r1);
@@ -58,8 +58,8 @@ fn eu_tlm_certificate_verifies_with_brainpool384() {
 
 #[test]
 fn eu_ectl_signature_verifies_and_entries_load() {
-    let tlm = Certificate::from_bytes(include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer")).unwrap();
-    let ectl = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
+    let tlm = Certificate::from_bytes(include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer")).unwrap();
+    let ectl = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
     let v = v2x_security::trust_list::verify_trust_list(ectl, &tlm).unwrap();
     assert!(!v.root_cas.is_empty());
     let mut store = v2x_security::TrustStore::new();

@@ -108,13 +108,13 @@ pub fn misaligned_signer_message() -> Vec<u8> {
 }
 
 fn at() -> Vec<u8> {
-    let v: serde_json::Value = serde_json::from_str(include_str!("vectors/test-pki-chain-p256.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(include_str!("../../../vectors/test-pki-chain-p256.json")).unwrap();
     hex::decode(v["authorization_ticket"].as_str().unwrap()).unwrap()
 }
 
-const CERTIFICATE_VECTOR: &[u8] = include_bytes!("vectors/regressions/forged-app-extensions-certificate.oer");
-const MESSAGE_VECTOR: &[u8] = include_bytes!("vectors/regressions/forged-app-extensions-p2pcd-message.oer");
-const MISALIGNED_VECTOR: &[u8] = include_bytes!("vectors/regressions/misaligned-signer-message.oer");
+const CERTIFICATE_VECTOR: &[u8] = include_bytes!("../../../vectors/regressions/forged-app-extensions-certificate.oer");
+const MESSAGE_VECTOR: &[u8] = include_bytes!("../../../vectors/regressions/forged-app-extensions-p2pcd-message.oer");
+const MISALIGNED_VECTOR: &[u8] = include_bytes!("../../../vectors/regressions/misaligned-signer-message.oer");
 
 #[test]
 fn the_committed_vectors_are_the_inputs_built_here() {

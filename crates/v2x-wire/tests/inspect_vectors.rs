@@ -3,8 +3,8 @@
 
 use v2x_wire::inspect::{decode_input, inspect_any, Format, Node};
 
-const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
-const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
+const TLM: &[u8] = include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+const ECTL: &[u8] = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
 
 fn values<'a>(n: &'a Node, label: &str, out: &mut Vec<&'a str>) {
     if n.label == label {

@@ -8,8 +8,8 @@ use v2x_wire::ieee1609dot2::*;
 use v2x_wire::rasn::types::{FixedBitString, Integer, ObjectIdentifier};
 use v2x_wire::trust_list::*;
 
-const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
-const CHAIN_JSON: &str = include_str!("vectors/test-pki-chain-p256.json");
+const ECTL: &[u8] = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
+const CHAIN_JSON: &str = include_str!("../../../vectors/test-pki-chain-p256.json");
 
 const HUGE_QUANTITY: [u8; 9] = [0x08, 0x10, 0, 0, 0, 0, 0, 0, 0];
 
@@ -532,7 +532,7 @@ fn requested_certificate_encodes_correctly() {
         })
         .collect();
     certs.push(
-        parse_certificate(include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer"))
+        parse_certificate(include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer"))
             .unwrap()
             .0,
     );

@@ -7,9 +7,9 @@ use v2x_wire::ieee1609dot2::*;
 use v2x_wire::trust_list::{parse_trust_list, parse_trust_list_body};
 use v2x_wire::ItsAid;
 
-const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
-const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
-const CHAIN_JSON: &str = include_str!("vectors/test-pki-chain-p256.json");
+const TLM: &[u8] = include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+const ECTL: &[u8] = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
+const CHAIN_JSON: &str = include_str!("../../../vectors/test-pki-chain-p256.json");
 
 /// Valid encodings to mutate: certificates, the ECTL, and signed/unsecured data built here.
 fn seeds() -> Vec<Vec<u8>> {

@@ -4,6 +4,7 @@
 
 use rasn::types::{BitString, OctetString};
 use std::process::Command;
+use v2x_wire::cursor::Writer;
 use v2x_wire::facilities::*;
 use v2x_wire::geonet::{BasicHeader, GnAddress, LongPositionVector, NetworkPart, BTP_PORT_CAM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
@@ -93,10 +94,10 @@ fn special_vehicle_containers_decode_in_wireshark() {
             speed: 0,
             heading: 0,
         };
-        let mut w = v2x_wire::cursor::Writer::new();
+        let mut w = Writer::new();
         BasicHeader::shb(false).emit(&mut w);
-        let mut gn = w.into_vec();
-        gn.extend_from_slice(&NetworkPart::shb(pv, BTP_PORT_CAM, &app).to_bytes().unwrap());
+        w.bytes(&NetworkPart::shb(pv, BTP_PORT_CAM, &app).to_bytes().unwrap());
+        let gn = w.into_vec();
         pcap.write_frame(1_700_000_000_000_000, &geonet_frame([2, 0, 0, 0, 0, 1], &gn))
             .unwrap();
     }

@@ -5,8 +5,8 @@
 use v2x_wire::ieee1609dot2::*;
 use v2x_wire::ItsAid;
 
-const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
-const CHAIN_JSON: &str = include_str!("vectors/test-pki-chain-p256.json");
+const TLM: &[u8] = include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+const CHAIN_JSON: &str = include_str!("../../../vectors/test-pki-chain-p256.json");
 
 fn chain() -> (Vec<u8>, Vec<u8>, Vec<u8>, serde_json::Value) {
     let v: serde_json::Value = serde_json::from_str(CHAIN_JSON).unwrap();

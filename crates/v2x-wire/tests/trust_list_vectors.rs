@@ -4,8 +4,8 @@ use v2x_wire::ieee1609dot2::*;
 use v2x_wire::trust_list::*;
 use v2x_wire::ItsAid;
 
-const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
-const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+const ECTL: &[u8] = include_bytes!("../../../vectors/eu-ectl-CE4CF6C19BFED720.oer");
+const TLM: &[u8] = include_bytes!("../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
 
 #[test]
 fn eu_ectl_decodes() {

@@ -4,3 +4,4 @@ pub mod breakdown;
 pub mod protocols;
 pub mod raw;
 pub mod stack;
+pub mod verify;

@@ -238,6 +238,10 @@ const LOCATION_LON: i32 = 23_522_000;
 pub(super) struct Pki2 {
     root: CertRef,
     aa: CertRef,
+    aa_key: PrivateKey,
+    curve: Curve,
+    /// Start of every certificate's validity (tickets must lie within the AA's).
+    start: TaiTime,
     pub(super) sender: Credentials,
     pub(super) receiver: Credentials,
 }
@@ -273,48 +277,55 @@ impl Pki2 {
             )
             .map_err(err("AA"))?,
         );
-        let ticket = |aa: &CertRef| -> Result<Credentials, BenchError> {
-            let signing_key = PrivateKey::generate(curve)?;
-            let enc_key = PrivateKey::generate(encryption_curve(curve))?;
-            let mut spec = CertificateSpec::new(None, start, validity);
-            spec.app_permissions = vec![
-                // CAM and DENM tickets carry the ETSI SSPs receivers check.
-                AppPermission {
-                    psid: ItsAid::CAM,
-                    ssp: v2x_security::pki_store::default_ssp(ItsAid::CAM),
-                },
-                AppPermission {
-                    psid: ItsAid::DENM,
-                    ssp: v2x_security::pki_store::default_ssp(ItsAid::DENM),
-                },
-                AppPermission {
-                    psid: ItsAid::BSM,
-                    ssp: None,
-                },
-            ];
-            spec.encryption_key = Some(enc_key.public_key().clone());
-            let cert = issue_certificate(
-                &spec,
-                signing_key.public_key(),
-                IssuerKey::Ca { cert: aa, key: &aa_key },
-            )
-            .map_err(err("ticket"))?;
-            Ok(Credentials {
-                certificate: Arc::new(cert),
-                signing_key,
-                encryption_key: Some(enc_key),
-            })
-        };
-        let sender = ticket(&aa)?;
-        let receiver = ticket(&aa)?;
         Ok(Pki2 {
+            sender: issue_ticket(curve, start, &aa, &aa_key)?,
+            receiver: issue_ticket(curve, start, &aa, &aa_key)?,
             root,
             aa,
-            sender,
-            receiver,
+            aa_key,
+            curve,
+            start,
         })
     }
 
+    /// A fresh authorization ticket from the AA.
+    fn ticket(&self) -> Result<Credentials, BenchError> {
+        issue_ticket(self.curve, self.start, &self.aa, &self.aa_key)
+    }
+}
+
+/// An authorization ticket (CAM, DENM and BSM permissions, an encryption key).
+fn issue_ticket(curve: Curve, start: TaiTime, aa: &CertRef, aa_key: &PrivateKey) -> Result<Credentials, BenchError> {
+    let validity = Duration::from_secs(7 * 86_400);
+    let signing_key = PrivateKey::generate(curve)?;
+    let enc_key = PrivateKey::generate(encryption_curve(curve))?;
+    let mut spec = CertificateSpec::new(None, start, validity);
+    spec.app_permissions = vec![
+        // CAM and DENM tickets carry the ETSI SSPs receivers check.
+        AppPermission {
+            psid: ItsAid::CAM,
+            ssp: v2x_security::pki_store::default_ssp(ItsAid::CAM),
+        },
+        AppPermission {
+            psid: ItsAid::DENM,
+            ssp: v2x_security::pki_store::default_ssp(ItsAid::DENM),
+        },
+        AppPermission {
+            psid: ItsAid::BSM,
+            ssp: None,
+        },
+    ];
+    spec.encryption_key = Some(enc_key.public_key().clone());
+    let cert = issue_certificate(&spec, signing_key.public_key(), IssuerKey::Ca { cert: aa, key: aa_key })
+        .map_err(err("ticket"))?;
+    Ok(Credentials {
+        certificate: Arc::new(cert),
+        signing_key,
+        encryption_key: Some(enc_key),
+    })
+}
+
+impl Pki2 {
     fn store(&self) -> Result<TrustStore, BenchError> {
         let mut s = TrustStore::new();
         s.add_trust_anchor(self.root.clone()).map_err(err("trust anchor"))?;
@@ -465,6 +476,134 @@ fn ieee_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
         Ok(())
     });
     Ok(Prepared::with_packet(op, size))
+}
+
+/// DECAP of digest-signed 100-byte CAMs from `signers` stations in round-robin order (a
+/// receiver surrounded by that many neighbours), under a verification strategy. The
+/// receiver has heard every station's certificate once and every message of the pool once
+/// (untimed, so a strategy's per-signer state is warm). When the pool is used up, a new
+/// receiver is primed inside the timed loop and inherits the verifier (and so the signer
+/// tables), as a long-running receiver keeps them.
+pub fn repeat_signer_decap(
+    curve: Curve,
+    signers: usize,
+    strategy: v2x_crypto::VerifyStrategy,
+    compressed_r: bool,
+    quick: bool,
+) -> Setup {
+    Box::new(move || {
+        let pki = Arc::new(Pki2::new(curve)?);
+        let recipient = pki.receiver.certificate.clone();
+        let payload = v2x_crypto::random_bytes(100);
+        let v = Variant {
+            curve,
+            certificate: false,
+            ..Variant::headline()
+        };
+        let t0 = TaiTime::now();
+        let mut senders = Vec::with_capacity(signers);
+        let mut primers = Vec::with_capacity(signers);
+        for _ in 0..signers {
+            let creds = pki.ticket()?;
+            let mut primer_sender = pki.entity(&creds)?;
+            primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
+            let primer_variant = Variant { certificate: true, ..v };
+            primers.push(
+                primer_sender
+                    .encap(&request(&primer_variant, &payload, &recipient).at(t0))
+                    .map_err(err("primer encap"))?
+                    .bytes,
+            );
+            let mut sender = pki.entity(&creds)?;
+            sender.encap_profile_mut(ProfileKind::Cam).signer =
+                SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(365 * 86_400));
+            sender.set_sign_compressed_r(compressed_r);
+            senders.push(sender);
+        }
+        // Enough messages for the whole measurement where the set-up budget allows.
+        let (n, budget) = if quick {
+            (4 * signers, Duration::from_millis(200))
+        } else {
+            (60 * signers, Duration::from_millis(2500))
+        };
+        let mut pool = Vec::with_capacity(n);
+        let started = std::time::Instant::now();
+        while pool.len() < n && (pool.len() < 2 * signers || started.elapsed() < budget) {
+            let i = pool.len();
+            let t = TaiTime(t0.0 + 10 * (i as u64 + 1));
+            pool.push(
+                senders[i % signers]
+                    .encap(&request(&v, &payload, &recipient).at(t))
+                    .map_err(err("encap"))?
+                    .bytes,
+            );
+        }
+        let now = TaiTime(t0.0 + 10 * (pool.len() as u64 + 1) + 50_000);
+        let size = pool.last().map(Vec::len).unwrap_or(0);
+        let build = {
+            let pki = pki.clone();
+            move || -> Result<SecurityEntity, BenchError> {
+                let mut rx = pki.entity(&pki.receiver)?;
+                for p in &primers {
+                    rx.decap_at(p, now).map_err(rejected)?;
+                }
+                Ok(rx)
+            }
+        };
+        // Check the whole pool once before timing anything; this also lets the strategy
+        // hear every station (the precomputed one builds its tables here), and the timed
+        // receiver inherits that verifier: the rows measure the steady state.
+        let mut checked = build()?;
+        checked.set_verify_strategy(strategy);
+        for m in &pool {
+            checked.decap_at(m, now).map_err(rejected)?;
+        }
+        let mut rx = build()?;
+        std::mem::swap(rx.verifier_mut(), checked.verifier_mut());
+        let mut i = 0usize;
+        let op: WorkerOp = Box::new(move || {
+            if i == pool.len() {
+                let mut next = build()?;
+                std::mem::swap(next.verifier_mut(), rx.verifier_mut());
+                rx = next;
+                i = 0;
+            }
+            let out = rx.decap_at(&pool[i], now).map_err(rejected)?;
+            i += 1;
+            black_box(out);
+            Ok(())
+        });
+        Ok(Prepared::with_packet(op, size))
+    })
+}
+
+/// ENCAP of a digest-signed 100-byte CAM on `curve` (x-only or compressed R).
+pub fn cam_encap(curve: Curve, compressed_r: bool) -> Setup {
+    Box::new(move || {
+        let pki = Pki2::new(curve)?;
+        let v = Variant {
+            curve,
+            certificate: false,
+            ..Variant::headline()
+        };
+        let mut sender = pki.sender(&v)?;
+        sender.set_sign_compressed_r(compressed_r);
+        let recipient = pki.receiver.certificate.clone();
+        let payload = v2x_crypto::random_bytes(100);
+        let size = sender
+            .encap(&request(&v, &payload, &recipient))
+            .map_err(err("encap"))?
+            .bytes
+            .len();
+        let op: WorkerOp = Box::new(move || {
+            let out = sender
+                .encap(&request(&v, &payload, &recipient))
+                .map_err(|e| BenchError::Setup(e.to_string()))?;
+            black_box(out);
+            Ok(())
+        });
+        Ok(Prepared::with_packet(op, size))
+    })
 }
 
 // ------------------------------------------------------------------ ETSI TS 103 097 v1.2.1

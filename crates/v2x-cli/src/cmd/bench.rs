@@ -5,10 +5,11 @@ use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use v2x_bench::{output, Config, Suite};
+use v2x_crypto::{BackendId, Curve};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Suites to run, comma separated: raw, stack, protocols, scaling, breakdown (or all).
+    /// Suites to run, comma separated: raw, stack, protocols, scaling, breakdown, verify (or all).
     #[arg(long, default_value = "all", value_parser = parse_suites)]
     suite: SuiteList,
     /// Few samples per operation: finishes in seconds (tests, demo); not for publishing.
@@ -26,9 +27,46 @@ pub struct Args {
     /// Trials per operation (default 10, or 3 with --quick).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
     trials: Option<u16>,
+    /// Crypto backend for the stack and protocols: auto (the fastest per curve and
+    /// operation), aws-lc, openssl, rustcrypto or v2x (verification only; signing falls
+    /// back to the fastest). The verify suite always measures every backend.
+    #[arg(long, default_value = "auto", value_parser = parse_backend)]
+    backend: BackendChoice,
+    /// Curves of the verify suite, comma separated (p256, p384, bp256, bp384; default all
+    /// four, or p256 with --quick).
+    #[arg(long, value_parser = parse_curves)]
+    verify_curves: Option<CurveList>,
     /// Do not draw a progress bar (it is hidden anyway when stderr is not a terminal).
     #[arg(long)]
     no_progress: bool,
+}
+
+/// The parsed `--backend` (None: automatic).
+#[derive(Clone, Debug)]
+struct BackendChoice(Option<BackendId>);
+
+fn parse_backend(s: &str) -> Result<BackendChoice, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(BackendChoice(None));
+    }
+    BackendId::from_name(s)
+        .map(|b| BackendChoice(Some(b)))
+        .map_err(|e| format!("{e}, or auto"))
+}
+
+/// The parsed `--verify-curves` list.
+#[derive(Clone, Debug)]
+struct CurveList(Vec<Curve>);
+
+fn parse_curves(s: &str) -> Result<CurveList, String> {
+    s.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            Curve::from_short_name(p.trim())
+                .ok_or_else(|| format!("unknown curve `{}` (choose from p256, p384, bp256, bp384)", p.trim()))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(CurveList)
 }
 
 /// The parsed `--suite` list.
@@ -45,6 +83,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.threads = usize::from(t);
     }
     config.trials = args.trials.map(usize::from);
+    v2x_crypto::backend::set_default_backend(args.backend.0);
+    if let Some(curves) = args.verify_curves {
+        config.verify_curves = curves.0;
+    }
     config.command = std::iter::once("v2x".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()

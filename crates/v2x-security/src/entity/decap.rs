@@ -40,7 +40,7 @@ use crate::certificate::{CertRef, Certificate, Issuer};
 use crate::chain::validated;
 use crate::convert;
 use crate::encryption::{self, Decrypted};
-use crate::message_signature::{verify_message_signature, SignatureForm};
+use crate::message_signature::{verify_message_signature_with, SignatureForm};
 use crate::profile::Profile;
 use crate::reason::{RejectReason, Rejection};
 use crate::region::GeoPoint;
@@ -388,7 +388,8 @@ impl SecurityEntity {
         };
 
         progress.step = DecapStep::MessageSignature;
-        verify_message_signature(
+        verify_message_signature_with(
+            &mut self.verifier,
             &signer.cert,
             msg.hash_alg,
             &tbs_hash,

@@ -20,8 +20,9 @@ use crate::region::GeoPoint;
 use crate::replay::ReplayCache;
 use crate::time::TaiTime;
 use crate::trust_store::TrustStore;
+use crate::verification::SignatureVerifier;
 use std::collections::HashMap;
-use v2x_crypto::HashedId8;
+use v2x_crypto::{HashedId8, VerifyStrategy};
 use v2x_wire::ItsAid;
 
 /// Bound of the established symmetric keys table.
@@ -50,6 +51,10 @@ pub struct SecurityEntity {
     certificate_due: bool,
     symmetric_keys: HashMap<HashedId8, SymmetricKey>,
     decryption_keys: Vec<DecryptionKey>,
+    /// How message signatures are verified (plain by default; precomputed tables opt-in).
+    verifier: SignatureVerifier,
+    /// Sign with R in compressed form (lets receivers check R exactly and batch-verify).
+    compressed_r: bool,
 }
 
 impl std::fmt::Debug for SecurityEntity {
@@ -85,6 +90,8 @@ impl SecurityEntity {
             certificate_due: true,
             symmetric_keys: HashMap::new(),
             decryption_keys: Vec::new(),
+            verifier: SignatureVerifier::default(),
+            compressed_r: false,
         }
     }
 
@@ -145,6 +152,25 @@ impl SecurityEntity {
     }
 
     /// Selects strict (default) or signature-only decapsulation.
+    /// How message signatures are verified (plain by default; `precomputed` is opt-in).
+    pub fn set_verify_strategy(&mut self, strategy: VerifyStrategy) {
+        self.verifier = SignatureVerifier::new(strategy);
+    }
+
+    pub fn verifier(&self) -> &SignatureVerifier {
+        &self.verifier
+    }
+
+    /// The verifier itself, e.g. to hand its signer tables on to a new entity.
+    pub fn verifier_mut(&mut self) -> &mut SignatureVerifier {
+        &mut self.verifier
+    }
+
+    /// Our own messages carry R compressed instead of x-only (an option of 1609.2).
+    pub fn set_sign_compressed_r(&mut self, on: bool) {
+        self.compressed_r = on;
+    }
+
     pub fn set_decap_mode(&mut self, mode: DecapMode) {
         self.policy.mode = mode;
     }

@@ -20,7 +20,7 @@
 //! message's signed bytes followed by the external payload (the caller passes the same
 //! payload to [`V1Entity::decap_external`]).
 //!
-//! SN-DECAP is in [`super::decap`].
+//! SN-DECAP is in `super::decap` (`V1Entity::decap`).
 
 use super::crypto::{certificate_digest, ecies_wrap, encryption_key, placeholder_signature, sign};
 use super::pki::Credential;

@@ -9,7 +9,7 @@
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling, neighbour tables);
-//! - [`trace`]: the [`Observer`](trace::Observer) the models report to, and the collector
+//! - [`trace`]: the [`Observer`] the models report to, and the collector
 //!   that turns those events into [`RunMetrics`].
 //!
 //! A transmission touches only the receivers found in the spatial grid within the cutoff

@@ -13,7 +13,7 @@
 use super::trace::{Trace, TraceBuilder};
 use crate::error::MobilityError;
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::Reader;
+use quick_xml::{Reader, XmlVersion};
 use std::path::Path;
 
 /// Reads an FCD file, XML unless the extension is `.csv`.
@@ -43,10 +43,12 @@ fn attr_f64(e: &BytesStart, name: &[u8], origin: &str, offset: u64) -> Result<Op
             message: format!("byte {offset}: bad attribute: {err}"),
         })?;
         if a.key.as_ref() == name {
-            let v = a.unescape_value().map_err(|err| MobilityError::Format {
-                path: origin.into(),
-                message: format!("byte {offset}: bad attribute value: {err}"),
-            })?;
+            let v = a
+                .normalized_value(XmlVersion::Implicit1_0)
+                .map_err(|err| MobilityError::Format {
+                    path: origin.into(),
+                    message: format!("byte {offset}: bad attribute value: {err}"),
+                })?;
             return v.trim().parse::<f64>().map(Some).map_err(|_| MobilityError::Format {
                 path: origin.into(),
                 message: format!(
@@ -63,7 +65,7 @@ fn attr_string(e: &BytesStart, name: &[u8]) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == name)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+        .and_then(|a| a.normalized_value(XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
 }
 
 /// Parses FCD XML from memory.

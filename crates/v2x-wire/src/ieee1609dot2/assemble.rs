@@ -4,7 +4,7 @@
 //!
 //! A sender signs tens of messages per second; building rasn values and encoding them costs
 //! about as much again as the signature's hashing. These functions write the same bytes
-//! directly (byte-identical to [`encode`](super::encode), checked by the tests below) and fall
+//! directly (byte-identical to [`encode`], checked by the tests below) and fall
 //! back to the codec for the parts that have no fixed layout. Encoding only: no crypto, no policy.
 
 use super::{encode, oer, EccP256CurvePoint, HashAlgorithm, Signature, WireError};
@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn signed_data_equals_the_codec_for_every_signer_and_signature_form() {
-        let cert_bytes = include_bytes!("../../tests/vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
+        let cert_bytes = include_bytes!("../../../../vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
         let (cert, _) = parse_certificate(cert_bytes).unwrap();
         let tbs = unsecured_tbs_data(b"abc", 36, 5, None);
         let x = FixedOctetString::from([0x11u8; 32]);

@@ -1,10 +1,19 @@
-//! ECDSA keys and signatures, ECDH, and the point forms 1609.2 carries.
+//! ECDSA keys and signatures, ECDH, and the point forms 1609.2 carries. Carried out by
+//! [`backend`] (OpenSSL, aws-lc, RustCrypto, our own), with our own variable-time arithmetic
+//! in `ec` and the per-signer tables of `precomp` for verification.
+
+pub mod backend;
+pub(crate) mod ec;
+pub(crate) mod precomp;
 
 use crate::{hash, CryptoError, Curve};
-use openssl::bn::{BigNum, BigNumContext, BigNumRef};
+use backend::{backend, selected, AwsPrivate, AwsPublic, CryptoOp, RcPrivate, RcPublic};
+use ec::{point::Affine, point::Group, table::FixedTable, verify::QMul};
+use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
-use openssl::ecdsa::EcdsaSig;
-use openssl::pkey::{PKey, Private, Public};
+use openssl::pkey::{Private, Public};
+use precomp::SignerTable;
+use std::sync::{Arc, OnceLock};
 
 /// An elliptic-curve point in one of the forms 1609.2 puts on the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,16 +72,32 @@ impl EccPoint {
     }
 }
 
-/// A verification (or encryption) public key on a known curve.
+/// A verification (or encryption) public key on a known curve. Cloning is cheap (shared);
+/// each backend's parsed form of the key is built on first use and kept.
 #[derive(Clone)]
 pub struct PublicKey {
+    inner: Arc<PublicInner>,
+}
+
+struct PublicInner {
     curve: Curve,
     key: EcKey<Public>,
+    /// SEC 1 uncompressed encoding.
+    sec1: Vec<u8>,
+    aws: OnceLock<Result<AwsPublic, CryptoError>>,
+    rustcrypto: OnceLock<Result<RcPublic, CryptoError>>,
+    own: OnceLock<OwnPoint>,
+}
+
+/// The key as a point of our own arithmetic.
+pub(crate) enum OwnPoint {
+    N4(Affine<4>),
+    N6(Affine<6>),
 }
 
 impl std::fmt::Debug for PublicKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PublicKey({}, {})", self.curve, hex_lower(&self.to_sec1(true)))
+        write!(f, "PublicKey({}, {})", self.curve(), hex_lower(&self.to_sec1(true)))
     }
 }
 
@@ -113,69 +138,148 @@ impl PublicKey {
         let key = EcKey::from_public_key(&group, &point)?;
         key.check_key()
             .map_err(|e| CryptoError::InvalidPublicKey(e.to_string()))?;
-        Ok(PublicKey { curve, key })
+        Self::from_ec_key(curve, key)
+    }
+
+    fn from_ec_key(curve: Curve, key: EcKey<Public>) -> Result<PublicKey, CryptoError> {
+        let mut ctx = BigNumContext::new()?;
+        let sec1 = key
+            .public_key()
+            .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
+        Ok(PublicKey {
+            inner: Arc::new(PublicInner {
+                curve,
+                key,
+                sec1,
+                aws: OnceLock::new(),
+                rustcrypto: OnceLock::new(),
+                own: OnceLock::new(),
+            }),
+        })
     }
 
     pub fn curve(&self) -> Curve {
-        self.curve
+        self.inner.curve
     }
 
     pub fn to_sec1(&self, compressed: bool) -> Vec<u8> {
-        let form = if compressed {
-            PointConversionForm::COMPRESSED
-        } else {
-            PointConversionForm::UNCOMPRESSED
-        };
-        let mut ctx = BigNumContext::new().expect("BN_CTX allocation");
-        self.key
-            .public_key()
-            .to_bytes(self.key.group(), form, &mut ctx)
-            .expect("encoding a valid point")
+        let sec1 = &self.inner.sec1;
+        if !compressed {
+            return sec1.clone();
+        }
+        let n = self.curve().field_len();
+        let mut out = Vec::with_capacity(1 + n);
+        out.push(2 + (sec1[2 * n] & 1));
+        out.extend_from_slice(&sec1[1..1 + n]);
+        out
     }
 
     pub fn to_point(&self, compressed: bool) -> EccPoint {
         EccPoint::from_sec1(&self.to_sec1(compressed)).expect("own encoding parses")
     }
 
-    /// Verifies a signature over an already computed digest.
+    /// Verifies a signature over an already computed digest with the selected backend
+    /// (the fastest for the curve unless one is chosen, see [`crate::backend`]).
+    ///
+    /// A compressed R is a claim about the point itself, so it is checked exactly (x and the
+    /// parity of y) with our own arithmetic: the backends verify x-only r and would accept
+    /// the flipped-parity twin, which the per-signer tables reject. One verdict for every
+    /// strategy costs the speed of the `v2x` backend on compressed-R signatures only.
     pub fn verify_digest(&self, digest: &[u8], sig: &Signature) -> Result<bool, CryptoError> {
-        if sig.curve != self.curve {
-            return Err(CryptoError::CurveMismatch {
-                expected: self.curve,
-                found: sig.curve,
-            });
+        self.check_curve(sig)?;
+        if matches!(sig.r, RPoint::Compressed { .. }) {
+            return self.verify_digest_vartime(digest, sig);
         }
-        let r = match &sig.r {
-            RPoint::XOnly(r) => BigNum::from_slice(r)?,
-            RPoint::Compressed { x, .. } => {
-                // r = x(R) mod n
-                let mut ctx = BigNumContext::new()?;
-                let mut order = BigNum::new()?;
-                self.key.group().order(&mut order, &mut ctx)?;
-                let x = BigNum::from_slice(x)?;
-                let mut r = BigNum::new()?;
-                r.nnmod(&x, &order, &mut ctx)?;
-                r
-            }
-        };
-        let s = BigNum::from_slice(&sig.s)?;
-        let sig = EcdsaSig::from_private_components(r, s)?;
-        Ok(sig.verify(digest, &self.key)?)
+        backend(selected(self.curve(), CryptoOp::Verify)).verify_digest(self, digest, sig)
+    }
+
+    /// Verifies with our own variable-time arithmetic and no per-signer table (the `v2x`
+    /// backend); a compressed R is checked exactly.
+    pub fn verify_digest_vartime(&self, digest: &[u8], sig: &Signature) -> Result<bool, CryptoError> {
+        self.check_curve(sig)?;
+        Ok(match self.own_point() {
+            OwnPoint::N4(q) => with_curve4(self.curve(), |g, gt| {
+                ec::verify::verify(g, gt, QMul::Once(q), digest, &sig.r, &sig.s)
+            }),
+            OwnPoint::N6(q) => with_curve6(self.curve(), |g, gt| {
+                ec::verify::verify(g, gt, QMul::Once(q), digest, &sig.r, &sig.s)
+            }),
+        })
     }
 
     /// Hashes `message` with the curve's hash and verifies.
     pub fn verify_message(&self, message: &[u8], sig: &Signature) -> Result<bool, CryptoError> {
-        self.verify_digest(hash(self.curve.hash_alg(), message).as_ref(), sig)
+        self.verify_digest(hash(self.curve().hash_alg(), message).as_ref(), sig)
+    }
+
+    pub(crate) fn check_curve(&self, sig: &Signature) -> Result<(), CryptoError> {
+        if sig.curve != self.curve() {
+            return Err(CryptoError::CurveMismatch {
+                expected: self.curve(),
+                found: sig.curve,
+            });
+        }
+        Ok(())
     }
 
     pub(crate) fn ec_key(&self) -> &EcKey<Public> {
-        &self.key
+        &self.inner.key
+    }
+
+    pub(crate) fn aws(&self) -> Result<&AwsPublic, CryptoError> {
+        self.inner
+            .aws
+            .get_or_init(|| crate::ecdsa::backend::aws_lc_parse_public(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub(crate) fn rustcrypto(&self) -> Result<&RcPublic, CryptoError> {
+        self.inner
+            .rustcrypto
+            .get_or_init(|| crate::ecdsa::backend::rustcrypto_parse_public(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The key as a point of our own arithmetic (validated by OpenSSL on construction).
+    pub(crate) fn own_point(&self) -> &OwnPoint {
+        self.inner.own.get_or_init(|| {
+            let n = self.curve().field_len();
+            let (x, y) = self.inner.sec1[1..].split_at(n);
+            match self.curve() {
+                Curve::NistP256 | Curve::BrainpoolP256r1 => OwnPoint::N4(
+                    with_curve4(self.curve(), |g, _| g.affine_from_be(x, y)).expect("OpenSSL checked the point"),
+                ),
+                Curve::NistP384 | Curve::BrainpoolP384r1 => OwnPoint::N6(
+                    with_curve6(self.curve(), |g, _| g.affine_from_be(x, y)).expect("OpenSSL checked the point"),
+                ),
+            }
+        })
+    }
+}
+
+/// The group and generator table of a 4-limb curve.
+pub(crate) fn with_curve4<R>(curve: Curve, f: impl FnOnce(&'static Group<4>, &'static FixedTable<4>) -> R) -> R {
+    match curve {
+        Curve::NistP256 => f(&ec::P256, &ec::P256_G),
+        Curve::BrainpoolP256r1 => f(&ec::BP256, &ec::BP256_G),
+        _ => unreachable!("{curve} is not a 256-bit curve"),
+    }
+}
+
+/// The group and generator table of a 6-limb curve.
+pub(crate) fn with_curve6<R>(curve: Curve, f: impl FnOnce(&'static Group<6>, &'static FixedTable<6>) -> R) -> R {
+    match curve {
+        Curve::NistP384 => f(&ec::P384, &ec::P384_G),
+        Curve::BrainpoolP384r1 => f(&ec::BP384, &ec::BP384_G),
+        _ => unreachable!("{curve} is not a 384-bit curve"),
     }
 }
 
 impl PartialEq for PublicKey {
     fn eq(&self, other: &Self) -> bool {
-        self.curve == other.curve && self.to_sec1(true) == other.to_sec1(true)
+        self.curve() == other.curve() && self.inner.sec1 == other.inner.sec1
     }
 }
 impl Eq for PublicKey {}
@@ -183,15 +287,23 @@ impl Eq for PublicKey {}
 /// A signing (or decryption) private key.
 #[derive(Clone)]
 pub struct PrivateKey {
+    inner: Arc<PrivateInner>,
+}
+
+struct PrivateInner {
     curve: Curve,
     key: EcKey<Private>,
     public: PublicKey,
+    aws: OnceLock<Result<AwsPrivate, CryptoError>>,
+    rustcrypto: OnceLock<Result<RcPrivate, CryptoError>>,
+    /// Our own public key's table, to recover R for compressed-R signatures.
+    own_table: OnceLock<SignerTable>,
 }
 
 impl std::fmt::Debug for PrivateKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never print the secret.
-        write!(f, "PrivateKey({}, public {:?})", self.curve, self.public)
+        write!(f, "PrivateKey({}, public {:?})", self.curve(), self.public_key())
     }
 }
 
@@ -221,31 +333,37 @@ impl PrivateKey {
     fn from_ec_key(curve: Curve, key: EcKey<Private>) -> Result<PrivateKey, CryptoError> {
         let public = EcKey::from_public_key(key.group(), key.public_key())?;
         Ok(PrivateKey {
-            curve,
-            key,
-            public: PublicKey { curve, key: public },
+            inner: Arc::new(PrivateInner {
+                curve,
+                key,
+                public: PublicKey::from_ec_key(curve, public)?,
+                aws: OnceLock::new(),
+                rustcrypto: OnceLock::new(),
+                own_table: OnceLock::new(),
+            }),
         })
     }
 
     pub fn curve(&self) -> Curve {
-        self.curve
+        self.inner.curve
     }
 
     pub fn public_key(&self) -> &PublicKey {
-        &self.public
+        &self.inner.public
     }
 
     /// The secret scalar, big-endian, padded to the field length.
     pub fn scalar(&self) -> Vec<u8> {
-        self.key
+        self.inner
+            .key
             .private_key()
-            .to_vec_padded(self.curve.field_len() as i32)
+            .to_vec_padded(self.curve().field_len() as i32)
             .expect("scalar fits the field")
     }
 
     /// SEC 1 PEM ("EC PRIVATE KEY"), for storage with owner-only permissions.
     pub fn to_pem(&self) -> Result<Vec<u8>, CryptoError> {
-        Ok(self.key.private_key_to_pem()?)
+        Ok(self.inner.key.private_key_to_pem()?)
     }
 
     pub fn from_pem(curve: Curve, pem: &[u8]) -> Result<PrivateKey, CryptoError> {
@@ -259,73 +377,57 @@ impl PrivateKey {
         Self::from_ec_key(curve, key)
     }
 
-    /// ECDSA over a digest; r is returned x-only (the form 1609.2 senders normally use).
+    /// ECDSA over a digest with the selected backend (constant time); r is returned
+    /// x-only (the form 1609.2 senders normally use).
     pub fn sign_digest(&self, digest: &[u8]) -> Result<Signature, CryptoError> {
-        let sig = EcdsaSig::sign(digest, &self.key)?;
-        let n = self.curve.field_len() as i32;
-        Ok(Signature {
-            curve: self.curve,
-            r: RPoint::XOnly(sig.r().to_vec_padded(n)?),
-            s: sig.s().to_vec_padded(n)?,
-        })
+        backend(selected(self.curve(), CryptoOp::Sign)).sign_digest(self, digest)
     }
 
-    /// ECDSA that also returns the point R in compressed form (1609.2 allows it so that
-    /// receivers can use faster verification). Implemented with OpenSSL big-number and
-    /// point operations because OpenSSL's ECDSA API does not expose R; these are not
-    /// constant-time, so use it for interoperability tests, not on a production key.
+    /// ECDSA that also carries the point R in compressed form (1609.2 allows it so that
+    /// receivers can verify against R exactly and batch-verify).
+    ///
+    /// The signature itself comes from the constant-time backend. R is then recovered
+    /// from public values only, R = (e/s)·G + (r/s)·Q, with our variable-time arithmetic
+    /// and a table of our own public key: nothing secret enters variable-time code.
     pub fn sign_digest_compressed_r(&self, digest: &[u8]) -> Result<Signature, CryptoError> {
-        let group = self.key.group();
-        let mut ctx = BigNumContext::new()?;
-        let mut order = BigNum::new()?;
-        group.order(&mut order, &mut ctx)?;
-        let n = self.curve.field_len();
-        let e = BigNum::from_slice(&digest[..digest.len().min(n)])?;
-        let d: &BigNumRef = self.key.private_key();
-        loop {
-            let mut k = BigNum::new()?;
-            order.rand_range(&mut k)?;
-            if k.num_bits() == 0 {
-                continue;
-            }
-            let mut point = EcPoint::new(group)?;
-            point.mul_generator2(group, &k, &mut ctx)?;
-            let (mut x, mut y) = (BigNum::new()?, BigNum::new()?);
-            point.affine_coordinates(group, &mut x, &mut y, &mut ctx)?;
-            let mut r = BigNum::new()?;
-            r.nnmod(&x, &order, &mut ctx)?;
-            if r.num_bits() == 0 {
-                continue;
-            }
-            let mut kinv = BigNum::new()?;
-            kinv.mod_inverse(&k, &order, &mut ctx)?;
-            let mut rd = BigNum::new()?;
-            rd.mod_mul(&r, d, &order, &mut ctx)?;
-            let mut sum = BigNum::new()?;
-            sum.mod_add(&e, &rd, &order, &mut ctx)?;
-            let mut s = BigNum::new()?;
-            s.mod_mul(&kinv, &sum, &order, &mut ctx)?;
-            if s.num_bits() == 0 {
-                continue;
-            }
-            return Ok(Signature {
-                curve: self.curve,
-                r: RPoint::Compressed {
-                    y_odd: y.is_bit_set(0),
-                    x: x.to_vec_padded(n as i32)?,
-                },
-                s: s.to_vec_padded(n as i32)?,
-            });
-        }
+        let sig = self.sign_digest(digest)?;
+        let table = self
+            .inner
+            .own_table
+            .get_or_init(|| SignerTable::build(self.public_key(), crate::ecdsa::precomp::DEFAULT_WINDOW));
+        let (x, y_odd) = table
+            .recover_r(digest, &sig)
+            .ok_or_else(|| CryptoError::Backend("R recovery failed for a fresh signature".into()))?;
+        Ok(Signature {
+            curve: sig.curve,
+            r: RPoint::Compressed { y_odd, x },
+            s: sig.s,
+        })
     }
 
     /// Hashes `message` with the curve's hash and signs.
     pub fn sign_message(&self, message: &[u8]) -> Result<Signature, CryptoError> {
-        self.sign_digest(hash(self.curve.hash_alg(), message).as_ref())
+        self.sign_digest(hash(self.curve().hash_alg(), message).as_ref())
     }
 
     pub(crate) fn ec_key(&self) -> &EcKey<Private> {
-        &self.key
+        &self.inner.key
+    }
+
+    pub(crate) fn aws(&self) -> Result<&AwsPrivate, CryptoError> {
+        self.inner
+            .aws
+            .get_or_init(|| crate::ecdsa::backend::aws_lc_parse_private(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub(crate) fn rustcrypto(&self) -> Result<&RcPrivate, CryptoError> {
+        self.inner
+            .rustcrypto
+            .get_or_init(|| crate::ecdsa::backend::rustcrypto_parse_private(self))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }
 
@@ -365,40 +467,44 @@ impl Signature {
     /// A copy with r reduced to x-only form (1609.2 §5.3.1 allows verifiers and
     /// forwarders to convert).
     pub fn to_x_only(&self) -> Result<Signature, CryptoError> {
+        Ok(Signature {
+            curve: self.curve,
+            r: RPoint::XOnly(self.x_only_r()),
+            s: self.s.clone(),
+        })
+    }
+
+    /// r as an integer: x-only r as is, or x(R) mod n.
+    pub fn x_only_r(&self) -> Vec<u8> {
         match &self.r {
-            RPoint::XOnly(_) => Ok(self.clone()),
+            RPoint::XOnly(r) => r.clone(),
             RPoint::Compressed { x, .. } => {
-                let group = group(self.curve)?;
-                let mut ctx = BigNumContext::new()?;
-                let mut order = BigNum::new()?;
-                group.order(&mut order, &mut ctx)?;
-                let mut r = BigNum::new()?;
-                let x = BigNum::from_slice(x)?;
-                r.nnmod(&x, &order, &mut ctx)?;
-                let r = r.to_vec_padded(self.curve.field_len() as i32)?;
-                Ok(Signature {
-                    curve: self.curve,
-                    r: RPoint::XOnly(r),
-                    s: self.s.clone(),
-                })
+                let len = self.curve.field_len();
+                match self.curve {
+                    Curve::NistP256 | Curve::BrainpoolP256r1 => with_curve4(self.curve, |g, _| {
+                        ec::field::from_be_bytes::<4>(x)
+                            .map_or_else(|| x.clone(), |v| ec::field::to_be_bytes(&g.n.reduce_once(&v), len))
+                    }),
+                    Curve::NistP384 | Curve::BrainpoolP384r1 => with_curve6(self.curve, |g, _| {
+                        ec::field::from_be_bytes::<6>(x)
+                            .map_or_else(|| x.clone(), |v| ec::field::to_be_bytes(&g.n.reduce_once(&v), len))
+                    }),
+                }
             }
         }
     }
 }
 
-/// ECDH: the x coordinate of d * Q, padded to the field length (1609.2 uses it as Z).
+/// ECDH: the x coordinate of d * Q, padded to the field length (1609.2 uses it as Z),
+/// with the selected backend.
 pub fn ecdh_x(private: &PrivateKey, peer: &PublicKey) -> Result<Vec<u8>, CryptoError> {
-    if private.curve != peer.curve {
+    if private.curve() != peer.curve() {
         return Err(CryptoError::CurveMismatch {
-            expected: private.curve,
-            found: peer.curve,
+            expected: private.curve(),
+            found: peer.curve(),
         });
     }
-    let ours = PKey::from_ec_key(private.ec_key().clone())?;
-    let theirs = PKey::from_ec_key(peer.ec_key().clone())?;
-    let mut deriver = openssl::derive::Deriver::new(&ours)?;
-    deriver.set_peer(&theirs)?;
-    Ok(deriver.derive_to_vec()?)
+    backend(selected(private.curve(), CryptoOp::Ecdh)).ecdh_x(private, peer)
 }
 
 /// Cryptographically secure random bytes from OpenSSL's DRBG.
