@@ -119,7 +119,7 @@ pub fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let input = super::encap::read_input(&args.input)?;
+    let input = super::input::read_input(&args.input)?;
     let now = match &args.at {
         Some(s) => parse_time(s)?,
         None => TaiTime::now(),

@@ -2,8 +2,8 @@
 
 use super::legacy::WireFormat;
 use anyhow::{anyhow, bail, Context};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use v2x_security::v1_2_1::{V1EncapRequest, V1Profile, V1Protection};
 use v2x_security::{
@@ -94,15 +94,6 @@ fn signing_station(pki: &Pki, named: Option<&str>) -> anyhow::Result<String> {
     }
 }
 
-pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
-        return Ok(buf);
-    }
-    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
-}
-
 fn parse_location(s: &str) -> anyhow::Result<Location> {
     let (lat, lon) = s.split_once(',').ok_or_else(|| anyhow!("--location must be LAT,LON"))?;
     let lat: f64 = lat.trim().parse().context("latitude")?;
@@ -121,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| anyhow!("unknown profile {:?} (cam, denm, generic)", args.profile))?;
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
     let station = signing_station(&pki, args.station.as_deref())?;
-    let payload = read_input(&args.input)?;
+    let payload = super::input::read_input(&args.input)?;
     let location = match &args.location {
         Some(l) => Some(parse_location(l)?),
         None if kind == ProfileKind::Denm => {
