@@ -101,7 +101,8 @@ fn legacy_messages_encap_and_decap_with_format_detection() {
     ]));
     ok(&v2x(&["decap", "--trust", p(&pki), "--in", p(&cam)]));
 
-    // --signature-only is a v2 lab mode: refused for v1.2.1 with a clear error.
+    // --signature-only works for v1.2.1 too (issue 11 defect 8), with its warning.
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&cam), "--signature-only"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning: --signature-only"));
 }

@@ -40,6 +40,7 @@ pub mod certificate;
 pub mod chain;
 pub mod convert;
 pub mod crl;
+pub mod durable;
 pub mod encryption;
 pub mod entity;
 pub mod issue;
@@ -47,11 +48,13 @@ pub mod memory_pki;
 pub mod message_signature;
 pub mod p2pcd;
 pub mod permissions;
+pub mod pki_check;
 pub mod pki_error;
 pub mod pki_store;
 pub mod profile;
 pub mod pseudonym;
 pub mod reason;
+pub mod receiver_state;
 pub mod region;
 pub mod replay;
 pub mod revocation;
@@ -68,7 +71,7 @@ pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Iss
 pub use encryption::Recipient;
 pub use entity::{
     DecapMode, DecapPolicy, DecapStep, Decapped, EncapError, EncapPolicy, EncapRequest, Encapsulated, Location,
-    SecurityEntity,
+    SecurityEntity, LEAP_SECONDS_SINCE_2004,
 };
 pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey, PsidGroup, SspRangeSpec};
 pub use memory_pki::InMemoryPki;

@@ -16,15 +16,14 @@
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::crl::{issue_crl, CrlError};
 use crate::entity::SecurityEntity;
-use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey};
-use crate::pki_store::{issue_sub_ca, issue_ticket, root_app_permissions, Authority, TicketSpec};
+use crate::issue::{IssueError, IssuePermissions};
+use crate::pki_store::{issue_root, issue_sub_ca, issue_ticket, Authority, TicketSpec};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
 use crate::time::TaiTime;
 use crate::trust_store::TrustStore;
-use std::sync::Arc;
 use std::time::Duration;
-use v2x_crypto::{Curve, PrivateKey};
+use v2x_crypto::Curve;
 use v2x_wire::ItsAid;
 
 const DAY: u64 = 86_400;
@@ -102,15 +101,7 @@ impl InMemoryPkiBuilder {
 
     pub fn build(self) -> Result<InMemoryPki, IssueError> {
         let start = self.now.saturating_sub(Duration::from_secs(DAY));
-        let rk = PrivateKey::generate(self.curve)?;
-        let mut spec = CertificateSpec::new(Some("test root"), start, 3 * YEAR);
-        spec.issue_permissions = Some(IssuePermissions::All);
-        spec.app_permissions = root_app_permissions();
-        let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk))?;
-        let root = Authority {
-            certificate: Arc::new(root),
-            key: rk,
-        };
+        let root = issue_root("test root", start, 3 * YEAR, self.curve)?;
         let aa_permissions = self
             .aa_permissions
             .clone()

@@ -43,6 +43,14 @@ pub enum PkiError {
     ConfigWrite(#[from] toml::ser::Error),
     #[error("{} already holds a PKI", .0.display())]
     Exists(PathBuf),
+    #[error("{} is not empty ({}) but has no pki.toml: refusing to create a PKI over it (nothing there is overwritten; `v2x pki check` names what is damaged)", path.display(), found.join(", "))]
+    NotEmpty { path: PathBuf, found: Vec<String> },
+    #[error("{} exists: refusing to overwrite it (a key or certificate is never replaced; an interrupted earlier run may have left it, see `v2x pki check`)", path.display())]
+    WouldOverwrite { path: PathBuf },
+    #[error("the PKI directory is in use")]
+    Locked(#[from] crate::durable::LockError),
+    #[error("ticket numbers are exhausted for this station")]
+    TicketNumbersExhausted,
     #[error("invalid station name {0:?} (use letters, digits, '-', '_', '.')")]
     StationName(String),
     #[error("station {0} has no tickets")]

@@ -13,12 +13,23 @@
 //! ```
 //! Certificates are C-OER files; private keys are SEC 1 PEM written with mode 0600.
 //!
+//! Nothing stored is lost (see [`crate::durable`]): every file is written to a temporary
+//! file, flushed and then renamed (the CRL, `pki.toml`) or linked (keys and certificates,
+//! which are never overwritten) into place; a ticket's keys are written before its
+//! certificate, so an interrupted issue leaves at most a key without a certificate, never a
+//! ticket without its key; ticket numbers come from a counter in `pki.toml` and the files
+//! present, never reused; every change holds `DIR/.lock`, so a concurrent command is
+//! refused; and `init` builds the directory beside its target and renames it into place,
+//! refusing a directory that already holds anything. [`crate::pki_check`] finds and names
+//! damage done from outside (`v2x pki check`).
+//!
 //! The CRL is part of the PKI: `pki.toml` records the serial of the last CRL issued, and a
 //! trust store built from the directory refuses a missing CRL or one older than that (see
 //! [`crate::trust_dir`] for the insecure lab override).
 
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::crl::{issue_crl_entries, verify_crl};
+use crate::durable::{self, Access, DirLock};
 use crate::entity::SecurityEntity;
 use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey, PsidGroup};
 use crate::permissions::issuance::check_issued_by;
@@ -31,8 +42,8 @@ use crate::time::TaiTime;
 use crate::trust_dir::{load_certificate_dir, LoadedTrust, TrustOptions};
 use crate::trust_store::{TrustStore, TrustWarning};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,6 +78,9 @@ pub struct PkiConfig {
     /// Serial of the last CRL issued (a CRL with a lower serial is a rollback).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_crl_serial: Option<u32>,
+    /// Per station, the number the next ticket gets (numbers are never reused).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub next_ticket: BTreeMap<String, u32>,
 }
 
 impl Default for PkiConfig {
@@ -77,6 +91,7 @@ impl Default for PkiConfig {
             ticket_validity_secs: 7 * 24 * 3600,
             ca_validity_secs: 5 * YEAR,
             last_crl_serial: None,
+            next_ticket: BTreeMap::new(),
         }
     }
 }
@@ -180,6 +195,21 @@ pub fn issue_ticket(
     })
 }
 
+/// Issues a self-signed root CA certificate (and its key) that may issue anything and
+/// sign CRLs and CTLs, valid from `start` for `validity`.
+pub fn issue_root(name: &str, start: TaiTime, validity: Duration, curve: Curve) -> Result<Authority, IssueError> {
+    let key = PrivateKey::generate(curve)?;
+    let mut spec = CertificateSpec::new(Some(name), start, validity);
+    spec.issue_permissions = Some(IssuePermissions::All);
+    spec.assurance_level = Some(0xe0);
+    spec.app_permissions = root_app_permissions();
+    let cert = issue_certificate(&spec, key.public_key(), IssuerKey::SelfSigned(&key))?;
+    Ok(Authority {
+        certificate: Arc::new(cert),
+        key,
+    })
+}
+
 /// Issues a CA certificate (EA, AA) under `root`: with these issue permissions, an
 /// encryption key, assurance level 7, valid from `start` for `validity`.
 pub fn issue_sub_ca(
@@ -227,29 +257,71 @@ pub struct Pki {
     aa: Authority,
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PkiError> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(io(parent))?;
-    }
-    fs::write(path, bytes).map_err(io(path))
+/// Creates a public file (a certificate) that must not exist yet.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<(), PkiError> {
+    create_new(path, bytes, Access::Public)
 }
 
-/// Writes a private key readable by the owner only.
+/// Creates a private key file (mode 0600) that must not exist yet: keys are never
+/// overwritten.
 fn write_private(path: &Path, pem: &[u8]) -> Result<(), PkiError> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    create_new(path, pem, Access::OwnerOnly)
+}
+
+fn create_new(path: &Path, bytes: &[u8], access: Access) -> Result<(), PkiError> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(io(parent))?;
+        durable::create_dir_all(parent).map_err(io(parent))?;
     }
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(io(path))?;
-    // An existing file keeps its mode on open: force 0600.
-    f.set_permissions(fs::Permissions::from_mode(0o600)).map_err(io(path))?;
-    f.write_all(pem).map_err(io(path))
+    durable::create_new(path, bytes, access).map_err(|source| match source.kind() {
+        std::io::ErrorKind::AlreadyExists => PkiError::WouldOverwrite {
+            path: path.to_path_buf(),
+        },
+        _ => PkiError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
+}
+
+/// Replaces a public file (the CRL, `pki.toml`) atomically.
+fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), PkiError> {
+    durable::replace(path, bytes, Access::Public).map_err(io(path))
+}
+
+/// Reads and parses `DIR/pki.toml`.
+fn read_config(dir: &Path) -> Result<PkiConfig, PkiError> {
+    let path = dir.join("pki.toml");
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    toml::from_str(&text).map_err(|source| PkiError::Config { path, source })
+}
+
+/// The number in a ticket file name (`at-0007.oer`, `at-0007.pem`, `at-0007.enc.pem`).
+pub fn ticket_index(file_name: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix("at-")?;
+    let digits = rest.split('.').next()?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || !rest[digits.len()..].starts_with('.') {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The name stem of ticket `i`.
+pub fn ticket_stem(i: u32) -> String {
+    format!("at-{i:04}")
+}
+
+/// The entries of `tdir` that name ticket files, with their numbers.
+fn ticket_files(tdir: &Path) -> Result<Vec<(u32, String)>, PkiError> {
+    let rd = match fs::read_dir(tdir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io(tdir)(e)),
+    };
+    Ok(rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter_map(|n| ticket_index(&n).map(|i| (i, n)))
+        .collect())
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, PkiError> {
@@ -275,10 +347,10 @@ fn read_key(path: &Path, curve: Curve) -> Result<PrivateKey, PkiError> {
     })
 }
 
-/// Writes `dir/cert.oer` and `dir/key.pem`.
+/// Writes `dir/key.pem` and then `dir/cert.oer` (neither may exist).
 fn save_authority(dir: &Path, a: &Authority) -> Result<(), PkiError> {
-    write_file(&dir.join("cert.oer"), a.certificate.encoded())?;
-    write_private(&dir.join("key.pem"), &a.key.to_pem()?)
+    write_private(&dir.join("key.pem"), &a.key.to_pem()?)?;
+    write_new(&dir.join("cert.oer"), a.certificate.encoded())
 }
 
 /// Reads `dir/cert.oer` and `dir/key.pem` and checks they belong together.
@@ -291,6 +363,30 @@ fn load_authority(dir: &Path, curve: Curve) -> Result<Authority, PkiError> {
         });
     }
     Ok(Authority { certificate, key })
+}
+
+/// Refuses a directory that exists and holds anything (`init` never writes into one).
+fn refuse_non_empty(dir: &Path) -> Result<(), PkiError> {
+    let found: Vec<String> = match fs::read_dir(dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(dir)(e)),
+    };
+    if found.is_empty() {
+        return Ok(());
+    }
+    if found.iter().any(|n| n == "pki.toml") {
+        return Err(PkiError::Exists(dir.to_path_buf()));
+    }
+    let mut found = found;
+    found.sort();
+    Err(PkiError::NotEmpty {
+        path: dir.to_path_buf(),
+        found,
+    })
 }
 
 fn valid_station_name(name: &str) -> Result<(), PkiError> {
@@ -308,31 +404,56 @@ fn valid_station_name(name: &str) -> Result<(), PkiError> {
 }
 
 impl Pki {
-    /// Creates a new PKI in `dir` (which must not already hold one): root CA, EA, AA,
-    /// and `station` with an enrolment credential and one authorization ticket.
-    pub fn init(dir: &Path, mut config: PkiConfig, station: &str) -> Result<Pki, PkiError> {
+    /// Creates a new PKI in `dir`: root CA, EA, AA, and `station` with an enrolment
+    /// credential and one authorization ticket. `dir` must not exist or be empty: the PKI
+    /// is built in a directory beside it and renamed into place, so an interrupted init
+    /// leaves no half-made PKI, and nothing already in `dir` (e.g. CA keys whose
+    /// `pki.toml` was lost) is ever overwritten.
+    pub fn init(dir: &Path, config: PkiConfig, station: &str) -> Result<Pki, PkiError> {
         valid_station_name(station)?;
-        if dir.join("pki.toml").exists() {
-            return Err(PkiError::Exists(dir.to_path_buf()));
+        refuse_non_empty(dir)?;
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| PkiError::Exists(dir.to_path_buf()))?;
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        durable::create_dir_all(parent).map_err(io(parent))?;
+        let staging = parent.join(format!(".{name}.init-{}", std::process::id()));
+        let built = Pki::build(&staging, config, station);
+        let mut pki = match built {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = fs::remove_dir_all(&staging);
+                return Err(e);
+            }
+        };
+        // rename(2) replaces an empty directory and refuses a non-empty one, so a directory
+        // that gained files meanwhile is not touched.
+        if let Err(e) = fs::rename(&staging, dir) {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(match e.kind() {
+                std::io::ErrorKind::DirectoryNotEmpty | std::io::ErrorKind::AlreadyExists => {
+                    PkiError::Exists(dir.to_path_buf())
+                }
+                _ => io(dir)(e),
+            });
         }
-        fs::create_dir_all(dir).map_err(io(dir))?;
+        durable::sync_dir(parent).map_err(io(parent))?;
+        pki.dir = dir.to_path_buf();
+        Ok(pki)
+    }
+
+    /// Creates the PKI's files in `dir` (a fresh directory).
+    fn build(dir: &Path, mut config: PkiConfig, station: &str) -> Result<Pki, PkiError> {
+        fs::create_dir(dir).map_err(io(dir))?;
         let now = TaiTime::now();
         let start = now.saturating_sub(BACKDATE);
         let ca_validity = Duration::from_secs(config.ca_validity_secs);
         let curve = config.curve;
-
-        let root_key = PrivateKey::generate(curve)?;
-        let mut spec = CertificateSpec::new(Some("v2xsec root CA"), start, ca_validity);
-        spec.issue_permissions = Some(IssuePermissions::All);
-        spec.assurance_level = Some(0xe0);
-        // The root may sign CRLs (PSID 256).
-        spec.app_permissions = root_app_permissions();
-        let root_cert = issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key))?;
-        let root = Authority {
-            certificate: Arc::new(root_cert),
-            key: root_key,
-        };
-
+        let root = issue_root("v2xsec root CA", start, ca_validity, curve)?;
         let sub_ca = |name: &str, permissions: IssuePermissions| {
             issue_sub_ca(&root, name, permissions, start, ca_validity, curve)
         };
@@ -353,6 +474,7 @@ impl Pki {
         save_authority(&dir.join("ea"), &ea)?;
         save_authority(&dir.join("aa"), &aa)?;
         config.last_crl_serial = Some(1);
+        config.next_ticket.clear();
         let pki = Pki {
             dir: dir.to_path_buf(),
             config,
@@ -360,9 +482,8 @@ impl Pki {
             ea,
             aa,
         };
-        pki.save_config()?;
         pki.sign_and_write_crl(&[], 1)?;
-        pki.enrol(station)?;
+        write_new(&dir.join("pki.toml"), toml::to_string(&pki.config)?.as_bytes())?;
         let spec = TicketSpec::new(&pki.config.psids, Duration::from_secs(pki.config.ticket_validity_secs));
         pki.issue_tickets(station, 1, &spec)?;
         Ok(pki)
@@ -370,12 +491,7 @@ impl Pki {
 
     /// Opens an existing PKI directory.
     pub fn open(dir: &Path) -> Result<Pki, PkiError> {
-        let cfg_path = dir.join("pki.toml");
-        let text = fs::read_to_string(&cfg_path).map_err(io(&cfg_path))?;
-        let config: PkiConfig = toml::from_str(&text).map_err(|source| PkiError::Config {
-            path: cfg_path.clone(),
-            source,
-        })?;
+        let config = read_config(dir)?;
         let root = load_authority(&dir.join("root"), config.curve)?;
         let ea = load_authority(&dir.join("ea"), config.curve)?;
         let aa = load_authority(&dir.join("aa"), config.curve)?;
@@ -408,8 +524,16 @@ impl Pki {
         &self.aa
     }
 
-    fn save_config(&self) -> Result<(), PkiError> {
-        write_file(&self.dir.join("pki.toml"), toml::to_string(&self.config)?.as_bytes())
+    /// Takes the directory's lock (`DIR/.lock`): every change to the directory holds it, and
+    /// a second process is refused while it is held ([`PkiError::Locked`]).
+    pub fn lock(&self) -> Result<DirLock, PkiError> {
+        Ok(DirLock::acquire(&self.dir)?)
+    }
+
+    /// [`Pki::lock`], waiting up to `patience` for another holder (for short changes made
+    /// on the side, such as the v1.2.1 credentials created on first use).
+    pub fn lock_within(&self, patience: Duration) -> Result<DirLock, PkiError> {
+        Ok(DirLock::acquire_within(&self.dir, patience)?)
     }
 
     fn station_dir(&self, station: &str) -> PathBuf {
@@ -421,7 +545,9 @@ impl Pki {
         let mut out: Vec<String> = fs::read_dir(self.dir.join("stations"))
             .map(|rd| {
                 rd.filter_map(|e| e.ok())
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
                     .filter_map(|e| e.file_name().into_string().ok())
+                    .filter(|n| valid_station_name(n).is_ok())
                     .collect()
             })
             .unwrap_or_default();
@@ -431,6 +557,11 @@ impl Pki {
 
     /// Creates a station's enrolment credential (issued by the EA) if missing.
     pub fn enrol(&self, station: &str) -> Result<Authority, PkiError> {
+        let _lock = self.lock()?;
+        self.enrol_locked(station)
+    }
+
+    fn enrol_locked(&self, station: &str) -> Result<Authority, PkiError> {
         valid_station_name(station)?;
         let sdir = self.station_dir(station);
         if sdir.join("ec.oer").exists() {
@@ -455,8 +586,10 @@ impl Pki {
                 key: &self.ea.key,
             },
         )?;
-        write_file(&sdir.join("ec.oer"), cert.encoded())?;
+        // The key first: an interruption leaves a key without a credential (refused here
+        // next time, named by `pki check`), never a credential without its key.
         write_private(&sdir.join("ec.pem"), &key.to_pem()?)?;
+        write_new(&sdir.join("ec.oer"), cert.encoded())?;
         Ok(Authority {
             certificate: Arc::new(cert),
             key,
@@ -465,15 +598,15 @@ impl Pki {
 
     /// Issues `count` authorization tickets (pseudonyms) for `station` from the AA and
     /// stores them; the station is enrolled first if needed.
+    ///
+    /// Each ticket gets the next unused number (the counter in `pki.toml` or past the
+    /// highest number on disk, whichever is greater); its keys are written before its
+    /// certificate, none overwriting anything.
     pub fn issue_tickets(&self, station: &str, count: usize, spec: &TicketSpec) -> Result<Vec<Credentials>, PkiError> {
-        self.enrol(station)?;
+        let _lock = self.lock()?;
+        self.enrol_locked(station)?;
         let tdir = self.station_dir(station).join("tickets");
-        fs::create_dir_all(&tdir).map_err(io(&tdir))?;
-        let first = fs::read_dir(&tdir)
-            .map_err(io(&tdir))?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".oer"))
-            .count();
+        durable::create_dir_all(&tdir).map_err(io(&tdir))?;
         let now = TaiTime::now();
         let start = spec.start.unwrap_or_else(|| spec.default_start(now));
         let end = start.seconds().saturating_add(spec.validity.as_secs());
@@ -488,38 +621,53 @@ impl Pki {
                 now: now.seconds(),
             });
         }
+        // Under the lock the configuration on disk is the current one.
+        let mut config = read_config(&self.dir)?;
+        let on_disk = ticket_files(&tdir)?.iter().map(|(i, _)| i + 1).max().unwrap_or(0);
+        let mut next = config.next_ticket.get(station).copied().unwrap_or(0).max(on_disk);
         let mut out = Vec::with_capacity(count);
-        for i in first..first + count {
-            let creds = issue_ticket(&self.aa, spec, start, self.config.curve)?;
-            // Never hand out a ticket receivers would reject as inconsistent (e.g. a PSID the
-            // AA of an older PKI directory may not grant).
-            check_issued_by(&creds.certificate, &self.aa.certificate).map_err(PkiError::NotPermittedByAa)?;
-            let (cert, key, enc) = (&creds.certificate, &creds.signing_key, &creds.encryption_key);
-            let base = tdir.join(format!("at-{i:04}"));
-            write_file(&base.with_extension("oer"), cert.encoded())?;
-            write_private(&base.with_extension("pem"), &key.to_pem()?)?;
-            if let Some(k) = enc {
-                write_private(&tdir.join(format!("at-{i:04}.enc.pem")), &k.to_pem()?)?;
+        let result = (|| {
+            for _ in 0..count {
+                let creds = issue_ticket(&self.aa, spec, start, self.config.curve)?;
+                // Never hand out a ticket receivers would reject as inconsistent (e.g. a PSID
+                // the AA of an older PKI directory may not grant).
+                check_issued_by(&creds.certificate, &self.aa.certificate).map_err(PkiError::NotPermittedByAa)?;
+                let stem = tdir.join(ticket_stem(next));
+                next = next.checked_add(1).ok_or(PkiError::TicketNumbersExhausted)?;
+                write_private(&stem.with_extension("pem"), &creds.signing_key.to_pem()?)?;
+                if let Some(k) = &creds.encryption_key {
+                    write_private(&stem.with_extension("enc.pem"), &k.to_pem()?)?;
+                }
+                write_new(&stem.with_extension("oer"), creds.certificate.encoded())?;
+                out.push(creds);
             }
-            out.push(creds);
-        }
+            Ok(())
+        })();
+        // The counter moves past every number used, even when an error stopped the loop.
+        config.next_ticket.insert(station.to_owned(), next);
+        let saved = toml::to_string(&config)
+            .map_err(PkiError::from)
+            .and_then(|t| replace_file(&self.dir.join("pki.toml"), t.as_bytes()));
+        result.and(saved)?;
         Ok(out)
     }
 
-    /// All tickets of a station, in issue order.
+    /// All tickets of a station, in issue order (a key left without its certificate by an
+    /// interrupted issue is not a ticket).
     pub fn tickets(&self, station: &str) -> Result<Vec<Credentials>, PkiError> {
         valid_station_name(station)?;
         let tdir = self.station_dir(station).join("tickets");
-        let mut names: Vec<String> = fs::read_dir(&tdir)
-            .map_err(io(&tdir))?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| n.starts_with("at-") && n.ends_with(".oer"))
+        if !tdir.is_dir() {
+            return Err(io(&tdir)(std::io::ErrorKind::NotFound.into()));
+        }
+        let mut certs: Vec<(u32, String)> = ticket_files(&tdir)?
+            .into_iter()
+            .filter(|(i, n)| *n == format!("{}.oer", ticket_stem(*i)))
             .collect();
-        names.sort();
+        certs.sort();
         let mut out = Vec::new();
-        for n in names {
-            let stem = n.trim_end_matches(".oer");
+        for (i, n) in certs {
+            let stem = ticket_stem(i);
             let certificate = read_certificate(&tdir.join(&n))?;
             let signing_key = read_key(&tdir.join(format!("{stem}.pem")), self.config.curve)?;
             let enc_path = tdir.join(format!("{stem}.enc.pem"));
@@ -616,7 +764,7 @@ impl Pki {
             path: self.dir.join("crl.oer"),
             source,
         })?;
-        write_file(&self.dir.join("crl.oer"), &bytes)
+        replace_file(&self.dir.join("crl.oer"), &bytes)
     }
 
     /// The entries and serial of the CRL on disk (refusing a missing or rolled-back one).
@@ -642,6 +790,9 @@ impl Pki {
     /// Re-signs the CRL with the next serial and the same entries plus `add` (a fresh
     /// nextUpdate), and records the serial.
     fn reissue_crl(&mut self, add: Option<&Certificate>) -> Result<u32, PkiError> {
+        let _lock = self.lock()?;
+        // Under the lock the configuration on disk is the current one.
+        self.config = read_config(&self.dir)?;
         let (mut entries, serial) = self.current_crl()?;
         if let Some(cert) = add {
             if !entries.iter().any(|(id, _)| *id == cert.hashed_id10()) {
@@ -652,11 +803,11 @@ impl Pki {
             }
         }
         let serial = serial.max(self.config.last_crl_serial.unwrap_or(0)) + 1;
-        // The CRL first: if the configuration is not updated, it still names a serial the
-        // new CRL does not fall below.
+        // The CRL first (each file is replaced atomically): if the configuration is not
+        // updated, it still names a serial the new CRL does not fall below.
         self.sign_and_write_crl(&entries, serial)?;
         self.config.last_crl_serial = Some(serial);
-        self.save_config()?;
+        replace_file(&self.dir.join("pki.toml"), toml::to_string(&self.config)?.as_bytes())?;
         Ok(serial)
     }
 

@@ -56,6 +56,15 @@ impl PseudonymPool {
         &self.tickets
     }
 
+    /// Makes the ticket at `index` (pool order) the active one; `None` if out of range.
+    pub fn select(&mut self, index: usize) -> Option<&Credentials> {
+        if index >= self.tickets.len() {
+            return None;
+        }
+        self.active = index;
+        Some(&self.tickets[index])
+    }
+
     /// Switches to the next ticket that is valid at `now` (round robin).
     pub fn rotate(&mut self, now: TaiTime) -> &Credentials {
         let n = self.tickets.len();

@@ -99,6 +99,11 @@ impl<K: Eq + Hash + Clone, T: Ord + Copy> ReplayWindow<K, T> {
         }
     }
 
+    /// Every identity with its expiry, oldest first (to persist the window).
+    pub fn entries(&self) -> impl Iterator<Item = (&K, T)> + '_ {
+        self.order.iter().filter_map(|k| self.expiry.get(k).map(|e| (k, *e)))
+    }
+
     pub fn len(&self) -> usize {
         self.expiry.len()
     }

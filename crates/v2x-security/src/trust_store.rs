@@ -141,6 +141,17 @@ impl TrustStore {
         self.known.get(id)
     }
 
+    /// Every validated chain the store remembers, oldest first, each once.
+    pub fn known_chains(&self) -> Vec<Arc<ValidatedChain>> {
+        let mut seen = std::collections::HashSet::new();
+        self.known_order
+            .iter()
+            .filter_map(|id| self.known.get(id))
+            .filter(|v| seen.insert(Arc::as_ptr(v)))
+            .cloned()
+            .collect()
+    }
+
     /// A validated certificate by HashedId3 (for answering P2PCD requests).
     pub fn find_by_hashed_id3(&self, id3: v2x_crypto::HashedId3) -> Option<CertRef> {
         self.known

@@ -2,11 +2,14 @@
 
 use super::legacy::WireFormat;
 use anyhow::{anyhow, bail, Context};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use v2x_security::v1_2_1::{V1EncapRequest, V1Profile, V1Protection};
-use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, Pki, ProfileKind, Recipient, TaiTime};
+use v2x_security::{
+    Credentials, EncapRequest, GeoPoint, ItsAid, Location, Pki, ProfileKind, PseudonymPool, Recipient, SecurityEntity,
+    TaiTime,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -39,6 +42,26 @@ pub struct Args {
     /// takes a v1.2.1 certificate).
     #[arg(long, value_enum, default_value = "v2")]
     format: WireFormat,
+    /// Sign with the station's ticket at this position (0-based, in ticket-number order)
+    /// instead of its active pseudonym.
+    #[arg(long, conflicts_with_all = ["change_pseudonym", "sign_with_enrolment_credential"])]
+    pseudonym: Option<usize>,
+    /// Change the station's pseudonym now: the next valid ticket becomes the active one
+    /// (kept in PKI/stations/NAME/active-pseudonym for later runs) and signs this message
+    /// with its full certificate.
+    #[arg(long, conflicts_with = "sign_with_enrolment_credential")]
+    change_pseudonym: bool,
+    /// PRESERVE lab case: sign with the station's enrolment credential instead of a ticket
+    /// (it permits only PSID 623, so a CAM also needs --insecure-sign-outside-permissions).
+    #[arg(long)]
+    sign_with_enrolment_credential: bool,
+    /// INSECURE lab option: produce an unsigned (unsecured) message.
+    #[arg(long, conflicts_with = "encrypt_to")]
+    insecure_unsigned: bool,
+    /// INSECURE lab option: sign for a PSID the signing certificate does not permit (a
+    /// validly signed, not permitted message; receivers reject it as psid-not-permitted).
+    #[arg(long)]
+    insecure_sign_outside_permissions: bool,
     /// INSECURE lab option: sign even with a ticket that is expired, not yet valid or
     /// revoked (refused by default).
     #[arg(long)]
@@ -48,6 +71,10 @@ pub struct Args {
     #[arg(long)]
     insecure_encrypt_to_unvalidated: bool,
 }
+
+/// The file holding a station's active pseudonym (HashedId8 of the ticket, hex), written
+/// by `--change-pseudonym`; without it the first ticket signs.
+const ACTIVE_PSEUDONYM: &str = "active-pseudonym";
 
 /// The signing station: the one named, or the PKI's only station. With several stations
 /// and none named, refuse rather than pick one by name order.
@@ -65,15 +92,6 @@ fn signing_station(pki: &Pki, named: Option<&str>) -> anyhow::Result<String> {
             many.join(", ")
         ),
     }
-}
-
-pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
-        return Ok(buf);
-    }
-    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
 fn parse_location(s: &str) -> anyhow::Result<Location> {
@@ -94,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| anyhow!("unknown profile {:?} (cam, denm, generic)", args.profile))?;
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
     let station = signing_station(&pki, args.station.as_deref())?;
-    let payload = read_input(&args.input)?;
+    let payload = super::input::read_input(&args.input)?;
     let location = match &args.location {
         Some(l) => Some(parse_location(l)?),
         None if kind == ProfileKind::Denm => {
@@ -111,12 +129,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
         eprintln!(
-            "{} bytes -> {} ({:?}, {:?}, signer {})",
+            "{} bytes -> {} ({:?}, {:?}, {})",
             bytes.len(),
             args.out.display(),
             args.format,
             kind,
-            if with_certificate { "certificate" } else { "digest" }
+            match (args.insecure_unsigned, with_certificate) {
+                (true, _) => "unsigned",
+                (false, true) => "signer certificate",
+                (false, false) => "signer digest",
+            }
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -131,14 +153,22 @@ fn encap_v2(
     payload: &[u8],
     location: Option<Location>,
 ) -> anyhow::Result<(Vec<u8>, bool)> {
-    let mut entity = pki.entity(station)?;
+    let mut entity = signing_entity(args, pki, station)?;
     let policy = entity.encap_policy_mut();
     policy.insecure_sign_with_invalid_certificate = args.insecure_sign_with_invalid_ticket;
     policy.insecure_encrypt_to_unvalidated_recipient = args.insecure_encrypt_to_unvalidated;
-    if args.insecure_sign_with_invalid_ticket || args.insecure_encrypt_to_unvalidated {
+    policy.insecure_sign_outside_permissions = args.insecure_sign_outside_permissions;
+    if args.insecure_sign_with_invalid_ticket
+        || args.insecure_encrypt_to_unvalidated
+        || args.insecure_sign_outside_permissions
+        || args.insecure_unsigned
+    {
         eprintln!("warning: an --insecure-* option is set: the sender's own checks are off");
     }
     let mut req = EncapRequest::new(kind, payload);
+    if args.insecure_unsigned {
+        req = req.unsigned();
+    }
     req.psid = args.psid;
     req.location = location;
     if let Some(path) = &args.encrypt_to {
@@ -152,6 +182,74 @@ fn encap_v2(
     Ok((out.bytes, out.signer_was_certificate))
 }
 
+/// The v2 signer: the station's active pseudonym (or the one chosen, or the next one with
+/// --change-pseudonym), or its enrolment credential.
+fn signing_entity(args: &Args, pki: &Pki, station: &str) -> anyhow::Result<SecurityEntity> {
+    let chain = |ca: &v2x_security::pki_store::Authority| vec![ca.certificate.clone(), pki.root().certificate.clone()];
+    if args.sign_with_enrolment_credential {
+        let ec = pki.enrol(station)?;
+        eprintln!(
+            "signing with the enrolment credential {} of {station}",
+            ec.certificate.hashed_id8()
+        );
+        let credentials = Credentials {
+            certificate: ec.certificate.clone(),
+            signing_key: ec.key.clone(),
+            encryption_key: None,
+        };
+        return Ok(SecurityEntity::with_credentials(
+            pki.trust_store()?,
+            credentials,
+            chain(pki.ea()),
+        ));
+    }
+    let mut pool = pki.pseudonyms(station)?;
+    let active_file = pki.dir().join("stations").join(station).join(ACTIVE_PSEUDONYM);
+    let position = |pool: &PseudonymPool, id: &str| {
+        pool.tickets()
+            .iter()
+            .position(|t| t.certificate.hashed_id8().to_string() == id)
+    };
+    if let Some(i) = args.pseudonym {
+        if pool.select(i).is_none() {
+            bail!(
+                "--pseudonym {i}: station {station} has {} tickets (0 to {})",
+                pool.len(),
+                pool.len() - 1
+            );
+        }
+    } else if let Ok(id) = std::fs::read_to_string(&active_file) {
+        // A ticket deleted since falls back to the first one.
+        if let Some(i) = position(&pool, id.trim()) {
+            pool.select(i);
+        }
+    }
+    let mut entity = SecurityEntity::with_pseudonyms(pki.trust_store()?, pool, chain(pki.aa()));
+    if args.change_pseudonym {
+        let before = entity.signing_certificate().map(|c| c.hashed_id8());
+        entity.rotate_pseudonym(TaiTime::now());
+        let after = entity
+            .signing_certificate()
+            .map(|c| c.hashed_id8())
+            .ok_or_else(|| anyhow!("station {station} has no ticket"))?;
+        if Some(after) == before {
+            bail!("--change-pseudonym: station {station} has no other valid ticket (`v2x pki issue` adds some)");
+        }
+        let _lock = pki.lock_within(std::time::Duration::from_secs(10))?;
+        v2x_security::durable::replace(
+            &active_file,
+            after.to_string().as_bytes(),
+            v2x_security::durable::Access::Public,
+        )
+        .with_context(|| format!("writing {}", active_file.display()))?;
+        eprintln!(
+            "pseudonym changed: {} -> {after}",
+            before.map(|b| b.to_string()).unwrap_or_default()
+        );
+    }
+    Ok(entity)
+}
+
 /// SN-ENCAP in the legacy v1.2.1 format.
 fn encap_v1_2_1(
     args: &Args,
@@ -161,6 +259,14 @@ fn encap_v1_2_1(
     payload: &[u8],
     location: Option<Location>,
 ) -> anyhow::Result<(Vec<u8>, bool)> {
+    if args.pseudonym.is_some()
+        || args.change_pseudonym
+        || args.sign_with_enrolment_credential
+        || args.insecure_unsigned
+        || args.insecure_sign_outside_permissions
+    {
+        bail!("--pseudonym, --change-pseudonym, --sign-with-enrolment-credential, --insecure-unsigned and --insecure-sign-outside-permissions are available for --format v2");
+    }
     let v1 = super::legacy::v1_pki_dir(pki)?;
     let mut entity = super::legacy::v1_entity(pki, &v1, station)?;
     let profile = match kind {

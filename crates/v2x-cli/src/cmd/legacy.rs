@@ -22,6 +22,9 @@ pub enum WireFormat {
 
 const V1_SUBDIR: &str = "v1.2.1";
 
+/// How long a command waits for another one holding the PKI's lock before it gives up.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Opens (creating on first use) the v1.2.1 root and AA beside the v2 PKI.
 pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
     let v = pki.root().certificate.validity();
@@ -30,6 +33,8 @@ pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
         .unwrap_or(u32::MAX)
         .max(1);
     let dir = pki.dir().join(V1_SUBDIR);
+    // Created on first use: under the PKI's lock, so two commands never create it at once.
+    let _lock = pki.lock_within(LOCK_PATIENCE)?;
     V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)
         .with_context(|| format!("opening the v1.2.1 credentials in {}", dir.display()))
 }
@@ -40,16 +45,25 @@ pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entit
         .unwrap_or(u32::MAX)
         .max(1);
     let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
+    let _lock = pki.lock_within(LOCK_PATIENCE)?;
     let ticket = v1
         .ticket(name, now.saturating_sub(300), ticket_days, now)
         .with_context(|| format!("the v1.2.1 ticket of station {name}"))?;
     Ok(v1.entity(ticket))
 }
 
-/// A v1.2.1 entity trusting the legacy root and AA of the PKI in `dir`, holding the
-/// ticket of `station` (to decrypt) when given. Read only: nothing is created.
+/// A v1.2.1 receiving entity: trusting the legacy root and AA of the PKI in `dir` (and
+/// holding the ticket of `station`, to decrypt, when given), or, when `dir` holds no
+/// `v1.2.1/` credentials, every v1.2.1 certificate (`*.cert`) in `dir`: root CAs as
+/// anchors, the others as authorities (a foreign root with its AA). Read only.
 pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity> {
     let sub = dir.join(V1_SUBDIR);
+    if !sub.is_dir() {
+        if station.is_some() {
+            anyhow::bail!("--station needs a PKI directory with v1.2.1 credentials as --trust");
+        }
+        return foreign_v1_receiver(dir);
+    }
     let read = |name: &str| -> anyhow::Result<v2x_wire::v1_2_1::Certificate> {
         let path = sub.join(format!("{name}.cert"));
         let bytes = std::fs::read(&path).with_context(|| {
@@ -75,6 +89,37 @@ pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity
         None => None,
     };
     Ok(V1Entity::new(ticket, vec![aa], store))
+}
+
+/// A v1.2.1 receiver trusting the `*.cert` files of a directory (foreign PKIs).
+fn foreign_v1_receiver(dir: &Path) -> anyhow::Result<V1Entity> {
+    use v2x_wire::v1_2_1::{Certificate, SubjectType};
+    let mut store = V1TrustStore::new();
+    let mut roots = 0;
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading trust directory {}", dir.display()))?;
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cert"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let cert = Certificate::from_bytes(&bytes)
+            .map_err(|e| anyhow!("{}: not a v1.2.1 certificate: {e}", path.display()))?;
+        if cert.subject_info.subject_type == SubjectType::ROOT_CA {
+            store.add_anchor(cert);
+            roots += 1;
+        } else {
+            store.add_authority(cert);
+        }
+    }
+    if roots == 0 {
+        anyhow::bail!(
+            "{} has neither v1.2.1/ PKI credentials nor a v1.2.1 root CA certificate (*.cert)",
+            dir.display()
+        );
+    }
+    Ok(V1Entity::new(None, Vec::new(), store))
 }
 
 /// Finds the secured message in `bytes` and its format: a bare v2 (protocol version 3)

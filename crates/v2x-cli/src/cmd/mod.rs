@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod decap;
 pub mod encap;
+pub mod input;
 pub mod inspect;
 pub mod legacy;
 pub mod overhead;

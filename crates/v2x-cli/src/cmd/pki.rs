@@ -63,6 +63,20 @@ enum PkiCommand {
         #[arg(long)]
         dir: PathBuf,
     },
+    /// Check the directory for damage: missing or mismatched keys and certificates,
+    /// certificates not issued by their CA, a missing, rolled-back or expired CRL, counters
+    /// behind the files, private keys readable by others, temporary files left by an
+    /// interrupted write. Exit 0 when clean, 1 when anything is damaged.
+    Check {
+        #[arg(long)]
+        dir: PathBuf,
+        /// Print the findings as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Check validity and CRL freshness as of this time (RFC 3339) instead of now.
+        #[arg(long)]
+        at: Option<String>,
+    },
 }
 
 /// Parses a PSID / ITS-AID: a number, 0x-hex, or a name.
@@ -211,6 +225,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let serial = pki.revoke(&c)?;
             println!("revoked {} (CRL serial {serial})", c.hashed_id8());
             Ok(ExitCode::SUCCESS)
+        }
+        PkiCommand::Check { dir, json, at } => {
+            let at = match at {
+                Some(s) => super::decap::parse_time(&s)?,
+                None => v2x_security::TaiTime::now(),
+            };
+            let report = v2x_security::pki_check::check_pki_dir(&dir, at)
+                .with_context(|| format!("checking PKI {}", dir.display()))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                for f in &report.findings {
+                    println!("damage: {}: {}", f.path.display(), f.problem);
+                }
+                println!(
+                    "{}: {} certificates, {} private keys, {} stations, {} tickets checked; {}",
+                    dir.display(),
+                    report.certificates,
+                    report.private_keys,
+                    report.stations,
+                    report.tickets,
+                    match report.findings.len() {
+                        0 => "no damage".to_owned(),
+                        n => format!("{n} problem(s)"),
+                    }
+                );
+            }
+            Ok(if report.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         PkiCommand::RefreshCrl { dir } => {
             let mut pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;

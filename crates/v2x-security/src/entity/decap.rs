@@ -194,7 +194,17 @@ pub struct DecapPolicy {
     pub signature_form: SignatureForm,
     /// Missing or outdated CRLs (default: rejected when a CRL is expected).
     pub revocation: RevocationPolicy,
+    /// How far senders' clocks are known to lag TAI: a generation time is read as this
+    /// much later for the freshness check (and remembered that much longer for replays).
+    /// Default zero. [`LEAP_SECONDS_SINCE_2004`] for senders whose clock counts UTC seconds
+    /// since 2004 without the leap seconds (e.g. Vanetza), whose every message would
+    /// otherwise look 5 s old.
+    pub sender_clock_lag: std::time::Duration,
 }
+
+/// Leap seconds inserted since the 1609.2 epoch (2004-01-01): TAI − UTC went from 32 s to
+/// 37 s (2005-12-31, 2008-12-31, 2012-06-30, 2015-06-30, 2016-12-31).
+pub const LEAP_SECONDS_SINCE_2004: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Default for DecapPolicy {
     fn default() -> Self {
@@ -207,6 +217,7 @@ impl Default for DecapPolicy {
             profiles,
             signature_form: SignatureForm::default(),
             revocation: RevocationPolicy::default(),
+            sender_clock_lag: std::time::Duration::ZERO,
         }
     }
 }
@@ -361,7 +372,7 @@ impl SecurityEntity {
             progress.step = DecapStep::HeaderFields;
             header_fields(&msg)?;
             progress.step = DecapStep::Freshness;
-            freshness(&msg, now)?;
+            freshness(&msg, now, self.policy.sender_clock_lag)?;
         }
 
         progress.step = DecapStep::Signer;
@@ -545,7 +556,9 @@ impl SecurityEntity {
     /// Records an accepted message's identity while a copy could still pass the freshness
     /// check (generation time + the longest window of the profiles).
     fn remember(&mut self, key: ReplayKey, now: TaiTime) {
-        let expires = TaiTime(key.generation_time).saturating_add(self.policy.longest_window());
+        let expires = TaiTime(key.generation_time)
+            .saturating_add(self.policy.sender_clock_lag)
+            .saturating_add(self.policy.longest_window());
         self.replay.insert(key, expires, now);
     }
 
@@ -683,8 +696,8 @@ fn header_fields(msg: &SignedMessage<'_>) -> Result<(), Rejection> {
 }
 
 /// Step 5: generation time within the profile's window; expiry time not passed.
-fn freshness(msg: &SignedMessage<'_>, now: TaiTime) -> Result<(), Rejection> {
-    let gen = msg.generation_time.unwrap_or_default();
+fn freshness(msg: &SignedMessage<'_>, now: TaiTime, sender_clock_lag: std::time::Duration) -> Result<(), Rejection> {
+    let gen = msg.generation_time.unwrap_or_default().saturating_add(sender_clock_lag);
     if gen < now.saturating_sub(msg.profile.max_age) {
         return Err(rej(
             RejectReason::StaleMessage,

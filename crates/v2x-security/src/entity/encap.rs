@@ -103,6 +103,9 @@ pub struct EncapPolicy {
     /// INSECURE lab option: encrypt to a certificate whose chain does not validate against
     /// the trust store, or which is expired or revoked.
     pub insecure_encrypt_to_unvalidated_recipient: bool,
+    /// INSECURE lab option: sign for a PSID the signing certificate does not permit (the
+    /// PRESERVE "validly signed, not permitted" message; receivers reject it).
+    pub insecure_sign_outside_permissions: bool,
 }
 
 /// Why SN-ENCAP could not produce a message.
@@ -239,7 +242,7 @@ impl SecurityEntity {
         if profile.generation_location && req.location.is_none() {
             return Err(EncapError::MissingLocation(profile.kind));
         }
-        if cert.permission_for(psid).is_none() {
+        if cert.permission_for(psid).is_none() && !self.encap_policy.insecure_sign_outside_permissions {
             return Err(EncapError::PsidNotPermitted(psid));
         }
         if !self.encap_policy.insecure_sign_with_invalid_certificate {

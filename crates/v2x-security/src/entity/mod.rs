@@ -8,7 +8,7 @@
 pub mod decap;
 pub mod encap;
 
-pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped};
+pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped, LEAP_SECONDS_SINCE_2004};
 pub use encap::{EncapError, EncapPolicy, EncapRequest, Encapsulated};
 
 use crate::certificate::CertRef;
@@ -129,6 +129,15 @@ impl SecurityEntity {
     }
 
     /// The SN-DECAP policy.
+    /// The identities of accepted messages (SN-DECAP's replay window).
+    pub fn replay_cache(&self) -> &ReplayCache {
+        &self.replay
+    }
+
+    pub fn replay_cache_mut(&mut self) -> &mut ReplayCache {
+        &mut self.replay
+    }
+
     pub fn policy(&self) -> &DecapPolicy {
         &self.policy
     }

@@ -438,3 +438,68 @@ fn aes_ccm_decrypt(key: &[u8], nonce: &[u8; 12], ciphertext: &[u8]) -> Result<Ve
         }),
     }
 }
+
+/// INSECURE lab mode: checks only the message signature, with the certificate the message
+/// carries (no chain, validity, permissions, freshness or replay). A digest signer cannot
+/// be checked (there is no certificate to take the key from) and is rejected as such.
+pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
+    let msg = SecuredMessage::from_bytes(bytes).map_err(|e| rej(RejectReason::InvalidEncoding, e.to_string()))?;
+    let pt = msg.payload.payload_type;
+    if pt != PayloadType::SIGNED {
+        return Err(rej(
+            RejectReason::UnsignedMessage,
+            format!("signature-only mode checks signed payloads; this one is {}", pt.name()),
+        ));
+    }
+    let sig = msg.signature().ok_or_else(|| {
+        rej(
+            RejectReason::UnsignedMessage,
+            "signed payload without signature trailer",
+        )
+    })?;
+    let leaf = match msg.signer_info() {
+        Some(SignerInfo::Certificate(c)) => (**c).clone(),
+        Some(SignerInfo::CertificateChain(cs)) => cs
+            .last()
+            .cloned()
+            .ok_or_else(|| rej(RejectReason::InvalidEncoding, "empty certificate chain"))?,
+        Some(SignerInfo::CertificateDigestWithSha256(d))
+        | Some(SignerInfo::CertificateDigestWithOtherAlgorithm { digest: d, .. }) => {
+            return Err(rej(
+                RejectReason::SignerCertificateNotFound,
+                format!(
+                    "signer digest {}: the message carries no certificate to check it with",
+                    hex::encode(d)
+                ),
+            ))
+        }
+        Some(_) => return Err(rej(RejectReason::UnsupportedSignerIdentifierType, "signer type")),
+        None => return Err(rej(RejectReason::MissingHeaderField, "signer_info")),
+    };
+    let key = leaf
+        .verification_key()
+        .ok_or_else(|| rej(RejectReason::InvalidCertificate, "certificate has no verification_key"))
+        .and_then(super::crypto::verification_key)?;
+    let signed = msg
+        .to_be_signed()
+        .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;
+    let received = bytes
+        .get(..signed.len())
+        .filter(|r| *r == signed.as_slice())
+        .ok_or_else(|| {
+            rej(
+                RejectReason::InvalidEncoding,
+                "signed bytes differ from the received encoding",
+            )
+        })?;
+    if !verify(&key, received, sig) {
+        return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
+    }
+    Ok(V1Accepted {
+        payload: msg.payload.data.clone(),
+        payload_type: pt,
+        its_aid: msg.its_aid(),
+        signer: Some(certificate_digest(&leaf)),
+        generation_time: msg.generation_time().map(TaiTime),
+    })
+}

@@ -24,6 +24,7 @@ pub mod pki_dir;
 pub mod validate;
 
 pub use crypto::{certificate_digest, certificate_id3};
+pub use decap::decap_signature_only;
 pub use entity::{SignerChoice, V1Accepted, V1EncapError, V1EncapRequest, V1Entity, V1Policy, V1Profile, V1Protection};
 pub use pki::{CertSpec, Credential, V1Pki, V1PkiError};
 pub use pki_dir::V1PkiDir;

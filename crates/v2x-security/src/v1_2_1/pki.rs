@@ -35,6 +35,10 @@ pub enum V1PkiError {
         #[source]
         source: CryptoError,
     },
+    #[error("{}: the private key does not belong to the certificate", path.display())]
+    KeyMismatch { path: std::path::PathBuf },
+    #[error("{}: the v1.2.1 root and AA are incomplete (an interrupted creation?); refusing to replace a CA key", path.display())]
+    Incomplete { path: std::path::PathBuf },
     #[error("bad station name {0:?}")]
     StationName(String),
     #[error("key generation or signing")]
@@ -147,17 +151,22 @@ impl Credential {
         issue(spec, Some(self))
     }
 
-    /// Writes `<name>.cert` (the encoding) and `<name>.key` / `<name>.enc.key` (PEM,
-    /// mode 0600) into `dir`.
+    /// Writes `<name>.key` / `<name>.enc.key` (PEM, mode 0600) and then `<name>.cert` (the
+    /// encoding) into `dir`, each replaced atomically (see [`crate::durable`]): the keys
+    /// first, so a certificate is never left with another credential's key, and a reader
+    /// that finds a mismatch ([`Credential::load`] refuses it) re-issues.
     pub fn save(&self, dir: &std::path::Path, name: &str) -> Result<(), V1PkiError> {
-        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-        let cert = dir.join(format!("{name}.cert"));
-        std::fs::write(&cert, self.certificate.to_bytes()).map_err(io_error(&cert))?;
-        write_private(&dir.join(format!("{name}.key")), &self.signing_key)?;
+        use crate::durable::{self, Access};
+        durable::create_dir_all(dir).map_err(io_error(dir))?;
+        let write = |file: String, bytes: &[u8], access| {
+            let path = dir.join(file);
+            durable::replace(&path, bytes, access).map_err(io_error(&path))
+        };
+        write(format!("{name}.key"), &self.signing_key.to_pem()?, Access::OwnerOnly)?;
         if let Some(k) = &self.encryption_key {
-            write_private(&dir.join(format!("{name}.enc.key")), k)?;
+            write(format!("{name}.enc.key"), &k.to_pem()?, Access::OwnerOnly)?;
         }
-        Ok(())
+        write(format!("{name}.cert"), &self.certificate.to_bytes(), Access::Public)
     }
 
     /// Reads what [`Credential::save`] wrote.
@@ -177,7 +186,15 @@ impl Credential {
             let pem = std::fs::read(&path).map_err(io_error(&path))?;
             PrivateKey::from_pem(curve, &pem).map_err(|source| V1PkiError::Key { path, source })
         };
-        let signing_key = read_key(dir.join(format!("{name}.key")))?;
+        let key_path = dir.join(format!("{name}.key"));
+        let signing_key = read_key(key_path.clone())?;
+        let belongs = certificate
+            .verification_key()
+            .and_then(|k| super::crypto::verification_key(k).ok())
+            .is_some_and(|k| k == *signing_key.public_key());
+        if !belongs {
+            return Err(V1PkiError::KeyMismatch { path: key_path });
+        }
         let enc_path = dir.join(format!("{name}.enc.key"));
         let encryption_key = if enc_path.exists() {
             Some(read_key(enc_path)?)
@@ -190,28 +207,6 @@ impl Credential {
             encryption_key,
         })
     }
-}
-
-fn write_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), V1PkiError> {
-    use std::io::Write;
-    let pem = key.to_pem()?;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path).map_err(io_error(path))?;
-    // `mode` applies only when the file is created: narrow an existing file too, before
-    // the key is written into it.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))
-            .map_err(io_error(path))?;
-    }
-    f.write_all(&pem).map_err(io_error(path))
 }
 
 fn issue(spec: &CertSpec, issuer: Option<&Credential>) -> Result<Credential, CryptoError> {

@@ -26,6 +26,13 @@ impl V1PkiDir {
                 root: Credential::load(dir, "root")?,
                 aa: Credential::load(dir, "aa")?,
             }
+        } else if let Some(f) = ["root.key", "root.cert", "aa.key", "aa.enc.key", "aa.cert"]
+            .iter()
+            .map(|f| dir.join(f))
+            .find(|p| p.exists())
+        {
+            // Half-created by an interrupted run: never replace a CA key.
+            return Err(V1PkiError::Incomplete { path: f });
         } else {
             let p = V1Pki::generate(curve, start, days)?;
             p.root.save(dir, "root")?;
@@ -55,7 +62,13 @@ impl V1PkiDir {
         }
         let sdir = self.station_dir(name);
         if sdir.join("at.cert").exists() {
-            let t = Credential::load(&sdir, "at")?;
+            let t = match Credential::load(&sdir, "at") {
+                Ok(t) => t,
+                // An interrupted re-issue left a new key beside the old certificate: the
+                // ticket is unusable, issue a new one.
+                Err(V1PkiError::KeyMismatch { .. }) => return self.new_ticket(&sdir, start, days),
+                Err(e) => return Err(e),
+            };
             let from_aa = matches!(&t.certificate.signer_info, SignerInfo::CertificateDigestWithSha256(d) if *d == self.pki.aa.digest());
             let unexpired = t.certificate.validity_restrictions.iter().all(|v| match v {
                 ValidityRestriction::TimeEnd(end) | ValidityRestriction::TimeStartAndEnd { end, .. } => *end > now,
@@ -65,6 +78,10 @@ impl V1PkiDir {
                 return Ok(t);
             }
         }
+        self.new_ticket(&sdir, start, days)
+    }
+
+    fn new_ticket(&self, sdir: &Path, start: u32, days: u32) -> Result<Credential, V1PkiError> {
         let curve = self
             .pki
             .aa
@@ -74,7 +91,7 @@ impl V1PkiDir {
             .map(super::crypto::to_curve)
             .unwrap_or(Curve::NistP256);
         let t = self.pki.ticket(curve, start, days, None)?;
-        t.save(&sdir, "at")?;
+        t.save(sdir, "at")?;
         Ok(t)
     }
 

@@ -2,10 +2,11 @@
 //!
 //! Column names are configurable; the defaults match the NGSIM I-80 sample
 //! (`vehicle_id`, `frame_id`, `local_x`, `local_y`). Rows repeated for the same vehicle
-//! and time (the car-following-pairs sample lists a vehicle once per pair) collapse into
-//! one sample.
+//! and time at the same place (the car-following-pairs sample lists a vehicle once per
+//! pair) collapse into one sample; the same vehicle and time at two places (two vehicles
+//! sharing an id, or tables of several sources mixed) is refused, naming both rows.
 
-use super::trace::{Trace, TraceBuilder};
+use super::trace::{ConflictingRows, Trace, TraceBuilder};
 use crate::error::MobilityError;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
@@ -107,13 +108,19 @@ pub fn parse_csv(
                 message: format!("{what} is not a number: {s:?}"),
             })
         };
-        b.push(
+        let t = num(f[1], cols.time)? * time_unit_s;
+        b.push_row(
             f[0],
-            num(f[1], cols.time)? * time_unit_s,
+            t,
             num(f[2], cols.x)? * length_unit_m,
             num(f[3], cols.y)? * length_unit_m,
-        );
-        Ok(())
+            line,
+        )
+        .map_err(|c| MobilityError::Line {
+            path: origin.into(),
+            line,
+            message: conflict_message(f[0], t, &c, "line"),
+        })
     })?;
     if b.samples() == 0 {
         return Err(MobilityError::Format {
@@ -122,6 +129,15 @@ pub fn parse_csv(
         });
     }
     Ok(b.build())
+}
+
+/// Why two rows of one vehicle and time are refused.
+fn conflict_message(id: &str, t: f64, c: &ConflictingRows, unit: &str) -> String {
+    format!(
+        "vehicle {id} at time {t} s is at ({:.3}, {:.3}) m here and at ({:.3}, {:.3}) m on {unit} {}: \
+         two vehicles share an id or the table mixes sources; refusing to merge them",
+        c.second.0, c.second.1, c.first.0, c.first.1, c.first_row
+    )
 }
 
 fn field_f64(f: &Field) -> Option<f64> {
@@ -198,7 +214,9 @@ pub fn parse_parquet(
             let t = vals[1].and_then(field_f64).ok_or_else(|| bad(cols.time))?;
             let x = vals[2].and_then(field_f64).ok_or_else(|| bad(cols.x))?;
             let y = vals[3].and_then(field_f64).ok_or_else(|| bad(cols.y))?;
-            b.push(&id, t * time_unit_s, x * length_unit_m, y * length_unit_m);
+            let t = t * time_unit_s;
+            b.push_row(&id, t, x * length_unit_m, y * length_unit_m, n as u64)
+                .map_err(|c| fmt(format!("row {n}: {}", conflict_message(&id, t, &c, "row"))))?;
         }
         if b.samples() == 0 {
             return Err(fmt("no rows".into()));
@@ -211,6 +229,27 @@ pub fn parse_parquet(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_vehicle_at_one_time_in_two_places_is_refused_with_both_rows() {
+        let cols = Columns {
+            id: "vehicle_id",
+            time: "frame_id",
+            x: "local_x",
+            y: "local_y",
+        };
+        // The same row repeated (one per car-following pair) is one sample.
+        let same = "vehicle_id,frame_id,local_x,local_y\n7,1,10,20\n7,1,10,20\n7,2,11,20\n";
+        let t = parse_csv(same.as_bytes(), "s", &cols, 0.1, 0.3048).unwrap();
+        assert_eq!(t.ids(), ["7"]);
+        let clash = "vehicle_id,frame_id,local_x,local_y\n7,1,10,20\n8,1,0,0\n7,1,500,20\n";
+        let e = parse_csv(clash.as_bytes(), "s", &cols, 0.1, 0.3048)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 4"), "{e}");
+        assert!(e.contains("on line 2"), "{e}");
+        assert!(e.contains("vehicle 7"), "{e}");
+    }
 
     const COLS: Columns = Columns {
         id: "vehicle_id",

@@ -21,7 +21,21 @@ pub struct Trace {
 #[derive(Debug, Default)]
 pub struct TraceBuilder {
     by_id: BTreeMap<String, Vec<(f64, f64, f64)>>,
+    /// For [`TraceBuilder::push_row`]: the first row of each (vehicle, time) and its place.
+    rows: std::collections::HashMap<(String, u64), (f64, f64, u64)>,
 }
+
+/// Two rows give one vehicle at one time at different places.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConflictingRows {
+    pub first_row: u64,
+    pub first: (f64, f64),
+    pub second: (f64, f64),
+}
+
+/// Places closer than this are the same sample repeated (tables list a vehicle once per
+/// car-following pair).
+const SAME_PLACE_M: f64 = 1e-3;
 
 impl TraceBuilder {
     pub fn push(&mut self, id: &str, t: f64, x: f64, y: f64) {
@@ -29,6 +43,37 @@ impl TraceBuilder {
         if t.is_finite() && t.abs() < 1e12 && x.abs() < 1e9 && y.abs() < 1e9 {
             self.by_id.entry(id.to_string()).or_default().push((t, x, y));
         }
+    }
+
+    /// [`TraceBuilder::push`] of table row `row`, refusing a (vehicle, time) seen before
+    /// at another place (a repeat at the same place is one sample).
+    pub fn push_row(&mut self, id: &str, t: f64, x: f64, y: f64, row: u64) -> Result<(), ConflictingRows> {
+        match self.rows.entry((id.to_string(), t.to_bits())) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let (fx, fy, first_row) = *e.get();
+                if (fx - x).hypot(fy - y) > SAME_PLACE_M {
+                    return Err(ConflictingRows {
+                        first_row,
+                        first: (fx, fy),
+                        second: (x, y),
+                    });
+                }
+                Ok(())
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert((x, y, row));
+                self.push(id, t, x, y);
+                Ok(())
+            }
+        }
+    }
+
+    /// Applies `f` to every sample's (x, y) (e.g. a map projection).
+    pub fn map_positions(mut self, f: impl Fn(f64, f64) -> (f64, f64)) -> TraceBuilder {
+        for s in self.by_id.values_mut().flatten() {
+            (s.1, s.2) = f(s.1, s.2);
+        }
+        self
     }
 
     pub fn samples(&self) -> usize {
