@@ -4,7 +4,7 @@
 
 use rasn::types::{BitString, OctetString};
 use std::process::Command;
-use v2x_wire::geonet::its::*;
+use v2x_wire::facilities::*;
 use v2x_wire::geonet::{BasicHeader, GnAddress, LongPositionVector, NetworkPart, BTP_PORT_CAM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
 
