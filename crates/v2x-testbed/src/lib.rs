@@ -2,7 +2,10 @@
 //! exchanging real secured packets over UDP under load and attack, an orchestrator
 //! that runs the PRESERVE test plan, and the analysis of their logs.
 
+pub mod analysis;
 pub mod clock;
 pub mod credentials;
 pub mod log;
+pub mod orchestrator;
 pub mod payload;
+pub mod station;
