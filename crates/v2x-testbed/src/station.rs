@@ -568,3 +568,36 @@ fn fill_payload(row: &mut RxRecord, payload: &[u8]) {
         row.kind = p.kind.name().into();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_limit_admits_its_rate_per_source_only() {
+        let mut b = HashMap::new();
+        let a: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let c: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        // 1,000 datagrams from `a` within one second at 20 Hz: a burst of 20, then ~20 more.
+        let admitted = (0..1000)
+            .filter(|i| token(&mut b, a, 1_000_000 + i * 1000, 20.0))
+            .count();
+        assert!((20..=41).contains(&admitted), "{admitted}");
+        assert!(token(&mut b, c, 1_999_000, 20.0), "another source has its own bucket");
+    }
+
+    #[test]
+    fn attack_cases_use_the_paper_codes() {
+        for a in [
+            Attack::InvalidSignature,
+            Attack::InvalidSignatureDenm,
+            Attack::Flood,
+            Attack::Replay,
+        ] {
+            let parsed: Attack =
+                toml::from_str::<HashMap<String, Attack>>(&format!("case = \"{}\"", a.code())).unwrap()["case"];
+            assert_eq!(parsed, a);
+        }
+        assert!(toml::from_str::<HashMap<String, Attack>>("case = \"A-SIG-99\"").is_err());
+    }
+}
