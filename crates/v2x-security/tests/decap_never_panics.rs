@@ -55,9 +55,8 @@ fn samples() -> &'static Samples {
             heading: 0,
             altitude_cm: 0,
         };
-        messages.push(
-            v2x_wire::facilities::encode_cam(&v2x_wire::facilities::passenger_car_cam(&state, 1, true)).unwrap(),
-        );
+        messages
+            .push(v2x_wire::facilities::encode_cam(&v2x_wire::facilities::passenger_car_cam(&state, 1, true)).unwrap());
         messages
             .push(v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&state, 1, 0, 3, 0)).unwrap());
         Samples { fx, messages }

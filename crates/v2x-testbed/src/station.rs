@@ -217,7 +217,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
 fn usage() -> String {
     match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
         Ok(u) => {
-            let us = |t: nix::sys::time::TimeVal| t.tv_sec() as i64 * 1_000_000 + t.tv_usec() as i64;
+            let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
             format!(
                 "cpu_us={} maxrss_kib={}",
                 us(u.user_time()) + us(u.system_time()),

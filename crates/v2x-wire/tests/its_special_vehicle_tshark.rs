@@ -93,8 +93,9 @@ fn special_vehicle_containers_decode_in_wireshark() {
             speed: 0,
             heading: 0,
         };
-        let mut gn = Vec::new();
-        BasicHeader::shb(false).emit(&mut gn);
+        let mut w = v2x_wire::cursor::Writer::new();
+        BasicHeader::shb(false).emit(&mut w);
+        let mut gn = w.into_vec();
         gn.extend_from_slice(&NetworkPart::shb(pv, BTP_PORT_CAM, &app).to_bytes().unwrap());
         pcap.write_frame(1_700_000_000_000_000, &geonet_frame([2, 0, 0, 0, 0, 1], &gn))
             .unwrap();
