@@ -33,7 +33,7 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     let o = v2x()
         .args(["testbed", "--quiet", "--out"])
         .arg(&out)
-        .arg(repo().join("scenarios/testbed-attack.toml"))
+        .arg(repo().join("scenarios/testbed/attack.toml"))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -109,4 +109,17 @@ fn bad_scenarios_get_clear_errors() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&o.stderr).contains("duration_s"));
+}
+
+#[test]
+fn every_shipped_testbed_scenario_loads() {
+    let mut n = 0;
+    for e in std::fs::read_dir(repo().join("scenarios/testbed")).unwrap() {
+        let path = e.unwrap().path();
+        if let Err(err) = v2x_testbed::orchestrator::Scenario::load(&path) {
+            panic!("{}: {err}", path.display());
+        }
+        n += 1;
+    }
+    assert!(n >= 3);
 }

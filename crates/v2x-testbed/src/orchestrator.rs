@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use v2x_protocols::ProtocolConfig;
 
-/// A testbed scenario (see scenarios/testbed-*.toml).
+/// A testbed scenario (see scenarios/testbed/*.toml).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {

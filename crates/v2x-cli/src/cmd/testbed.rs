@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Testbed scenario (TOML); see scenarios/testbed-*.toml.
+    /// Testbed scenario (TOML); see scenarios/testbed/*.toml.
     pub scenario: PathBuf,
     /// Results folder (pki/, stations/, logs/, summary.json, report.md).
     #[arg(long)]
