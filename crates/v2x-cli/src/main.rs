@@ -40,6 +40,10 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run a simulation scenario.
     Sim(cmd::sim::Args),
+    /// Live testbed: run station processes exchanging real secured packets over UDP.
+    Testbed(cmd::testbed::Args),
+    /// One station process of the live testbed (started by `v2x testbed`).
+    Station(cmd::station::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Command::Overhead(a) => cmd::overhead::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Sim(a) => cmd::sim::run(a),
+        Command::Testbed(a) => cmd::testbed::run(a),
+        Command::Station(a) => cmd::station::run(a),
     };
     match result {
         Ok(code) => code,

@@ -71,6 +71,19 @@ pub struct Dot2Station {
 }
 
 impl Dot2Station {
+    /// A station around an entity set up elsewhere (a PKI directory's pseudonym pool,
+    /// as the testbed's station processes load it), with `clock` mapping timestamps.
+    pub fn from_entity(id: StationId, config: Dot2Config, entity: SecurityEntity, clock: Clock) -> Dot2Station {
+        let measured = config.clone();
+        Dot2Station {
+            id,
+            config,
+            entity,
+            clock,
+            description: SharedDescription::new(move || describe(&measured, measure(&measured).unwrap_or_default())),
+        }
+    }
+
     pub fn entity_mut(&mut self) -> &mut SecurityEntity {
         &mut self.entity
     }

@@ -191,6 +191,17 @@ pub struct EtsiV121Station {
 }
 
 impl EtsiV121Station {
+    /// A station around an entity set up elsewhere (credentials from a PKI directory).
+    /// It knows no other station's certificate, so it can sign but not encrypt.
+    pub fn from_entity(id: StationId, config: EtsiV121Config, entity: V1Entity) -> EtsiV121Station {
+        EtsiV121Station {
+            id,
+            config,
+            entity,
+            registry: Registry::default(),
+        }
+    }
+
     fn recipients(&self) -> Vec<Certificate> {
         self.registry
             .lock()

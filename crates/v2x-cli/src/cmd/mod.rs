@@ -10,3 +10,5 @@ pub mod overhead;
 pub mod pcap;
 pub mod pki;
 pub mod sim;
+pub mod station;
+pub mod testbed;

@@ -36,6 +36,12 @@ impl TrustedAuthority {
         msk.copy_from_slice(&v2x_crypto::random_bytes(20));
         let mut k_trace = [0u8; 20];
         k_trace.copy_from_slice(&v2x_crypto::random_bytes(20));
+        TrustedAuthority::from_secrets(msk, k_trace)
+    }
+
+    /// The authority holding the given master and tracing secrets (every process of a
+    /// live testbed loads the same ones from the deployment's key store).
+    pub fn from_secrets(msk: [u8; 20], k_trace: [u8; 20]) -> TrustedAuthority {
         TrustedAuthority {
             msk,
             k_trace,

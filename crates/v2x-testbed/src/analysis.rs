@@ -1,0 +1,239 @@
+//! Analysis of a run's logs: per receiver and traffic case (benign, or an attack code),
+//! what was sent, what arrived, what the security layer did with it, end-to-end and
+//! verification latency, and each process's CPU time and peak RSS. Written as
+//! `summary.json` and a Markdown table (`report.md`).
+//!
+//! Loss accounting: a benign data packet sent to a receiver is either accepted there,
+//! or lost in the security layer (dropped from a full queue, past its deadline, or
+//! rejected), or lost in the network (never read from the socket). The three add up to
+//! what was sent — `consistent` in the summary checks it.
+
+use crate::log::{read_rows, EventRecord, RxRecord, TxRecord, EVENTS_FILE, RX_FILE, TX_FILE};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Percentiles of a latency sample, µs.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Latency {
+    pub count: usize,
+    pub p50_us: u64,
+    pub p95_us: u64,
+    pub p99_us: u64,
+    pub max_us: u64,
+}
+
+impl Latency {
+    fn of(mut v: Vec<u64>) -> Latency {
+        if v.is_empty() {
+            return Latency::default();
+        }
+        v.sort_unstable();
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        Latency {
+            count: v.len(),
+            p50_us: at(0.5),
+            p95_us: at(0.95),
+            p99_us: at(0.99),
+            max_us: *v.last().expect("non-empty"),
+        }
+    }
+}
+
+/// One traffic case at one receiver.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct CaseStats {
+    /// Data packets sent (one copy per receiver).
+    pub sent: u64,
+    pub accepted: u64,
+    pub rejected: u64,
+    /// Dropped before verification (queue overflow, deadline, rate limit).
+    pub dropped: u64,
+    /// Never read from the socket.
+    pub network_lost: u64,
+    /// Reject and drop reasons, with counts.
+    pub reasons: BTreeMap<String, u64>,
+    /// accepted / sent.
+    pub goodput: f64,
+    /// Generation to verification end (benign, accepted).
+    pub e2e: Latency,
+    /// Verify start to end.
+    pub verify: Latency,
+    /// sent = accepted + rejected + dropped + network_lost.
+    pub consistent: bool,
+}
+
+/// A station process's resource use.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Usage {
+    pub cpu_s: f64,
+    /// CPU time over the run's duration (1.0 = one core busy).
+    pub cpu_share: f64,
+    pub max_rss_kib: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Summary {
+    pub duration_s: f64,
+    /// receiver -> case -> stats.
+    pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
+    pub processes: BTreeMap<String, Usage>,
+}
+
+/// Reads every station's log under `logs`.
+pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
+    let mut tx: Vec<TxRecord> = Vec::new();
+    let mut rx: Vec<RxRecord> = Vec::new();
+    let mut summary = Summary {
+        duration_s,
+        ..Summary::default()
+    };
+    for entry in std::fs::read_dir(logs)? {
+        let dir = entry?.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        tx.extend(read_rows::<TxRecord>(&dir.join(TX_FILE)).unwrap_or_default());
+        rx.extend(read_rows::<RxRecord>(&dir.join(RX_FILE)).unwrap_or_default());
+        for e in read_rows::<EventRecord>(&dir.join(EVENTS_FILE)).unwrap_or_default() {
+            if e.event == "usage" {
+                summary
+                    .processes
+                    .insert(e.station.clone(), parse_usage(&e.detail, duration_s));
+            }
+        }
+    }
+    // Data packets by digest: which case, which (origin, counter).
+    // A replay repeats its original's digest: the n-th arrival of a digest is its n-th sending.
+    let mut data: HashMap<&str, Vec<&TxRecord>> = HashMap::new();
+    for t in tx.iter().filter(|t| !t.kind.is_empty()) {
+        data.entry(t.digest.as_str()).or_default().push(t);
+    }
+    let mut receivers: Vec<&str> = rx.iter().map(|r| r.station.as_str()).collect();
+    receivers.sort_unstable();
+    receivers.dedup();
+    for station in receivers {
+        let mut cases: BTreeMap<String, CaseStats> = BTreeMap::new();
+        let mut e2e: HashMap<String, Vec<u64>> = HashMap::new();
+        let mut ver: HashMap<String, Vec<u64>> = HashMap::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for t in tx.iter().filter(|t| !t.kind.is_empty()) {
+            cases.entry(t.case.clone()).or_default().sent += u64::from(t.copies.min(1));
+        }
+        for r in rx.iter().filter(|r| r.station == station) {
+            if r.stage == "release" {
+                continue;
+            }
+            let Some(sendings) = data.get(r.digest.as_str()) else {
+                continue;
+            };
+            let n = seen.entry(r.digest.as_str()).or_default();
+            let Some(t) = sendings.get(*n) else { continue };
+            *n += 1;
+            let c = cases.entry(t.case.clone()).or_default();
+            match r.verdict.as_str() {
+                "accepted" => {
+                    c.accepted += 1;
+                    if let Some(end) = r.verify_end_us {
+                        e2e.entry(t.case.clone())
+                            .or_default()
+                            .push(end.saturating_sub(t.generated_us));
+                    }
+                }
+                "rejected" => c.rejected += 1,
+                "dropped" => c.dropped += 1,
+                _ => {}
+            }
+            if let (Some(s), Some(e)) = (r.verify_start_us, r.verify_end_us) {
+                ver.entry(t.case.clone()).or_default().push(e.saturating_sub(s));
+            }
+            if !r.reason.is_empty() {
+                *c.reasons.entry(r.reason.clone()).or_default() += 1;
+            }
+        }
+        for (case, c) in cases.iter_mut() {
+            let decided = c.accepted + c.rejected + c.dropped;
+            c.network_lost = c.sent.saturating_sub(decided);
+            c.consistent = c.sent == decided + c.network_lost;
+            c.goodput = if c.sent > 0 {
+                c.accepted as f64 / c.sent as f64
+            } else {
+                0.0
+            };
+            c.e2e = Latency::of(e2e.remove(case).unwrap_or_default());
+            c.verify = Latency::of(ver.remove(case).unwrap_or_default());
+        }
+        summary.receivers.insert(station.to_string(), cases);
+    }
+    Ok(summary)
+}
+
+fn parse_usage(detail: &str, duration_s: f64) -> Usage {
+    let mut u = Usage::default();
+    for kv in detail.split_whitespace() {
+        match kv.split_once('=') {
+            Some(("cpu_us", v)) => u.cpu_s = v.parse::<f64>().unwrap_or(0.0) / 1e6,
+            Some(("maxrss_kib", v)) => u.max_rss_kib = v.parse().unwrap_or(0),
+            _ => {}
+        }
+    }
+    u.cpu_share = if duration_s > 0.0 { u.cpu_s / duration_s } else { 0.0 };
+    u
+}
+
+/// The summary as a Markdown table, one row per receiver and case.
+pub fn table(s: &Summary) -> String {
+    let mut out = String::from(
+        "| receiver | case | sent | accepted | rejected | dropped | net lost | goodput | E2E p50 ms | E2E p99 ms | verify p50 µs | reasons |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (rx, cases) in &s.receivers {
+        for (case, c) in cases {
+            let reasons: Vec<String> = c.reasons.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            out.push_str(&format!(
+                "| {rx} | {case} | {} | {} | {} | {} | {} | {:.2} % | {:.2} | {:.2} | {} | {} |\n",
+                c.sent,
+                c.accepted,
+                c.rejected,
+                c.dropped,
+                c.network_lost,
+                100.0 * c.goodput,
+                c.e2e.p50_us as f64 / 1e3,
+                c.e2e.p99_us as f64 / 1e3,
+                c.verify.p50_us,
+                reasons.join(", ")
+            ));
+        }
+    }
+    out.push_str("\n| process | CPU s | CPU share | peak RSS MiB |\n|---|---|---|---|\n");
+    for (p, u) in &s.processes {
+        out.push_str(&format!(
+            "| {p} | {:.2} | {:.1} % | {:.1} |\n",
+            u.cpu_s,
+            100.0 * u.cpu_share,
+            u.max_rss_kib as f64 / 1024.0
+        ));
+    }
+    out
+}
+
+/// Writes `summary.json` and `report.md` into `out`.
+pub fn write(s: &Summary, out: &Path) -> std::io::Result<()> {
+    let json = serde_json::to_string_pretty(s).map_err(std::io::Error::other)?;
+    std::fs::write(out.join("summary.json"), json)?;
+    std::fs::write(out.join("report.md"), table(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_and_usage_parse() {
+        let l = Latency::of((1..=100).collect());
+        assert_eq!((l.count, l.p50_us, l.p99_us, l.max_us), (100, 51, 99, 100));
+        assert_eq!(Latency::of(vec![]), Latency::default());
+        let u = parse_usage("cpu_us=2500000 maxrss_kib=2048", 10.0);
+        assert_eq!((u.cpu_s, u.max_rss_kib), (2.5, 2048));
+        assert!((u.cpu_share - 0.25).abs() < 1e-9);
+    }
+}

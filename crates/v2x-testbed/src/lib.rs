@@ -1,0 +1,11 @@
+//! The live testbed (issue 14, after PRESERVE D3.2 — paper 002): station processes
+//! exchanging real secured packets over UDP under load and attack, an orchestrator
+//! that runs the PRESERVE test plan, and the analysis of their logs.
+
+pub mod analysis;
+pub mod clock;
+pub mod credentials;
+pub mod log;
+pub mod orchestrator;
+pub mod payload;
+pub mod station;

@@ -1,0 +1,277 @@
+//! `v2x testbed SCENARIO.toml --out DIR`: provisions the PKI, starts one process per
+//! station (receivers first), waits for the run, stops every child (also on Ctrl-C or
+//! when a station crashes), then analyses the logs ([`crate::analysis`]).
+//!
+//! Medium: UDP on loopback, every sender sending one copy to every receiver (PRESERVE's
+//! lab set-up, paper 002 §2.2.1). Network namespaces and the channel emulator are not
+//! offered yet.
+
+use crate::analysis::{self, Summary};
+use crate::credentials::{self, TicketSet};
+use crate::station::{Attack, Role, StationConfig};
+use serde::Deserialize;
+use std::net::{SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use v2x_protocols::ProtocolConfig;
+
+/// A testbed scenario (see scenarios/testbed/*.toml).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Sending time, seconds.
+    pub duration_s: f64,
+    #[serde(default = "one")]
+    pub receivers: u32,
+    pub senders: u32,
+    /// Benign message rate per sender, Hz.
+    pub rate_hz: f64,
+    pub protocol: ProtocolConfig,
+    #[serde(default)]
+    pub receiver: ReceiverOptions,
+    #[serde(default)]
+    pub attackers: Vec<AttackerGroup>,
+}
+
+/// The receiver's verifier pool and DoS defences.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverOptions {
+    #[serde(default = "two")]
+    pub verifier_threads: u32,
+    #[serde(default = "queue")]
+    pub queue_capacity: usize,
+    #[serde(default = "deadline")]
+    pub deadline_ms: u64,
+    /// Defence `rate-limit-per-source`: Hz per source address (0 = off).
+    #[serde(default)]
+    pub rate_limit_per_source_hz: f64,
+}
+
+impl Default for ReceiverOptions {
+    fn default() -> Self {
+        ReceiverOptions {
+            verifier_threads: 2,
+            queue_capacity: 1024,
+            deadline_ms: 100,
+            rate_limit_per_source_hz: 0.0,
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
+}
+fn two() -> u32 {
+    2
+}
+fn queue() -> usize {
+    1024
+}
+fn deadline() -> u64 {
+    100
+}
+
+/// `count` attacker processes of one case.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackerGroup {
+    pub case: Attack,
+    #[serde(default = "one")]
+    pub count: u32,
+    pub rate_hz: f64,
+}
+
+/// Why a testbed run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TestbedError {
+    #[error("scenario {path}: {msg}")]
+    Scenario { path: PathBuf, msg: String },
+    #[error(transparent)]
+    Credentials(#[from] credentials::CredentialError),
+    #[error("{context}: {source}")]
+    Io { context: String, source: std::io::Error },
+    #[error("station {name} failed: {status}")]
+    StationFailed { name: String, status: String },
+    #[error("interrupted")]
+    Interrupted,
+}
+
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> TestbedError {
+    let context = context.into();
+    move |source| TestbedError::Io { context, source }
+}
+
+impl Scenario {
+    pub fn load(path: &Path) -> Result<Scenario, TestbedError> {
+        let text = std::fs::read_to_string(path).map_err(|e| TestbedError::Scenario {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        let sc: Scenario = toml::from_str(&text).map_err(|e| TestbedError::Scenario {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        sc.check()
+            .map_err(|msg| TestbedError::Scenario { path: path.into(), msg })?;
+        Ok(sc)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if !(self.duration_s > 0.0 && self.duration_s <= 3600.0) {
+            return Err(format!("duration_s must be in (0, 3600], got {}", self.duration_s));
+        }
+        if self.receivers == 0 {
+            return Err("receivers must be at least 1".into());
+        }
+        if !(self.rate_hz > 0.0 && self.rate_hz <= 10_000.0) {
+            return Err(format!("rate_hz must be in (0, 10000], got {}", self.rate_hz));
+        }
+        for a in &self.attackers {
+            if !(a.rate_hz > 0.0 && a.rate_hz <= 100_000.0) {
+                return Err(format!(
+                    "attacker {} rate_hz must be in (0, 100000], got {}",
+                    a.case.code(),
+                    a.rate_hz
+                ));
+            }
+        }
+        if self.senders + self.receivers + self.attackers.iter().map(|a| a.count).sum::<u32>() > 200 {
+            return Err("at most 200 station processes".into());
+        }
+        Ok(())
+    }
+}
+
+/// Children that are killed when this guard goes (normal end, error, or panic).
+struct Children(Vec<(String, Child)>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for (_, c) in &mut self.0 {
+            let _ = c.kill();
+        }
+        for (_, c) in &mut self.0 {
+            let _ = c.wait();
+        }
+    }
+}
+
+fn free_port() -> Result<SocketAddr, TestbedError> {
+    let s = UdpSocket::bind("127.0.0.1:0").map_err(io("binding a loopback port"))?;
+    s.local_addr().map_err(io("reading a loopback port"))
+}
+
+/// Runs `scenario`, with station processes started as `station_exe station --config F`.
+pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+    std::fs::create_dir_all(out).map_err(io(format!("creating {}", out.display())))?;
+    let pki_dir = out.join("pki");
+    let pki = credentials::open_or_init_pki(&pki_dir)?;
+    credentials::provision_protocol(&pki, &scenario.protocol)?;
+    let mut configs = Vec::new();
+    let mut receivers = Vec::new();
+    for i in 0..scenario.receivers {
+        receivers.push((format!("rx{i}"), free_port()?));
+    }
+    let peers: Vec<SocketAddr> = receivers.iter().map(|r| r.1).collect();
+    let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
+    let base = |name: String, number: u32, role: Role| StationConfig {
+        log_dir: out.join("logs").join(&name),
+        name,
+        number,
+        role,
+        attack: None,
+        protocol: scenario.protocol.clone(),
+        pki_dir: pki_dir.clone(),
+        bind: None,
+        peers: peers.clone(),
+        rate_hz: scenario.rate_hz,
+        duration_s: scenario.duration_s,
+        linger_s: 1.0,
+        start_at_us: start_at,
+        payload_len: crate::payload::DEFAULT_PAYLOAD_LEN,
+        verifier_threads: scenario.receiver.verifier_threads,
+        queue_capacity: scenario.receiver.queue_capacity,
+        deadline_ms: scenario.receiver.deadline_ms,
+        rate_limit_per_source_hz: scenario.receiver.rate_limit_per_source_hz,
+        parent_pid: Some(std::process::id()),
+    };
+    let mut number = 1u32;
+    for (name, addr) in &receivers {
+        let mut c = base(name.clone(), number, Role::Receiver);
+        c.bind = Some(*addr);
+        c.peers.clear();
+        configs.push(c);
+        number += 1;
+    }
+    for i in 0..scenario.senders {
+        configs.push(base(format!("tx{i}"), number, Role::Sender));
+        number += 1;
+    }
+    for g in &scenario.attackers {
+        for i in 0..g.count {
+            let mut c = base(format!("{}-{i}", g.case.code().to_lowercase()), number, Role::Attacker);
+            c.attack = Some(g.case);
+            c.rate_hz = g.rate_hz;
+            configs.push(c);
+            number += 1;
+        }
+    }
+    for c in &configs {
+        credentials::issue_tickets(&pki, &c.name, TicketSet::Standard, 4)?;
+        if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {
+            credentials::issue_v1_ticket(&pki, &c.name, TicketSet::Standard)?;
+        }
+    }
+    let cfg_dir = out.join("stations");
+    std::fs::create_dir_all(&cfg_dir).map_err(io("creating the station config folder"))?;
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, interrupted.clone());
+    let mut children = Children(Vec::new());
+    for c in &configs {
+        let path = cfg_dir.join(format!("{}.toml", c.name));
+        let text = toml::to_string(c).map_err(|e| TestbedError::Io {
+            context: "writing a station config".into(),
+            source: std::io::Error::other(e),
+        })?;
+        std::fs::write(&path, text).map_err(io(format!("writing {}", path.display())))?;
+        let child = Command::new(station_exe)
+            .arg("station")
+            .arg("--config")
+            .arg(&path)
+            .spawn()
+            .map_err(io(format!("starting {}", station_exe.display())))?;
+        children.0.push((c.name.clone(), child));
+    }
+    // Wait: every child ends by itself after its run; a failed one ends the run.
+    loop {
+        if interrupted.load(Ordering::Relaxed) {
+            return Err(TestbedError::Interrupted);
+        }
+        let mut running = 0;
+        for (name, child) in &mut children.0 {
+            match child.try_wait().map_err(io("waiting for a station"))? {
+                None => running += 1,
+                Some(st) if !st.success() => {
+                    return Err(TestbedError::StationFailed {
+                        name: name.clone(),
+                        status: st.to_string(),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        if running == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(children);
+    let summary = analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
+    analysis::write(&summary, out).map_err(io("writing the report"))?;
+    Ok(summary)
+}
