@@ -27,6 +27,12 @@ use thiserror::Error;
 pub enum BenchError {
     #[error("benchmark set-up failed: {0}")]
     Setup(String),
+    #[error("benchmark set-up failed: {what}: {source}")]
+    SetupFailed {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     #[error("OpenSSL: {0}")]
     Openssl(#[from] openssl::error::ErrorStack),
     #[error("crypto error: {0}")]
@@ -217,7 +223,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         let latency = match measure::measure_capped(&plan, &mut *op, prepared.max_calls) {
             Ok(l) => l,
             // A protocol that fails mid-run is reported, the rest of the run goes on.
-            Err(e @ (BenchError::Rejected(_) | BenchError::Setup(_))) => {
+            Err(e @ (BenchError::Rejected(_) | BenchError::Setup(_) | BenchError::SetupFailed { .. })) => {
                 skipped.push(format!("{key}: {e}"));
                 continue;
             }
@@ -324,6 +330,10 @@ fn annotate(key: &str, e: BenchError) -> BenchError {
     match e {
         BenchError::Rejected(m) => BenchError::Rejected(format!("{key}: {m}")),
         BenchError::Setup(m) => BenchError::Setup(format!("{key}: {m}")),
+        BenchError::SetupFailed { what, source } => BenchError::SetupFailed {
+            what: format!("{key}: {what}"),
+            source,
+        },
         other => other,
     }
 }

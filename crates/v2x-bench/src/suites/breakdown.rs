@@ -73,7 +73,7 @@ fn breakdown_parts() -> Vec<Task> {
                 black_box(
                     sender
                         .encap(&EncapRequest::cam(&payload).unsigned())
-                        .map_err(|e| BenchError::Setup(e.to_string()))?,
+                        .map_err(err("encap"))?,
                 );
                 Ok(())
             })))

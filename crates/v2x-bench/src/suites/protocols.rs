@@ -168,8 +168,11 @@ fn config_of(spec: &Spec) -> Result<ProtocolConfig, BenchError> {
     serde_json::from_value(spec.config.clone()).map_err(BenchError::ProtocolConfig)
 }
 
-fn setup_err<E: std::fmt::Display>(e: E) -> BenchError {
-    BenchError::Setup(e.to_string())
+fn setup_err<E: std::error::Error + Send + Sync + 'static>(e: E) -> BenchError {
+    BenchError::SetupFailed {
+        what: "protocol set-up".into(),
+        source: Box::new(e),
+    }
 }
 
 fn rejected(what: &str, r: &v2x_protocols::Rejection) -> BenchError {
@@ -448,7 +451,7 @@ pub fn hash_chain_verify(quick: bool) -> Result<Setup, BenchError> {
 pub fn packet_sizes(skipped: &mut Vec<String>) -> Vec<PacketSizes> {
     let mut out = Vec::new();
     for spec in specs().into_iter().filter(|s| !s.handshake) {
-        let described = config_of(&spec).and_then(|c| build_pair(&c).map_err(|e| BenchError::Setup(e.to_string())));
+        let described = config_of(&spec).and_then(|c| build_pair(&c).map_err(setup_err));
         match described {
             Ok((tx, _)) => out.extend(sizes_of(&spec, &tx.describe())),
             Err(e) => skipped.push(format!("sizes of {} {}: {e}", spec.protocol, spec.message)),

@@ -211,8 +211,11 @@ pub fn variants(quick: bool) -> Vec<Variant> {
     out
 }
 
-pub(super) fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
-    move |e| BenchError::Setup(format!("{what}: {e}"))
+pub(super) fn err<E: std::error::Error + Send + Sync + 'static>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
+    move |e| BenchError::SetupFailed {
+        what: what.into(),
+        source: Box::new(e),
+    }
 }
 
 pub(super) fn rejected<E: std::fmt::Debug>(e: E) -> BenchError {
@@ -406,9 +409,7 @@ fn ieee_encap(v: Variant) -> Result<Prepared, BenchError> {
     }
     let size = sample.bytes.len();
     let op: WorkerOp = Box::new(move || {
-        let out = sender
-            .encap(&request(&v, &payload, &recipient))
-            .map_err(|e| BenchError::Setup(e.to_string()))?;
+        let out = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?;
         black_box(out);
         Ok(())
     });
@@ -596,9 +597,7 @@ pub fn cam_encap(curve: Curve, compressed_r: bool) -> Setup {
             .bytes
             .len();
         let op: WorkerOp = Box::new(move || {
-            let out = sender
-                .encap(&request(&v, &payload, &recipient))
-                .map_err(|e| BenchError::Setup(e.to_string()))?;
+            let out = sender.encap(&request(&v, &payload, &recipient)).map_err(err("encap"))?;
             black_box(out);
             Ok(())
         });
@@ -698,7 +697,7 @@ fn v1_encap(v: Variant) -> Result<Prepared, BenchError> {
     let op: WorkerOp = Box::new(move || {
         let out = sender
             .encap(&v1_request(&v, &payload, &recipients, TaiTime::now()))
-            .map_err(|e| BenchError::Setup(e.to_string()))?;
+            .map_err(err("encap"))?;
         black_box(out);
         Ok(())
     });

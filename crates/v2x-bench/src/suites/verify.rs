@@ -322,7 +322,10 @@ pub fn run(plan: &Plan, quick: bool, curves: &[Curve]) -> Result<(Vec<Measuremen
         for row in rows {
             let prepared = match row.setup {
                 Make::Ready(op) => Prepared::new(op),
-                Make::Later(setup) => setup().map_err(|e| BenchError::Setup(format!("{}: {e}", row.label.key())))?,
+                Make::Later(setup) => setup().map_err(|e| BenchError::SetupFailed {
+                    what: row.label.key().to_string(),
+                    source: Box::new(e),
+                })?,
             };
             labels.push(row.label);
             refs.push(row.reference);
