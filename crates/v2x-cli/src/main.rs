@@ -38,6 +38,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run a simulation scenario.
     Sim(cmd::sim::Args),
+    /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
+    Model(cmd::model::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Overhead(a) => cmd::overhead::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Sim(a) => cmd::sim::run(a),
+        Command::Model(a) => cmd::model::run(a),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ pub mod decap;
 pub mod encap;
 pub mod inspect;
 pub mod legacy;
+pub mod model;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;
