@@ -2,7 +2,7 @@
 CARGO ?= cargo
 OUT ?= out/demo
 
-.PHONY: demo test lint fmt setup build fuzz-check clean-demo
+.PHONY: demo test lint fmt setup build fuzz-check fuzz-smoke fuzz-campaign clean-demo
 
 ## Runs the main job on built-in defaults (see scripts/demo.sh); results in out/demo/.
 demo: build
@@ -27,9 +27,17 @@ fmt:
 setup:
 	scripts/setup.sh
 
-## Builds the fuzz targets (needs nightly and cargo-fuzz: `cargo install cargo-fuzz`).
+## Builds every fuzz target (stable Rust; installs cargo-fuzz when missing). See scripts/fuzz.sh.
 fuzz-check:
-	cd fuzz && cargo +nightly fuzz build
+	scripts/fuzz.sh build
+
+## Builds every fuzz target and runs each for 20 s, as CI does.
+fuzz-smoke:
+	scripts/fuzz.sh smoke 20
+
+## A longer run of every target (SECONDS each, default 600), two at a time.
+fuzz-campaign:
+	scripts/fuzz.sh campaign $(or $(SECONDS),600)
 
 clean-demo:
 	rm -rf $(OUT)

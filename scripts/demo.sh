@@ -41,7 +41,7 @@ if command -v tshark >/dev/null 2>&1; then
 fi
 
 step "Legacy TS 103 097 v1.2.1: the same CAM secured in the older format, recognised by decap"
-"$V2X" encap --format v1.2.1 --pki "$OUT/pki" --profile cam --in "$OUT/cam.payload" --out "$OUT/cam.v1"
+"$V2X" encap --format v1.2.1 --pki "$OUT/pki" --station station-1 --profile cam --in "$OUT/cam.payload" --out "$OUT/cam.v1"
 "$V2X" decap --trust "$OUT/pki" --in "$OUT/cam.v1" --json
 
 step "Overhead: security bytes per protocol, field by field, beside the papers (summary)"

@@ -2,7 +2,7 @@
 //! packet re-emits to bytes that parse to the same packet (reserved bits are not kept).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use v2x_wire::geonet::its::{decode_cam, decode_denm};
+use v2x_wire::facilities::{decode_cam, decode_denm};
 use v2x_wire::geonet::{GnPacket, NetworkPart};
 
 fuzz_target!(|bytes: &[u8]| {

@@ -8,5 +8,5 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(m.to_bytes(), data);
         let _ = m.to_be_signed();
     }
-    let _ = v2x_wire::v1_2_1::inspect(data);
+    let _ = v2x_wire::inspect::v1_2_1_tree(data);
 });

@@ -1,7 +1,9 @@
 //! `v2x`: the v2xsec command line.
 //!
 //! Exit status: 0 on success (decap: message accepted), 1 when decap rejects a message
-//! (the reason code is printed), 2 on any error (bad arguments, unreadable files, ...).
+//! (the reason code is printed), 2 on any error (bad arguments, unreadable files, ...). When
+//! the reader of the output goes away (`v2x inspect capture.pcap | head`), v2x ends quietly as
+//! `cat` does, by SIGPIPE (status 141 in a shell; see [`end_quietly_on_closed_output`]).
 
 mod cmd;
 mod progress;
@@ -43,6 +45,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    end_quietly_on_closed_output();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("V2X_LOG"))
         .with_writer(std::io::stderr)
@@ -67,3 +70,24 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The one place that decides what a closed output pipe does, for every command and every way
+/// they write (`print!`, `writeln!` to stdout, logs on stderr).
+///
+/// Rust programs start with SIGPIPE ignored, so a write to a pipe whose reader has gone returns
+/// EPIPE, and `print!` turns that into a panic (status 101, a backtrace on stderr). Restoring the
+/// default action makes that write end the process at once and silently, as it ends `cat`,
+/// `grep` and every Unix filter. The status is deliberately not 0 (a shell sees 141, 128 +
+/// SIGPIPE): a script checking `v2x decap | ...` must never read a cut-off run as "accepted".
+/// v2x writes to no other pipe or socket, so no other write can raise the signal.
+#[cfg(unix)]
+fn end_quietly_on_closed_output() {
+    // SAFETY: FFI call that sets the disposition of SIGPIPE back to the default; it installs no
+    // handler code, and runs first in `main`, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn end_quietly_on_closed_output() {}

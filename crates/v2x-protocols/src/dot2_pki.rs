@@ -61,7 +61,7 @@ impl Dot2Pki {
         let root = issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key))?;
         let aa_key = PrivateKey::generate(curve)?;
         let mut spec = CertificateSpec::new(Some("v2x-protocols AA"), start, ca_validity);
-        spec.issue_permissions = Some(IssuePermissions::Psids(psids.iter().map(|&p| p.into()).collect()));
+        spec.issue_permissions = Some(IssuePermissions::Psids(psids.to_vec()));
         let aa = issue_certificate(
             &spec,
             aa_key.public_key(),
@@ -99,8 +99,8 @@ impl Dot2Pki {
             .psids
             .iter()
             .map(|&psid| AppPermission {
-                psid: psid.into(),
-                ssp: v2x_security::pki_store::default_ssp(psid.into()),
+                psid,
+                ssp: v2x_security::pki_store::default_ssp(psid),
             })
             .collect();
         let cert = issue_certificate(

@@ -35,7 +35,7 @@ pub enum SetupError {
     #[error("encoding: {0}")]
     Encoding(#[from] v2x_wire::cursor::CursorError),
     #[error("trust store: {0}")]
-    TrustStore(#[from] v2x_security::trust_store::TrustError),
+    TrustStore(#[from] v2x_security::trust_store::AnchorError),
     /// A station of the deployment could not build a packet (while measuring sizes).
     #[error("building a packet: {0}")]
     Encap(#[from] EncapError),

@@ -5,9 +5,8 @@
 //! This is a quick check for developers; the project's benchmark (`v2x bench`) is the
 //! reference measurement.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use v2x_crypto::{sha256, Curve, PrivateKey};
+use v2x_crypto::{sha256, Curve};
 use v2x_security::*;
 
 fn rate(n: usize, d: Duration) -> f64 {
@@ -16,35 +15,16 @@ fn rate(n: usize, d: Duration) -> f64 {
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
-    let curve = Curve::NistP256;
-    let now = TaiTime::now();
-    let start = now.saturating_sub(Duration::from_secs(3600));
-    // A small in-memory PKI: root -> AA -> ticket.
-    let rk = PrivateKey::generate(curve).unwrap();
-    let mut spec = CertificateSpec::new(Some("root"), start, Duration::from_secs(86400 * 30));
-    spec.issue_permissions = Some(IssuePermissions::All);
-    let root = Arc::new(issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap());
-    let ak = PrivateKey::generate(curve).unwrap();
-    let mut spec = CertificateSpec::new(Some("aa"), start, Duration::from_secs(86400 * 20));
-    spec.issue_permissions = Some(IssuePermissions::All);
-    let aa = Arc::new(issue_certificate(&spec, ak.public_key(), IssuerKey::Ca { cert: &root, key: &rk }).unwrap());
-    let tk = PrivateKey::generate(curve).unwrap();
-    let mut spec = CertificateSpec::new(None, start, Duration::from_secs(86400));
-    spec.app_permissions = vec![AppPermission {
-        psid: 36,
-        ssp: Some(vec![1, 0xff, 0xfc]),
-    }];
-    let at = Arc::new(issue_certificate(&spec, tk.public_key(), IssuerKey::Ca { cert: &aa, key: &ak }).unwrap());
-    let mut store = TrustStore::new();
-    store.add_trust_anchor(root.clone()).unwrap();
-    store.add_ca_certificate(aa.clone());
-    let creds = Credentials {
-        certificate: at,
-        signing_key: tk.clone(),
-        encryption_key: None,
-    };
-    let mut sender = SecurityEntity::with_credentials(store.clone(), creds, vec![aa, root]);
-    let mut receiver = SecurityEntity::new(store);
+    let pki = InMemoryPki::builder()
+        .curve(Curve::NistP256)
+        .now(TaiTime::now())
+        .psids(&[ItsAid::CAM])
+        .build()
+        .unwrap();
+    let creds = pki.ticket().unwrap();
+    let tk = creds.signing_key.clone();
+    let mut sender = pki.sender(creds);
+    let mut receiver = pki.receiver();
     let payload = [0x5au8; 60]; // a typical small CAM body
     let cert_key = creds_key_of(&sender);
 

@@ -3,13 +3,15 @@
 //! used when it signs, the OpenSSL verification key (expensive to build) and the
 //! decoded permissions, validity and region.
 
-use crate::convert;
+use crate::convert::{self, ConvertError};
 use crate::time::TaiTime;
 use rasn_its::ieee1609dot2 as w;
 use rasn_its::ieee1609dot2::base_types as bt;
 use std::ops::Range;
 use std::sync::Arc;
 use v2x_crypto::{hash, Curve, Digest, HashAlg, HashedId3, HashedId8, PublicKey, Signature};
+use v2x_wire::ieee1609dot2::WireError;
+use v2x_wire::ItsAid;
 
 /// A shared, immutable certificate.
 pub type CertRef = Arc<Certificate>;
@@ -17,10 +19,33 @@ pub type CertRef = Arc<Certificate>;
 /// Why bytes are not a usable certificate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CertificateError {
-    #[error("certificate does not decode: {0}")]
-    Decode(String),
-    #[error("unsupported certificate: {0}")]
-    Unsupported(String),
+    #[error("certificate does not decode")]
+    Decode(#[from] WireError),
+    #[error("unsupported certificate version {0} (only 3)")]
+    Version(u8),
+    #[error("implicit certificates are not supported")]
+    Implicit,
+    #[error("unsupported issuer identifier")]
+    UnsupportedIssuer,
+    #[error("the certificate has no verification key")]
+    NoVerificationKey,
+    #[error("explicit certificate without signature")]
+    NoSignature,
+    #[error("a PSID beyond 64 bits")]
+    PsidOutOfRange,
+    #[error("unsupported SSP alternative")]
+    UnsupportedSsp,
+    /// A field that decodes but is not a usable key, signature or algorithm.
+    #[error("{field}")]
+    Field {
+        field: &'static str,
+        #[source]
+        source: ConvertError,
+    },
+}
+
+fn field(field: &'static str) -> impl FnOnce(ConvertError) -> CertificateError {
+    move |source| CertificateError::Field { field, source }
 }
 
 /// Who signed the certificate.
@@ -44,8 +69,14 @@ impl Issuer {
 /// One application permission: PSID and optional SSP bytes (opaque or bitmap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppPermission {
-    pub psid: u64,
+    pub psid: ItsAid,
     pub ssp: Option<Vec<u8>>,
+}
+
+impl AppPermission {
+    pub fn new(psid: impl Into<ItsAid>, ssp: Option<Vec<u8>>) -> AppPermission {
+        AppPermission { psid: psid.into(), ssp }
+    }
 }
 
 /// Validity period in TAI seconds since 2004 (`end` exclusive).
@@ -116,8 +147,7 @@ impl std::fmt::Debug for Certificate {
 impl Certificate {
     /// Decodes and prepares a certificate. Only explicit certificates are supported.
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
-        let (decoded, spans) =
-            v2x_wire::ieee1609dot2::parse_certificate(bytes).map_err(|e| CertificateError::Decode(e.to_string()))?;
+        let (decoded, spans) = v2x_wire::ieee1609dot2::parse_certificate(bytes)?;
         Self::prepare(bytes.to_vec(), decoded, spans.to_be_signed)
     }
 
@@ -126,16 +156,15 @@ impl Certificate {
         decoded: w::Certificate,
         tbs: Range<usize>,
     ) -> Result<Certificate, CertificateError> {
-        let unsupported = |s: String| CertificateError::Unsupported(s);
         if decoded.version != 3 {
-            return Err(unsupported(format!("certificate version {}", decoded.version)));
+            return Err(CertificateError::Version(decoded.version));
         }
         if decoded.r#type != w::CertificateType::Explicit {
-            return Err(unsupported("implicit certificates are not supported".into()));
+            return Err(CertificateError::Implicit);
         }
         let issuer = match &decoded.issuer {
             w::IssuerIdentifier::VSelf(h) => {
-                Issuer::SelfSigned(convert::hash_alg_from_wire(h).map_err(|e| unsupported(e.0))?)
+                Issuer::SelfSigned(convert::hash_alg_from_wire(h).map_err(field("issuer"))?)
             }
             w::IssuerIdentifier::Sha256AndDigest(d) => {
                 Issuer::Digest(HashAlg::Sha256, convert::hashed_id8_from_wire(d))
@@ -143,17 +172,17 @@ impl Certificate {
             w::IssuerIdentifier::Sha384AndDigest(d) => {
                 Issuer::Digest(HashAlg::Sha384, convert::hashed_id8_from_wire(d))
             }
-            other => return Err(unsupported(format!("issuer {other:?}"))),
+            _ => return Err(CertificateError::UnsupportedIssuer),
         };
         let tbsc = &decoded.to_be_signed;
         let vk = match &tbsc.verify_key_indicator {
             w::VerificationKeyIndicator::VerificationKey(vk) => vk,
-            _ => return Err(unsupported("no verification key".into())),
+            _ => return Err(CertificateError::NoVerificationKey),
         };
-        let key = convert::verification_key(vk).map_err(|e| unsupported(e.0))?;
+        let key = convert::verification_key(vk).map_err(field("verification key"))?;
         let signature = match &decoded.signature {
-            Some(s) => Some(convert::signature(s).map_err(|e| unsupported(e.0))?),
-            None => return Err(unsupported("explicit certificate without signature".into())),
+            Some(s) => Some(convert::signature(s).map_err(field("signature"))?),
+            None => return Err(CertificateError::NoSignature),
         };
         let start = u64::from(tbsc.validity_period.start.0);
         let validity = Validity {
@@ -163,19 +192,19 @@ impl Certificate {
         let mut app_permissions = Vec::new();
         if let Some(perms) = &tbsc.app_permissions {
             for p in perms.0.iter() {
-                let psid = convert::psid_value(&p.psid).ok_or_else(|| unsupported("PSID out of range".into()))?;
+                let psid = convert::psid_value(&p.psid).ok_or(CertificateError::PsidOutOfRange)?;
                 let ssp = match &p.ssp {
                     None => None,
                     Some(bt::ServiceSpecificPermissions::Opaque(o)) => Some(o.to_vec()),
                     Some(bt::ServiceSpecificPermissions::BitmapSsp(b)) => Some(b.0.to_vec()),
-                    Some(other) => return Err(unsupported(format!("SSP {other:?}"))),
+                    Some(_) => return Err(CertificateError::UnsupportedSsp),
                 };
                 app_permissions.push(AppPermission { psid, ssp });
             }
         }
         let encryption_key = match &tbsc.encryption_key {
             None => None,
-            Some(k) => Some(convert::encryption_key(&k.public_key).map_err(|e| unsupported(e.0))?),
+            Some(k) => Some(convert::encryption_key(&k.public_key).map_err(field("encryption key"))?),
         };
         let id8_sha256 = v2x_crypto::hashed_id8(HashAlg::Sha256, &encoded);
         let id8_sha384 = v2x_crypto::hashed_id8(HashAlg::Sha384, &encoded);
@@ -279,7 +308,8 @@ impl Certificate {
     }
 
     /// The SSP for `psid` if the certificate permits it (`Some(None)`: permitted, no SSP).
-    pub fn permission_for(&self, psid: u64) -> Option<Option<&[u8]>> {
+    pub fn permission_for(&self, psid: impl Into<ItsAid>) -> Option<Option<&[u8]>> {
+        let psid = psid.into();
         self.app_permissions
             .iter()
             .find(|p| p.psid == psid)

@@ -2,30 +2,54 @@
 
 use rasn::types::{FixedOctetString, Integer};
 use rasn_its::ieee1609dot2::base_types as bt;
-use v2x_crypto::{Curve, EccPoint, HashAlg, PublicKey, RPoint, Signature};
+use v2x_crypto::{CryptoError, Curve, EccPoint, HashAlg, PublicKey, RPoint, Signature};
+use v2x_wire::ItsAid;
 
 /// Why a wire value could not be turned into a crypto value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ConvertError(pub String);
-
-fn err(s: impl Into<String>) -> ConvertError {
-    ConvertError(s.into())
+pub enum ConvertError {
+    /// A CHOICE alternative this implementation does not support (SM2/SM3, later extensions).
+    #[error("unsupported {0}")]
+    Unsupported(&'static str),
+    /// The `fill` alternative of EccP256CurvePoint / EccP384CurvePoint, which is no point.
+    #[error("'fill' is not a point")]
+    FillPoint,
+    /// A fixed-size field of the wrong length.
+    #[error("expected {expected} bytes, got {got}")]
+    Length { expected: usize, got: usize },
+    /// 1609.2 signatures carry r as x-only or compressed R, never uncompressed.
+    #[error("uncompressed r in a signature is not supported")]
+    UncompressedR,
+    /// 1609.2 ECIES is defined on P-256 and brainpoolP256r1 only.
+    #[error("1609.2 ECIES supports only p256 and bp256, not {0}")]
+    EciesCurve(Curve),
+    /// The point or signature values are not a valid key or signature.
+    #[error("{what}: {source}")]
+    Crypto {
+        what: &'static str,
+        #[source]
+        source: CryptoError,
+    },
 }
 
-pub fn psid_value(psid: &bt::Psid) -> Option<u64> {
-    u64::try_from(&psid.0).ok()
+fn crypto(what: &'static str) -> impl FnOnce(CryptoError) -> ConvertError {
+    move |source| ConvertError::Crypto { what, source }
 }
 
-pub fn psid(value: u64) -> bt::Psid {
-    bt::Psid(Integer::from(value))
+/// The value of a wire PSID (`None` beyond 64 bits).
+pub fn psid_value(psid: &bt::Psid) -> Option<ItsAid> {
+    u64::try_from(&psid.0).ok().map(ItsAid)
+}
+
+pub fn psid(value: impl Into<ItsAid>) -> bt::Psid {
+    bt::Psid(Integer::from(value.into().value()))
 }
 
 pub fn hash_alg_from_wire(h: &bt::HashAlgorithm) -> Result<HashAlg, ConvertError> {
     match h {
         bt::HashAlgorithm::Sha256 => Ok(HashAlg::Sha256),
         bt::HashAlgorithm::Sha384 => Ok(HashAlg::Sha384),
-        other => Err(err(format!("unsupported hash algorithm {other:?}"))),
+        _ => Err(ConvertError::Unsupported("hash algorithm")),
     }
 }
 
@@ -45,7 +69,7 @@ fn p256_point(p: &bt::EccP256CurvePoint) -> Result<EccPoint, ConvertError> {
             x: u.x.to_vec(),
             y: u.y.to_vec(),
         },
-        bt::EccP256CurvePoint::Fill(()) => return Err(err("'fill' is not a point")),
+        bt::EccP256CurvePoint::Fill(()) => return Err(ConvertError::FillPoint),
     })
 }
 
@@ -58,12 +82,15 @@ fn p384_point(p: &bt::EccP384CurvePoint) -> Result<EccPoint, ConvertError> {
             x: u.x.to_vec(),
             y: u.y.to_vec(),
         },
-        bt::EccP384CurvePoint::Fill(()) => return Err(err("'fill' is not a point")),
+        bt::EccP384CurvePoint::Fill(()) => return Err(ConvertError::FillPoint),
     })
 }
 
 fn fixed<const N: usize>(b: &[u8]) -> Result<FixedOctetString<N>, ConvertError> {
-    FixedOctetString::<N>::try_from(b).map_err(|_| err(format!("expected {N} bytes, got {}", b.len())))
+    FixedOctetString::<N>::try_from(b).map_err(|_| ConvertError::Length {
+        expected: N,
+        got: b.len(),
+    })
 }
 
 fn to_p256_point(p: &EccPoint) -> Result<bt::EccP256CurvePoint, ConvertError> {
@@ -97,13 +124,13 @@ pub fn verification_point(vk: &bt::PublicVerificationKey) -> Result<(Curve, EccP
         bt::PublicVerificationKey::EcdsaBrainpoolP256r1(p) => (Curve::BrainpoolP256r1, p256_point(p)?),
         bt::PublicVerificationKey::EcdsaBrainpoolP384r1(p) => (Curve::BrainpoolP384r1, p384_point(p)?),
         bt::PublicVerificationKey::EcdsaNistP384(p) => (Curve::NistP384, p384_point(p)?),
-        other => return Err(err(format!("unsupported verification key {other:?}"))),
+        _ => return Err(ConvertError::Unsupported("verification key")),
     })
 }
 
 pub fn verification_key(vk: &bt::PublicVerificationKey) -> Result<PublicKey, ConvertError> {
     let (curve, point) = verification_point(vk)?;
-    PublicKey::from_point(curve, &point).map_err(|e| err(format!("verification key: {e}")))
+    PublicKey::from_point(curve, &point).map_err(crypto("verification key"))
 }
 
 /// Wire form of a verification key (compressed, as 1609.2 canonicalization wants).
@@ -122,9 +149,9 @@ pub fn encryption_key(k: &bt::BasePublicEncryptionKey) -> Result<PublicKey, Conv
     let (curve, p) = match k {
         bt::BasePublicEncryptionKey::EciesNistP256(p) => (Curve::NistP256, p256_point(p)?),
         bt::BasePublicEncryptionKey::EciesBrainpoolP256r1(p) => (Curve::BrainpoolP256r1, p256_point(p)?),
-        other => return Err(err(format!("unsupported encryption key {other:?}"))),
+        _ => return Err(ConvertError::Unsupported("encryption key")),
     };
-    PublicKey::from_point(curve, &p).map_err(|e| err(format!("encryption key: {e}")))
+    PublicKey::from_point(curve, &p).map_err(crypto("encryption key"))
 }
 
 pub fn encryption_key_to_wire(key: &PublicKey) -> Result<bt::BasePublicEncryptionKey, ConvertError> {
@@ -132,13 +159,13 @@ pub fn encryption_key_to_wire(key: &PublicKey) -> Result<bt::BasePublicEncryptio
     match key.curve() {
         Curve::NistP256 => Ok(bt::BasePublicEncryptionKey::EciesNistP256(p)),
         Curve::BrainpoolP256r1 => Ok(bt::BasePublicEncryptionKey::EciesBrainpoolP256r1(p)),
-        c => Err(err(format!("1609.2 ECIES supports only p256 and bp256, not {c}"))),
+        c => Err(ConvertError::EciesCurve(c)),
     }
 }
 
 /// The ephemeral point of an ECIES-wrapped key, as a key on `curve`.
 pub fn ecies_point(curve: Curve, p: &bt::EccP256CurvePoint) -> Result<PublicKey, ConvertError> {
-    PublicKey::from_point(curve, &p256_point(p)?).map_err(|e| err(format!("ECIES ephemeral key: {e}")))
+    PublicKey::from_point(curve, &p256_point(p)?).map_err(crypto("ECIES ephemeral key"))
 }
 
 pub fn ecies_point_to_wire(key: &PublicKey) -> Result<bt::EccP256CurvePoint, ConvertError> {
@@ -150,7 +177,7 @@ fn r_point(p: EccPoint) -> Result<RPoint, ConvertError> {
         EccPoint::XOnly(x) => RPoint::XOnly(x),
         EccPoint::CompressedY0(x) => RPoint::Compressed { y_odd: false, x },
         EccPoint::CompressedY1(x) => RPoint::Compressed { y_odd: true, x },
-        EccPoint::Uncompressed { .. } => return Err(err("uncompressed r in a signature is not supported")),
+        EccPoint::Uncompressed { .. } => return Err(ConvertError::UncompressedR),
     })
 }
 
@@ -160,9 +187,9 @@ pub fn signature(sig: &bt::Signature) -> Result<Signature, ConvertError> {
         bt::Signature::EcdsaBrainpoolP256r1(s) => (Curve::BrainpoolP256r1, p256_point(&s.r_sig)?, s.s_sig.to_vec()),
         bt::Signature::EcdsaBrainpoolP384r1(s) => (Curve::BrainpoolP384r1, p384_point(&s.r_sig)?, s.s_sig.to_vec()),
         bt::Signature::EcdsaNistP384(s) => (Curve::NistP384, p384_point(&s.r_sig)?, s.s_sig.to_vec()),
-        other => return Err(err(format!("unsupported signature {other:?}"))),
+        _ => return Err(ConvertError::Unsupported("signature algorithm")),
     };
-    Signature::new(curve, r_point(r)?, s).map_err(|e| err(e.to_string()))
+    Signature::new(curve, r_point(r)?, s).map_err(crypto("signature"))
 }
 
 pub fn signature_to_wire(sig: &Signature) -> Result<bt::Signature, ConvertError> {
@@ -227,6 +254,6 @@ mod tests {
             let sig = k.sign_digest_compressed_r(&[7u8; 32]).unwrap();
             assert_eq!(signature(&signature_to_wire(&sig).unwrap()).unwrap(), sig);
         }
-        assert_eq!(psid_value(&psid(36)), Some(36));
+        assert_eq!(psid_value(&psid(36)), Some(ItsAid::CAM));
     }
 }

@@ -7,16 +7,17 @@
 //! established key on both sides, so replies can use `symmRecipInfo`.
 
 use crate::certificate::CertRef;
-use crate::convert;
+use crate::convert::{self, ConvertError};
 use crate::reason::{RejectReason, Rejection};
 use rasn::types::{FixedOctetString, OctetString};
 use rasn_its::ieee1609dot2 as w;
 use rasn_its::ieee1609dot2::base_types as bt;
 use std::collections::HashMap;
 use v2x_crypto::{
-    aes128_ccm_decrypt, aes128_ccm_encrypt, ecies_unwrap, ecies_wrap, random_bytes, sha256, EciesWrapped, HashedId8,
-    PrivateKey,
+    aes128_ccm_decrypt, aes128_ccm_encrypt, ecies_unwrap, ecies_wrap, random_bytes, sha256, CryptoError, Curve,
+    EciesWrapped, HashedId8, PrivateKey,
 };
+use v2x_wire::ieee1609dot2::{assemble, WireError};
 
 /// An AES-128 key.
 pub type SymmetricKey = [u8; 16];
@@ -32,11 +33,33 @@ pub enum Recipient {
 
 /// HashedId8 of a symmetric key: SHA-256 over COER(SymmetricEncryptionKey::aes128Ccm).
 pub fn symmetric_key_id(key: &SymmetricKey) -> HashedId8 {
-    // COER of the CHOICE: tag octet 0x80 then the 16 key bytes.
-    let mut enc = [0u8; 17];
-    enc[0] = 0x80;
-    enc[1..].copy_from_slice(key);
-    v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &enc)
+    v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &assemble::aes128_ccm_key(key))
+}
+
+/// Why SN-ENCAP could not encrypt.
+#[derive(Debug, thiserror::Error)]
+pub enum EncryptError {
+    #[error("the recipient certificate {0} has no encryption key")]
+    NoEncryptionKey(HashedId8),
+    #[error("1609.2 ECIES is not defined on {0}")]
+    EciesCurve(Curve),
+    #[error("no established symmetric key {0}")]
+    UnknownSymmetricKey(HashedId8),
+    #[error("{0}")]
+    Convert(#[from] ConvertError),
+    #[error("encryption")]
+    Crypto(#[from] CryptoError),
+    #[error("encoding")]
+    Encode(#[from] WireError),
+}
+
+/// A decrypted message: the plaintext and the data key it was encrypted with (record it
+/// with [`symmetric_key_id`] once the inner message is accepted).
+#[derive(Debug, Clone)]
+pub struct Decrypted {
+    pub plaintext: Vec<u8>,
+    pub key_id: HashedId8,
+    pub key: SymmetricKey,
 }
 
 /// A private decryption key with the certificate it belongs to.
@@ -52,9 +75,9 @@ fn nonce() -> FixedOctetString<12> {
     FixedOctetString::from(n)
 }
 
-fn ccm(key: &SymmetricKey, plaintext: &[u8]) -> Result<w::One28BitCcmCiphertext, String> {
+fn ccm(key: &SymmetricKey, plaintext: &[u8]) -> Result<w::One28BitCcmCiphertext, CryptoError> {
     let nonce = nonce();
-    let ct = aes128_ccm_encrypt(key, &nonce[..], plaintext).map_err(|e| e.to_string())?;
+    let ct = aes128_ccm_encrypt(key, &nonce[..], plaintext)?;
     Ok(w::One28BitCcmCiphertext {
         nonce,
         ccm_ciphertext: bt::Opaque(OctetString::from(ct)),
@@ -68,17 +91,17 @@ pub fn encrypt(
     plaintext: &[u8],
     recipient: &Recipient,
     keys: &mut HashMap<HashedId8, SymmetricKey>,
-) -> Result<(Vec<u8>, HashedId8), String> {
+) -> Result<(Vec<u8>, HashedId8), EncryptError> {
     let mut dek = [0u8; 16];
     dek.copy_from_slice(&random_bytes(16));
     let info = match recipient {
         Recipient::Certificate(cert) => {
             let pk = cert
                 .encryption_key()
-                .ok_or_else(|| format!("recipient certificate {} has no encryption key", cert.hashed_id8()))?;
+                .ok_or(EncryptError::NoEncryptionKey(cert.hashed_id8()))?;
             let p1 = sha256(cert.encoded());
-            let wrapped = ecies_wrap(pk, &dek, &p1).map_err(|e| e.to_string())?;
-            let v = convert::ecies_point_to_wire(&wrapped.ephemeral).map_err(|e| e.0)?;
+            let wrapped = ecies_wrap(pk, &dek, &p1)?;
+            let v = convert::ecies_point_to_wire(&wrapped.ephemeral)?;
             let ek = bt::EciesP256EncryptedKey {
                 v,
                 c: FixedOctetString::from(wrapped.c),
@@ -87,7 +110,7 @@ pub fn encrypt(
             let enc_key = match pk.curve() {
                 v2x_crypto::Curve::NistP256 => w::EncryptedDataEncryptionKey::EciesNistP256(ek),
                 v2x_crypto::Curve::BrainpoolP256r1 => w::EncryptedDataEncryptionKey::EciesBrainpoolP256r1(ek),
-                c => return Err(format!("no 1609.2 ECIES on {c}")),
+                c => return Err(EncryptError::EciesCurve(c)),
             };
             w::RecipientInfo::CertRecipInfo(w::PKRecipientInfo {
                 recipient_id: convert::hashed_id8_to_wire(cert.hashed_id8()),
@@ -95,9 +118,7 @@ pub fn encrypt(
             })
         }
         Recipient::Symmetric(id) => {
-            let kek = keys
-                .get(id)
-                .ok_or_else(|| format!("no established symmetric key {id}"))?;
+            let kek = keys.get(id).ok_or(EncryptError::UnknownSymmetricKey(*id))?;
             let wrapped = ccm(kek, &dek)?;
             w::RecipientInfo::SymmRecipInfo(w::SymmRecipientInfo {
                 recipient_id: convert::hashed_id8_to_wire(*id),
@@ -112,7 +133,7 @@ pub fn encrypt(
             ciphertext: w::SymmetricCiphertext::Aes128ccm(ccm(&dek, plaintext)?),
         }),
     };
-    let bytes = v2x_wire::ieee1609dot2::encode(&data).map_err(|e| e.to_string())?;
+    let bytes = v2x_wire::ieee1609dot2::encode(&data)?;
     let id = symmetric_key_id(&dek);
     keys.insert(id, dek);
     Ok((bytes, id))
@@ -122,13 +143,14 @@ fn decryption_failed(detail: impl Into<String>) -> Rejection {
     Rejection::new(RejectReason::DecryptionFailed, detail)
 }
 
-/// Decrypts `EncryptedData` with one of our keys. Returns the plaintext and the id of
-/// the data key (recorded in `keys` as established).
+/// Decrypts `EncryptedData` with one of our keys (a certificate's private key, or an
+/// established symmetric key from `keys`). Nothing is recorded: the caller establishes the
+/// data key only once the inner message is accepted.
 pub fn decrypt(
     enc: &w::EncryptedData,
     own: &[DecryptionKey],
-    keys: &mut HashMap<HashedId8, SymmetricKey>,
-) -> Result<(Vec<u8>, HashedId8), Rejection> {
+    keys: &HashMap<HashedId8, SymmetricKey>,
+) -> Result<Decrypted, Rejection> {
     let mut dek: Option<SymmetricKey> = None;
     for info in enc.recipients.0.iter() {
         match info {
@@ -145,7 +167,8 @@ pub fn decrypt(
                 if curve != mine.key.curve() {
                     return Err(decryption_failed("ECIES curve does not match our encryption key"));
                 }
-                let ephemeral = convert::ecies_point(curve, &ek.v).map_err(|e| decryption_failed(e.0))?;
+                let ephemeral = convert::ecies_point(curve, &ek.v)
+                    .map_err(|e| Rejection::caused_by(RejectReason::DecryptionFailed, "ECIES ephemeral key", &e))?;
                 let mut c = [0u8; 16];
                 c.copy_from_slice(&ek.c[..]);
                 let mut t = [0u8; 16];
@@ -184,25 +207,11 @@ pub fn decrypt(
     let w::SymmetricCiphertext::Aes128ccm(ct) = &enc.ciphertext else {
         return Err(decryption_failed("unsupported content cipher"));
     };
-    let plain = aes128_ccm_decrypt(&dek, &ct.nonce[..], &ct.ccm_ciphertext.0)
+    let plaintext = aes128_ccm_decrypt(&dek, &ct.nonce[..], &ct.ccm_ciphertext.0)
         .map_err(|e| decryption_failed(format!("AES-CCM: {e}")))?;
-    let id = symmetric_key_id(&dek);
-    keys.insert(id, dek);
-    Ok((plain, id))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn symmetric_key_id_matches_coer_encoding() {
-        let key = [7u8; 16];
-        let enc = v2x_wire::ieee1609dot2::encode(&bt::SymmetricEncryptionKey::Aes128Ccm(FixedOctetString::from(key)))
-            .unwrap();
-        assert_eq!(
-            symmetric_key_id(&key),
-            v2x_crypto::hashed_id8(v2x_crypto::HashAlg::Sha256, &enc)
-        );
-    }
+    Ok(Decrypted {
+        plaintext,
+        key_id: symmetric_key_id(&dek),
+        key: dek,
+    })
 }

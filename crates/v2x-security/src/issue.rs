@@ -7,19 +7,84 @@
 //! the issuer's curve (SHA-256 for p256/bp256, SHA-384 for p384/bp384).
 
 use crate::certificate::{join_hash, AppPermission, Certificate, CertificateError};
-use crate::convert;
+use crate::convert::{self, ConvertError};
 use crate::region::Region;
 use crate::time::TaiTime;
-use rasn::types::{FixedOctetString, OctetString};
+use rasn::error::InnerSubtypeConstraintError;
+use rasn::types::{FixedBitString, FixedOctetString, Integer, OctetString};
 use rasn_its::ieee1609dot2 as w;
 use rasn_its::ieee1609dot2::base_types as bt;
 use v2x_crypto::{hash, PrivateKey, PublicKey};
+use v2x_wire::ieee1609dot2::WireError;
+use v2x_wire::ItsAid;
 
-/// What a CA may issue: all PSIDs, or an explicit list (any SSP).
+/// The SSPs a CA may grant for one PSID (1609.2 `SspRange`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SspRangeSpec {
+    /// Any SSP (the range is omitted, as 1609.2 prefers for "all").
+    Any,
+    /// One of these opaque SSPs.
+    Opaque(Vec<Vec<u8>>),
+    /// Bitmap SSPs whose bits under `mask` equal those of `value` (the others are free).
+    Bitmap { value: Vec<u8>, mask: Vec<u8> },
+}
+
+/// One `PsidGroupPermissions`: which permissions a CA may pass on, how far down the chain,
+/// and to which kind of end entity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PsidGroup {
+    /// `None`: every PSID (`SubjectPermissions.all`); otherwise each PSID with its SSP range.
+    pub subjects: Option<Vec<(ItsAid, SspRangeSpec)>>,
+    /// `minChainLength`: 1 means the CA may issue end-entity certificates directly.
+    pub min_chain_length: u32,
+    /// `chainLengthRange`: how many more levels below the minimum; -1 means unlimited.
+    pub chain_length_range: i32,
+    /// `eeType.app`: the chain may end in a certificate with `appPermissions`.
+    pub app: bool,
+    /// `eeType.enrol`: the chain may end in a certificate with `certRequestPermissions`.
+    pub enrol: bool,
+}
+
+impl PsidGroup {
+    /// End-entity certificates only (chain length 1), app end entities, these PSIDs with any SSP.
+    pub fn end_entities(psids: &[ItsAid]) -> PsidGroup {
+        PsidGroup {
+            subjects: Some(psids.iter().map(|&p| (p, SspRangeSpec::Any)).collect()),
+            min_chain_length: 1,
+            chain_length_range: 0,
+            app: true,
+            enrol: false,
+        }
+    }
+}
+
+/// What a CA may issue (`certIssuePermissions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IssuePermissions {
+    /// Every PSID and SSP, at any chain length, to app and enrolment end entities (a root CA).
     All,
-    Psids(Vec<u64>),
+    /// End-entity certificates only (chain length 1, eeType app) for these PSIDs, any SSP (an
+    /// authorization or enrolment authority).
+    Psids(Vec<ItsAid>),
+    /// Explicit groups.
+    Groups(Vec<PsidGroup>),
+}
+
+impl IssuePermissions {
+    /// The groups these permissions stand for.
+    pub fn groups(&self) -> Vec<PsidGroup> {
+        match self {
+            IssuePermissions::All => vec![PsidGroup {
+                subjects: None,
+                min_chain_length: 1,
+                chain_length_range: -1,
+                app: true,
+                enrol: true,
+            }],
+            IssuePermissions::Psids(ps) => vec![PsidGroup::end_entities(ps)],
+            IssuePermissions::Groups(g) => g.clone(),
+        }
+    }
 }
 
 /// Everything that goes into a certificate besides keys and issuer.
@@ -32,7 +97,11 @@ pub struct CertificateSpec {
     pub region: Option<Region>,
     pub assurance_level: Option<u8>,
     pub app_permissions: Vec<AppPermission>,
+    /// Write the SSPs as `bitmapSsp` (the ETSI CAM/DENM form) instead of `opaque`.
+    pub bitmap_ssp: bool,
     pub issue_permissions: Option<IssuePermissions>,
+    /// `certRequestPermissions` (what an enrolment certificate may request).
+    pub request_permissions: Option<Vec<PsidGroup>>,
     /// Public encryption key (p256 or bp256), e.g. for tickets that receive encrypted data.
     pub encryption_key: Option<PublicKey>,
 }
@@ -46,7 +115,9 @@ impl CertificateSpec {
             region: None,
             assurance_level: None,
             app_permissions: Vec::new(),
+            bitmap_ssp: false,
             issue_permissions: None,
+            request_permissions: None,
             encryption_key: None,
         }
     }
@@ -61,16 +132,35 @@ pub enum IssuerKey<'a> {
     Ca { cert: &'a Certificate, key: &'a PrivateKey },
 }
 
+/// Why a certificate could not be issued.
 #[derive(Debug, thiserror::Error)]
 pub enum IssueError {
-    #[error("invalid certificate spec: {0}")]
-    Spec(String),
-    #[error("encoding failed: {0}")]
-    Encode(String),
-    #[error("crypto: {0}")]
+    #[error("region coordinates out of range")]
+    RegionOutOfRange,
+    #[error("a self-signed certificate must be signed with its own key")]
+    SelfSignedKeyMismatch,
+    #[error("the issuer key does not match the issuer certificate")]
+    IssuerKeyMismatch,
+    #[error("chain length values out of range for 1609.2")]
+    ChainLength,
+    #[error("{field}")]
+    Field {
+        field: &'static str,
+        #[source]
+        source: ConvertError,
+    },
+    #[error("certificate structure")]
+    Structure(#[from] InnerSubtypeConstraintError),
+    #[error("encoding")]
+    Encode(#[from] WireError),
+    #[error("signing")]
     Crypto(#[from] v2x_crypto::CryptoError),
-    #[error(transparent)]
+    #[error("the issued certificate is unusable")]
     Certificate(#[from] CertificateError),
+}
+
+fn field(field: &'static str) -> impl FnOnce(ConvertError) -> IssueError {
+    move |source| IssueError::Field { field, source }
 }
 
 /// The 1609.2 Duration that represents `d` (largest exact unit; rounded up otherwise).
@@ -98,19 +188,66 @@ pub fn wire_duration(d: std::time::Duration) -> bt::Duration {
     bt::Duration::Years(u16::MAX)
 }
 
-fn ssp_to_wire(ssp: &Option<Vec<u8>>) -> Option<bt::ServiceSpecificPermissions> {
-    ssp.as_ref()
-        .map(|b| bt::ServiceSpecificPermissions::Opaque(OctetString::from(b.clone())))
+fn ssp_to_wire(ssp: &Option<Vec<u8>>, bitmap: bool) -> Option<bt::ServiceSpecificPermissions> {
+    ssp.as_ref().map(|b| {
+        if bitmap {
+            bt::ServiceSpecificPermissions::BitmapSsp(bt::BitmapSsp(OctetString::from(b.clone())))
+        } else {
+            bt::ServiceSpecificPermissions::Opaque(OctetString::from(b.clone()))
+        }
+    })
+}
+
+fn ssp_range_to_wire(r: &SspRangeSpec) -> Option<bt::SspRange> {
+    match r {
+        SspRangeSpec::Any => None,
+        SspRangeSpec::Opaque(list) => Some(bt::SspRange::Opaque(
+            list.iter().map(|o| OctetString::from(o.clone())).collect(),
+        )),
+        SspRangeSpec::Bitmap { value, mask } => Some(bt::SspRange::BitmapSspRange(bt::BitmapSspRange {
+            ssp_value: OctetString::from(value.clone()),
+            ssp_bitmask: OctetString::from(mask.clone()),
+        })),
+    }
+}
+
+fn groups_to_wire(groups: &[PsidGroup]) -> Result<w::SequenceOfPsidGroupPermissions, IssueError> {
+    let mut out = Vec::with_capacity(groups.len());
+    for g in groups {
+        let subject_permissions = match &g.subjects {
+            None => w::SubjectPermissions::All(()),
+            Some(list) => w::SubjectPermissions::Explicit(bt::SequenceOfPsidSspRange(
+                list.iter()
+                    .map(|(psid, range)| bt::PsidSspRange {
+                        psid: convert::psid(*psid),
+                        ssp_range: ssp_range_to_wire(range),
+                    })
+                    .collect(),
+            )),
+        };
+        if g.chain_length_range < -1 {
+            return Err(IssueError::ChainLength);
+        }
+        let ee = u8::from(g.app) << 7 | u8::from(g.enrol) << 6;
+        out.push(
+            w::PsidGroupPermissions::builder()
+                .subject_permissions(subject_permissions)
+                .min_chain_length(Integer::from(g.min_chain_length))
+                .chain_length_range(Integer::from(g.chain_length_range))
+                .ee_type(w::EndEntityType(FixedBitString::new([ee, 0, 0, 0, 0, 0, 0, 0])))
+                .build(),
+        );
+    }
+    Ok(w::SequenceOfPsidGroupPermissions(out))
 }
 
 fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSignedCertificate, IssueError> {
-    let spec_err = |s: &str| IssueError::Spec(s.to_owned());
     let id = match &spec.name {
         Some(n) => w::CertificateId::Name(bt::Hostname(n.clone())),
         None => w::CertificateId::None(()),
     };
     let region = match &spec.region {
-        Some(r) => Some(r.to_wire().ok_or_else(|| spec_err("region coordinates out of range"))?),
+        Some(r) => Some(r.to_wire().ok_or(IssueError::RegionOutOfRange)?),
         None => None,
     };
     let app_permissions = if spec.app_permissions.is_empty() {
@@ -121,36 +258,28 @@ fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSigne
                 .iter()
                 .map(|p| bt::PsidSsp {
                     psid: convert::psid(p.psid),
-                    ssp: ssp_to_wire(&p.ssp),
+                    ssp: ssp_to_wire(&p.ssp, spec.bitmap_ssp),
                 })
                 .collect(),
         ))
     };
-    let cert_issue_permissions = spec.issue_permissions.as_ref().map(|ip| {
-        let subject_permissions = match ip {
-            IssuePermissions::All => w::SubjectPermissions::All(()),
-            IssuePermissions::Psids(ps) => w::SubjectPermissions::Explicit(bt::SequenceOfPsidSspRange(
-                ps.iter()
-                    .map(|p| bt::PsidSspRange {
-                        psid: convert::psid(*p),
-                        ssp_range: Some(bt::SspRange::All(())),
-                    })
-                    .collect(),
-            )),
-        };
-        w::SequenceOfPsidGroupPermissions(vec![w::PsidGroupPermissions::builder()
-            .subject_permissions(subject_permissions)
-            .build()])
-    });
+    let cert_issue_permissions = match &spec.issue_permissions {
+        Some(ip) => Some(groups_to_wire(&ip.groups())?),
+        None => None,
+    };
+    let cert_request_permissions = match &spec.request_permissions {
+        Some(g) => Some(groups_to_wire(g)?),
+        None => None,
+    };
     let encryption_key = match &spec.encryption_key {
         Some(k) => Some(bt::PublicEncryptionKey {
             supported_symm_alg: bt::SymmAlgorithm::Aes128Ccm,
-            public_key: convert::encryption_key_to_wire(k).map_err(|e| IssueError::Spec(e.0))?,
+            public_key: convert::encryption_key_to_wire(k).map_err(field("encryption key"))?,
         }),
         None => None,
     };
-    let vk = convert::verification_key_to_wire(subject).map_err(|e| IssueError::Spec(e.0))?;
-    w::ToBeSignedCertificate::builder()
+    let vk = convert::verification_key_to_wire(subject).map_err(field("verification key"))?;
+    Ok(w::ToBeSignedCertificate::builder()
         .id(id)
         .craca_id(bt::HashedId3(FixedOctetString::from([0u8; 3])))
         .crl_series(bt::CrlSeries(0))
@@ -165,10 +294,10 @@ fn build_tbs(spec: &CertificateSpec, subject: &PublicKey) -> Result<w::ToBeSigne
         )
         .maybe_app_permissions(app_permissions)
         .maybe_cert_issue_permissions(cert_issue_permissions)
+        .maybe_cert_request_permissions(cert_request_permissions)
         .maybe_encryption_key(encryption_key)
         .verify_key_indicator(w::VerificationKeyIndicator::VerificationKey(vk))
-        .build()
-        .map_err(|e| IssueError::Spec(e.to_string()))
+        .build()?)
 }
 
 /// Issues a certificate for `subject` per `spec`, signed by `issuer`.
@@ -178,13 +307,11 @@ pub fn issue_certificate(
     issuer: IssuerKey<'_>,
 ) -> Result<Certificate, IssueError> {
     let tbs = build_tbs(spec, subject)?;
-    let tbs_bytes = rasn::coer::encode(&tbs).map_err(|e| IssueError::Encode(e.to_string()))?;
+    let tbs_bytes = v2x_wire::ieee1609dot2::encode(&tbs)?;
     let (signing_key, issuer_id, issuer_encoding): (&PrivateKey, w::IssuerIdentifier, &[u8]) = match issuer {
         IssuerKey::SelfSigned(k) => {
             if k.public_key() != subject {
-                return Err(IssueError::Spec(
-                    "a self-signed certificate must be signed with its own key".into(),
-                ));
+                return Err(IssueError::SelfSignedKeyMismatch);
             }
             (
                 k,
@@ -194,9 +321,7 @@ pub fn issue_certificate(
         }
         IssuerKey::Ca { cert, key } => {
             if key.public_key() != cert.verification_key() {
-                return Err(IssueError::Spec(
-                    "issuer key does not match the issuer certificate".into(),
-                ));
+                return Err(IssueError::IssuerKeyMismatch);
             }
             let alg = key.curve().hash_alg();
             let id = convert::hashed_id8_to_wire(cert.hashed_id8_with(alg));
@@ -214,14 +339,12 @@ pub fn issue_certificate(
         .r#type(w::CertificateType::Explicit)
         .issuer(issuer_id)
         .to_be_signed(tbs)
-        .signature(convert::signature_to_wire(&sig).map_err(|e| IssueError::Encode(e.0))?)
+        .signature(convert::signature_to_wire(&sig).map_err(field("signature"))?)
         .build();
-    let cert = w::ExplicitCertificate::new(base).map_err(|e| IssueError::Spec(e.to_string()))?;
-    let cert: w::Certificate = cert.into();
-    let encoded = rasn::coer::encode(&cert).map_err(|e| IssueError::Encode(e.to_string()))?;
+    let cert: w::Certificate = w::ExplicitCertificate::new(base)?.into();
+    let encoded = v2x_wire::ieee1609dot2::encode(&cert)?;
     // Parse our own encoding so the wrapper's spans refer to the bytes we hand out.
-    let (decoded, spans) =
-        v2x_wire::ieee1609dot2::parse_certificate(&encoded).map_err(|e| IssueError::Encode(e.to_string()))?;
+    let (decoded, spans) = v2x_wire::ieee1609dot2::parse_certificate(&encoded)?;
     Ok(Certificate::prepare(encoded, decoded, spans.to_be_signed)?)
 }
 
@@ -255,10 +378,8 @@ mod tests {
             assert!(root.verify_signature(None), "{curve}");
             let ak = PrivateKey::generate(Curve::NistP256).unwrap();
             let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
-            at.app_permissions.push(AppPermission {
-                psid: 36,
-                ssp: Some(vec![1, 0xff, 0xfc]),
-            });
+            at.app_permissions
+                .push(AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc])));
             let at = issue_certificate(&at, ak.public_key(), IssuerKey::Ca { cert: &root, key: &rk }).unwrap();
             assert!(at.verify_signature(Some(&root)));
             assert_eq!(at.permission_for(36), Some(Some(&[1u8, 0xff, 0xfc][..])));

@@ -17,16 +17,20 @@
 //! * [`Certificate`] / [`CertRef`]: an explicit certificate with its received encoding,
 //!   HashedId8, cached OpenSSL verification key and decoded permissions/validity/region.
 //! * [`issue_certificate`] with a [`CertificateSpec`]: root (self-signed), EA, AA, EC, AT.
-//! * [`Pki`]: a PKI directory (root/ea/aa/stations/crl, `pki.toml`); [`load_trust_dir`].
-//! * [`TrustStore`]: anchors, CA certificates, validated-chain cache, revocation
-//!   (`apply_crl`, `load_ectl`).
+//! * [`Pki`]: a PKI directory (root/ea/aa/stations/crl, `pki.toml`); [`InMemoryPki`]: the
+//!   same profiles in memory (tests, benchmarks); [`load_trust_dir`] ([`trust_dir`]).
+//! * [`TrustStore`]: anchors, CA certificates, validated-chain cache ([`chain`],
+//!   [`ValidatedChain`]), revocation ([`revocation`]: CRLs of [`crl`] in both formats,
+//!   freshness), trust lists ([`trust_list`]: ECTL, root-CA CTLs).
 //! * [`SecurityEntity`]: `encap(&EncapRequest)` -> [`Encapsulated`];
 //!   `decap(bytes)` / `decap_at(bytes, TaiTime)` -> [`Decapped`] or [`Rejection`]
-//!   (see [`entity`] for the ordered checks). [`DecapMode::SignatureOnly`] is the
-//!   explicitly named insecure lab mode.
+//!   (see [`entity::decap`] for the steps and their order). [`DecapMode::SignatureOnly`] is
+//!   the explicitly named insecure lab mode.
 //! * [`Profile`]s: CAM (PSID 36, digest signer with the certificate at least once per
 //!   second, on new neighbours and on P2PCD requests), DENM (PSID 37, certificate
-//!   signer, generation location), generic.
+//!   signer, generation location), generic; [`permissions`]: 1609.2 chain consistency
+//!   and the ETSI CAM/DENM SSP tables.
+//! * [`message_signature`]: the one place a message signature is verified.
 //! * Encryption: [`Recipient::Certificate`] (ECIES certRecipInfo + AES-128-CCM) or
 //!   [`Recipient::Symmetric`] (symmRecipInfo with a key established by an earlier
 //!   exchange; see [`encryption`]).
@@ -39,28 +43,45 @@ pub mod crl;
 pub mod encryption;
 pub mod entity;
 pub mod issue;
+pub mod memory_pki;
+pub mod message_signature;
 pub mod p2pcd;
+pub mod permissions;
+pub mod pki_error;
 pub mod pki_store;
 pub mod profile;
 pub mod pseudonym;
 pub mod reason;
 pub mod region;
 pub mod replay;
+pub mod revocation;
 pub mod signed;
 pub mod time;
+pub mod trust_dir;
 pub mod trust_list;
 pub mod trust_store;
 pub mod v1_2_1;
+pub mod validated;
 
 pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
-pub use chain::ValidatedChain;
 pub use encryption::Recipient;
-pub use entity::{DecapMode, DecapPolicy, Decapped, EncapError, EncapRequest, Encapsulated, Location, SecurityEntity};
-pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey};
-pub use pki_store::{load_trust_dir, Pki, PkiConfig, PkiError, TicketSpec};
-pub use profile::{Profile, ProfileKind, SignerPolicy, SspRequirement, PSID_CAM, PSID_DENM};
+pub use entity::{
+    DecapMode, DecapPolicy, DecapStep, Decapped, EncapError, EncapPolicy, EncapRequest, Encapsulated, Location,
+    SecurityEntity,
+};
+pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey, PsidGroup, SspRangeSpec};
+pub use memory_pki::InMemoryPki;
+pub use message_signature::SignatureForm;
+pub use permissions::{SspRequirement, SspRule};
+pub use pki_store::{load_trust_dir, load_trust_dir_with, Pki, PkiConfig, PkiError, TicketSpec};
+pub use profile::{Profile, ProfileKind, SignerPolicy};
 pub use pseudonym::{Credentials, PseudonymPool};
 pub use reason::{RejectReason, Rejection};
 pub use region::{GeoPoint, Region};
+pub use revocation::RevocationPolicy;
 pub use time::TaiTime;
-pub use trust_store::TrustStore;
+pub use trust_dir::{LoadedTrust, TrustOptions};
+pub use trust_list::TrustListPolicy;
+pub use trust_store::{TrustStore, TrustWarning};
+pub use v2x_wire::ItsAid;
+pub use validated::ValidatedChain;

@@ -12,16 +12,24 @@
 //! DIR/stations/NAME/tickets/at-0000.oer at-0000.pem at-0000.enc.pem
 //! ```
 //! Certificates are C-OER files; private keys are SEC 1 PEM written with mode 0600.
+//!
+//! The CRL is part of the PKI: `pki.toml` records the serial of the last CRL issued, and a
+//! trust store built from the directory refuses a missing CRL or one older than that (see
+//! [`crate::trust_dir`] for the insecure lab override).
 
 use crate::certificate::{AppPermission, CertRef, Certificate};
-use crate::crl::{issue_crl, verify_crl};
+use crate::crl::{issue_crl_entries, verify_crl};
 use crate::entity::SecurityEntity;
-use crate::issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey};
-use crate::profile::{DEFAULT_CAM_SSP, DEFAULT_DENM_SSP, PSID_CAM, PSID_DENM};
+use crate::issue::{issue_certificate, CertificateSpec, IssueError, IssuePermissions, IssuerKey, PsidGroup};
+use crate::permissions::issuance::check_issued_by;
+pub use crate::pki_error::PkiError;
+use crate::profile::{DEFAULT_CAM_SSP, DEFAULT_DENM_SSP};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
+use crate::revocation::{CrlEntries, HashedId10};
 use crate::time::TaiTime;
-use crate::trust_store::TrustStore;
+use crate::trust_dir::{load_certificate_dir, LoadedTrust, TrustOptions};
+use crate::trust_store::{TrustStore, TrustWarning};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -29,24 +37,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_crypto::{Curve, PrivateKey};
+use v2x_wire::ItsAid;
 
 const YEAR: u64 = 31_556_952;
-/// ITS-AID of the secured certificate request service (TS 102 965), held by ECs.
-pub const PSID_CERT_REQUEST: u64 = 623;
 /// CA certificates start this long before "now" so that slightly skewed clocks accept them.
 const BACKDATE: Duration = Duration::from_secs(24 * 3600);
-
-#[derive(Debug, thiserror::Error)]
-pub enum PkiError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{path}: {detail}")]
-    BadFile { path: PathBuf, detail: String },
-    #[error("{0}")]
-    Invalid(String),
-    #[error(transparent)]
-    Issue(#[from] crate::issue::IssueError),
-}
+/// Tickets start up to this long before "now" (a quarter of their validity if shorter).
+const TICKET_BACKDATE: Duration = Duration::from_secs(300);
+/// How long a CRL issued here stays current (its nextUpdate).
+pub const CRL_VALIDITY: Duration = Duration::from_secs(7 * 24 * 3600);
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PkiError + '_ {
     move |source| PkiError::Io {
@@ -60,22 +59,34 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PkiError + '_ {
 pub struct PkiConfig {
     pub curve: Curve,
     /// PSIDs granted to tickets by default (with the default ETSI SSPs for 36 and 37).
-    pub psids: Vec<u64>,
+    pub psids: Vec<ItsAid>,
     /// Default validity of authorization tickets, in seconds.
     pub ticket_validity_secs: u64,
     /// Validity of the CA certificates, in seconds.
     pub ca_validity_secs: u64,
+    /// Serial of the last CRL issued (a CRL with a lower serial is a rollback).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_crl_serial: Option<u32>,
 }
 
 impl Default for PkiConfig {
     fn default() -> Self {
         PkiConfig {
             curve: Curve::NistP256,
-            psids: vec![PSID_CAM, PSID_DENM],
+            psids: vec![ItsAid::CAM, ItsAid::DENM],
             ticket_validity_secs: 7 * 24 * 3600,
             ca_validity_secs: 5 * YEAR,
+            last_crl_serial: None,
         }
     }
+}
+
+/// What a root CA signs itself: CRLs (1609.2 and TS 102 941) and CTLs.
+pub fn root_app_permissions() -> Vec<AppPermission> {
+    [ItsAid::IEEE_CRL, ItsAid::ETSI_CRL, ItsAid::CTL]
+        .into_iter()
+        .map(|p| AppPermission::new(p, None))
+        .collect()
 }
 
 /// A CA or end-entity certificate with its signing key.
@@ -90,24 +101,28 @@ pub struct Authority {
 pub struct TicketSpec {
     pub permissions: Vec<AppPermission>,
     pub validity: Duration,
-    /// Default: now minus five minutes.
+    /// Default: now minus five minutes (minus a quarter of the validity when that is less),
+    /// so that a receiver whose clock is slightly behind accepts the ticket at once.
     pub start: Option<TaiTime>,
     pub region: Option<Region>,
     /// Give the ticket an encryption key (to receive encrypted data).
     pub encryption_key: bool,
+    /// INSECURE lab option: issue a ticket that is already over when issued (with an
+    /// explicit `start`), e.g. for the expired-certificate attack cases.
+    pub insecure_allow_expired: bool,
 }
 
 /// The default SSP for a PSID (ETSI test PKI values for CAM and DENM).
-pub fn default_ssp(psid: u64) -> Option<Vec<u8>> {
-    match psid {
-        PSID_CAM => Some(DEFAULT_CAM_SSP.to_vec()),
-        PSID_DENM => Some(DEFAULT_DENM_SSP.to_vec()),
+pub fn default_ssp(psid: impl Into<ItsAid>) -> Option<Vec<u8>> {
+    match psid.into() {
+        ItsAid::CAM => Some(DEFAULT_CAM_SSP.to_vec()),
+        ItsAid::DENM => Some(DEFAULT_DENM_SSP.to_vec()),
         _ => None,
     }
 }
 
 impl TicketSpec {
-    pub fn new(psids: &[u64], validity: Duration) -> TicketSpec {
+    pub fn new(psids: &[ItsAid], validity: Duration) -> TicketSpec {
         TicketSpec {
             permissions: psids
                 .iter()
@@ -120,8 +135,78 @@ impl TicketSpec {
             start: None,
             region: None,
             encryption_key: true,
+            insecure_allow_expired: false,
         }
     }
+
+    /// Where the validity starts when `start` is not given: now minus
+    /// min(5 min, validity / 4).
+    pub fn default_start(&self, now: TaiTime) -> TaiTime {
+        now.saturating_sub(TICKET_BACKDATE.min(self.validity / 4))
+    }
+}
+
+/// Issues one authorization ticket from `aa` per `spec`, valid from `start`, with a signing
+/// key on `curve` (and an encryption key when the spec asks for one).
+pub fn issue_ticket(
+    aa: &Authority,
+    spec: &TicketSpec,
+    start: TaiTime,
+    curve: Curve,
+) -> Result<Credentials, IssueError> {
+    let key = PrivateKey::generate(curve)?;
+    let enc = if spec.encryption_key {
+        Some(PrivateKey::generate(encryption_curve(curve))?)
+    } else {
+        None
+    };
+    let mut cs = CertificateSpec::new(None, start, spec.validity);
+    cs.app_permissions = spec.permissions.clone();
+    cs.region = spec.region.clone();
+    cs.encryption_key = enc.as_ref().map(|k| k.public_key().clone());
+    cs.assurance_level = Some(0x00);
+    let cert = issue_certificate(
+        &cs,
+        key.public_key(),
+        IssuerKey::Ca {
+            cert: &aa.certificate,
+            key: &aa.key,
+        },
+    )?;
+    Ok(Credentials {
+        certificate: Arc::new(cert),
+        signing_key: key,
+        encryption_key: enc,
+    })
+}
+
+/// Issues a CA certificate (EA, AA) under `root`: with these issue permissions, an
+/// encryption key, assurance level 7, valid from `start` for `validity`.
+pub fn issue_sub_ca(
+    root: &Authority,
+    name: &str,
+    permissions: IssuePermissions,
+    start: TaiTime,
+    validity: Duration,
+    curve: Curve,
+) -> Result<Authority, IssueError> {
+    let key = PrivateKey::generate(curve)?;
+    let mut spec = CertificateSpec::new(Some(name), start, validity);
+    spec.issue_permissions = Some(permissions);
+    spec.assurance_level = Some(0xe0);
+    spec.encryption_key = Some(PrivateKey::generate(encryption_curve(curve))?.public_key().clone());
+    let cert = issue_certificate(
+        &spec,
+        key.public_key(),
+        IssuerKey::Ca {
+            cert: &root.certificate,
+            key: &root.key,
+        },
+    )?;
+    Ok(Authority {
+        certificate: Arc::new(cert),
+        key,
+    })
 }
 
 /// The ECIES curve that goes with a signing curve (1609.2 ECIES exists for 256-bit curves).
@@ -176,27 +261,24 @@ pub fn read_certificate(path: &Path) -> Result<CertRef, PkiError> {
     let bytes = read(path)?;
     Certificate::from_bytes(&bytes)
         .map(Arc::new)
-        .map_err(|e| PkiError::BadFile {
+        .map_err(|source| PkiError::Certificate {
             path: path.to_path_buf(),
-            detail: e.to_string(),
+            source,
         })
 }
 
 fn read_key(path: &Path, curve: Curve) -> Result<PrivateKey, PkiError> {
     let pem = read(path)?;
-    PrivateKey::from_pem(curve, &pem).map_err(|e| PkiError::BadFile {
+    PrivateKey::from_pem(curve, &pem).map_err(|source| PkiError::Key {
         path: path.to_path_buf(),
-        detail: e.to_string(),
+        source,
     })
 }
 
 /// Writes `dir/cert.oer` and `dir/key.pem`.
 fn save_authority(dir: &Path, a: &Authority) -> Result<(), PkiError> {
     write_file(&dir.join("cert.oer"), a.certificate.encoded())?;
-    write_private(
-        &dir.join("key.pem"),
-        &a.key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
-    )
+    write_private(&dir.join("key.pem"), &a.key.to_pem()?)
 }
 
 /// Reads `dir/cert.oer` and `dir/key.pem` and checks they belong together.
@@ -204,9 +286,8 @@ fn load_authority(dir: &Path, curve: Curve) -> Result<Authority, PkiError> {
     let certificate = read_certificate(&dir.join("cert.oer"))?;
     let key = read_key(&dir.join("key.pem"), curve)?;
     if key.public_key() != certificate.verification_key() {
-        return Err(PkiError::BadFile {
+        return Err(PkiError::KeyMismatch {
             path: dir.join("key.pem"),
-            detail: "private key does not match the certificate".into(),
         });
     }
     Ok(Authority { certificate, key })
@@ -222,19 +303,17 @@ fn valid_station_name(name: &str) -> Result<(), PkiError> {
     if ok {
         Ok(())
     } else {
-        Err(PkiError::Invalid(format!(
-            "invalid station name {name:?} (use letters, digits, '-', '_', '.')"
-        )))
+        Err(PkiError::StationName(name.to_owned()))
     }
 }
 
 impl Pki {
     /// Creates a new PKI in `dir` (which must not already hold one): root CA, EA, AA,
     /// and `station` with an enrolment credential and one authorization ticket.
-    pub fn init(dir: &Path, config: PkiConfig, station: &str) -> Result<Pki, PkiError> {
+    pub fn init(dir: &Path, mut config: PkiConfig, station: &str) -> Result<Pki, PkiError> {
         valid_station_name(station)?;
         if dir.join("pki.toml").exists() {
-            return Err(PkiError::Invalid(format!("{} already holds a PKI", dir.display())));
+            return Err(PkiError::Exists(dir.to_path_buf()));
         }
         fs::create_dir_all(dir).map_err(io(dir))?;
         let now = TaiTime::now();
@@ -242,50 +321,38 @@ impl Pki {
         let ca_validity = Duration::from_secs(config.ca_validity_secs);
         let curve = config.curve;
 
-        let root_key = PrivateKey::generate(curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
+        let root_key = PrivateKey::generate(curve)?;
         let mut spec = CertificateSpec::new(Some("v2xsec root CA"), start, ca_validity);
         spec.issue_permissions = Some(IssuePermissions::All);
         spec.assurance_level = Some(0xe0);
         // The root may sign CRLs (PSID 256).
-        spec.app_permissions = vec![AppPermission {
-            psid: crate::crl::CRL_PSID,
-            ssp: None,
-        }];
+        spec.app_permissions = root_app_permissions();
         let root_cert = issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key))?;
         let root = Authority {
             certificate: Arc::new(root_cert),
             key: root_key,
         };
 
-        let sub_ca = |name: &str, psids: Vec<u64>| -> Result<Authority, PkiError> {
-            let key = PrivateKey::generate(curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
-            let mut spec = CertificateSpec::new(Some(name), start, ca_validity);
-            spec.issue_permissions = Some(IssuePermissions::Psids(psids));
-            spec.assurance_level = Some(0xe0);
-            let enc = PrivateKey::generate(encryption_curve(curve)).map_err(|e| PkiError::Invalid(e.to_string()))?;
-            spec.encryption_key = Some(enc.public_key().clone());
-            let cert = issue_certificate(
-                &spec,
-                key.public_key(),
-                IssuerKey::Ca {
-                    cert: &root.certificate,
-                    key: &root.key,
-                },
-            )?;
-            Ok(Authority {
-                certificate: Arc::new(cert),
-                key,
-            })
+        let sub_ca = |name: &str, permissions: IssuePermissions| {
+            issue_sub_ca(&root, name, permissions, start, ca_validity, curve)
         };
-        // The EA issues enrolment credentials (PSID 623), the AA tickets for the PKI's PSIDs.
-        let ea = sub_ca("v2xsec enrolment authority", vec![PSID_CERT_REQUEST])?;
-        let aa = sub_ca("v2xsec authorization authority", config.psids.clone())?;
-
+        // The EA issues enrolment credentials (PSID 623). The AA issues tickets for any
+        // PSID (`pki issue --psid` chooses), to end entities only: a ticket can never issue.
+        let ea = sub_ca(
+            "v2xsec enrolment authority",
+            IssuePermissions::Psids(vec![ItsAid::CERT_REQUEST]),
+        )?;
+        let aa = sub_ca(
+            "v2xsec authorization authority",
+            IssuePermissions::Groups(vec![PsidGroup {
+                subjects: None,
+                ..PsidGroup::end_entities(&[])
+            }]),
+        )?;
         save_authority(&dir.join("root"), &root)?;
         save_authority(&dir.join("ea"), &ea)?;
         save_authority(&dir.join("aa"), &aa)?;
-        let toml = toml::to_string(&config).map_err(|e| PkiError::Invalid(e.to_string()))?;
-        write_file(&dir.join("pki.toml"), toml.as_bytes())?;
+        config.last_crl_serial = Some(1);
         let pki = Pki {
             dir: dir.to_path_buf(),
             config,
@@ -293,7 +360,8 @@ impl Pki {
             ea,
             aa,
         };
-        pki.write_crl(&[], 1)?;
+        pki.save_config()?;
+        pki.sign_and_write_crl(&[], 1)?;
         pki.enrol(station)?;
         let spec = TicketSpec::new(&pki.config.psids, Duration::from_secs(pki.config.ticket_validity_secs));
         pki.issue_tickets(station, 1, &spec)?;
@@ -304,9 +372,9 @@ impl Pki {
     pub fn open(dir: &Path) -> Result<Pki, PkiError> {
         let cfg_path = dir.join("pki.toml");
         let text = fs::read_to_string(&cfg_path).map_err(io(&cfg_path))?;
-        let config: PkiConfig = toml::from_str(&text).map_err(|e| PkiError::BadFile {
+        let config: PkiConfig = toml::from_str(&text).map_err(|source| PkiError::Config {
             path: cfg_path.clone(),
-            detail: e.to_string(),
+            source,
         })?;
         let root = load_authority(&dir.join("root"), config.curve)?;
         let ea = load_authority(&dir.join("ea"), config.curve)?;
@@ -340,6 +408,10 @@ impl Pki {
         &self.aa
     }
 
+    fn save_config(&self) -> Result<(), PkiError> {
+        write_file(&self.dir.join("pki.toml"), toml::to_string(&self.config)?.as_bytes())
+    }
+
     fn station_dir(&self, station: &str) -> PathBuf {
         self.dir.join("stations").join(station)
     }
@@ -366,18 +438,15 @@ impl Pki {
             let key = read_key(&sdir.join("ec.pem"), self.config.curve)?;
             return Ok(Authority { certificate, key });
         }
-        let key = PrivateKey::generate(self.config.curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
-        let start = TaiTime::now().saturating_sub(Duration::from_secs(300));
+        let key = PrivateKey::generate(self.config.curve)?;
+        let start = TaiTime::now().saturating_sub(TICKET_BACKDATE);
         let ea_end = self.ea.certificate.validity().end;
         let validity = Duration::from_secs((2 * YEAR).min(ea_end.saturating_sub(start.seconds())));
         let mut spec = CertificateSpec::new(Some(station), start, validity);
         // An enrolment credential signs authorization requests to the AA: ITS-AID 623
         // (secured certificate request service), SSP "enrolment, authorization" as in
         // the ETSI test PKIs.
-        spec.app_permissions = vec![AppPermission {
-            psid: PSID_CERT_REQUEST,
-            ssp: Some(vec![0x01, 0xc0]),
-        }];
+        spec.app_permissions = vec![AppPermission::new(ItsAid::CERT_REQUEST, Some(vec![0x01, 0xc0]))];
         let cert = issue_certificate(
             &spec,
             key.public_key(),
@@ -387,10 +456,7 @@ impl Pki {
             },
         )?;
         write_file(&sdir.join("ec.oer"), cert.encoded())?;
-        write_private(
-            &sdir.join("ec.pem"),
-            &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
-        )?;
+        write_private(&sdir.join("ec.pem"), &key.to_pem()?)?;
         Ok(Authority {
             certificate: Arc::new(cert),
             key,
@@ -408,56 +474,34 @@ impl Pki {
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".oer"))
             .count();
-        let start = spec
-            .start
-            .unwrap_or_else(|| TaiTime::now().saturating_sub(Duration::from_secs(300)));
+        let now = TaiTime::now();
+        let start = spec.start.unwrap_or_else(|| spec.default_start(now));
+        let end = start.seconds().saturating_add(spec.validity.as_secs());
         let aa_end = self.aa.certificate.validity().end;
-        if start.seconds().saturating_add(spec.validity.as_secs()) > aa_end {
-            return Err(PkiError::Invalid(format!(
-                "ticket validity ends after the AA certificate (AA valid until TAI {aa_end} s)"
-            )));
+        if end > aa_end {
+            return Err(PkiError::OutlivesAa { aa_end });
+        }
+        if end <= now.seconds() && !spec.insecure_allow_expired {
+            return Err(PkiError::TicketAlreadyExpired {
+                start: start.seconds(),
+                end,
+                now: now.seconds(),
+            });
         }
         let mut out = Vec::with_capacity(count);
         for i in first..first + count {
-            let key = PrivateKey::generate(self.config.curve).map_err(|e| PkiError::Invalid(e.to_string()))?;
-            let enc = if spec.encryption_key {
-                Some(
-                    PrivateKey::generate(encryption_curve(self.config.curve))
-                        .map_err(|e| PkiError::Invalid(e.to_string()))?,
-                )
-            } else {
-                None
-            };
-            let mut cs = CertificateSpec::new(None, start, spec.validity);
-            cs.app_permissions = spec.permissions.clone();
-            cs.region = spec.region.clone();
-            cs.encryption_key = enc.as_ref().map(|k| k.public_key().clone());
-            cs.assurance_level = Some(0x00);
-            let cert = issue_certificate(
-                &cs,
-                key.public_key(),
-                IssuerKey::Ca {
-                    cert: &self.aa.certificate,
-                    key: &self.aa.key,
-                },
-            )?;
+            let creds = issue_ticket(&self.aa, spec, start, self.config.curve)?;
+            // Never hand out a ticket receivers would reject as inconsistent (e.g. a PSID the
+            // AA of an older PKI directory may not grant).
+            check_issued_by(&creds.certificate, &self.aa.certificate).map_err(PkiError::NotPermittedByAa)?;
+            let (cert, key, enc) = (&creds.certificate, &creds.signing_key, &creds.encryption_key);
             let base = tdir.join(format!("at-{i:04}"));
             write_file(&base.with_extension("oer"), cert.encoded())?;
-            write_private(
-                &base.with_extension("pem"),
-                &key.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
-            )?;
-            if let Some(k) = &enc {
-                write_private(
-                    &tdir.join(format!("at-{i:04}.enc.pem")),
-                    &k.to_pem().map_err(|e| PkiError::Invalid(e.to_string()))?,
-                )?;
+            write_private(&base.with_extension("pem"), &key.to_pem()?)?;
+            if let Some(k) = enc {
+                write_private(&tdir.join(format!("at-{i:04}.enc.pem")), &k.to_pem()?)?;
             }
-            out.push(Credentials {
-                certificate: Arc::new(cert),
-                signing_key: key,
-                encryption_key: enc,
-            });
+            out.push(creds);
         }
         Ok(out)
     }
@@ -499,27 +543,52 @@ impl Pki {
 
     /// The station's pseudonym pool.
     pub fn pseudonyms(&self, station: &str) -> Result<PseudonymPool, PkiError> {
-        PseudonymPool::new(self.tickets(station)?)
-            .ok_or_else(|| PkiError::Invalid(format!("station {station} has no tickets")))
+        PseudonymPool::new(self.tickets(station)?).ok_or_else(|| PkiError::NoTickets(station.to_owned()))
     }
 
-    /// A trust store with the root as anchor, EA and AA as chain links and the CRL applied.
+    /// A trust store with the root as anchor, EA and AA as chain links and the CRL applied
+    /// (strict: a missing or rolled-back CRL is an error).
     pub fn trust_store(&self) -> Result<TrustStore, PkiError> {
+        Ok(self.trust_store_with(&TrustOptions::default())?.store)
+    }
+
+    /// [`Pki::trust_store`] with explicit options (the insecure missing-CRL override).
+    pub fn trust_store_with(&self, options: &TrustOptions) -> Result<LoadedTrust, PkiError> {
         let mut store = TrustStore::new();
         store
             .add_trust_anchor(self.root.certificate.clone())
-            .map_err(|e| PkiError::Invalid(e.to_string()))?;
+            .map_err(|source| PkiError::Anchor {
+                path: self.dir.join("root/cert.oer"),
+                source,
+            })?;
         store.add_ca_certificate(self.ea.certificate.clone());
         store.add_ca_certificate(self.aa.certificate.clone());
+        let mut warnings = Vec::new();
         let crl_path = self.dir.join("crl.oer");
         if crl_path.exists() {
+            store.expect_crl_from(&self.root.certificate);
             let bytes = read(&crl_path)?;
-            store.apply_crl(&bytes).map_err(|e| PkiError::BadFile {
+            let crl = verify_crl(&bytes, &store).map_err(|source| PkiError::Crl {
                 path: crl_path.clone(),
-                detail: e.to_string(),
+                source,
             })?;
+            if let Some(expected) = self.config.last_crl_serial.filter(|e| crl.serial < *e) {
+                return Err(PkiError::CrlRollback {
+                    path: crl_path,
+                    found: crl.serial,
+                    expected,
+                });
+            }
+            store.revocation_mut().install(crl).map_err(|e| PkiError::Crl {
+                path: crl_path.clone(),
+                source: e.into(),
+            })?;
+        } else if options.insecure_allow_missing_crl {
+            warnings.push(TrustWarning::MissingCrl { path: crl_path });
+        } else {
+            return Err(PkiError::MissingCrl { path: crl_path });
         }
-        Ok(store)
+        Ok(LoadedTrust { store, warnings })
     }
 
     /// A security entity signing with `station`'s tickets and trusting this PKI.
@@ -531,91 +600,90 @@ impl Pki {
         ))
     }
 
-    fn write_crl(&self, revoked: &[&Certificate], serial: u32) -> Result<(), PkiError> {
+    /// Signs the CRL listing `entries` with `serial` (current for [`CRL_VALIDITY`]) and
+    /// writes it.
+    fn sign_and_write_crl(&self, entries: &[(HashedId10, u32)], serial: u32) -> Result<(), PkiError> {
         let now = TaiTime::now();
-        let next = now.saturating_add(Duration::from_secs(7 * 24 * 3600));
-        let bytes =
-            issue_crl(revoked, serial, now, next, &self.root.certificate, &self.root.key).map_err(PkiError::Invalid)?;
+        let bytes = issue_crl_entries(
+            entries,
+            serial,
+            now,
+            now.saturating_add(CRL_VALIDITY),
+            &self.root.certificate,
+            &self.root.key,
+        )
+        .map_err(|source| PkiError::Crl {
+            path: self.dir.join("crl.oer"),
+            source,
+        })?;
         write_file(&self.dir.join("crl.oer"), &bytes)
     }
 
-    /// Revokes a certificate: re-issues the CRL with it added.
-    pub fn revoke(&self, cert: &Certificate) -> Result<(), PkiError> {
-        let mut store = TrustStore::new();
-        store
-            .add_trust_anchor(self.root.certificate.clone())
-            .map_err(|e| PkiError::Invalid(e.to_string()))?;
+    /// The entries and serial of the CRL on disk (refusing a missing or rolled-back one).
+    fn current_crl(&self) -> Result<(Vec<(HashedId10, u32)>, u32), PkiError> {
         let crl_path = self.dir.join("crl.oer");
-        let (mut entries, serial) = match read(&crl_path) {
-            Ok(b) => {
-                let crl = verify_crl(&b, &store).map_err(|e| PkiError::BadFile {
-                    path: crl_path.clone(),
-                    detail: e.to_string(),
-                })?;
-                (crl.entries, crl.serial)
-            }
-            Err(_) => (Vec::new(), 0),
-        };
-        if !entries.iter().any(|(id, _)| *id == cert.hashed_id10()) {
-            entries.push((
-                cert.hashed_id10(),
-                u32::try_from(cert.validity().end).unwrap_or(u32::MAX),
-            ));
+        if !crl_path.exists() {
+            return Err(PkiError::MissingCrl { path: crl_path });
         }
-        let now = TaiTime::now();
-        let next = now.saturating_add(Duration::from_secs(7 * 24 * 3600));
-        let bytes =
-            crate::crl::issue_crl_entries(&entries, serial + 1, now, next, &self.root.certificate, &self.root.key)
-                .map_err(PkiError::Invalid)?;
-        write_file(&crl_path, &bytes)
+        let store = self.trust_store()?;
+        let crl = store
+            .revocation()
+            .crls()
+            .find(|c| c.issuer == self.root.certificate.hashed_id8())
+            .cloned()
+            .ok_or(PkiError::MissingCrl { path: crl_path })?;
+        let entries = match crl.entries {
+            CrlEntries::HashedId10(e) => e,
+            CrlEntries::HashedId8(_) => Vec::new(),
+        };
+        Ok((entries, crl.serial))
+    }
+
+    /// Re-signs the CRL with the next serial and the same entries plus `add` (a fresh
+    /// nextUpdate), and records the serial.
+    fn reissue_crl(&mut self, add: Option<&Certificate>) -> Result<u32, PkiError> {
+        let (mut entries, serial) = self.current_crl()?;
+        if let Some(cert) = add {
+            if !entries.iter().any(|(id, _)| *id == cert.hashed_id10()) {
+                entries.push((
+                    cert.hashed_id10(),
+                    u32::try_from(cert.validity().end).unwrap_or(u32::MAX),
+                ));
+            }
+        }
+        let serial = serial.max(self.config.last_crl_serial.unwrap_or(0)) + 1;
+        // The CRL first: if the configuration is not updated, it still names a serial the
+        // new CRL does not fall below.
+        self.sign_and_write_crl(&entries, serial)?;
+        self.config.last_crl_serial = Some(serial);
+        self.save_config()?;
+        Ok(serial)
+    }
+
+    /// Revokes a certificate: re-issues the CRL with it added. Returns the new CRL serial.
+    pub fn revoke(&mut self, cert: &Certificate) -> Result<u32, PkiError> {
+        self.reissue_crl(Some(cert))
+    }
+
+    /// Re-issues the CRL unchanged but for a new serial and nextUpdate (a CRL must be
+    /// re-issued before its nextUpdate, or receivers stop trusting the PKI's chains).
+    pub fn refresh_crl(&mut self) -> Result<u32, PkiError> {
+        self.reissue_crl(None)
     }
 }
 
-/// Loads a trust store from a directory: a PKI directory (with `pki.toml`), or a
-/// directory of root certificates (`*.oer`, self-signed -> trust anchor, others ->
-/// chain links), ECTL files (verified with a self-signed certificate of the same
-/// directory, e.g. the EU TLM certificate) and CRLs.
+/// Loads a trust store from `dir` with the strict defaults, as of now: a PKI directory
+/// (with `pki.toml`), or a directory of certificates, trust lists and CRLs
+/// ([`crate::trust_dir`]).
 pub fn load_trust_dir(dir: &Path) -> Result<TrustStore, PkiError> {
+    Ok(load_trust_dir_with(dir, &TrustOptions::default())?.store)
+}
+
+/// [`load_trust_dir`] with explicit options (time, insecure lab overrides).
+pub fn load_trust_dir_with(dir: &Path, options: &TrustOptions) -> Result<LoadedTrust, PkiError> {
     if dir.join("pki.toml").exists() {
-        return Pki::open(dir)?.trust_store();
+        Pki::open(dir)?.trust_store_with(options)
+    } else {
+        load_certificate_dir(dir, options)
     }
-    let rd = fs::read_dir(dir).map_err(io(dir))?;
-    let mut files: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    let mut store = TrustStore::new();
-    let mut self_signed = Vec::new();
-    let mut other = Vec::new();
-    for f in &files {
-        let bytes = read(f)?;
-        match Certificate::from_bytes(&bytes) {
-            Ok(c) if c.is_self_signed() => {
-                let c = Arc::new(c);
-                store.add_trust_anchor(c.clone()).map_err(|e| PkiError::BadFile {
-                    path: f.clone(),
-                    detail: e.to_string(),
-                })?;
-                self_signed.push(c);
-            }
-            Ok(c) => store.add_ca_certificate(Arc::new(c)),
-            Err(_) => other.push((f.clone(), bytes)),
-        }
-    }
-    for (f, bytes) in other {
-        let as_ectl = self_signed.iter().find_map(|tlm| store.load_ectl(&bytes, tlm).ok());
-        if as_ectl.is_some() {
-            continue;
-        }
-        if store.apply_crl(&bytes).is_ok() {
-            continue;
-        }
-        return Err(PkiError::BadFile {
-            path: f,
-            detail: "neither a certificate, a trust list verifiable with a certificate here, nor a CRL".into(),
-        });
-    }
-    Ok(store)
 }

@@ -7,11 +7,14 @@
 //!   offset between stations synchronised by GNSS).
 //! * DENM: at most 60 s old, 1 s in the future (DENMs are repeated and relayed).
 //! * generic: at most 30 s old, 1 s in the future.
+//!
+//! SSP semantics: CAM and DENM follow the ETSI SSP tables of [`crate::permissions::ssp`];
+//! generic PSIDs have none unless configured.
 
+use crate::permissions::SspRule;
 use std::time::Duration;
+use v2x_wire::ItsAid;
 
-pub const PSID_CAM: u64 = 36;
-pub const PSID_DENM: u64 = 37;
 /// ETSI CAM SSP as in the ETSI test PKI (version 1, all basic container bits).
 pub const DEFAULT_CAM_SSP: [u8; 3] = [0x01, 0xff, 0xfc];
 /// ETSI DENM SSP as in the ETSI test PKI (version 1, all cause codes).
@@ -46,31 +49,11 @@ pub enum SignerPolicy {
     DigestWithCertificateEvery(Duration),
 }
 
-/// A required SSP: the certificate's SSP, masked, must equal `value` masked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SspRequirement {
-    pub value: Vec<u8>,
-    pub mask: Vec<u8>,
-}
-
-impl SspRequirement {
-    /// True if `ssp` satisfies the requirement (a missing SSP satisfies nothing but an
-    /// all-zero mask).
-    pub fn is_met_by(&self, ssp: Option<&[u8]>) -> bool {
-        let ssp = ssp.unwrap_or(&[]);
-        self.mask.iter().enumerate().all(|(i, m)| {
-            let want = self.value.get(i).copied().unwrap_or(0) & m;
-            let have = ssp.get(i).copied().unwrap_or(0) & m;
-            want == have
-        })
-    }
-}
-
 /// One profile: encap behaviour and decap requirements.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
     pub kind: ProfileKind,
-    pub psid: u64,
+    pub psid: ItsAid,
     pub signer: SignerPolicy,
     /// Encap puts the generation location in; decap requires it.
     pub generation_location: bool,
@@ -78,72 +61,56 @@ pub struct Profile {
     pub max_age: Duration,
     /// Furthest accepted generation time into the future.
     pub max_future_skew: Duration,
-    /// SSP bits the signer's certificate must hold for this PSID (decap).
-    pub required_ssp: Option<SspRequirement>,
+    /// What the signer's SSP for this PSID must allow (decap).
+    pub ssp: SspRule,
 }
 
 impl Profile {
     pub fn cam() -> Profile {
         Profile {
             kind: ProfileKind::Cam,
-            psid: PSID_CAM,
+            psid: ItsAid::CAM,
             signer: SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(1)),
             generation_location: false,
             max_age: Duration::from_secs(2),
             max_future_skew: Duration::from_millis(200),
-            required_ssp: None,
+            ssp: SspRule::EtsiCam,
         }
     }
 
     pub fn denm() -> Profile {
         Profile {
             kind: ProfileKind::Denm,
-            psid: PSID_DENM,
+            psid: ItsAid::DENM,
             signer: SignerPolicy::Certificate,
             generation_location: true,
             max_age: Duration::from_secs(60),
             max_future_skew: Duration::from_secs(1),
-            required_ssp: None,
+            ssp: SspRule::EtsiDenm,
         }
     }
 
-    pub fn generic(psid: u64) -> Profile {
+    pub fn generic(psid: impl Into<ItsAid>) -> Profile {
         Profile {
             kind: ProfileKind::Generic,
-            psid,
+            psid: psid.into(),
             signer: SignerPolicy::Certificate,
             generation_location: false,
             max_age: Duration::from_secs(30),
             max_future_skew: Duration::from_secs(1),
-            required_ssp: None,
+            ssp: SspRule::Any,
         }
     }
 
-    pub fn for_kind(kind: ProfileKind, psid: Option<u64>) -> Profile {
+    pub fn for_kind(kind: ProfileKind, psid: Option<ItsAid>) -> Profile {
         let mut p = match kind {
             ProfileKind::Cam => Profile::cam(),
             ProfileKind::Denm => Profile::denm(),
-            ProfileKind::Generic => Profile::generic(psid.unwrap_or(PSID_CAM)),
+            ProfileKind::Generic => Profile::generic(psid.unwrap_or(ItsAid::CAM)),
         };
         if let Some(psid) = psid {
             p.psid = psid;
         }
         p
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ssp_requirement_masks() {
-        let r = SspRequirement {
-            value: vec![0x01, 0x80],
-            mask: vec![0xff, 0x80],
-        };
-        assert!(r.is_met_by(Some(&[0x01, 0xff])));
-        assert!(!r.is_met_by(Some(&[0x01, 0x7f])));
-        assert!(!r.is_met_by(None));
     }
 }

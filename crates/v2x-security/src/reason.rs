@@ -41,6 +41,9 @@ pub enum RejectReason {
     InconsistentChain,
     /// A certificate in the chain is on a revocation list.
     RevokedCertificate,
+    /// A CRL is expected from the chain's root but none is held, or the one held is past
+    /// its nextUpdate: whether a certificate is revoked cannot be told.
+    RevocationStatusUnknown,
     /// The generation location is outside the certificate's region.
     OutsideRegion,
     /// The certificate does not permit the message's PSID / ITS-AID.
@@ -97,6 +100,7 @@ impl RejectReason {
             RejectReason::CertificateNotYetValid => "certificate-not-yet-valid",
             RejectReason::InconsistentChain => "inconsistent-chain",
             RejectReason::RevokedCertificate => "revoked-certificate",
+            RejectReason::RevocationStatusUnknown => "revocation-status-unknown",
             RejectReason::OutsideRegion => "outside-region",
             RejectReason::PsidNotPermitted => "psid-not-permitted",
             RejectReason::SspNotPermitted => "ssp-not-permitted",
@@ -139,4 +143,21 @@ impl Rejection {
             detail: detail.into(),
         }
     }
+
+    /// A rejection whose detail is `context` followed by `cause` and each of its sources.
+    pub fn caused_by(reason: RejectReason, context: &str, cause: &dyn std::error::Error) -> Rejection {
+        Rejection::new(reason, format!("{context}: {}", error_chain(cause)))
+    }
+}
+
+/// An error and its sources, joined with ": " (the detail a user needs in one line).
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        cur = s.source();
+    }
+    out
 }

@@ -1,19 +1,43 @@
-//! Signing and verifying generic 1609.2 SignedData (used for CRLs and trust lists;
-//! the security entity has its own hot path for CAM/DENM).
+//! Signing and verifying generic 1609.2 SignedData with unsecured inner data: CRLs and trust
+//! lists (messages go through the security entity, which has its own hot path).
 
-use crate::certificate::{join_hash, Certificate};
-use crate::convert;
-use rasn::types::OctetString;
+use crate::certificate::{join_hash, CertRef, Certificate};
+use crate::convert::{self, ConvertError};
+use crate::message_signature::{verify_message_signature, SignatureError, SignatureForm};
+use crate::trust_store::TrustStore;
 use rasn_its::ieee1609dot2 as w;
-use rasn_its::ieee1609dot2::base_types as bt;
-use v2x_crypto::{hash, PrivateKey};
-use v2x_wire::ieee1609dot2 as wire;
+use std::sync::Arc;
+use v2x_crypto::{hash, CryptoError, HashedId8, PrivateKey};
+use v2x_wire::ieee1609dot2::{self as wire, WireError};
 
 /// How the signer is identified in a generic signed message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignerKind {
     Digest,
     Certificate,
+}
+
+/// Why generic signed data could not be produced or verified.
+#[derive(Debug, thiserror::Error)]
+pub enum SignedDataError {
+    #[error("encoding")]
+    Encode(#[from] WireError),
+    #[error("signing")]
+    Crypto(#[from] CryptoError),
+    #[error("{0}")]
+    Convert(#[from] ConvertError),
+    #[error("signed by {found}, not by the expected {expected}")]
+    WrongSigner { found: HashedId8, expected: HashedId8 },
+    #[error("the signer certificate carried is not the expected one")]
+    WrongSignerCertificate,
+    #[error("unsupported signer identifier")]
+    UnsupportedSigner,
+    #[error("the signer {0} is not a trust anchor")]
+    NotAnAnchor(HashedId8),
+    #[error("the signed bytes are not where the spans say")]
+    Spans,
+    #[error("signature")]
+    Signature(#[from] SignatureError),
 }
 
 /// Signs `payload` as unsecured inner data with `header`.
@@ -23,32 +47,25 @@ pub fn sign_data(
     cert: &Certificate,
     key: &PrivateKey,
     kind: SignerKind,
-) -> Result<Vec<u8>, String> {
-    let data = w::Ieee1609Dot2Data {
-        protocol_version: 3,
-        content: w::Ieee1609Dot2Content::UnsecuredData(bt::Opaque(OctetString::from(payload))),
-    };
-    let payload = w::SignedDataPayload::builder()
-        .data(data)
-        .build()
-        .map_err(|e| e.to_string())?;
-    let tbs = w::ToBeSignedData {
-        payload,
-        header_info: header,
-    };
-    let tbs_bytes = v2x_wire::ieee1609dot2::encode(&tbs).map_err(|e| e.to_string())?;
+) -> Result<Vec<u8>, SignedDataError> {
+    let tbs = wire::to_be_signed_data(wire::unsecured(payload.to_vec()), header)?;
+    let tbs_bytes = wire::encode(&tbs)?;
     let alg = key.curve().hash_alg();
     let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), cert.signer_hash().as_ref());
-    let sig = key.sign_digest(digest.as_ref()).map_err(|e| e.to_string())?;
+    let sig = key.sign_digest(digest.as_ref())?;
     let signer = match kind {
         SignerKind::Digest => w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8())),
         SignerKind::Certificate => {
             w::SignerIdentifier::Certificate(w::SequenceOfCertificate(vec![cert.decoded().clone()]))
         }
     };
-    let sig = convert::signature_to_wire(&sig).map_err(|e| e.0)?;
-    wire::encode_signed_data_from_parts(convert::hash_alg_to_wire(alg), &tbs_bytes, &signer, &sig)
-        .map_err(|e| e.to_string())
+    let sig = convert::signature_to_wire(&sig)?;
+    Ok(wire::encode_signed_data_from_parts(
+        convert::hash_alg_to_wire(alg),
+        &tbs_bytes,
+        &signer,
+        &sig,
+    )?)
 }
 
 /// Verifies the signature of received signed data (`bytes` with its spans) with
@@ -58,36 +75,62 @@ pub fn verify_signed_data(
     signed: &w::SignedData,
     spans: &wire::SignedDataSpans,
     signer: &Certificate,
-) -> Result<(), String> {
+) -> Result<(), SignedDataError> {
     match &signed.signer {
         w::SignerIdentifier::Digest(d) => {
             let id = convert::hashed_id8_from_wire(d);
             if id != signer.hashed_id8() && id != signer.hashed_id8_with(signer.curve().hash_alg()) {
-                return Err(format!("signed by {id}, not by {}", signer.hashed_id8()));
+                return Err(SignedDataError::WrongSigner {
+                    found: id,
+                    expected: signer.hashed_id8(),
+                });
             }
         }
         w::SignerIdentifier::Certificate(_) => {
             let first = spans.signer_certificates.first().and_then(|r| bytes.get(r.clone()));
             if first != Some(signer.encoded()) {
-                return Err("signer certificate is not the expected one".into());
+                return Err(SignedDataError::WrongSignerCertificate);
             }
         }
-        _ => return Err("unsupported signer kind".into()),
+        _ => return Err(SignedDataError::UnsupportedSigner),
     }
-    let alg = convert::hash_alg_from_wire(&signed.hash_id).map_err(|e| e.0)?;
-    if alg != signer.curve().hash_alg() {
-        return Err("hashId does not match the signer's curve".into());
-    }
-    let tbs = bytes.get(spans.tbs_data.clone()).ok_or("tbsData span")?;
-    let sig = convert::signature(&signed.signature).map_err(|e| e.0)?;
-    let digest = join_hash(alg, hash(alg, tbs).as_ref(), signer.signer_hash().as_ref());
-    if signer
-        .verification_key()
-        .verify_digest(digest.as_ref(), &sig)
-        .unwrap_or(false)
-    {
-        Ok(())
-    } else {
-        Err("signature does not verify".into())
+    let alg = convert::hash_alg_from_wire(&signed.hash_id)?;
+    let tbs = bytes.get(spans.tbs_data.clone()).ok_or(SignedDataError::Spans)?;
+    let sig = convert::signature(&signed.signature)?;
+    verify_message_signature(signer, alg, &hash(alg, tbs), &sig, SignatureForm::default())?;
+    Ok(())
+}
+
+/// The trust anchor of `store` that signed `signed`: named by digest, or carried as the
+/// (first) signer certificate.
+pub(crate) fn anchor_signer(
+    bytes: &[u8],
+    signed: &w::SignedData,
+    spans: &wire::SignedDataSpans,
+    store: &TrustStore,
+) -> Result<CertRef, SignedDataError> {
+    match &signed.signer {
+        w::SignerIdentifier::Digest(d) => {
+            let id = convert::hashed_id8_from_wire(d);
+            store
+                .authority(&id)
+                .filter(|c| store.is_anchor(c))
+                .cloned()
+                .ok_or(SignedDataError::NotAnAnchor(id))
+        }
+        w::SignerIdentifier::Certificate(_) => {
+            let first = spans
+                .signer_certificates
+                .first()
+                .and_then(|r| bytes.get(r.clone()))
+                .ok_or(SignedDataError::Spans)?;
+            let cert = Certificate::from_bytes(first).map_err(|_| SignedDataError::WrongSignerCertificate)?;
+            if store.is_anchor(&cert) {
+                Ok(Arc::new(cert))
+            } else {
+                Err(SignedDataError::NotAnAnchor(cert.hashed_id8()))
+            }
+        }
+        _ => Err(SignedDataError::UnsupportedSigner),
     }
 }

@@ -1,9 +1,10 @@
 //! What a receiver trusts and knows: trust anchors (root CAs, from files or a verified
-//! ECTL), CA certificates available for chain building (verified when used), the cache
-//! of certificates whose chains have been validated, and the revocation set.
+//! trust list), CA certificates available for chain building (verified when used), the
+//! cache of certificates whose chains have been validated, and the revocation state.
 
 use crate::certificate::{CertRef, Certificate};
-use crate::chain::ValidatedChain;
+use crate::revocation::{HashedId10, RevocationSet};
+use crate::validated::ValidatedChain;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use v2x_crypto::{HashAlg, HashedId8};
@@ -11,16 +12,55 @@ use v2x_crypto::{HashAlg, HashedId8};
 /// Default bound of the validated-certificate cache.
 pub const DEFAULT_KNOWN_CAPACITY: usize = 4096;
 
+/// Why a certificate cannot be a trust anchor.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TrustError {
-    #[error("not a usable trust anchor: {0}")]
-    BadAnchor(String),
-    #[error("trust list rejected: {0}")]
-    TrustList(String),
+pub enum AnchorError {
+    #[error("{0} is not self-signed")]
+    NotSelfSigned(HashedId8),
+    #[error("{0}: its self-signature does not verify")]
+    BadSelfSignature(HashedId8),
 }
 
-/// Low ten bytes of a certificate's whole-certificate hash (1609.2 hash-based CRLs).
-pub type HashedId10 = [u8; 10];
+/// Something a caller should tell the user about trust material loaded under an insecure
+/// option (this library prints nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrustWarning {
+    /// A trust list past its nextUpdate was loaded.
+    ExpiredTrustList {
+        signer: HashedId8,
+        next_update: u32,
+        now: u32,
+    },
+    /// A PKI directory without its CRL was trusted.
+    MissingCrl { path: std::path::PathBuf },
+}
+
+impl std::fmt::Display for TrustWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrustWarning::ExpiredTrustList {
+                signer,
+                next_update,
+                now,
+            } => write!(
+                f,
+                "the trust list of {signer} was due to be replaced at {next_update} (TAI s, now {now}); loaded anyway (insecure option)"
+            ),
+            TrustWarning::MissingCrl { path } => write!(
+                f,
+                "{} is missing; trusting the PKI without revocation information (insecure option)",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// The newest trust list loaded from one signer: its nextUpdate (TAI s) and ctlSequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TrustListVersion {
+    pub next_update: u32,
+    pub sequence: u8,
+}
 
 #[derive(Default, Clone)]
 pub struct TrustStore {
@@ -30,7 +70,8 @@ pub struct TrustStore {
     known: HashMap<HashedId8, Arc<ValidatedChain>>,
     known_order: VecDeque<HashedId8>,
     known_capacity: usize,
-    revoked: HashSet<HashedId10>,
+    revocation: RevocationSet,
+    lists: HashMap<HashedId8, TrustListVersion>,
 }
 
 impl std::fmt::Debug for TrustStore {
@@ -39,7 +80,7 @@ impl std::fmt::Debug for TrustStore {
             .field("anchors", &(self.anchors.len() / 2))
             .field("cas", &(self.cas.len() / 2))
             .field("known", &self.known.len())
-            .field("revoked", &self.revoked.len())
+            .field("revoked", &self.revocation.revoked_count())
             .finish()
     }
 }
@@ -58,18 +99,12 @@ impl TrustStore {
 
     /// Adds a root certificate as trust anchor. It must be self-signed, its
     /// self-signature must verify, and it must be a CA.
-    pub fn add_trust_anchor(&mut self, cert: CertRef) -> Result<(), TrustError> {
+    pub fn add_trust_anchor(&mut self, cert: CertRef) -> Result<(), AnchorError> {
         if !cert.is_self_signed() {
-            return Err(TrustError::BadAnchor(format!(
-                "{} is not self-signed",
-                cert.hashed_id8()
-            )));
+            return Err(AnchorError::NotSelfSigned(cert.hashed_id8()));
         }
         if !cert.verify_signature(None) {
-            return Err(TrustError::BadAnchor(format!(
-                "{}: self-signature does not verify",
-                cert.hashed_id8()
-            )));
+            return Err(AnchorError::BadSelfSignature(cert.hashed_id8()));
         }
         for id in both_ids(&cert) {
             self.anchors.insert(id, cert.clone());
@@ -138,36 +173,52 @@ impl TrustStore {
         self.known_capacity = capacity;
     }
 
-    /// Marks a certificate as revoked.
+    /// Removes a CA certificate from the chain links (a trust list's delete command).
+    pub fn remove_ca_certificate(&mut self, id: &HashedId8) {
+        if let Some(c) = self.cas.get(id).cloned() {
+            for id in both_ids(&c) {
+                self.cas.remove(&id);
+            }
+        }
+    }
+
+    /// Marks a certificate as revoked (kept across CRL updates).
     pub fn revoke(&mut self, cert: &Certificate) {
-        self.revoked.insert(cert.hashed_id10());
+        self.revocation.revoke_by_hand(cert.hashed_id10());
     }
 
     pub fn revoke_hashed_id10(&mut self, id: HashedId10) {
-        self.revoked.insert(id);
+        self.revocation.revoke_by_hand(id);
     }
 
     pub fn is_revoked(&self, cert: &Certificate) -> bool {
-        !self.revoked.is_empty() && self.revoked.contains(&cert.hashed_id10())
+        self.revocation.is_revoked(cert)
     }
 
     pub fn revoked_count(&self) -> usize {
-        self.revoked.len()
+        self.revocation.revoked_count()
     }
 
-    /// Loads the root CAs (and EA/AA certificates as chain links) of a trust list
-    /// whose signature has been checked by [`crate::trust_list::verify_trust_list`].
-    pub(crate) fn load_trusted_list_entries(&mut self, roots: Vec<CertRef>, cas: Vec<CertRef>) -> usize {
-        let mut n = 0;
-        for r in roots {
-            if self.add_trust_anchor(r).is_ok() {
-                n += 1;
-            }
-        }
-        for c in cas {
-            self.add_ca_certificate(c);
-            n += 1;
-        }
-        n
+    /// The revocation state (CRLs held, expected CRL issuers).
+    pub fn revocation(&self) -> &RevocationSet {
+        &self.revocation
+    }
+
+    pub fn revocation_mut(&mut self) -> &mut RevocationSet {
+        &mut self.revocation
+    }
+
+    /// Records that a CRL is expected from `root` (see [`RevocationSet::expect_crl_from`]).
+    pub fn expect_crl_from(&mut self, root: &Certificate) {
+        self.revocation.expect_crl_from(root.hashed_id8());
+    }
+
+    /// The newest trust list loaded from `signer`, if any.
+    pub fn trust_list_version(&self, signer: &HashedId8) -> Option<TrustListVersion> {
+        self.lists.get(signer).copied()
+    }
+
+    pub(crate) fn set_trust_list_version(&mut self, signer: HashedId8, v: TrustListVersion) {
+        self.lists.insert(signer, v);
     }
 }

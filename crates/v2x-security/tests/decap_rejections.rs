@@ -1,11 +1,38 @@
 //! One test per SN-DECAP rejection reason: build such a message, see that exact reason.
 
-mod common;
-
-use common::*;
 use std::time::Duration;
 use v2x_security::signed::{sign_data, SignerKind};
 use v2x_security::*;
+
+fn pki() -> InMemoryPki {
+    InMemoryPki::builder().build().unwrap()
+}
+
+fn location(lat: f64, lon: f64) -> Location {
+    Location {
+        point: GeoPoint::from_degrees(lat, lon),
+        elevation: 0,
+    }
+}
+
+fn perm(psid: u64, ssp: Option<Vec<u8>>) -> AppPermission {
+    AppPermission::new(psid, ssp)
+}
+
+fn ticket_from(
+    fx: &InMemoryPki,
+    issuer: &v2x_security::pki_store::Authority,
+    perms: &[AppPermission],
+    start: TaiTime,
+    validity: Duration,
+    region: Option<Region>,
+) -> Credentials {
+    let mut spec = TicketSpec::new(&[], validity);
+    spec.permissions = perms.to_vec();
+    spec.start = Some(start);
+    spec.region = region;
+    fx.issue_ticket_from(issuer, &spec).unwrap()
+}
 
 fn reason(r: Result<Decapped, Rejection>) -> RejectReason {
     match r {
@@ -14,26 +41,26 @@ fn reason(r: Result<Decapped, Rejection>) -> RejectReason {
     }
 }
 
-fn denm_at(fx: &Fx, s: &mut SecurityEntity, loc: Location) -> Vec<u8> {
+fn denm_at(fx: &InMemoryPki, s: &mut SecurityEntity, loc: Location) -> Vec<u8> {
     s.encap(&EncapRequest::denm(b"denm", loc).at(fx.now)).unwrap().bytes
 }
 
 #[test]
 fn accepts_a_valid_cam() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let mut r = fx.receiver();
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
     let d = r.decap_at(&m.bytes, fx.now).unwrap();
     assert_eq!(d.payload, b"cam");
-    assert_eq!(d.psid, Some(36));
+    assert_eq!(d.psid, Some(ItsAid::CAM));
     assert_eq!(d.ssp.as_deref(), Some(&[1u8, 0xff, 0xfc][..]));
 }
 
 #[test]
 fn bit_flipped_signature_is_false_signature() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut bad = m.clone();
     let n = bad.len();
@@ -46,8 +73,8 @@ fn bit_flipped_signature_is_false_signature() {
 
 #[test]
 fn forged_payload_is_false_signature() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam payload").at(fx.now)).unwrap().bytes;
     let pos = m.windows(11).position(|w| w == b"cam payload").unwrap();
     let mut bad = m.clone();
@@ -60,8 +87,8 @@ fn forged_payload_is_false_signature() {
 
 #[test]
 fn unsigned_where_signing_is_required() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam").unsigned()).unwrap().bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&m, fx.now)),
@@ -71,8 +98,8 @@ fn unsigned_where_signing_is_required() {
 
 #[test]
 fn stale_and_future_generation_time() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let old = s
         .encap(&EncapRequest::cam(b"cam").at(fx.now.saturating_sub(Duration::from_millis(2500))))
         .unwrap();
@@ -96,27 +123,38 @@ fn stale_and_future_generation_time() {
 
 #[test]
 fn expired_and_not_yet_valid_certificate() {
-    let fx = Fx::new();
-    let perms = [(36, Some(vec![1, 0xff, 0xfc]))];
-    let expired = fx.ticket_with(
-        &perms,
-        fx.now.saturating_sub(Duration::from_secs(7200)),
-        Duration::from_secs(3600),
-        None,
-    );
+    let fx = pki();
+    let perms = [perm(36, Some(vec![1, 0xff, 0xfc]))];
+    let expired = fx
+        .ticket_with(
+            &perms,
+            fx.now.saturating_sub(Duration::from_secs(7200)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(expired);
+    // The sender refuses to sign with it unless told to (the lab option).
+    assert!(matches!(
+        s.encap(&EncapRequest::cam(b"cam").at(fx.now)),
+        Err(EncapError::SignerNotValid { .. })
+    ));
+    s.encap_policy_mut().insecure_sign_with_invalid_certificate = true;
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&m, fx.now)),
         RejectReason::CertificateExpired
     );
-    let later = fx.ticket_with(
-        &perms,
-        fx.now.saturating_add(Duration::from_secs(3600)),
-        Duration::from_secs(3600),
-        None,
-    );
+    let later = fx
+        .ticket_with(
+            &perms,
+            fx.now.saturating_add(Duration::from_secs(3600)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(later);
+    s.encap_policy_mut().insecure_sign_with_invalid_certificate = true;
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&m, fx.now)),
@@ -126,25 +164,17 @@ fn expired_and_not_yet_valid_certificate() {
 
 #[test]
 fn revoked_certificate_via_crl() {
-    let fx = Fx::new();
-    let t = fx.ticket();
+    let fx = pki();
+    let t = fx.ticket().unwrap();
     let cert = t.certificate.clone();
     let mut s = fx.sender(t);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
-    let crl = v2x_security::crl::issue_crl(
-        &[&cert],
-        1,
-        fx.now,
-        fx.now.saturating_add(Duration::from_secs(86400)),
-        &fx.root.certificate,
-        &fx.root.key,
-    )
-    .unwrap();
+    let crl = fx.crl(&[&cert], 1).unwrap();
     let mut r = fx.receiver();
     assert_eq!(r.trust_store_mut().apply_crl(&crl).unwrap(), 1);
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::RevokedCertificate);
     // A CRL signed by someone else is refused.
-    let other = Fx::new();
+    let other = pki();
     let forged =
         v2x_security::crl::issue_crl(&[&cert], 1, fx.now, fx.now, &other.root.certificate, &other.root.key).unwrap();
     assert!(fx.receiver().trust_store_mut().apply_crl(&forged).is_err());
@@ -152,18 +182,20 @@ fn revoked_certificate_via_crl() {
 
 #[test]
 fn psid_not_permitted() {
-    let fx = Fx::new();
-    let t = fx.ticket_with(
-        &[(36, None)],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        None,
-    );
+    let fx = pki();
+    let t = fx
+        .ticket_with(
+            &[perm(36, None)],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     // SN-ENCAP refuses to sign for a PSID the ticket lacks ...
     let mut s = fx.sender(t.clone());
     assert!(matches!(
         s.encap(&EncapRequest::cam(b"x").with_psid(37)),
-        Err(EncapError::PsidNotPermitted(37))
+        Err(EncapError::PsidNotPermitted(ItsAid(37)))
     ));
     // ... so forge one with the generic signer.
     let header = rasn_its::ieee1609dot2::HeaderInfo::builder()
@@ -179,18 +211,20 @@ fn psid_not_permitted() {
 
 #[test]
 fn ssp_not_permitted() {
-    let fx = Fx::new();
-    let t = fx.ticket_with(
-        &[(36, Some(vec![1, 0x00, 0x00]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        None,
-    );
+    let fx = pki();
+    let t = fx
+        .ticket_with(
+            &[perm(36, Some(vec![1, 0x00, 0x00]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(t);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
     // The receiving CAM profile requires the first permission bit (e.g. emergency container).
-    r.policy_mut().profiles.get_mut(&PSID_CAM).unwrap().required_ssp = Some(SspRequirement {
+    r.policy_mut().profiles.get_mut(&ItsAid::CAM).unwrap().ssp = SspRule::Mask(SspRequirement {
         value: vec![1, 0x80],
         mask: vec![0xff, 0x80],
     });
@@ -199,7 +233,7 @@ fn ssp_not_permitted() {
 
 #[test]
 fn broken_chain_issuer_signature_invalid() {
-    let fx = Fx::new();
+    let fx = pki();
     // The AA certificate with one bit of its signature flipped.
     let mut bytes = fx.aa.certificate.encoded().to_vec();
     let n = bytes.len();
@@ -209,9 +243,10 @@ fn broken_chain_issuer_signature_invalid() {
         certificate: broken.clone(),
         key: fx.aa.key.clone(),
     };
-    let t = fx.ticket_from(
+    let t = ticket_from(
+        &fx,
         &broken_aa,
-        &[(36, Some(vec![1, 0xff, 0xfc]))],
+        &[perm(36, Some(vec![1, 0xff, 0xfc]))],
         fx.now.saturating_sub(Duration::from_secs(60)),
         Duration::from_secs(3600),
         None,
@@ -225,9 +260,9 @@ fn broken_chain_issuer_signature_invalid() {
 
 #[test]
 fn untrusted_root() {
-    let fx = Fx::new();
-    let other = Fx::new();
-    let mut s = other.sender(other.ticket());
+    let fx = pki();
+    let other = pki();
+    let mut s = other.sender(other.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
     r.trust_store_mut().add_ca_certificate(other.aa.certificate.clone());
@@ -236,8 +271,8 @@ fn untrusted_root() {
 
 #[test]
 fn unknown_signer_digest_queues_a_p2pcd_request() {
-    let fx = Fx::new();
-    let t = fx.ticket();
+    let fx = pki();
+    let t = fx.ticket().unwrap();
     let id3 = t.certificate.hashed_id3();
     let mut s = fx.sender(t);
     let first = s.encap(&EncapRequest::cam(b"1").at(fx.now)).unwrap();
@@ -254,8 +289,8 @@ fn unknown_signer_digest_queues_a_p2pcd_request() {
 
 #[test]
 fn replay_is_duplicate() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     let mut r = fx.receiver();
     r.decap_at(&m, fx.now).unwrap();
@@ -267,17 +302,19 @@ fn replay_is_duplicate() {
 
 #[test]
 fn outside_region() {
-    let fx = Fx::new();
+    let fx = pki();
     let region = Region::Circle {
         center: GeoPoint::from_degrees(48.1, 11.5),
         radius_m: 5000,
     };
-    let t = fx.ticket_with(
-        &[(37, Some(vec![1, 0xff, 0xff, 0xff]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(3600),
-        Some(region),
-    );
+    let t = fx
+        .ticket_with(
+            &[perm(37, Some(vec![1, 0xff, 0xff, 0xff]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(3600),
+            Some(region),
+        )
+        .unwrap();
     let mut s = fx.sender(t);
     let inside = denm_at(&fx, &mut s, location(48.11, 11.5));
     assert!(fx.receiver().decap_at(&inside, fx.now).unwrap().region_checked);
@@ -290,8 +327,8 @@ fn outside_region() {
 
 #[test]
 fn denm_without_location_misses_a_header_field() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = pki();
+    let mut s = fx.sender(fx.ticket().unwrap());
     assert!(matches!(
         s.encap(&EncapRequest::new(ProfileKind::Denm, b"d")),
         Err(EncapError::MissingLocation(ProfileKind::Denm))
@@ -308,10 +345,10 @@ fn denm_without_location_misses_a_header_field() {
 
 #[test]
 fn tampered_ciphertext_fails_decryption() {
-    let fx = Fx::new();
-    let bob_ticket = fx.ticket();
+    let fx = pki();
+    let bob_ticket = fx.ticket().unwrap();
     let bob_cert = bob_ticket.certificate.clone();
-    let mut alice = fx.sender(fx.ticket());
+    let mut alice = fx.sender(fx.ticket().unwrap());
     let mut bob = fx.sender(bob_ticket);
     let m = alice
         .encap(
@@ -330,10 +367,10 @@ fn tampered_ciphertext_fails_decryption() {
 
 #[test]
 fn wrong_recipient() {
-    let fx = Fx::new();
-    let bob = fx.ticket();
-    let mut alice = fx.sender(fx.ticket());
-    let mut carol = fx.sender(fx.ticket());
+    let fx = pki();
+    let bob = fx.ticket().unwrap();
+    let mut alice = fx.sender(fx.ticket().unwrap());
+    let mut carol = fx.sender(fx.ticket().unwrap());
     let m = alice
         .encap(
             &EncapRequest::new(ProfileKind::Generic, b"secret")
@@ -347,7 +384,7 @@ fn wrong_recipient() {
 
 #[test]
 fn garbage_and_wrong_version() {
-    let fx = Fx::new();
+    let fx = pki();
     let mut r = fx.receiver();
     assert_eq!(reason(r.decap_at(&[], fx.now)), RejectReason::InvalidEncoding);
     assert_eq!(reason(r.decap_at(&[3, 0x81, 0], fx.now)), RejectReason::InvalidEncoding);
@@ -355,7 +392,7 @@ fn garbage_and_wrong_version() {
         reason(r.decap_at(&[2, 0x80, 1, 0], fx.now)),
         RejectReason::IncompatibleProtocol
     );
-    let mut s = fx.sender(fx.ticket());
+    let mut s = fx.sender(fx.ticket().unwrap());
     let mut m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     m.push(0);
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InvalidEncoding);
@@ -363,15 +400,17 @@ fn garbage_and_wrong_version() {
 
 #[test]
 fn inconsistent_chain_validity_and_permissions() {
-    let fx = Fx::new();
+    let fx = pki();
     // A ticket outliving its AA.
     let aa_end = fx.aa.certificate.validity().end;
-    let long = fx.ticket_with(
-        &[(36, Some(vec![1, 0xff, 0xfc]))],
-        fx.now.saturating_sub(Duration::from_secs(60)),
-        Duration::from_secs(aa_end - fx.now.seconds() + 3600),
-        None,
-    );
+    let long = fx
+        .ticket_with(
+            &[perm(36, Some(vec![1, 0xff, 0xfc]))],
+            fx.now.saturating_sub(Duration::from_secs(60)),
+            Duration::from_secs(aa_end - fx.now.seconds() + 3600),
+            None,
+        )
+        .unwrap();
     let mut s = fx.sender(long);
     let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
@@ -386,7 +425,7 @@ fn inconsistent_chain_validity_and_permissions() {
         fx.now.saturating_sub(Duration::from_secs(60)),
         Duration::from_secs(86400),
     );
-    spec.issue_permissions = Some(IssuePermissions::Psids(vec![37]));
+    spec.issue_permissions = Some(IssuePermissions::Psids(vec![ItsAid::DENM]));
     let narrow = issue_certificate(
         &spec,
         key.public_key(),
@@ -400,9 +439,10 @@ fn inconsistent_chain_validity_and_permissions() {
         certificate: std::sync::Arc::new(narrow),
         key,
     };
-    let t = fx.ticket_from(
+    let t = ticket_from(
+        &fx,
         &narrow,
-        &[(36, None)],
+        &[perm(36, None)],
         fx.now.saturating_sub(Duration::from_secs(60)),
         Duration::from_secs(3600),
         None,

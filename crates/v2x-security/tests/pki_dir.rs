@@ -22,9 +22,9 @@ fn init_open_issue_revoke() {
         Pki::init(dir.path(), PkiConfig::default(), "car-1").is_err(),
         "no silent overwrite"
     );
-    let pki2 = Pki::open(dir.path()).unwrap();
+    let mut pki2 = Pki::open(dir.path()).unwrap();
     assert_eq!(pki2.root().certificate.encoded(), pki.root().certificate.encoded());
-    let spec = TicketSpec::new(&[36, 37], Duration::from_secs(3600));
+    let spec = TicketSpec::new(&[ItsAid::CAM, ItsAid::DENM], Duration::from_secs(3600));
     let new = pki2.issue_tickets("car-1", 3, &spec).unwrap();
     assert_eq!(new.len(), 3);
     assert_eq!(pki2.tickets("car-1").unwrap().len(), 4);
@@ -36,7 +36,8 @@ fn init_open_issue_revoke() {
     assert_eq!(receiver.decap(&m.bytes).unwrap().payload, b"hello");
 
     // Revoke the active ticket: a fresh receiver loading the PKI sees the CRL.
-    pki2.revoke(sender.signing_certificate().unwrap()).unwrap();
+    let revoked = sender.signing_certificate().unwrap().clone();
+    pki2.revoke(&revoked).unwrap();
     let mut receiver = SecurityEntity::new(load_trust_dir(dir.path()).unwrap());
     let m = sender
         .encap(&EncapRequest::new(ProfileKind::Generic, b"again"))
@@ -62,8 +63,18 @@ fn trust_dir_of_root_files_and_ectl() {
         include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer"),
     )
     .unwrap();
-    let store = load_trust_dir(dir.path()).unwrap();
-    assert!(store.anchors().count() >= 2, "TLM plus the ECTL's root CAs");
+    // The ECTL is current until its nextUpdate; load it as of a day before.
+    let next_update = 679_788_003;
+    let options = TrustOptions {
+        at: TaiTime::from_time32(next_update - 86_400),
+        ..TrustOptions::default()
+    };
+    let loaded = load_trust_dir_with(dir.path(), &options).unwrap();
+    assert!(loaded.store.anchors().count() >= 2, "TLM plus the ECTL's root CAs");
+    assert!(loaded.warnings.is_empty());
     std::fs::write(dir.path().join("junk.oer"), b"junk").unwrap();
-    assert!(load_trust_dir(dir.path()).is_err());
+    assert!(matches!(
+        load_trust_dir_with(dir.path(), &options),
+        Err(PkiError::UnknownFile { .. })
+    ));
 }

@@ -1,12 +1,16 @@
 //! Round trips for every profile and content type, certificate-once-per-second,
 //! P2PCD, signature-only mode, symmetric key reuse and pseudonym rotation.
 
-mod common;
-
-use common::*;
 use std::time::Duration;
 use v2x_crypto::Curve;
 use v2x_security::*;
+
+fn location(lat: f64, lon: f64) -> Location {
+    Location {
+        point: GeoPoint::from_degrees(lat, lon),
+        elevation: 0,
+    }
+}
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -15,8 +19,8 @@ fn ms(n: u64) -> Duration {
 #[test]
 fn every_profile_round_trips_on_every_curve() {
     for curve in Curve::ALL {
-        let fx = Fx::with_curve(curve);
-        let mut s = fx.sender(fx.ticket());
+        let fx = InMemoryPki::builder().curve(curve).build().unwrap();
+        let mut s = fx.sender(fx.ticket().unwrap());
         let mut r = fx.receiver();
         let cam = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
         assert_eq!(r.decap_at(&cam.bytes, fx.now).unwrap().payload, b"cam", "{curve}");
@@ -25,7 +29,7 @@ fn every_profile_round_trips_on_every_curve() {
             .unwrap();
         assert!(denm.signer_was_certificate);
         let d = r.decap_at(&denm.bytes, fx.now).unwrap();
-        assert_eq!((d.payload.as_slice(), d.psid), (&b"denm"[..], Some(37)));
+        assert_eq!((d.payload.as_slice(), d.psid), (&b"denm"[..], Some(ItsAid::DENM)));
         assert_eq!(d.generation_location, Some(GeoPoint::from_degrees(48.0, 11.0)));
         let g = s
             .encap(&EncapRequest::new(ProfileKind::Generic, b"gen").at(fx.now))
@@ -36,8 +40,8 @@ fn every_profile_round_trips_on_every_curve() {
 
 #[test]
 fn cam_carries_the_certificate_at_least_once_per_second() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = InMemoryPki::builder().build().unwrap();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let mut r = fx.receiver();
     let full: Vec<bool> = [0u64, 100, 500, 999, 1000, 1100, 2050]
         .iter()
@@ -54,9 +58,9 @@ fn cam_carries_the_certificate_at_least_once_per_second() {
 
 #[test]
 fn new_station_heard_triggers_a_full_certificate() {
-    let fx = Fx::new();
-    let mut a = fx.sender(fx.ticket());
-    let mut b = fx.sender(fx.ticket());
+    let fx = InMemoryPki::builder().build().unwrap();
+    let mut a = fx.sender(fx.ticket().unwrap());
+    let mut b = fx.sender(fx.ticket().unwrap());
     a.encap(&EncapRequest::cam(b"a0").at(fx.now)).unwrap();
     let a1 = a
         .encap(&EncapRequest::cam(b"a1").at(fx.now.saturating_add(ms(100))))
@@ -75,14 +79,14 @@ fn new_station_heard_triggers_a_full_certificate() {
 
 #[test]
 fn p2pcd_request_for_a_ticket_and_for_the_aa() {
-    let fx = Fx::new();
-    let a_ticket = fx.ticket();
+    let fx = InMemoryPki::builder().build().unwrap();
+    let a_ticket = fx.ticket().unwrap();
     let a_id3 = a_ticket.certificate.hashed_id3();
     let mut a = fx.sender(a_ticket);
     // B trusts the root but does not know A's AA yet.
     let mut b_store = TrustStore::new();
     b_store.add_trust_anchor(fx.root.certificate.clone()).unwrap();
-    let mut b = SecurityEntity::with_credentials(b_store, fx.ticket(), vec![fx.aa.certificate.clone()]);
+    let mut b = SecurityEntity::with_credentials(b_store, fx.ticket().unwrap(), vec![fx.aa.certificate.clone()]);
     let t = |n: u64| fx.now.saturating_add(ms(n));
 
     // A's first CAM (with certificate) cannot be validated by B: the AA is unknown, so B
@@ -121,8 +125,8 @@ fn p2pcd_request_for_a_ticket_and_for_the_aa() {
 
 #[test]
 fn signature_only_mode_checks_just_the_signature() {
-    let fx = Fx::new();
-    let mut s = fx.sender(fx.ticket());
+    let fx = InMemoryPki::builder().build().unwrap();
+    let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"captured").at(fx.now)).unwrap().bytes;
     // Strict by default: the CA is unknown.
     let mut r = SecurityEntity::new(TrustStore::new());
@@ -147,10 +151,10 @@ fn signature_only_mode_checks_just_the_signature() {
 
 #[test]
 fn encrypted_content_types_and_symmetric_key_reuse() {
-    let fx = Fx::new();
-    let bob_t = fx.ticket();
+    let fx = InMemoryPki::builder().build().unwrap();
+    let bob_t = fx.ticket().unwrap();
     let bob_cert = bob_t.certificate.clone();
-    let mut alice = fx.sender(fx.ticket());
+    let mut alice = fx.sender(fx.ticket().unwrap());
     let mut bob = fx.sender(bob_t);
 
     // Signed then encrypted.
@@ -182,6 +186,7 @@ fn encrypted_content_types_and_symmetric_key_reuse() {
     let e = alice
         .encap(
             &EncapRequest::new(ProfileKind::Generic, b"e")
+                .at(fx.now)
                 .unsigned()
                 .encrypted_to(Recipient::Certificate(bob_cert)),
         )
@@ -197,8 +202,8 @@ fn encrypted_content_types_and_symmetric_key_reuse() {
 
 #[test]
 fn pseudonym_rotation_changes_the_signer() {
-    let fx = Fx::new();
-    let pool = PseudonymPool::new(vec![fx.ticket(), fx.ticket(), fx.ticket()]).unwrap();
+    let fx = InMemoryPki::builder().build().unwrap();
+    let pool = PseudonymPool::new(vec![fx.ticket().unwrap(), fx.ticket().unwrap(), fx.ticket().unwrap()]).unwrap();
     let mut s = SecurityEntity::with_pseudonyms(fx.store(), pool, vec![]);
     s.pseudonyms_mut().unwrap().rotation_interval = Some(Duration::from_secs(300));
     let mut r = fx.receiver();

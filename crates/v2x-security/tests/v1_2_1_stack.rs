@@ -122,27 +122,32 @@ fn every_protection_signer_curve_and_aes_size_round_trips() {
     for curve in Curve::ALL {
         let mut w = world(curve);
         let bob_cert = w.bob.credential().unwrap().certificate.clone();
+        // Each message gets its own generation time: two messages with the same signed
+        // content and time are one message to a receiver (a replay), whatever their signatures.
+        let mut tick = 0u64;
         for protection in [V1Protection::Sign, V1Protection::Encrypt, V1Protection::SignAndEncrypt] {
             for signer in [SignerChoice::Certificate, SignerChoice::Chain, SignerChoice::Digest] {
                 for symmetric in [SymmetricAlgorithm::AES_128_CCM, SymmetricAlgorithm::AES_256_CCM] {
                     let payload = b"GN common header + BTP + CAM";
                     // Encrypted-only messages are unsigned: the CAM AID (36) would be refused.
                     let aid = if protection == V1Protection::Encrypt { 140 } else { 36 };
-                    let mut r = req(V1Profile::Generic { its_aid: aid }, payload, at(NOW));
+                    tick += 1;
+                    let t = TaiTime(at(NOW).0 + tick);
+                    let mut r = req(V1Profile::Generic { its_aid: aid }, payload, t);
                     r.protection = protection;
                     r.signer = signer;
                     r.symmetric = symmetric;
                     let recipients = [bob_cert.clone()];
                     r.recipients = &recipients;
                     // Bob must know Alice's ticket for a digest: send it once in full first.
-                    let mut first = req(V1Profile::Generic { its_aid: 36 }, b"x", at(NOW));
+                    let mut first = req(V1Profile::Generic { its_aid: 36 }, b"x", t);
                     first.signer = SignerChoice::Certificate;
                     let m = w.alice.encap(&first).unwrap();
-                    let _ = w.bob.decap(&m, at(NOW));
+                    let _ = w.bob.decap(&m, t);
                     let bytes = w.alice.encap(&r).unwrap();
                     let got = w
                         .bob
-                        .decap(&bytes, at(NOW))
+                        .decap(&bytes, t)
                         .unwrap_or_else(|e| panic!("{curve} {protection:?} {signer:?} {symmetric:?}: {e}"));
                     assert_eq!(got.payload, payload);
                     if protection != V1Protection::Encrypt {

@@ -63,13 +63,42 @@ fn eu_ectl_signature_verifies_and_entries_load() {
     let v = v2x_security::trust_list::verify_trust_list(ectl, &tlm).unwrap();
     assert!(!v.root_cas.is_empty());
     let mut store = v2x_security::TrustStore::new();
-    let n = store.load_ectl(ectl, &tlm).unwrap();
-    assert!(n >= v.root_cas.len());
+    // Loaded as of a day before its nextUpdate (the list is refused after it).
+    let at = v2x_security::TaiTime::from_time32(v.list.next_update.0 - 86_400);
+    let policy = v2x_security::TrustListPolicy::default();
+    let n = store.load_ectl(ectl, &tlm, at, policy).unwrap();
+    assert!(n.loaded >= v.root_cas.len());
+    assert!(n.warnings.is_empty());
     for r in &v.root_cas {
         assert!(store.is_anchor(r), "{r:?} loaded as anchor");
     }
     // A flipped bit anywhere in the signed part breaks the signature.
     let mut bad = ectl.to_vec();
     bad[40] ^= 1;
-    assert!(store.load_ectl(&bad, &tlm).is_err());
+    assert!(store.load_ectl(&bad, &tlm, at, policy).is_err());
+}
+
+/// The real 3-level chain (root CA with bitmap SSP ranges and chain-length groups, AA, AT
+/// with bitmap SSPs) passes the full 1609.2 §5.1.2 consistency check — PSID and SSP ranges,
+/// chain lengths, end-entity types — as an outside reference for the permission rules.
+#[test]
+fn test_pki_chain_is_consistent_under_the_full_permission_rules() {
+    use std::sync::Arc;
+    use v2x_security::permissions::issuance::check_issued_by;
+    let v = chain();
+    let root = Arc::new(cert(&v, "root_ca"));
+    let aa = Arc::new(cert(&v, "authorization_authority"));
+    let at = Arc::new(cert(&v, "authorization_ticket"));
+    check_issued_by(&aa, &root).unwrap();
+    check_issued_by(&at, &aa).unwrap();
+    let mut store = v2x_security::TrustStore::new();
+    store.add_trust_anchor(root.clone()).unwrap();
+    store.add_ca_certificate(aa.clone());
+    let chain = v2x_security::chain::validate_chain(&at, &[], &store).unwrap();
+    assert_eq!(chain.chain().len(), 3);
+    // The AA may not have issued itself another CA: its group allows chain length 1 only.
+    assert_eq!(
+        check_issued_by(&aa, &aa).unwrap_err().reason,
+        v2x_security::RejectReason::InconsistentChain
+    );
 }

@@ -8,6 +8,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use v2x_wire::ieee1609dot2::*;
+use v2x_wire::ItsAid;
 
 const AT_HEX: &str = "8003008034556d34931e5e5c318300000000001a56170084223860010380012481040301fffc80012581050401ffffff80018d810201000080826804fcef8c89168b7e4ffc0615ef7d64a02cb92456cb6d00baabb71d0adcc690808082b3d838f7d8851b97177a2d314ee6f1c7aadd7273619a4868ad8b0e34443a0e4180806c8e98b60ee6ccbc1d69e0e910c9230cdbbaf013061ca9bf97844bceda4dd0357900bddda50788111db4e833e8850924a2150a5afb5186c1e78908ee5c30af6d";
 
@@ -15,7 +16,7 @@ const AT_HEX: &str = "8003008034556d34931e5e5c318300000000001a561700842238600103
 type Row<'a> = (&'a str, usize, Box<dyn FnMut() + 'a>);
 
 fn cam(signer: SignerIdentifier) -> Vec<u8> {
-    let header = header_info_basic(psid(PSID_CAM), time64_from_unix_micros(1_700_000_000_000_000));
+    let header = header_info_basic(ItsAid::CAM.into(), time64_from_unix_micros(1_700_000_000_000_000));
     let tbs = to_be_signed_data(unsecured(vec![0x5A; 100]), header).expect("payload");
     let sig = Signature::EcdsaNistP256(EcdsaP256Signature {
         r_sig: EccP256CurvePoint::XOnly([0x11; 32].into()),

@@ -175,6 +175,16 @@ impl<'a> Reader<'a> {
         Ok(u64::from_be_bytes(self.array(field)?))
     }
 
+    /// A little-endian u16 (for the few little-endian formats, e.g. pcap headers).
+    pub fn u16_le(&mut self, field: &'static str) -> Result<u16, CursorError> {
+        Ok(u16::from_le_bytes(self.array(field)?))
+    }
+
+    /// A little-endian u32.
+    pub fn u32_le(&mut self, field: &'static str) -> Result<u32, CursorError> {
+        Ok(u32::from_le_bytes(self.array(field)?))
+    }
+
     /// A big-endian unsigned integer of `n` <= 8 bytes.
     pub fn uint(&mut self, n: usize, field: &'static str) -> Result<u64, CursorError> {
         if n > 8 {
@@ -218,11 +228,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Parses elements until the reader is exhausted.
-    pub fn many<T>(
-        &mut self,
-        mut f: impl FnMut(&mut Reader<'a>) -> Result<T, CursorError>,
-    ) -> Result<Vec<T>, CursorError> {
+    /// Parses elements until the reader is exhausted (each call of `f` must consume bytes).
+    pub fn many<T, E>(&mut self, mut f: impl FnMut(&mut Reader<'a>) -> Result<T, E>) -> Result<Vec<T>, E> {
         let mut out = Vec::new();
         while !self.is_empty() {
             out.push(f(self)?);
@@ -289,6 +296,16 @@ impl Writer {
 
     pub fn u64(&mut self, v: u64) -> &mut Self {
         self.bytes(&v.to_be_bytes())
+    }
+
+    /// A little-endian u16.
+    pub fn u16_le(&mut self, v: u16) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    /// A little-endian u32.
+    pub fn u32_le(&mut self, v: u32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
     }
 
     /// The low `n` (<= 8) bytes of `v`, big-endian.
@@ -382,13 +399,18 @@ mod tests {
     #[test]
     fn writer_round_trips_through_reader() {
         let mut w = Writer::new();
-        w.uint(0x0102_0304_0506, 6).u8(7).i32(-2);
+        w.uint(0x0102_0304_0506, 6)
+            .u8(7)
+            .i32(-2)
+            .u16_le(0x0102)
+            .u32_le(0x0304_0506);
         w.var16(b"xy", "v").unwrap().var8(b"z", "w").unwrap();
         let out = w.into_vec();
         let mut r = Reader::new(&out);
         assert_eq!(r.uint(6, "t").unwrap(), 0x0102_0304_0506);
         assert_eq!(r.u8("u").unwrap(), 7);
         assert_eq!(r.i32("i").unwrap(), -2);
+        assert_eq!(r.take(6, "le").unwrap(), [2, 1, 6, 5, 4, 3]);
         assert_eq!(r.var16("v").unwrap(), b"xy");
         assert_eq!(r.var8("w").unwrap(), b"z");
         r.finish("all").unwrap();

@@ -11,8 +11,7 @@
 //! Version: EN 302 636-4-1 v1.3.1 and later put 1 in the basic header (Wireshark accepts 0
 //! and 1 and flags anything else as bogus); we emit 1 and accept 0 or 1.
 
-pub mod its;
-
+use crate::cursor::{CursorError, Reader, Writer};
 use thiserror::Error;
 
 /// Ethertype of GeoNetworking over Ethernet / ITS-G5.
@@ -33,12 +32,9 @@ pub const BTP_HEADER_LEN: usize = 4;
 /// Why bytes are not a GeoNetworking packet we understand.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GeonetError {
-    #[error("{what}: needs {needed} bytes, only {available} left")]
-    Truncated {
-        what: &'static str,
-        needed: usize,
-        available: usize,
-    },
+    /// Fewer bytes than a header needs (the field and its absolute offset are in the cause).
+    #[error(transparent)]
+    Truncated(#[from] CursorError),
     #[error("GeoNetworking version {0} is not supported (expected 0 or 1)")]
     UnsupportedVersion(u8),
     #[error("basic header next header {0} is not a common header (1) or a secured packet (2)")]
@@ -55,23 +51,15 @@ pub enum GeonetError {
     OutOfRange(&'static str),
 }
 
-fn take<'a>(bytes: &'a [u8], n: usize, what: &'static str) -> Result<(&'a [u8], &'a [u8]), GeonetError> {
-    if bytes.len() < n {
-        return Err(GeonetError::Truncated {
-            what,
-            needed: n,
-            available: bytes.len(),
-        });
-    }
-    Ok(bytes.split_at(n))
-}
-
-fn be16(b: &[u8], at: usize) -> u16 {
-    u16::from_be_bytes([b[at], b[at + 1]])
-}
-
-fn be32(b: &[u8], at: usize) -> u32 {
-    u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+/// `parse(bytes)` of a header in terms of its `read` from a cursor: the header and the bytes
+/// after it.
+fn parse_with<'a, T>(
+    bytes: &'a [u8],
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T, GeonetError>,
+) -> Result<(T, &'a [u8]), GeonetError> {
+    let mut r = Reader::new(bytes);
+    let value = read(&mut r)?;
+    Ok((value, r.rest()))
 }
 
 /// Next header of the basic header.
@@ -163,25 +151,36 @@ impl BasicHeader {
     }
 
     pub fn parse(bytes: &[u8]) -> Result<(BasicHeader, &[u8]), GeonetError> {
-        let (h, rest) = take(bytes, BASIC_HEADER_LEN, "basic header")?;
-        let version = h[0] >> 4;
+        parse_with(bytes, Self::read)
+    }
+
+    pub fn read(r: &mut Reader<'_>) -> Result<BasicHeader, GeonetError> {
+        let mut h = r.sub(BASIC_HEADER_LEN, "basic header")?;
+        let version_next = h.u8("basic header")?;
+        let version = version_next >> 4;
         if version > 1 {
             return Err(GeonetError::UnsupportedVersion(version));
         }
-        let header = BasicHeader {
+        h.u8("reserved")?;
+        Ok(BasicHeader {
             version,
-            next_header: BasicNextHeader::from_u4(h[0] & 0x0f),
-            lifetime: Lifetime(h[2]),
-            remaining_hop_limit: h[3],
-        };
-        Ok((header, rest))
+            next_header: BasicNextHeader::from_u4(version_next & 0x0f),
+            lifetime: Lifetime(h.u8("lifetime")?),
+            remaining_hop_limit: h.u8("remaining hop limit")?,
+        })
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        out.push((self.version << 4) | self.next_header.to_u4());
-        out.push(0); // reserved
-        out.push(self.lifetime.0);
-        out.push(self.remaining_hop_limit);
+    pub fn emit(&self, w: &mut Writer) {
+        w.u8((self.version << 4) | self.next_header.to_u4())
+            .u8(0) // reserved
+            .u8(self.lifetime.0)
+            .u8(self.remaining_hop_limit);
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(BASIC_HEADER_LEN);
+        self.emit(&mut w);
+        w.into_vec()
     }
 }
 
@@ -267,26 +266,29 @@ pub struct CommonHeader {
 
 impl CommonHeader {
     pub fn parse(bytes: &[u8]) -> Result<(CommonHeader, &[u8]), GeonetError> {
-        let (h, rest) = take(bytes, COMMON_HEADER_LEN, "common header")?;
-        let header = CommonHeader {
-            next_header: CommonNextHeader::from_u4(h[0] >> 4),
-            header_type: h[1],
-            traffic_class: h[2],
-            mobile: h[3] & 0x80 != 0,
-            payload_length: be16(h, 4),
-            max_hop_limit: h[6],
-        };
-        Ok((header, rest))
+        parse_with(bytes, Self::read)
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        out.push(self.next_header.to_u4() << 4);
-        out.push(self.header_type);
-        out.push(self.traffic_class);
-        out.push(if self.mobile { 0x80 } else { 0 });
-        out.extend_from_slice(&self.payload_length.to_be_bytes());
-        out.push(self.max_hop_limit);
-        out.push(0); // reserved
+    pub fn read(r: &mut Reader<'_>) -> Result<CommonHeader, GeonetError> {
+        let mut h = r.sub(COMMON_HEADER_LEN, "common header")?;
+        Ok(CommonHeader {
+            next_header: CommonNextHeader::from_u4(h.u8("next header")? >> 4),
+            header_type: h.u8("header type")?,
+            traffic_class: h.u8("traffic class")?,
+            mobile: h.u8("flags")? & 0x80 != 0,
+            payload_length: h.u16("payload length")?,
+            max_hop_limit: h.u8("maximum hop limit")?,
+        })
+    }
+
+    pub fn emit(&self, w: &mut Writer) {
+        w.u8(self.next_header.to_u4() << 4)
+            .u8(self.header_type)
+            .u8(self.traffic_class)
+            .u8(if self.mobile { 0x80 } else { 0 })
+            .u16(self.payload_length)
+            .u8(self.max_hop_limit)
+            .u8(0); // reserved
     }
 }
 
@@ -336,22 +338,26 @@ pub struct LongPositionVector {
 
 impl LongPositionVector {
     pub fn parse(bytes: &[u8]) -> Result<(LongPositionVector, &[u8]), GeonetError> {
-        let (h, rest) = take(bytes, LONG_POSITION_VECTOR_LEN, "long position vector")?;
-        let mut address = [0u8; 8];
-        address.copy_from_slice(&h[..8]);
-        let speed_raw = be16(h, 20);
-        // Sign-extend the 15-bit speed.
-        let speed = ((speed_raw << 1) as i16) >> 1;
-        let pv = LongPositionVector {
-            address: GnAddress(address),
-            timestamp: be32(h, 8),
-            latitude: be32(h, 12) as i32,
-            longitude: be32(h, 16) as i32,
+        parse_with(bytes, Self::read)
+    }
+
+    pub fn read(r: &mut Reader<'_>) -> Result<LongPositionVector, GeonetError> {
+        let mut h = r.sub(LONG_POSITION_VECTOR_LEN, "long position vector")?;
+        let address = GnAddress(h.array("GN address")?);
+        let timestamp = h.u32("timestamp")?;
+        let latitude = h.i32("latitude")?;
+        let longitude = h.i32("longitude")?;
+        let speed_raw = h.u16("speed")?;
+        Ok(LongPositionVector {
+            address,
+            timestamp,
+            latitude,
+            longitude,
             accurate: speed_raw & 0x8000 != 0,
-            speed,
-            heading: be16(h, 22),
-        };
-        Ok((pv, rest))
+            // Sign-extend the 15-bit speed.
+            speed: ((speed_raw << 1) as i16) >> 1,
+            heading: h.u16("heading")?,
+        })
     }
 
     /// Range checks the dissector also makes (it flags violations as expert warnings).
@@ -371,15 +377,15 @@ impl LongPositionVector {
         Ok(())
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.address.0);
-        out.extend_from_slice(&self.timestamp.to_be_bytes());
-        out.extend_from_slice(&self.latitude.to_be_bytes());
-        out.extend_from_slice(&self.longitude.to_be_bytes());
+    pub fn emit(&self, w: &mut Writer) {
         let speed = (self.speed as u16) & 0x7fff;
         let pai = if self.accurate { 0x8000 } else { 0 };
-        out.extend_from_slice(&(pai | speed).to_be_bytes());
-        out.extend_from_slice(&self.heading.to_be_bytes());
+        w.bytes(&self.address.0)
+            .u32(self.timestamp)
+            .i32(self.latitude)
+            .i32(self.longitude)
+            .u16(pai | speed)
+            .u16(self.heading);
     }
 }
 
@@ -393,20 +399,19 @@ pub struct ShbHeader {
 
 impl ShbHeader {
     pub fn parse(bytes: &[u8]) -> Result<(ShbHeader, &[u8]), GeonetError> {
-        let (source, rest) = LongPositionVector::parse(bytes)?;
-        let (md, rest) = take(rest, 4, "SHB media-dependent data")?;
-        Ok((
-            ShbHeader {
-                source,
-                media_dependent: [md[0], md[1], md[2], md[3]],
-            },
-            rest,
-        ))
+        parse_with(bytes, Self::read)
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        self.source.emit(out);
-        out.extend_from_slice(&self.media_dependent);
+    pub fn read(r: &mut Reader<'_>) -> Result<ShbHeader, GeonetError> {
+        Ok(ShbHeader {
+            source: LongPositionVector::read(r)?,
+            media_dependent: r.array("SHB media-dependent data")?,
+        })
+    }
+
+    pub fn emit(&self, w: &mut Writer) {
+        self.source.emit(w);
+        w.bytes(&self.media_dependent);
     }
 }
 
@@ -419,19 +424,19 @@ pub struct BtpBHeader {
 
 impl BtpBHeader {
     pub fn parse(bytes: &[u8]) -> Result<(BtpBHeader, &[u8]), GeonetError> {
-        let (h, rest) = take(bytes, BTP_HEADER_LEN, "BTP-B header")?;
-        Ok((
-            BtpBHeader {
-                destination_port: be16(h, 0),
-                destination_port_info: be16(h, 2),
-            },
-            rest,
-        ))
+        parse_with(bytes, Self::read)
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.destination_port.to_be_bytes());
-        out.extend_from_slice(&self.destination_port_info.to_be_bytes());
+    pub fn read(r: &mut Reader<'_>) -> Result<BtpBHeader, GeonetError> {
+        let mut h = r.sub(BTP_HEADER_LEN, "BTP-B header")?;
+        Ok(BtpBHeader {
+            destination_port: h.u16("destination port")?,
+            destination_port_info: h.u16("destination port info")?,
+        })
+    }
+
+    pub fn emit(&self, w: &mut Writer) {
+        w.u16(self.destination_port).u16(self.destination_port_info);
     }
 
     pub fn port_name(port: u16) -> &'static str {
@@ -461,50 +466,56 @@ impl<'a> NetworkPart<'a> {
     /// Parse; bytes beyond the declared payload length (Ethernet padding) are ignored,
     /// fewer bytes than declared are an error.
     pub fn parse(bytes: &'a [u8]) -> Result<NetworkPart<'a>, GeonetError> {
-        let (common, rest) = CommonHeader::parse(bytes)?;
+        Self::read(&mut Reader::new(bytes))
+    }
+
+    /// Reads the network part at the reader's position; the reader ends after the declared
+    /// payload (any padding stays unread).
+    pub fn read(r: &mut Reader<'a>) -> Result<NetworkPart<'a>, GeonetError> {
+        let common = CommonHeader::read(r)?;
         if common.header_type != HT_TSB_SINGLE_HOP {
             return Err(GeonetError::UnsupportedHeaderType(common.header_type));
         }
-        let (shb, rest) = ShbHeader::parse(rest)?;
+        let shb = ShbHeader::read(r)?;
         let declared = usize::from(common.payload_length);
-        if rest.len() < declared {
+        if r.remaining() < declared {
             return Err(GeonetError::PayloadLength {
                 declared,
-                available: rest.len(),
+                available: r.remaining(),
             });
         }
-        let rest = &rest[..declared];
+        let mut body = r.sub(declared, "GeoNetworking payload")?;
         if common.next_header != CommonNextHeader::BtpB {
             return Err(GeonetError::UnsupportedCommonNextHeader(common.next_header.to_u4()));
         }
-        let (btp, payload) = BtpBHeader::parse(rest)?;
+        let btp = BtpBHeader::read(&mut body)?;
         Ok(NetworkPart {
             common,
             shb,
             btp,
-            payload,
+            payload: body.rest(),
         })
     }
 
     /// Emit; the payload length field is computed from the payload.
-    pub fn emit(&self, out: &mut Vec<u8>) -> Result<(), GeonetError> {
+    pub fn emit(&self, w: &mut Writer) -> Result<(), GeonetError> {
         let pl = BTP_HEADER_LEN + self.payload.len();
         let pl16 = u16::try_from(pl).map_err(|_| GeonetError::PayloadTooLong(pl))?;
         let common = CommonHeader {
             payload_length: pl16,
             ..self.common
         };
-        common.emit(out);
-        self.shb.emit(out);
-        self.btp.emit(out);
-        out.extend_from_slice(self.payload);
+        common.emit(w);
+        self.shb.emit(w);
+        self.btp.emit(w);
+        w.bytes(self.payload);
         Ok(())
     }
 
     pub fn to_bytes(&self) -> Result<Vec<u8>, GeonetError> {
-        let mut out = Vec::with_capacity(COMMON_HEADER_LEN + SHB_HEADER_LEN + BTP_HEADER_LEN + self.payload.len());
-        self.emit(&mut out)?;
-        Ok(out)
+        let mut w = Writer::with_capacity(COMMON_HEADER_LEN + SHB_HEADER_LEN + BTP_HEADER_LEN + self.payload.len());
+        self.emit(&mut w)?;
+        Ok(w.into_vec())
     }
 
     /// A single-hop broadcast of `payload` to BTP-B `port` from `source`.
@@ -548,21 +559,19 @@ pub enum GnPacket<'a> {
 
 impl<'a> GnPacket<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<GnPacket<'a>, GeonetError> {
-        let (basic, rest) = BasicHeader::parse(bytes)?;
+        let mut r = Reader::new(bytes);
+        let basic = BasicHeader::read(&mut r)?;
         match basic.next_header {
             BasicNextHeader::CommonHeader => Ok(GnPacket::Unsecured {
                 basic,
-                network: NetworkPart::parse(rest)?,
+                network: NetworkPart::read(&mut r)?,
             }),
             BasicNextHeader::SecuredPacket => {
-                if rest.is_empty() {
-                    return Err(GeonetError::Truncated {
-                        what: "secured packet",
-                        needed: 1,
-                        available: 0,
-                    });
-                }
-                Ok(GnPacket::Secured { basic, secured: rest })
+                r.peek_u8("secured packet")?;
+                Ok(GnPacket::Secured {
+                    basic,
+                    secured: r.rest(),
+                })
             }
             other => Err(GeonetError::UnsupportedBasicNextHeader(other.to_u4())),
         }
@@ -575,22 +584,24 @@ impl<'a> GnPacket<'a> {
     }
 
     pub fn to_bytes(&self) -> Result<Vec<u8>, GeonetError> {
-        let mut out = Vec::new();
-        self.basic().emit(&mut out);
+        let mut w = Writer::new();
+        self.basic().emit(&mut w);
         match self {
-            GnPacket::Unsecured { network, .. } => network.emit(&mut out)?,
-            GnPacket::Secured { secured, .. } => out.extend_from_slice(secured),
+            GnPacket::Unsecured { network, .. } => network.emit(&mut w)?,
+            GnPacket::Secured { secured, .. } => {
+                w.bytes(secured);
+            }
         }
-        Ok(out)
+        Ok(w.into_vec())
     }
 }
 
 /// Basic header for a secured packet followed by the secured message bytes.
 pub fn secured_packet(secured_message: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(BASIC_HEADER_LEN + secured_message.len());
-    BasicHeader::shb(true).emit(&mut out);
-    out.extend_from_slice(secured_message);
-    out
+    let mut w = Writer::with_capacity(BASIC_HEADER_LEN + secured_message.len());
+    BasicHeader::shb(true).emit(&mut w);
+    w.bytes(secured_message);
+    w.into_vec()
 }
 
 /// GeoNetworking timestamp of a 1609.2 Time64 (TAI microseconds since 2004-01-01):
@@ -619,9 +630,10 @@ mod tests {
     fn shb_round_trip() {
         let payload = [1u8, 2, 3, 4, 5];
         let net = NetworkPart::shb(pv(), BTP_PORT_CAM, &payload);
-        let mut bytes = Vec::new();
-        BasicHeader::shb(false).emit(&mut bytes);
-        net.emit(&mut bytes).unwrap();
+        let mut w = Writer::new();
+        BasicHeader::shb(false).emit(&mut w);
+        net.emit(&mut w).unwrap();
+        let bytes = w.into_vec();
         assert_eq!(
             bytes.len(),
             BASIC_HEADER_LEN + COMMON_HEADER_LEN + SHB_HEADER_LEN + BTP_HEADER_LEN + 5
@@ -665,9 +677,8 @@ mod tests {
             GnPacket::parse(&[0x13, 0, 0, 1]),
             Err(GeonetError::UnsupportedBasicNextHeader(3))
         );
-        let mut bytes = Vec::new();
-        BasicHeader::shb(false).emit(&mut bytes);
-        NetworkPart::shb(pv(), 2001, &[9; 10]).emit(&mut bytes).unwrap();
+        let mut bytes = BasicHeader::shb(false).to_bytes();
+        bytes.extend(NetworkPart::shb(pv(), 2001, &[9; 10]).to_bytes().unwrap());
         bytes.truncate(bytes.len() - 1);
         assert!(matches!(
             GnPacket::parse(&bytes),
@@ -680,9 +691,9 @@ mod tests {
 
     #[test]
     fn negative_speed_sign_extends() {
-        let mut out = Vec::new();
-        pv().emit(&mut out);
-        let (back, _) = LongPositionVector::parse(&out).unwrap();
+        let mut w = Writer::new();
+        pv().emit(&mut w);
+        let (back, _) = LongPositionVector::parse(w.as_slice()).unwrap();
         assert_eq!(back.speed, -1234);
         assert!(back.accurate);
     }

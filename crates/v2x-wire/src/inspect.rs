@@ -2,7 +2,7 @@
 //!
 //! [`inspect_any`] recognises, in this order: pcap captures, IEEE 1609.2 / TS 103 097 v2
 //! trust lists (TS 102 941 CTL/ECTL), secured data (`Ieee1609Dot2Data`) and certificates,
-//! legacy TS 103 097 v1.2.1 messages and certificates (decoded by [`crate::v1_2_1::inspect`]),
+//! legacy TS 103 097 v1.2.1 messages and certificates ([`v1_2_1_tree`]),
 //! GeoNetworking packets (secured with either format, or not), and Ethernet frames carrying
 //! GeoNetworking. Each decoder must consume its input exactly; when none does, the error
 //! lists every decoder tried with its reason. [`decode_input`] turns hex text
@@ -11,13 +11,19 @@
 mod dot2;
 mod fmt;
 mod gn;
+mod v1_2_1;
 
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::geonet::GeonetError;
+use crate::ieee1609dot2::WireError;
+use crate::pcap::PcapError;
+use crate::v1_2_1::V1Error;
+
 pub use dot2::{certificate_node, data_node, trust_list_node};
-pub use fmt::{psid_name, rfc3339_from_unix};
 pub use gn::{ethernet_node, gn_packet_node, pcap_node};
+pub use v1_2_1::{v1_2_1_certificate_node, v1_2_1_message_node, v1_2_1_tree};
 
 /// One line of the detail pane: a label, an optional value, and children.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -146,18 +152,43 @@ impl Format {
     }
 }
 
+/// Why one decoder did not take the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AttemptError {
+    #[error(transparent)]
+    Pcap(#[from] PcapError),
+    #[error(transparent)]
+    Ieee1609Dot2(#[from] WireError),
+    #[error(transparent)]
+    V1_2_1(#[from] V1Error),
+    #[error(transparent)]
+    Geonet(#[from] GeonetError),
+    #[error("secured packet (IEEE 1609.2): {0}")]
+    SecuredIeee1609Dot2(WireError),
+    #[error("secured packet (TS 103 097 v1.2.1): {0}")]
+    SecuredV1_2_1(V1Error),
+    #[error("ethertype 0x{0:04x} is not GeoNetworking (0x8947)")]
+    NotGeoNetworking(u16),
+    #[error("secured packet starts with version {0}, neither 3 (1609.2) nor 2 (v1.2.1)")]
+    SecuredPacketVersion(u8),
+    #[error("secured packet is empty")]
+    EmptySecuredPacket,
+    #[error("basic header next header {0} is not supported")]
+    BasicNextHeader(u8),
+}
+
 /// Nothing decoded: every format tried, with its error.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("input of {len} bytes is not a recognised format; {}", describe_attempts(.attempts, .hint))]
 pub struct InspectError {
     pub len: usize,
     /// Each format whose decoder ran, with its error.
-    pub attempts: Vec<(Format, String)>,
+    pub attempts: Vec<(Format, AttemptError)>,
     /// Why no decoder ran (set when the first bytes match no format's opening).
     pub hint: Option<String>,
 }
 
-fn describe_attempts(attempts: &[(Format, String)], hint: &Option<String>) -> String {
+fn describe_attempts(attempts: &[(Format, AttemptError)], hint: &Option<String>) -> String {
     let tried: Vec<String> = attempts.iter().map(|(f, e)| format!("{}: {e}", f.name())).collect();
     match (tried.is_empty(), hint) {
         (true, Some(h)) => h.clone(),
@@ -176,7 +207,7 @@ pub struct Inspected {
 /// Decodes `bytes` as any supported format (see the module documentation for the order).
 pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
     let mut attempts = Vec::new();
-    let mut attempt = |format: Format, result: Result<Node, String>| match result {
+    let mut attempt = |format: Format, result: Result<Node, AttemptError>| match result {
         Ok(tree) => Some(Inspected { format, tree }),
         Err(e) => {
             attempts.push((format, e));
@@ -216,7 +247,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
     // v1.2.1 messages open with 02 like a version-0 secured GeoNetworking packet: the
     // strict v1.2.1 decoder (no trailing bytes) decides first.
     if first == crate::v1_2_1::PROTOCOL_VERSION {
-        if let Some(i) = attempt(Format::V1_2_1, crate::v1_2_1::inspect(bytes).map_err(|e| e.to_string())) {
+        if let Some(i) = attempt(Format::V1_2_1, v1_2_1_tree(bytes).map_err(AttemptError::from)) {
             return Ok(i);
         }
     }

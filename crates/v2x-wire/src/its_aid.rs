@@ -16,6 +16,14 @@ impl ItsAid {
     pub const CAM: ItsAid = ItsAid(36);
     /// Decentralized Environmental Notification service (DENM), ETSI EN 302 637-3.
     pub const DENM: ItsAid = ItsAid(37);
+    /// Traffic light manoeuvre service (SPATEM), ETSI TS 103 301.
+    pub const SPATEM: ItsAid = ItsAid(137);
+    /// Road and lane topology service (MAPEM), ETSI TS 103 301.
+    pub const MAPEM: ItsAid = ItsAid(138);
+    /// Infrastructure to vehicle information service (IVIM), ETSI TS 103 301.
+    pub const IVIM: ItsAid = ItsAid(139);
+    /// Traffic light control requests service (SREM), ETSI TS 103 301.
+    pub const SREM: ItsAid = ItsAid(140);
     /// GeoNetworking management (beacons etc.).
     pub const GN_MGMT: ItsAid = ItsAid(141);
     /// IEEE 1609.2 certificate revocation lists (PSID 0x100, 1609.2 §7.3).
@@ -26,17 +34,30 @@ impl ItsAid {
     pub const CERT_REQUEST: ItsAid = ItsAid(623);
     /// ETSI TS 102 941 certificate trust lists (ECTL / CTL).
     pub const CTL: ItsAid = ItsAid(624);
+    /// Traffic light control status service (SSEM), ETSI TS 103 301.
+    pub const SSEM: ItsAid = ItsAid(636);
+    /// Vulnerable road user awareness service (VAM), ETSI TS 103 300-3.
+    pub const VAM: ItsAid = ItsAid(638);
+    /// Collective perception service (CPM), ETSI TS 103 324.
+    pub const CPM: ItsAid = ItsAid(639);
 
     /// Every named ITS-AID, for listings and error messages.
-    pub const NAMED: [ItsAid; 8] = [
+    pub const NAMED: [ItsAid; 15] = [
         ItsAid::BSM,
         ItsAid::CAM,
         ItsAid::DENM,
+        ItsAid::SPATEM,
+        ItsAid::MAPEM,
+        ItsAid::IVIM,
+        ItsAid::SREM,
         ItsAid::GN_MGMT,
         ItsAid::IEEE_CRL,
         ItsAid::ETSI_CRL,
         ItsAid::CERT_REQUEST,
         ItsAid::CTL,
+        ItsAid::SSEM,
+        ItsAid::VAM,
+        ItsAid::CPM,
     ];
 
     /// The number.
@@ -50,11 +71,40 @@ impl ItsAid {
             ItsAid::BSM => "BSM",
             ItsAid::CAM => "CAM",
             ItsAid::DENM => "DENM",
+            ItsAid::SPATEM => "SPATEM",
+            ItsAid::MAPEM => "MAPEM",
+            ItsAid::IVIM => "IVIM",
+            ItsAid::SREM => "SREM",
             ItsAid::GN_MGMT => "GN-MGMT",
             ItsAid::IEEE_CRL => "IEEE-CRL",
             ItsAid::ETSI_CRL => "ETSI-CRL",
             ItsAid::CERT_REQUEST => "CERT-REQUEST",
             ItsAid::CTL => "CTL",
+            ItsAid::SSEM => "SSEM",
+            ItsAid::VAM => "VAM",
+            ItsAid::CPM => "CPM",
+            _ => return None,
+        })
+    }
+
+    /// What the application is, for the known identifiers (as `v2x inspect` shows it).
+    pub fn description(self) -> Option<&'static str> {
+        Some(match self {
+            ItsAid::BSM => "vehicle-to-vehicle safety and awareness (BSM)",
+            ItsAid::CAM => "CA basic service (CAM)",
+            ItsAid::DENM => "DEN basic service (DENM)",
+            ItsAid::SPATEM => "traffic light manoeuvre service (SPATEM)",
+            ItsAid::MAPEM => "road and lane topology service (MAPEM)",
+            ItsAid::IVIM => "infrastructure to vehicle information service (IVIM)",
+            ItsAid::SREM => "traffic light control requests service (SREM)",
+            ItsAid::GN_MGMT => "GeoNetworking management communications",
+            ItsAid::IEEE_CRL => "certificate revocation list application (1609.2)",
+            ItsAid::ETSI_CRL => "certificate revocation list (CRL, TS 102 941)",
+            ItsAid::CERT_REQUEST => "secured certificate request service (TS 102 941)",
+            ItsAid::CTL => "certificate trust list (CTL, TS 102 941)",
+            ItsAid::SSEM => "traffic light control status service (SSEM)",
+            ItsAid::VAM => "vulnerable road user service (VAM)",
+            ItsAid::CPM => "collective perception service (CPM)",
             _ => return None,
         })
     }
@@ -110,5 +160,9 @@ mod tests {
         assert_eq!(ItsAid::parse("nope"), None);
         assert_eq!(ItsAid::CAM.to_string(), "36 (CAM)");
         assert_eq!(ItsAid(99).to_string(), "99");
+        for a in ItsAid::NAMED {
+            assert!(a.description().is_some(), "{a}");
+        }
+        assert_eq!(ItsAid(35).description(), None);
     }
 }

@@ -2,7 +2,9 @@
 //! Ethernet, carrying GeoNetworking frames (ethertype 0x8947) — what Wireshark and tshark
 //! open directly. A reader is included for tests and for `v2x inspect` on captures.
 
+use crate::cursor::{CursorError, Reader, Writer};
 use crate::geonet::ETHERTYPE_GEONETWORKING;
+use crate::shared::Shared;
 use std::io::{self, Write};
 use thiserror::Error;
 
@@ -14,20 +16,27 @@ pub const BROADCAST_MAC: [u8; 6] = [0xff; 6];
 /// Largest frame we write or accept.
 pub const SNAPLEN: u32 = 65_535;
 
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PcapError {
     #[error("I/O: {0}")]
-    Io(#[from] io::Error),
+    Io(Shared<io::Error>),
     #[error("not a pcap file (magic 0x{0:08x})")]
     BadMagic(u32),
+    /// The file ends inside a header or record (the cause names which, and where).
     #[error("truncated pcap: {0}")]
-    Truncated(&'static str),
+    Truncated(CursorError),
     #[error("link type {0} is not Ethernet (1)")]
     LinkType(u32),
     #[error("record of {0} bytes exceeds the snap length")]
     RecordTooLong(usize),
     #[error("frame of {0} bytes is shorter than an Ethernet header")]
     ShortFrame(usize),
+}
+
+impl From<io::Error> for PcapError {
+    fn from(e: io::Error) -> Self {
+        PcapError::Io(Shared::new(e))
+    }
 }
 
 /// An Ethernet II frame.
@@ -41,36 +50,35 @@ pub struct EthernetFrame<'a> {
 
 impl<'a> EthernetFrame<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<EthernetFrame<'a>, PcapError> {
-        match bytes {
-            [d0, d1, d2, d3, d4, d5, s0, s1, s2, s3, s4, s5, t0, t1, payload @ ..] => Ok(EthernetFrame {
-                destination: [*d0, *d1, *d2, *d3, *d4, *d5],
-                source: [*s0, *s1, *s2, *s3, *s4, *s5],
-                ethertype: u16::from_be_bytes([*t0, *t1]),
-                payload,
-            }),
-            _ => Err(PcapError::ShortFrame(bytes.len())),
-        }
+        let short = |_| PcapError::ShortFrame(bytes.len());
+        let mut r = Reader::new(bytes);
+        Ok(EthernetFrame {
+            destination: r.array("destination").map_err(short)?,
+            source: r.array("source").map_err(short)?,
+            ethertype: r.u16("ethertype").map_err(short)?,
+            payload: r.rest(),
+        })
     }
 
-    pub fn emit(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.destination);
-        out.extend_from_slice(&self.source);
-        out.extend_from_slice(&self.ethertype.to_be_bytes());
-        out.extend_from_slice(self.payload);
+    pub fn emit(&self, w: &mut Writer) {
+        w.bytes(&self.destination)
+            .bytes(&self.source)
+            .u16(self.ethertype)
+            .bytes(self.payload);
     }
 }
 
 /// A broadcast GeoNetworking frame from `source`.
 pub fn geonet_frame(source: [u8; 6], gn_packet: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(ETHERNET_HEADER_LEN + gn_packet.len());
+    let mut w = Writer::with_capacity(ETHERNET_HEADER_LEN + gn_packet.len());
     EthernetFrame {
         destination: BROADCAST_MAC,
         source,
         ethertype: ETHERTYPE_GEONETWORKING,
         payload: gn_packet,
     }
-    .emit(&mut out);
-    out
+    .emit(&mut w);
+    w.into_vec()
 }
 
 /// Writes a classic pcap stream.
@@ -81,15 +89,15 @@ pub struct PcapWriter<W: Write> {
 impl<W: Write> PcapWriter<W> {
     /// Writes the global header (version 2.4, Ethernet link type).
     pub fn new(mut out: W) -> Result<PcapWriter<W>, PcapError> {
-        let mut h = Vec::with_capacity(24);
-        h.extend_from_slice(&PCAP_MAGIC_MICROS.to_le_bytes());
-        h.extend_from_slice(&2u16.to_le_bytes());
-        h.extend_from_slice(&4u16.to_le_bytes());
-        h.extend_from_slice(&0i32.to_le_bytes()); // thiszone
-        h.extend_from_slice(&0u32.to_le_bytes()); // sigfigs
-        h.extend_from_slice(&SNAPLEN.to_le_bytes());
-        h.extend_from_slice(&LINKTYPE_ETHERNET.to_le_bytes());
-        out.write_all(&h)?;
+        let mut h = Writer::with_capacity(24);
+        h.u32_le(PCAP_MAGIC_MICROS)
+            .u16_le(2)
+            .u16_le(4)
+            .u32_le(0) // thiszone
+            .u32_le(0) // sigfigs
+            .u32_le(SNAPLEN)
+            .u32_le(LINKTYPE_ETHERNET);
+        out.write_all(h.as_slice())?;
         Ok(PcapWriter { out })
     }
 
@@ -101,12 +109,9 @@ impl<W: Write> PcapWriter<W> {
             .ok_or(PcapError::RecordTooLong(frame.len()))?;
         let secs = u32::try_from(unix_micros / 1_000_000).unwrap_or(u32::MAX);
         let micros = (unix_micros % 1_000_000) as u32;
-        let mut h = Vec::with_capacity(16);
-        h.extend_from_slice(&secs.to_le_bytes());
-        h.extend_from_slice(&micros.to_le_bytes());
-        h.extend_from_slice(&len.to_le_bytes());
-        h.extend_from_slice(&len.to_le_bytes());
-        self.out.write_all(&h)?;
+        let mut h = Writer::with_capacity(16);
+        h.u32_le(secs).u32_le(micros).u32_le(len).u32_le(len);
+        self.out.write_all(h.as_slice())?;
         self.out.write_all(frame)?;
         Ok(())
     }
@@ -140,8 +145,9 @@ pub fn looks_like_pcap(bytes: &[u8]) -> bool {
 
 /// Reads every record of an Ethernet pcap held in memory.
 pub fn read_pcap(bytes: &[u8]) -> Result<Vec<PcapRecord<'_>>, PcapError> {
-    let header = bytes.get(..24).ok_or(PcapError::Truncated("global header"))?;
-    let magic_le = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
+    let mut r = Reader::new(bytes);
+    let mut header = r.sub(24, "global header").map_err(PcapError::Truncated)?;
+    let magic_le = header.u32_le("magic").map_err(PcapError::Truncated)?;
     let (big_endian, nanos) = match magic_le {
         PCAP_MAGIC_MICROS => (false, false),
         PCAP_MAGIC_NANOS => (false, true),
@@ -149,37 +155,35 @@ pub fn read_pcap(bytes: &[u8]) -> Result<Vec<PcapRecord<'_>>, PcapError> {
         m if m.swap_bytes() == PCAP_MAGIC_NANOS => (true, true),
         m => return Err(PcapError::BadMagic(m)),
     };
-    let u32_at = |b: &[u8], at: usize| -> u32 {
-        let w = [b[at], b[at + 1], b[at + 2], b[at + 3]];
-        if big_endian {
-            u32::from_be_bytes(w)
-        } else {
-            u32::from_le_bytes(w)
-        }
+    // Every field of the file is in the byte order of its magic number.
+    let u32_of = |r: &mut Reader<'_>, field| -> Result<u32, PcapError> {
+        let v = if big_endian { r.u32(field) } else { r.u32_le(field) };
+        v.map_err(PcapError::Truncated)
     };
-    let link = u32_at(header, 20);
+    header
+        .take(16, "version, thiszone, sigfigs, snaplen")
+        .map_err(PcapError::Truncated)?;
+    let link = u32_of(&mut header, "link type")?;
     if link != LINKTYPE_ETHERNET {
         return Err(PcapError::LinkType(link));
     }
     let mut records = Vec::new();
-    let mut rest = &bytes[24..];
-    while !rest.is_empty() {
-        let rh = rest.get(..16).ok_or(PcapError::Truncated("record header"))?;
-        let secs = u64::from(u32_at(rh, 0));
-        let frac = u64::from(u32_at(rh, 4));
-        let incl = u32_at(rh, 8) as usize;
-        let original_len = u32_at(rh, 12);
+    while !r.is_empty() {
+        let mut rh = r.sub(16, "record header").map_err(PcapError::Truncated)?;
+        let secs = u64::from(u32_of(&mut rh, "timestamp seconds")?);
+        let frac = u64::from(u32_of(&mut rh, "timestamp fraction")?);
+        let incl = u32_of(&mut rh, "captured length")? as usize;
+        let original_len = u32_of(&mut rh, "original length")?;
         if incl > SNAPLEN as usize {
             return Err(PcapError::RecordTooLong(incl));
         }
-        let data = rest.get(16..16 + incl).ok_or(PcapError::Truncated("record data"))?;
+        let data = r.take(incl, "record data").map_err(PcapError::Truncated)?;
         let unix_micros = secs * 1_000_000 + if nanos { frac / 1_000 } else { frac };
         records.push(PcapRecord {
             unix_micros,
             original_len,
             data,
         });
-        rest = &rest[16 + incl..];
     }
     Ok(records)
 }

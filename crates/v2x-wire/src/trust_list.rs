@@ -17,8 +17,10 @@ use std::ops::Range;
 
 use rasn::prelude::*;
 
+mod schema;
+
 use crate::ieee1609dot2::{
-    self, parse_certificate, signed_data, signed_unsecured_payload, Certificate, HashedId8, Ieee1609Dot2Data,
+    self, guard, parse_certificate, signed_data, signed_unsecured_payload, Certificate, HashedId8, Ieee1609Dot2Data,
     SignedDataSpans, Time32, WireError,
 };
 
@@ -311,9 +313,25 @@ pub fn parse_trust_list(bytes: &[u8]) -> Result<SignedTrustList, WireError> {
     Ok(SignedTrustList { outer, spans, list })
 }
 
+/// Decodes an `EtsiTs102941Data` (canonical C-OER, guarded like every decoder here).
+///
+/// TS 102 941 v1.3.1 and later constrain `version` to `v1`, which C-OER writes as one octet;
+/// v1.2.1 left `Version` unconstrained, a length-prefixed integer (`01 01`), and deployed
+/// implementations still emit that form. Both are accepted: `01 01` followed by a CHOICE tag
+/// (an octet >= 0x80) cannot be the one-octet form, which puts the tag second.
+pub fn decode_etsi_ts102941_data(bytes: &[u8]) -> Result<EtsiTs102941Data, WireError> {
+    let canonical = match bytes {
+        [0x01, 0x01, tag, ..] if *tag >= 0x80 => &bytes[1..],
+        _ => bytes,
+    };
+    // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes.
+    guard::check(&schema::ETSI_TS102941_DATA, canonical)?;
+    ieee1609dot2::decode_canonical::<EtsiTs102941Data>(canonical)
+}
+
 /// Decodes the unsigned `EtsiTs102941Data` of a trust list (see [`parse_trust_list`]).
 pub fn parse_trust_list_body(bytes: &[u8]) -> Result<TrustList, WireError> {
-    let data = ieee1609dot2::decode_canonical::<EtsiTs102941Data>(bytes)?;
+    let data = decode_etsi_ts102941_data(bytes)?;
     if data.version != 1 {
         return Err(WireError::Unsupported(format!(
             "EtsiTs102941Data version {}",

@@ -2,7 +2,7 @@
 //! pcap reader and the `inspect` entry point: errors, never panics; valid packets round-trip.
 
 use proptest::prelude::*;
-use v2x_wire::geonet::its::{
+use v2x_wire::facilities::{
     decode_cam, decode_denm, encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState,
 };
 use v2x_wire::geonet::{secured_packet, BasicHeader, GnAddress, GnPacket, LongPositionVector, NetworkPart};
@@ -50,9 +50,8 @@ fn valid_packet(pv: LongPositionVector, denm: bool) -> Vec<u8> {
     } else {
         (2001, encode_cam(&passenger_car_cam(&v, 42, pv.accurate)).unwrap())
     };
-    let mut out = Vec::new();
-    BasicHeader::shb(false).emit(&mut out);
-    NetworkPart::shb(pv, port, &app).emit(&mut out).unwrap();
+    let mut out = BasicHeader::shb(false).to_bytes();
+    out.extend(NetworkPart::shb(pv, port, &app).to_bytes().unwrap());
     out
 }
 

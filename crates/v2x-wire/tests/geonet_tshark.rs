@@ -13,7 +13,7 @@ use rasn_its::ieee1609dot2::{
     HeaderInfo, Ieee1609Dot2Content, Ieee1609Dot2Data, SignedData, SignedDataPayload, SignerIdentifier, ToBeSignedData,
 };
 use std::process::Command;
-use v2x_wire::geonet::its::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
+use v2x_wire::facilities::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
 use v2x_wire::geonet::{
     secured_packet, BasicHeader, GnAddress, LongPositionVector, NetworkPart, BTP_PORT_CAM, BTP_PORT_DENM,
 };
@@ -88,8 +88,7 @@ fn frames() -> Vec<Vec<u8>> {
         for (port, psid, app) in [(BTP_PORT_CAM, 36, cam), (BTP_PORT_DENM, 37, denm)] {
             let net = NetworkPart::shb(position(i), port, &app).to_bytes().unwrap();
             let gn = if i < 2 {
-                let mut gn = Vec::new();
-                BasicHeader::shb(false).emit(&mut gn);
+                let mut gn = BasicHeader::shb(false).to_bytes();
                 gn.extend_from_slice(&net);
                 gn
             } else {

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use v2x_wire::ieee1609dot2::*;
 use v2x_wire::trust_list::{parse_trust_list, parse_trust_list_body};
+use v2x_wire::ItsAid;
 
 const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
 const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
@@ -21,7 +22,7 @@ fn seeds() -> Vec<Vec<u8>> {
         s_sig: [2; 32].into(),
     });
     let header = HeaderInfo::builder()
-        .psid(psid(PSID_DENM))
+        .psid(ItsAid::DENM.into())
         .generation_time(Time64(1))
         .generation_location(three_d_location(48.0, 11.0, 500.0).unwrap())
         .inline_p2pcd_request(SequenceOfHashedId3(vec![hashed_id3_from([1, 2, 3])]))

@@ -3,6 +3,7 @@
 //! signed spans point at exactly the right bytes. (Signatures are verified in v2x-security.)
 
 use v2x_wire::ieee1609dot2::*;
+use v2x_wire::ItsAid;
 
 const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
 const CHAIN_JSON: &str = include_str!("vectors/test-pki-chain-p256.json");
@@ -75,7 +76,10 @@ fn test_pki_chain_decodes_and_links() {
         .iter()
         .map(|p| psid_value(&p.psid).unwrap())
         .collect();
-    assert!(psids.contains(&PSID_CAM) && psids.contains(&PSID_DENM), "{psids:?}");
+    assert!(
+        psids.contains(&ItsAid::CAM.value()) && psids.contains(&ItsAid::DENM.value()),
+        "{psids:?}"
+    );
 }
 
 #[test]
@@ -120,7 +124,7 @@ fn eu_tlm_certificate_brainpool384_extension_alternative() {
 
 fn cam_like(signer: SignerIdentifier, payload_len: usize) -> (Vec<u8>, ToBeSignedData) {
     let header = HeaderInfo::builder()
-        .psid(psid(PSID_CAM))
+        .psid(ItsAid::CAM.into())
         .generation_time(time64_from_unix_micros(1_700_000_000_000_000).unwrap())
         .build();
     let tbs = to_be_signed_data(unsecured(vec![0xA5; payload_len]), header).unwrap();
@@ -156,7 +160,7 @@ fn signed_data_spans_with_digest_signer() {
     assert_eq!(signer_digest(sd), Some(&digest));
     assert_eq!(spans.whole, 0..bytes.len());
     assert_eq!(signed_unsecured_payload(sd), Some(&[0xA5; 120][..]));
-    assert_eq!(psid_value(&header_info(sd).psid), Some(PSID_CAM));
+    assert_eq!(its_aid_of(&header_info(sd).psid), Some(ItsAid::CAM));
     let inner = spans.payload_data.unwrap();
     assert_eq!(parse_data(&bytes[inner]).unwrap().0, unsecured(vec![0xA5; 120]));
     assert_eq!(encode(&data).unwrap(), bytes);
@@ -193,7 +197,7 @@ fn nested_signed_data_spans() {
     // Signed data whose payload is itself signed data: reach the inner spans two ways.
     let (inner_bytes, inner_tbs) = cam_like(SignerIdentifier::SelfSigned(()), 30);
     let inner: Ieee1609Dot2Data = decode_exact(&inner_bytes).unwrap();
-    let header = header_info_basic(psid(PSID_DENM), Some(Time64(5)));
+    let header = header_info_basic(ItsAid::DENM.into(), Some(Time64(5)));
     let outer_tbs = to_be_signed_data(inner, header).unwrap();
     let sig = Signature::EcdsaNistP256(EcdsaP256Signature {
         r_sig: EccP256CurvePoint::CompressedY0([3; 32].into()),

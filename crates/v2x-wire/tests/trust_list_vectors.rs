@@ -2,6 +2,7 @@
 
 use v2x_wire::ieee1609dot2::*;
 use v2x_wire::trust_list::*;
+use v2x_wire::ItsAid;
 
 const ECTL: &[u8] = include_bytes!("vectors/eu-ectl-CE4CF6C19BFED720.oer");
 const TLM: &[u8] = include_bytes!("vectors/eu-tlm-E7A4B2B045E7ACF9.oer");
@@ -13,7 +14,7 @@ fn eu_ectl_decodes() {
     let sd = signed_data(&outer).unwrap();
     assert_eq!(sd.hash_id, HashAlgorithm::Sha384);
     assert!(matches!(sd.signature, Signature::EcdsaBrainpoolP384r1(_)));
-    assert_eq!(psid_value(&header_info(sd).psid), Some(PSID_CTL));
+    assert_eq!(its_aid_of(&header_info(sd).psid), Some(ItsAid::CTL));
     // The tbsData span re-decodes to the decoded tbsData and is its canonical encoding.
     let tbs = &ECTL[spans.tbs_data.clone()];
     assert_eq!(decode_exact::<ToBeSignedData>(tbs).unwrap(), sd.tbs_data);

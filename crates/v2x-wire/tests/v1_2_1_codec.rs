@@ -1,6 +1,7 @@
 //! Round trips of every v1.2.1 structure, hand-checked byte layouts, and the error
 //! offsets of malformed input.
 
+use v2x_wire::inspect::v1_2_1_tree as inspect;
 use v2x_wire::v1_2_1::*;
 
 fn p256_point(t: u8) -> EccPoint {

@@ -2,6 +2,7 @@
 //! re-encodes to exactly the input (canonical decoding).
 
 use proptest::prelude::*;
+use v2x_wire::inspect::v1_2_1_tree as inspect;
 use v2x_wire::v1_2_1::*;
 
 fn sample_message() -> Vec<u8> {

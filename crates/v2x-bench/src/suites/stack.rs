@@ -37,8 +37,7 @@ use v2x_security::v1_2_1::{
 };
 use v2x_security::{
     issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore, PSID_CAM,
-    PSID_DENM,
+    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore,
 };
 use v2x_wire::ItsAid;
 
@@ -279,16 +278,17 @@ impl Pki2 {
             let enc_key = PrivateKey::generate(encryption_curve(curve))?;
             let mut spec = CertificateSpec::new(None, start, validity);
             spec.app_permissions = vec![
+                // CAM and DENM tickets carry the ETSI SSPs receivers check.
                 AppPermission {
-                    psid: PSID_CAM,
-                    ssp: None,
+                    psid: ItsAid::CAM,
+                    ssp: v2x_security::pki_store::default_ssp(ItsAid::CAM),
                 },
                 AppPermission {
-                    psid: PSID_DENM,
-                    ssp: None,
+                    psid: ItsAid::DENM,
+                    ssp: v2x_security::pki_store::default_ssp(ItsAid::DENM),
                 },
                 AppPermission {
-                    psid: PSID_BSM,
+                    psid: ItsAid::BSM,
                     ssp: None,
                 },
             ];
@@ -341,7 +341,7 @@ impl Pki2 {
             SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(365 * 86_400))
         };
         if kind == ProfileKind::Generic {
-            e.encap_profile_mut(kind).psid = PSID_BSM;
+            e.encap_profile_mut(kind).psid = ItsAid::BSM;
         }
         Ok(e)
     }

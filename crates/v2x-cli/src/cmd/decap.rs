@@ -9,7 +9,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
-use v2x_security::{load_trust_dir, DecapMode, Pki, Rejection, SecurityEntity, TaiTime, TrustStore};
+use v2x_security::{
+    load_trust_dir_with, DecapMode, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime, TrustListPolicy,
+    TrustOptions, TrustStore,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,6 +35,48 @@ pub struct Args {
     /// With a PKI directory as --trust: use this station's ticket keys to decrypt.
     #[arg(long)]
     station: Option<String>,
+    /// Reject signatures whose s is above n/2 (one encoding per signature).
+    #[arg(long)]
+    require_low_s: bool,
+    /// Reject signatures whose r is a compressed point (accept x-only r only).
+    #[arg(long)]
+    require_x_only_r: bool,
+    /// INSECURE lab option: load trust lists past their nextUpdate (with a warning).
+    #[arg(long)]
+    insecure_accept_expired_trust_list: bool,
+    /// INSECURE lab option: trust a PKI directory whose CRL is missing (with a warning).
+    #[arg(long)]
+    insecure_allow_missing_crl: bool,
+    /// INSECURE lab option: accept chains whose root's CRL is past its nextUpdate (its
+    /// entries still apply).
+    #[arg(long)]
+    insecure_accept_stale_crl: bool,
+}
+
+impl Args {
+    fn signature_form(&self) -> SignatureForm {
+        SignatureForm {
+            require_low_s: self.require_low_s,
+            require_x_only_r: self.require_x_only_r,
+        }
+    }
+}
+
+/// Loads the trust directory with the options of the command line; prints the warnings.
+fn load_trust(args: &Args, dir: &std::path::Path, now: TaiTime) -> anyhow::Result<TrustStore> {
+    let options = TrustOptions {
+        at: now,
+        trust_lists: TrustListPolicy {
+            insecure_accept_expired: args.insecure_accept_expired_trust_list,
+        },
+        insecure_allow_missing_crl: args.insecure_allow_missing_crl,
+    };
+    let loaded =
+        load_trust_dir_with(dir, &options).with_context(|| format!("loading trust directory {}", dir.display()))?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(loaded.store)
 }
 
 fn parse_time(s: &str) -> anyhow::Result<TaiTime> {
@@ -56,11 +101,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return decap_v1_2_1(&args, bytes, now);
     }
     let store = match &args.trust {
-        Some(dir) => load_trust_dir(dir).with_context(|| format!("loading trust directory {}", dir.display()))?,
+        Some(dir) => load_trust(&args, dir, now)?,
         None if args.signature_only => TrustStore::new(),
         None => bail!("--trust DIR is required (unless --signature-only)"),
     };
     let mut entity = SecurityEntity::new(store);
+    entity.policy_mut().signature_form = args.signature_form();
+    entity.policy_mut().revocation.insecure_accept_stale_crl = args.insecure_accept_stale_crl;
+    if args.insecure_accept_stale_crl {
+        eprintln!("warning: --insecure-accept-stale-crl: chains are accepted without current revocation information");
+    }
     if let (Some(station), Some(dir)) = (&args.station, &args.trust) {
         let pki =
             Pki::open(dir).with_context(|| format!("--station needs a PKI directory as --trust: {}", dir.display()))?;
@@ -85,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "payload_hex": hex::encode(&d.payload),
                     "signed": d.signed,
                     "encrypted": d.encrypted,
-                    "psid": d.psid,
+                    "psid": d.psid.map(|p| p.value()),
                     "ssp_hex": d.ssp.as_ref().map(hex::encode),
                     "generation_time_us": d.generation_time.map(|t| t.0),
                     "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
@@ -122,6 +172,7 @@ fn decap_v1_2_1(args: &Args, bytes: &[u8], now: TaiTime) -> anyhow::Result<ExitC
         .as_ref()
         .ok_or_else(|| anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials) is required"))?;
     let mut entity = super::legacy::v1_receiver(dir, args.station.as_deref())?;
+    entity.policy.signature_form = args.signature_form();
     match entity.decap(bytes, now) {
         Ok(d) => {
             let mut out = std::io::stdout();

@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use v2x_security::v1_2_1::{V1EncapRequest, V1Profile, V1Protection};
-use v2x_security::{EncapRequest, GeoPoint, Location, Pki, ProfileKind, Recipient, TaiTime};
+use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, Pki, ProfileKind, Recipient, TaiTime};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,12 +25,12 @@ pub struct Args {
     /// Sign, then encrypt to this recipient certificate (.oer with an encryption key).
     #[arg(long)]
     encrypt_to: Option<PathBuf>,
-    /// Station whose ticket signs (default: the first station).
+    /// Station whose ticket signs (required when the PKI has more than one station).
     #[arg(long)]
     station: Option<String>,
-    /// PSID (default: the profile's, 36 for cam/generic, 37 for denm).
-    #[arg(long)]
-    psid: Option<u64>,
+    /// PSID, a number or a name (default: the profile's, 36 for cam/generic, 37 for denm).
+    #[arg(long, value_parser = super::pki::parse_its_aid)]
+    psid: Option<ItsAid>,
     /// Generation location LAT,LON in degrees (required by the denm profile).
     #[arg(long, allow_hyphen_values = true)]
     location: Option<String>,
@@ -39,6 +39,32 @@ pub struct Args {
     /// takes a v1.2.1 certificate).
     #[arg(long, value_enum, default_value = "v2")]
     format: WireFormat,
+    /// INSECURE lab option: sign even with a ticket that is expired, not yet valid or
+    /// revoked (refused by default).
+    #[arg(long)]
+    insecure_sign_with_invalid_ticket: bool,
+    /// INSECURE lab option: encrypt even to a certificate whose chain does not validate
+    /// against the PKI, or which is expired or revoked (refused by default).
+    #[arg(long)]
+    insecure_encrypt_to_unvalidated: bool,
+}
+
+/// The signing station: the one named, or the PKI's only station. With several stations
+/// and none named, refuse rather than pick one by name order.
+fn signing_station(pki: &Pki, named: Option<&str>) -> anyhow::Result<String> {
+    if let Some(s) = named {
+        return Ok(s.to_owned());
+    }
+    let stations = pki.stations();
+    match stations.as_slice() {
+        [] => bail!("the PKI has no station (`v2x pki issue --station NAME` creates one)"),
+        [only] => Ok(only.clone()),
+        many => bail!(
+            "the PKI has {} stations ({}): choose the signer with --station",
+            many.len(),
+            many.join(", ")
+        ),
+    }
 }
 
 pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -67,14 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let kind = ProfileKind::from_name(&args.profile)
         .ok_or_else(|| anyhow!("unknown profile {:?} (cam, denm, generic)", args.profile))?;
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
-    let station = match args.station.clone() {
-        Some(s) => s,
-        None => pki
-            .stations()
-            .into_iter()
-            .next()
-            .ok_or_else(|| anyhow!("the PKI has no station"))?,
-    };
+    let station = signing_station(&pki, args.station.as_deref())?;
     let payload = read_input(&args.input)?;
     let location = match &args.location {
         Some(l) => Some(parse_location(l)?),
@@ -113,6 +132,12 @@ fn encap_v2(
     location: Option<Location>,
 ) -> anyhow::Result<(Vec<u8>, bool)> {
     let mut entity = pki.entity(station)?;
+    let policy = entity.encap_policy_mut();
+    policy.insecure_sign_with_invalid_certificate = args.insecure_sign_with_invalid_ticket;
+    policy.insecure_encrypt_to_unvalidated_recipient = args.insecure_encrypt_to_unvalidated;
+    if args.insecure_sign_with_invalid_ticket || args.insecure_encrypt_to_unvalidated {
+        eprintln!("warning: an --insecure-* option is set: the sender's own checks are off");
+    }
     let mut req = EncapRequest::new(kind, payload);
     req.psid = args.psid;
     req.location = location;
@@ -142,19 +167,27 @@ fn encap_v1_2_1(
         ProfileKind::Cam => V1Profile::Cam,
         ProfileKind::Denm => V1Profile::Denm,
         ProfileKind::Generic => V1Profile::Generic {
-            its_aid: args.psid.unwrap_or(v2x_security::PSID_CAM),
+            its_aid: args.psid.unwrap_or(ItsAid::CAM).value(),
         },
     };
+    let now = TaiTime::now();
     let recipients = match &args.encrypt_to {
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             let cert = v2x_wire::v1_2_1::Certificate::from_bytes(&bytes)
                 .map_err(|e| anyhow!("{} is not a v1.2.1 certificate: {e}", path.display()))?;
+            if !args.insecure_encrypt_to_unvalidated {
+                // The recipient's chain must validate up to the PKI's v1.2.1 root, now.
+                entity
+                    .store
+                    .validate_chain(&cert, &[], now.to_time32())
+                    .map_err(|r| anyhow!("refusing to encrypt to {}: {r}", path.display()))?;
+            }
             vec![cert]
         }
         None => Vec::new(),
     };
-    let mut req = V1EncapRequest::new(profile, payload, TaiTime::now());
+    let mut req = V1EncapRequest::new(profile, payload, now);
     if !recipients.is_empty() {
         req.protection = V1Protection::SignAndEncrypt;
         req.recipients = &recipients;

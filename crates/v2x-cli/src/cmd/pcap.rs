@@ -28,8 +28,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 use v2x_security::pki_store::{Pki, TicketSpec};
 use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1Profile};
-use v2x_security::{EncapRequest, GeoPoint, Location, SecurityEntity, TaiTime, PSID_CAM, PSID_DENM};
-use v2x_wire::geonet::its::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
+use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, SecurityEntity, TaiTime};
+use v2x_wire::facilities::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
 use v2x_wire::geonet::{gn_timestamp_from_tai_micros, BasicHeader, GnAddress, LongPositionVector, NetworkPart};
 use v2x_wire::geonet::{BTP_PORT_CAM, BTP_PORT_DENM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
@@ -229,8 +229,8 @@ fn secure(
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     validate(&args)?;
     let pki = Pki::open(&args.pki).with_context(|| format!("opening PKI {}", args.pki.display()))?;
-    for psid in [PSID_CAM, PSID_DENM] {
-        if !pki.config().psids.contains(&psid) && (psid == PSID_CAM || args.denm_every > 0) {
+    for psid in [ItsAid::CAM, ItsAid::DENM] {
+        if !pki.config().psids.contains(&psid) && (psid == ItsAid::CAM || args.denm_every > 0) {
             bail!(
                 "the PKI in {} does not grant PSID {psid}; re-create it with `v2x pki init`",
                 args.pki.display()
@@ -299,8 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (false, true) => written.cams_with_certificate += 1,
             (false, false) => written.cams_with_digest += 1,
         }
-        let mut gn = Vec::with_capacity(4 + secured.len());
-        basic.emit(&mut gn);
+        let mut gn = basic.to_bytes();
         gn.extend_from_slice(&secured);
         let frame = geonet_frame(st.mac, &gn);
         let unix_micros = t

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use v2x_crypto::Curve;
-use v2x_security::{AppPermission, GeoPoint, Pki, PkiConfig, Region, TicketSpec};
+use v2x_security::{GeoPoint, ItsAid, Pki, PkiConfig, Region, TicketSpec};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,9 +32,10 @@ enum PkiCommand {
         dir: PathBuf,
         #[arg(long, default_value_t = 1)]
         count: usize,
-        /// PSIDs, comma separated (36 = CAM, 37 = DENM get the ETSI default SSPs).
-        #[arg(long, value_delimiter = ',')]
-        psid: Vec<u64>,
+        /// PSIDs, comma separated, as numbers (0x.. for hex) or names (cam, denm, bsm, ...);
+        /// CAM (36) and DENM (37) get the ETSI default SSPs.
+        #[arg(long, value_delimiter = ',', value_parser = parse_its_aid)]
+        psid: Vec<ItsAid>,
         /// Validity: a number with unit s, m, h, d, w or y (e.g. 1w, 12h).
         #[arg(long, default_value = "1w")]
         validity: String,
@@ -56,6 +57,23 @@ enum PkiCommand {
         #[arg(long)]
         cert: PathBuf,
     },
+    /// Re-issue the CRL with a fresh nextUpdate (one week): receivers reject the PKI's
+    /// chains once the CRL they hold is past its nextUpdate.
+    RefreshCrl {
+        #[arg(long)]
+        dir: PathBuf,
+    },
+}
+
+/// Parses a PSID / ITS-AID: a number, 0x-hex, or a name.
+pub fn parse_its_aid(s: &str) -> anyhow::Result<ItsAid> {
+    ItsAid::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = ItsAid::NAMED.iter().filter_map(|a| a.name()).collect();
+        anyhow!(
+            "unknown PSID {s:?}: give a number (e.g. 36 or 0x24) or one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// Parses "90s", "30m", "12h", "7d", "1w", "1y".
@@ -173,25 +191,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut spec = TicketSpec::new(&psids, validity);
             spec.encryption_key = !no_encryption_key;
             spec.region = region.as_deref().map(parse_region).transpose()?;
-            spec.permissions = psids
-                .iter()
-                .map(|&p| AppPermission {
-                    psid: p,
-                    ssp: v2x_security::pki_store::default_ssp(p),
-                })
-                .collect();
             let issued = pki.issue_tickets(&station, count, &spec)?;
             for t in &issued {
                 println!("{}", t.certificate.hashed_id8());
             }
-            eprintln!("issued {} ticket(s) for {station} in {}", issued.len(), dir.display());
+            let v = issued[0].certificate.validity();
+            eprintln!(
+                "issued {} ticket(s) for {station} in {}, valid from {} to {} (TAI s)",
+                issued.len(),
+                dir.display(),
+                v.start,
+                v.end
+            );
             Ok(ExitCode::SUCCESS)
         }
         PkiCommand::Revoke { dir, cert } => {
-            let pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
+            let mut pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
             let c = v2x_security::pki_store::read_certificate(&cert)?;
-            pki.revoke(&c)?;
-            println!("revoked {}", c.hashed_id8());
+            let serial = pki.revoke(&c)?;
+            println!("revoked {} (CRL serial {serial})", c.hashed_id8());
+            Ok(ExitCode::SUCCESS)
+        }
+        PkiCommand::RefreshCrl { dir } => {
+            let mut pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
+            let serial = pki.refresh_crl()?;
+            println!("CRL re-issued (serial {serial})");
             Ok(ExitCode::SUCCESS)
         }
     }

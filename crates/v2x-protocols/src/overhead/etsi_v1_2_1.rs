@@ -66,7 +66,7 @@ pub fn v1_fields(m: &SecuredMessage, plaintext_len: usize) -> Vec<OverheadField>
                     f.push(field("recipient pk_encryption", 1, ri.pk_encryption.name()));
                     body += 9;
                     if let EncryptedKey::Ecies(k) = &ri.enc_key {
-                        let mut v = Vec::new();
+                        let mut v = v2x_wire::cursor::Writer::new();
                         k.v.encode(&mut v);
                         let ext = if ri.pk_encryption.is_extension() {
                             var_len_size((v.len() + k.c.len() + 16) as u64)
@@ -106,11 +106,11 @@ pub fn v1_fields(m: &SecuredMessage, plaintext_len: usize) -> Vec<OverheadField>
         ));
     }
     let trl: Vec<u8> = {
-        let mut v = Vec::new();
+        let mut v = v2x_wire::cursor::Writer::new();
         for t in &m.trailer_fields {
             t.encode(&mut v);
         }
-        v
+        v.into_vec()
     };
     f.push(field("trailer_fields length", var_len_size(trl.len() as u64), ""));
     if !trl.is_empty() {

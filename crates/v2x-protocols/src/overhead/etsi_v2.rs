@@ -62,11 +62,11 @@ fn ticket(p: &Pki, curve: Curve, start: TaiTime) -> Result<Credentials, EtsiOver
     let mut spec = CertificateSpec::new(None, start, Duration::from_secs(7 * 86_400));
     spec.app_permissions = vec![
         AppPermission {
-            psid: ItsAid::CAM.value(),
+            psid: ItsAid::CAM,
             ssp: Some(vec![1, 0, 0]),
         },
         AppPermission {
-            psid: ItsAid::DENM.value(),
+            psid: ItsAid::DENM,
             ssp: Some(vec![1, 0xff, 0xff, 0xff]),
         },
     ];
@@ -142,8 +142,8 @@ fn walk(
         // The plaintext is the inner (signed or unsecured) message: its own fields
         // are listed by the recursive call; only the framing around the ciphertext
         // remains at this level.
-        let mut map = HashMap::new();
-        let (plain, _) = decrypt(ed, keys, &mut map).map_err(EtsiOverheadError::Decrypt)?;
+        let map = HashMap::new();
+        let plain = decrypt(ed, keys, &map).map_err(EtsiOverheadError::Decrypt)?.plaintext;
         let inner = walk(&plain, keys, fields, depth + 1)?;
         let framing = bytes.len() - rec - 28 - plain.len();
         fields.push(field(
@@ -204,9 +204,9 @@ fn one(message: &str, prot: Prot, digest: bool, curve: Curve) -> Result<Option<O
     for i in 0..2u64 {
         let mut req = EncapRequest::new(kind, &payload)
             .at(TaiTime(start.0 + 1_000 + i * 100_000))
-            .with_psid(ItsAid::CAM.into());
+            .with_psid(ItsAid::CAM);
         if kind == ProfileKind::Denm {
-            req = req.with_psid(ItsAid::DENM.into()).with_location(location);
+            req = req.with_psid(ItsAid::DENM).with_location(location);
         }
         if encrypts {
             req = req.encrypted_to(Recipient::Certificate(Arc::clone(&peer.certificate)));

@@ -3,7 +3,7 @@
 
 use v2x_crypto::CryptoError;
 use v2x_security::issue::IssueError;
-use v2x_security::trust_store::TrustError;
+use v2x_security::trust_store::AnchorError;
 use v2x_security::v1_2_1::V1EncapError;
 use v2x_security::Rejection;
 
@@ -25,7 +25,7 @@ pub enum EtsiOverheadError {
     #[error("v2 certificate: {0}")]
     Issue(#[from] IssueError),
     #[error("v2 trust store: {0}")]
-    Trust(#[from] TrustError),
+    Trust(#[from] AnchorError),
     #[error("v2 SN-ENCAP: {0}")]
     Encap(#[from] v2x_security::EncapError),
     #[error("v2: decrypting our own message failed: {0}")]

@@ -67,7 +67,7 @@ impl TeslaSigner {
                 entity, clock, psid, ..
             } => {
                 let req = EncapRequest::new(ProfileKind::Generic, body)
-                    .with_psid((*psid).into())
+                    .with_psid(*psid)
                     .at(clock.to_tai(now));
                 out.extend_from_slice(&entity.encap(&req)?.bytes);
             }
@@ -109,7 +109,7 @@ impl TeslaSigner {
             ));
         };
         let d = entity.decap_at(bytes, clock.to_tai(now))?;
-        if d.psid != Some((*psid).into()) {
+        if d.psid != Some(*psid) {
             return Err(Rejection::new(
                 RejectReason::PsidNotPermitted,
                 "not a TESLA commitment PSID",

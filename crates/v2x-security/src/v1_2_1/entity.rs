@@ -19,25 +19,23 @@
 //! `signed_external`: v1.2.1 signs a payload that is not carried; this entity signs the
 //! message's signed bytes followed by the external payload (the caller passes the same
 //! payload to [`V1Entity::decap_external`]).
+//!
+//! SN-DECAP is in [`super::decap`].
 
-use super::crypto::{
-    certificate_digest, certificate_id3, ecies_unwrap, ecies_wrap, encryption_key, placeholder_signature, sign, verify,
-};
-use super::pki::{Credential, ITS_AID_CAM, ITS_AID_DENM};
-use super::validate::{model_region, V1TrustStore};
+use super::crypto::{certificate_digest, ecies_wrap, encryption_key, placeholder_signature, sign};
+use super::pki::Credential;
+use super::validate::V1TrustStore;
+use crate::message_signature::SignatureForm;
 use crate::reason::{RejectReason, Rejection};
-use crate::region::GeoPoint;
 use crate::time::TaiTime;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::Duration;
-use v2x_crypto::{
-    aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, random_bytes, sha256, CryptoError,
-};
+use v2x_crypto::{aes128_ccm_encrypt, aes256_ccm_encrypt, random_bytes, CryptoError};
 use v2x_wire::v1_2_1::{
-    header_type, Certificate, EncryptedKey, EncryptionParameters, HashedId3, HashedId8, HeaderField, Payload,
-    PayloadType, RecipientInfo, SecuredMessage, SignerInfo, SubjectAttribute, SubjectType, SymmetricAlgorithm,
-    ThreeDLocation, TrailerField, V1Error,
+    Certificate, EncryptedKey, EncryptionParameters, HashedId3, HashedId8, HeaderField, Payload, PayloadType,
+    RecipientInfo, SecuredMessage, SignerInfo, SymmetricAlgorithm, ThreeDLocation, TrailerField,
 };
+use v2x_wire::ItsAid;
 
 /// Which security profile (§7) a message follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,17 +48,17 @@ pub enum V1Profile {
 impl V1Profile {
     pub fn its_aid(self) -> u64 {
         match self {
-            V1Profile::Cam => ITS_AID_CAM,
-            V1Profile::Denm => ITS_AID_DENM,
+            V1Profile::Cam => ItsAid::CAM.value(),
+            V1Profile::Denm => ItsAid::DENM.value(),
             V1Profile::Generic { its_aid } => its_aid,
         }
     }
 
     pub fn from_its_aid(its_aid: u64) -> V1Profile {
-        match its_aid {
-            ITS_AID_CAM => V1Profile::Cam,
-            ITS_AID_DENM => V1Profile::Denm,
-            its_aid => V1Profile::Generic { its_aid },
+        match ItsAid(its_aid) {
+            ItsAid::CAM => V1Profile::Cam,
+            ItsAid::DENM => V1Profile::Denm,
+            _ => V1Profile::Generic { its_aid },
         }
     }
 }
@@ -156,6 +154,8 @@ pub struct V1Policy {
     pub replay_capacity: usize,
     /// CAM certificate inclusion period (§7.1: once per second).
     pub cam_certificate_interval: Duration,
+    /// Signature encodings accepted (default: every form v1.2.1 allows).
+    pub signature_form: SignatureForm,
 }
 
 impl Default for V1Policy {
@@ -168,6 +168,7 @@ impl Default for V1Policy {
             insecure_accept_unsecured: false,
             replay_capacity: 4096,
             cam_certificate_interval: Duration::from_secs(1),
+            signature_form: SignatureForm::default(),
         }
     }
 }
@@ -187,19 +188,20 @@ pub struct V1Accepted {
 /// its trust store, and the CAM certificate-distribution state.
 #[derive(Debug, Clone)]
 pub struct V1Entity {
-    own: Option<Credential>,
-    own_authorities: Vec<Certificate>,
+    pub(super) own: Option<Credential>,
+    pub(super) own_authorities: Vec<Certificate>,
     pub store: V1TrustStore,
     pub policy: V1Policy,
-    last_full_certificate: Option<TaiTime>,
-    certificate_requested: bool,
-    chain_requested: bool,
-    unknown_certificates: BTreeSet<HashedId3>,
-    replay_seen: HashSet<[u8; 32]>,
-    replay_order: VecDeque<[u8; 32]>,
+    pub(super) last_full_certificate: Option<TaiTime>,
+    pub(super) certificate_requested: bool,
+    pub(super) chain_requested: bool,
+    pub(super) unknown_certificates: BTreeSet<HashedId3>,
+    /// Identities of accepted signed messages: SHA-256 of the signed bytes.
+    pub(super) replay_seen: HashSet<[u8; 32]>,
+    pub(super) replay_order: VecDeque<[u8; 32]>,
 }
 
-fn rej(reason: RejectReason, detail: impl Into<String>) -> Rejection {
+pub(super) fn rej(reason: RejectReason, detail: impl Into<String>) -> Rejection {
     Rejection::new(reason, detail)
 }
 
@@ -370,379 +372,6 @@ impl V1Entity {
         }
         Ok(msg)
     }
-
-    /// SN-DECAP.
-    pub fn decap(&mut self, bytes: &[u8], now: TaiTime) -> Result<V1Accepted, Rejection> {
-        self.decap_inner(bytes, None, now)
-    }
-
-    /// SN-DECAP of a signed_external message whose payload is `external`.
-    pub fn decap_external(&mut self, bytes: &[u8], external: &[u8], now: TaiTime) -> Result<V1Accepted, Rejection> {
-        self.decap_inner(bytes, Some(external), now)
-    }
-
-    fn decap_inner(&mut self, bytes: &[u8], external: Option<&[u8]>, now: TaiTime) -> Result<V1Accepted, Rejection> {
-        let msg = SecuredMessage::from_bytes(bytes).map_err(|e| match e {
-            V1Error::UnsupportedVersion {
-                what: "SecuredMessage.protocol_version",
-                ..
-            } => rej(RejectReason::IncompatibleProtocol, e.to_string()),
-            e => rej(RejectReason::InvalidEncoding, e.to_string()),
-        })?;
-        check_header_order(&msg)?;
-        let pt = msg.payload.payload_type;
-        if pt.0 > PayloadType::SIGNED_AND_ENCRYPTED.0 {
-            return Err(rej(
-                RejectReason::InvalidEncoding,
-                format!("payload type {}", pt.name()),
-            ));
-        }
-        let its_aid = msg.its_aid();
-        let generation_time = msg.generation_time().map(TaiTime);
-        let encrypted = pt == PayloadType::ENCRYPTED || pt == PayloadType::SIGNED_AND_ENCRYPTED;
-        if let Some(aid) = its_aid.filter(|a| self.policy.require_encryption.contains(a)) {
-            if !encrypted {
-                return Err(rej(
-                    RejectReason::UnencryptedMessage,
-                    format!("ITS-AID {aid} must be encrypted"),
-                ));
-            }
-        }
-        if pt == PayloadType::UNSECURED {
-            if self.policy.insecure_accept_unsecured {
-                return Ok(V1Accepted {
-                    payload: msg.payload.data,
-                    payload_type: pt,
-                    its_aid,
-                    signer: None,
-                    generation_time,
-                });
-            }
-            return Err(rej(RejectReason::UnsignedMessage, "unsecured payload"));
-        }
-        let signed = pt != PayloadType::ENCRYPTED;
-        let profile = its_aid.map(V1Profile::from_its_aid);
-        if !signed {
-            if matches!(profile, Some(V1Profile::Cam) | Some(V1Profile::Denm)) {
-                return Err(rej(
-                    RejectReason::UnsignedMessage,
-                    "CAM and DENM profiles require a signature",
-                ));
-            }
-            let payload = self.decrypt(&msg)?;
-            return Ok(V1Accepted {
-                payload,
-                payload_type: pt,
-                its_aid,
-                signer: None,
-                generation_time,
-            });
-        }
-        let signer = self.verify_signed(&msg, bytes, external, now)?;
-        let payload = if pt == PayloadType::SIGNED_AND_ENCRYPTED {
-            self.decrypt(&msg)?
-        } else if pt == PayloadType::SIGNED_EXTERNAL {
-            external.unwrap_or_default().to_vec()
-        } else {
-            msg.payload.data.clone()
-        };
-        self.remember(&msg);
-        Ok(V1Accepted {
-            payload,
-            payload_type: pt,
-            its_aid,
-            signer: Some(signer),
-            generation_time,
-        })
-    }
-
-    fn verify_signed(
-        &mut self,
-        msg: &SecuredMessage,
-        bytes: &[u8],
-        external: Option<&[u8]>,
-        now: TaiTime,
-    ) -> Result<HashedId8, Rejection> {
-        let sig = msg.signature().ok_or_else(|| {
-            rej(
-                RejectReason::UnsignedMessage,
-                "signed payload without signature trailer",
-            )
-        })?;
-        let its_aid = msg
-            .its_aid()
-            .ok_or_else(|| rej(RejectReason::MissingHeaderField, "its_aid"))?;
-        let profile = V1Profile::from_its_aid(its_aid);
-        let gen = msg
-            .generation_time()
-            .ok_or_else(|| rej(RejectReason::MissingHeaderField, "generation_time"))?;
-        let location = msg.header_fields.iter().find_map(|h| match h {
-            HeaderField::GenerationLocation(l) => Some(*l),
-            _ => None,
-        });
-        if profile == V1Profile::Denm && location.is_none() {
-            return Err(rej(
-                RejectReason::MissingHeaderField,
-                "DENM without generation_location",
-            ));
-        }
-        let signer_info = msg
-            .signer_info()
-            .ok_or_else(|| rej(RejectReason::MissingHeaderField, "signer_info"))?;
-        if msg.payload.payload_type == PayloadType::SIGNED_EXTERNAL && external.is_none() {
-            return Err(rej(
-                RejectReason::MissingHeaderField,
-                "signed_external payload not supplied",
-            ));
-        }
-
-        // Freshness first: cheap, and a stale replay should not cost a verification.
-        if now.0.saturating_sub(gen) > self.policy.max_age.as_micros() as u64 {
-            return Err(rej(
-                RejectReason::StaleMessage,
-                format!("generated {} us ago", now.0.saturating_sub(gen)),
-            ));
-        }
-        if gen.saturating_sub(now.0) > self.policy.max_future.as_micros() as u64 {
-            return Err(rej(
-                RejectReason::FutureMessage,
-                format!("generated {} us in the future", gen - now.0),
-            ));
-        }
-        if let Some(HeaderField::Expiration(exp)) = msg.header(header_type::EXPIRATION) {
-            if now.to_time32() > *exp {
-                return Err(rej(RejectReason::StaleMessage, "past its expiration header"));
-            }
-        }
-
-        let (leaf, extra): (Certificate, Vec<Certificate>) = match signer_info {
-            SignerInfo::SelfSigned => {
-                return Err(rej(
-                    RejectReason::UnsupportedSignerIdentifierType,
-                    "self-signed messages are not accepted",
-                ))
-            }
-            SignerInfo::CertificateDigestWithSha256(d)
-            | SignerInfo::CertificateDigestWithOtherAlgorithm { digest: d, .. } => {
-                if profile == V1Profile::Denm {
-                    return Err(rej(
-                        RejectReason::UnsupportedSignerIdentifierType,
-                        "DENM signer must be a certificate",
-                    ));
-                }
-                match self.store.ticket(d) {
-                    Some(c) => (c.clone(), Vec::new()),
-                    None => {
-                        self.unknown_certificates.insert([d[5], d[6], d[7]]);
-                        return Err(rej(
-                            RejectReason::SignerCertificateNotFound,
-                            format!("no certificate for digest {}", hex::encode(d)),
-                        ));
-                    }
-                }
-            }
-            SignerInfo::Certificate(c) => ((**c).clone(), Vec::new()),
-            SignerInfo::CertificateChain(cs) => {
-                let (last, rest) = cs
-                    .split_last()
-                    .ok_or_else(|| rej(RejectReason::InvalidEncoding, "empty certificate chain"))?;
-                (last.clone(), rest.to_vec())
-            }
-            SignerInfo::Other { signer_type, .. } => {
-                return Err(rej(
-                    RejectReason::UnsupportedSignerIdentifierType,
-                    format!("signer type {signer_type}"),
-                ))
-            }
-        };
-        if leaf.subject_info.subject_type != SubjectType::AUTHORIZATION_TICKET {
-            return Err(rej(
-                RejectReason::InvalidCertificate,
-                format!("message signed by a {}", leaf.subject_info.subject_type.name()),
-            ));
-        }
-        let gen_s = TaiTime(gen).to_time32();
-        if let Err(e) = self.store.validate_chain(&leaf, &extra, gen_s) {
-            if e.reason == RejectReason::SignerCertificateNotFound {
-                if let SignerInfo::CertificateDigestWithSha256(d) = &leaf.signer_info {
-                    self.unknown_certificates.insert([d[5], d[6], d[7]]);
-                }
-            }
-            return Err(e);
-        }
-
-        // Permissions: ITS-AID and SSP.
-        let ssp = leaf
-            .subject_attributes
-            .iter()
-            .find_map(|a| match a {
-                SubjectAttribute::ItsAidSspList(l) => l
-                    .iter()
-                    .find(|e| e.its_aid == its_aid)
-                    .map(|e| e.service_specific_permissions.clone()),
-                _ => None,
-            })
-            .ok_or_else(|| {
-                rej(
-                    RejectReason::PsidNotPermitted,
-                    format!("ticket does not permit ITS-AID {its_aid}"),
-                )
-            })?;
-        if let Some(required) = self.policy.required_ssp.get(&its_aid) {
-            let ok = required
-                .iter()
-                .enumerate()
-                .all(|(i, bits)| ssp.get(i).copied().unwrap_or(0) & bits == *bits);
-            if !ok {
-                return Err(rej(
-                    RejectReason::SspNotPermitted,
-                    format!("SSP {} lacks bits {}", hex::encode(&ssp), hex::encode(required)),
-                ));
-            }
-        }
-        if let (Some(loc), Some(region)) = (location, leaf.region().and_then(model_region)) {
-            if region.contains(GeoPoint {
-                lat: loc.latitude,
-                lon: loc.longitude,
-            }) == Some(false)
-            {
-                return Err(rej(
-                    RejectReason::OutsideRegion,
-                    "generation location outside the ticket's region",
-                ));
-            }
-        }
-
-        // The signature, over the received bytes: the signed bytes end with the type
-        // byte of the signature trailer field, so they are a prefix of the message as
-        // received. Decoding is canonical, so the re-encoding must equal that prefix.
-        let signed = msg
-            .to_be_signed()
-            .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;
-        let received = bytes
-            .get(..signed.len())
-            .filter(|r| *r == signed.as_slice())
-            .ok_or_else(|| {
-                rej(
-                    RejectReason::InvalidEncoding,
-                    "signed bytes differ from the received encoding",
-                )
-            })?;
-        let mut tbs = received.to_vec();
-        if let Some(ext) = external {
-            tbs.extend_from_slice(ext);
-        }
-        let key = self.store.key_of(&leaf)?;
-        if !verify(&key, &tbs, sig) {
-            return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
-        }
-        if self.replay_seen.contains(&replay_key(msg)) {
-            return Err(rej(RejectReason::DuplicateMessage, "message already received"));
-        }
-
-        // Accepted as far as the signature goes: learn the ticket, serve requests.
-        let digest = certificate_digest(&leaf);
-        self.store.learn_ticket(leaf);
-        if let Some(HeaderField::RequestUnrecognizedCertificate(ids)) =
-            msg.header(header_type::REQUEST_UNRECOGNIZED_CERTIFICATE)
-        {
-            if let Some(own) = &self.own {
-                if ids.contains(&own.id3()) {
-                    self.certificate_requested = true;
-                }
-                if self.own_authorities.iter().any(|a| ids.contains(&certificate_id3(a))) {
-                    self.chain_requested = true;
-                }
-            }
-        }
-        Ok(digest)
-    }
-
-    fn remember(&mut self, msg: &SecuredMessage) {
-        let k = replay_key(msg);
-        if self.replay_seen.insert(k) {
-            self.replay_order.push_back(k);
-            while self.replay_order.len() > self.policy.replay_capacity {
-                if let Some(old) = self.replay_order.pop_front() {
-                    self.replay_seen.remove(&old);
-                }
-            }
-        }
-    }
-
-    fn decrypt(&self, msg: &SecuredMessage) -> Result<Vec<u8>, Rejection> {
-        let params = msg
-            .header_fields
-            .iter()
-            .find_map(|h| match h {
-                HeaderField::EncryptionParameters(p) => Some(p),
-                _ => None,
-            })
-            .ok_or_else(|| rej(RejectReason::MissingHeaderField, "encryption_parameters"))?;
-        let recipients = msg
-            .header_fields
-            .iter()
-            .find_map(|h| match h {
-                HeaderField::RecipientInfo(r) => Some(r),
-                _ => None,
-            })
-            .ok_or_else(|| rej(RejectReason::MissingHeaderField, "recipient_info"))?;
-        let own = self
-            .own
-            .as_ref()
-            .ok_or_else(|| rej(RejectReason::NotForThisRecipient, "this station holds no ticket"))?;
-        let dec_key = own
-            .encryption_key
-            .as_ref()
-            .ok_or_else(|| rej(RejectReason::NotForThisRecipient, "no decryption key"))?;
-        let mine = own.digest();
-        let ri = recipients
-            .iter()
-            .find(|r| r.cert_id == mine)
-            .ok_or_else(|| rej(RejectReason::NotForThisRecipient, "no recipient_info for this station"))?;
-        let EncryptedKey::Ecies(wrapped) = &ri.enc_key else {
-            return Err(rej(
-                RejectReason::DecryptionFailed,
-                format!("unsupported key algorithm {}", ri.pk_encryption.name()),
-            ));
-        };
-        let EncryptionParameters::AesCcm { algorithm, nonce } = params else {
-            return Err(rej(
-                RejectReason::DecryptionFailed,
-                format!("unsupported symmetric algorithm {}", params.algorithm().name()),
-            ));
-        };
-        if algorithm.key_len() != Some(wrapped.c.len()) {
-            return Err(rej(
-                RejectReason::DecryptionFailed,
-                "wrapped key length does not match the symmetric algorithm",
-            ));
-        }
-        let key = ecies_unwrap(dec_key, wrapped)
-            .map_err(|e| rej(RejectReason::DecryptionFailed, format!("key unwrap: {e}")))?;
-        aes_ccm_decrypt(&key, nonce, &msg.payload.data)
-            .map_err(|e| rej(RejectReason::DecryptionFailed, format!("AES-CCM: {e}")))
-    }
-}
-
-fn replay_key(msg: &SecuredMessage) -> [u8; 32] {
-    let mut b = msg.to_be_signed().unwrap_or_default();
-    if let Some(s) = msg.signature() {
-        s.encode(&mut b);
-    }
-    sha256(&b)
-}
-
-/// §5.4 header order (see `SecuredMessage::header_order_valid`).
-fn check_header_order(msg: &SecuredMessage) -> Result<(), Rejection> {
-    if msg.header_order_valid() {
-        Ok(())
-    } else {
-        Err(rej(
-            RejectReason::InvalidEncoding,
-            "header fields out of order or repeated (§5.4: signer_info first, then ascending types)",
-        ))
-    }
 }
 
 fn aes_ccm_encrypt(key: &[u8], nonce: &[u8; 12], plaintext: &[u8]) -> Result<Vec<u8>, CryptoError> {
@@ -756,26 +385,6 @@ fn aes_ccm_encrypt(key: &[u8], nonce: &[u8; 12], plaintext: &[u8]) -> Result<Vec
             let mut k = [0u8; 32];
             k.copy_from_slice(key);
             aes256_ccm_encrypt(&k, nonce, plaintext)
-        }
-        n => Err(CryptoError::InvalidLength {
-            what: "AES key",
-            expected: 16,
-            got: n,
-        }),
-    }
-}
-
-fn aes_ccm_decrypt(key: &[u8], nonce: &[u8; 12], ciphertext: &[u8]) -> Result<Vec<u8>, CryptoError> {
-    match key.len() {
-        16 => {
-            let mut k = [0u8; 16];
-            k.copy_from_slice(key);
-            aes128_ccm_decrypt(&k, nonce, ciphertext)
-        }
-        32 => {
-            let mut k = [0u8; 32];
-            k.copy_from_slice(key);
-            aes256_ccm_decrypt(&k, nonce, ciphertext)
         }
         n => Err(CryptoError::InvalidLength {
             what: "AES key",

@@ -17,6 +17,7 @@
 //! [`RejectReason`]: crate::reason::RejectReason
 
 pub mod crypto;
+mod decap;
 pub mod entity;
 pub mod pki;
 pub mod pki_dir;
@@ -24,6 +25,6 @@ pub mod validate;
 
 pub use crypto::{certificate_digest, certificate_id3};
 pub use entity::{SignerChoice, V1Accepted, V1EncapError, V1EncapRequest, V1Entity, V1Policy, V1Profile, V1Protection};
-pub use pki::{CertSpec, Credential, V1Pki, ITS_AID_CAM, ITS_AID_DENM};
+pub use pki::{CertSpec, Credential, V1Pki, V1PkiError};
 pub use pki_dir::V1PkiDir;
 pub use validate::V1TrustStore;

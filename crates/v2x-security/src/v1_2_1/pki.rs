@@ -8,12 +8,45 @@ use super::crypto::{
 use v2x_crypto::{CryptoError, Curve, PrivateKey};
 use v2x_wire::v1_2_1::{
     Certificate, GeographicRegion, HashedId3, HashedId8, ItsAidSsp, SignerInfo, SubjectAttribute, SubjectInfo,
-    SubjectType, SymmetricAlgorithm, ValidityRestriction,
+    SubjectType, SymmetricAlgorithm, V1Error, ValidityRestriction,
 };
+use v2x_wire::ItsAid;
 
-/// ITS-AID of CAMs and DENMs.
-pub const ITS_AID_CAM: u64 = 36;
-pub const ITS_AID_DENM: u64 = 37;
+/// Why v1.2.1 credentials could not be saved or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum V1PkiError {
+    #[error("{}", path.display())]
+    Io {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: not a v1.2.1 certificate", path.display())]
+    Certificate {
+        path: std::path::PathBuf,
+        #[source]
+        source: V1Error,
+    },
+    #[error("{}: the certificate has no verification key", path.display())]
+    NoVerificationKey { path: std::path::PathBuf },
+    #[error("{}: not a usable private key", path.display())]
+    Key {
+        path: std::path::PathBuf,
+        #[source]
+        source: CryptoError,
+    },
+    #[error("bad station name {0:?}")]
+    StationName(String),
+    #[error("key generation or signing")]
+    Crypto(#[from] CryptoError),
+}
+
+fn io_error(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> V1PkiError + '_ {
+    move |source| V1PkiError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// What a certificate should say about its subject.
 #[derive(Debug, Clone)]
@@ -47,7 +80,7 @@ impl CertSpec {
             end,
             region: None,
             assurance: 0,
-            its_aids: vec![ITS_AID_CAM, ITS_AID_DENM],
+            its_aids: vec![ItsAid::CAM.value(), ItsAid::DENM.value()],
             its_aid_ssps: Vec::new(),
             encryption: None,
             compressed_keys: true,
@@ -72,11 +105,11 @@ impl CertSpec {
             its_aids: Vec::new(),
             its_aid_ssps: vec![
                 ItsAidSsp {
-                    its_aid: ITS_AID_CAM,
+                    its_aid: ItsAid::CAM.value(),
                     service_specific_permissions: vec![1, 0, 0],
                 },
                 ItsAidSsp {
-                    its_aid: ITS_AID_DENM,
+                    its_aid: ItsAid::DENM.value(),
                     service_specific_permissions: vec![1, 0xff, 0xff, 0xff],
                 },
             ],
@@ -116,9 +149,10 @@ impl Credential {
 
     /// Writes `<name>.cert` (the encoding) and `<name>.key` / `<name>.enc.key` (PEM,
     /// mode 0600) into `dir`.
-    pub fn save(&self, dir: &std::path::Path, name: &str) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join(format!("{name}.cert")), self.certificate.to_bytes())?;
+    pub fn save(&self, dir: &std::path::Path, name: &str) -> Result<(), V1PkiError> {
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let cert = dir.join(format!("{name}.cert"));
+        std::fs::write(&cert, self.certificate.to_bytes()).map_err(io_error(&cert))?;
         write_private(&dir.join(format!("{name}.key")), &self.signing_key)?;
         if let Some(k) = &self.encryption_key {
             write_private(&dir.join(format!("{name}.enc.key")), k)?;
@@ -127,20 +161,26 @@ impl Credential {
     }
 
     /// Reads what [`Credential::save`] wrote.
-    pub fn load(dir: &std::path::Path, name: &str) -> std::io::Result<Credential> {
-        let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
-        let bytes = std::fs::read(dir.join(format!("{name}.cert")))?;
-        let certificate = Certificate::from_bytes(&bytes).map_err(|e| invalid(e.to_string()))?;
+    pub fn load(dir: &std::path::Path, name: &str) -> Result<Credential, V1PkiError> {
+        let cert_path = dir.join(format!("{name}.cert"));
+        let bytes = std::fs::read(&cert_path).map_err(io_error(&cert_path))?;
+        let certificate = Certificate::from_bytes(&bytes).map_err(|source| V1PkiError::Certificate {
+            path: cert_path.clone(),
+            source,
+        })?;
         let curve = certificate
             .verification_key()
             .and_then(|k| k.algorithm().curve())
             .map(super::crypto::to_curve)
-            .ok_or_else(|| invalid("certificate has no verification key".into()))?;
-        let signing_key = PrivateKey::from_pem(curve, &std::fs::read(dir.join(format!("{name}.key")))?)
-            .map_err(|e| invalid(e.to_string()))?;
+            .ok_or(V1PkiError::NoVerificationKey { path: cert_path })?;
+        let read_key = |path: std::path::PathBuf| -> Result<PrivateKey, V1PkiError> {
+            let pem = std::fs::read(&path).map_err(io_error(&path))?;
+            PrivateKey::from_pem(curve, &pem).map_err(|source| V1PkiError::Key { path, source })
+        };
+        let signing_key = read_key(dir.join(format!("{name}.key")))?;
         let enc_path = dir.join(format!("{name}.enc.key"));
         let encryption_key = if enc_path.exists() {
-            Some(PrivateKey::from_pem(curve, &std::fs::read(enc_path)?).map_err(|e| invalid(e.to_string()))?)
+            Some(read_key(enc_path)?)
         } else {
             None
         };
@@ -152,9 +192,9 @@ impl Credential {
     }
 }
 
-fn write_private(path: &std::path::Path, key: &PrivateKey) -> std::io::Result<()> {
+fn write_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), V1PkiError> {
     use std::io::Write;
-    let pem = key.to_pem().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let pem = key.to_pem()?;
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create(true).truncate(true);
     #[cfg(unix)]
@@ -162,15 +202,16 @@ fn write_private(path: &std::path::Path, key: &PrivateKey) -> std::io::Result<()
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    let mut f = opts.open(path)?;
+    let mut f = opts.open(path).map_err(io_error(path))?;
     // `mode` applies only when the file is created: narrow an existing file too, before
     // the key is written into it.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(io_error(path))?;
     }
-    f.write_all(&pem)
+    f.write_all(&pem).map_err(io_error(path))
 }
 
 fn issue(spec: &CertSpec, issuer: Option<&Credential>) -> Result<Credential, CryptoError> {

@@ -4,7 +4,7 @@
 //! encap / decap / pcap so they share one layout.
 
 use super::entity::V1Entity;
-use super::pki::{Credential, V1Pki};
+use super::pki::{Credential, V1Pki, V1PkiError};
 use super::validate::V1TrustStore;
 use std::path::{Path, PathBuf};
 use v2x_crypto::Curve;
@@ -20,14 +20,14 @@ pub struct V1PkiDir {
 impl V1PkiDir {
     /// Opens `dir`, creating the root and AA (on `curve`, valid `days` days from
     /// `start`, Time32 seconds) when they do not exist yet.
-    pub fn open_or_create(dir: &Path, curve: Curve, start: u32, days: u32) -> std::io::Result<V1PkiDir> {
+    pub fn open_or_create(dir: &Path, curve: Curve, start: u32, days: u32) -> Result<V1PkiDir, V1PkiError> {
         let pki = if dir.join("root.cert").exists() && dir.join("aa.cert").exists() {
             V1Pki {
                 root: Credential::load(dir, "root")?,
                 aa: Credential::load(dir, "aa")?,
             }
         } else {
-            let p = V1Pki::generate(curve, start, days).map_err(|e| std::io::Error::other(e.to_string()))?;
+            let p = V1Pki::generate(curve, start, days)?;
             p.root.save(dir, "root")?;
             p.aa.save(dir, "aa")?;
             p
@@ -49,12 +49,9 @@ impl V1PkiDir {
     /// The station's ticket; a new one (valid `days` days from `start`) is issued and
     /// saved when there is none, or when the stored one is not from this AA or has
     /// expired at `now` (Time32 seconds).
-    pub fn ticket(&self, name: &str, start: u32, days: u32, now: u32) -> std::io::Result<Credential> {
+    pub fn ticket(&self, name: &str, start: u32, days: u32, now: u32) -> Result<Credential, V1PkiError> {
         if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("bad station name {name:?}"),
-            ));
+            return Err(V1PkiError::StationName(name.to_owned()));
         }
         let sdir = self.station_dir(name);
         if sdir.join("at.cert").exists() {
@@ -76,10 +73,7 @@ impl V1PkiDir {
             .and_then(|k| k.algorithm().curve())
             .map(super::crypto::to_curve)
             .unwrap_or(Curve::NistP256);
-        let t = self
-            .pki
-            .ticket(curve, start, days, None)
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let t = self.pki.ticket(curve, start, days, None)?;
         t.save(&sdir, "at")?;
         Ok(t)
     }

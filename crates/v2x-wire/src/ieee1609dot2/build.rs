@@ -2,7 +2,7 @@
 //! built with struct literals outside `rasn-its`). Pure data, no crypto.
 
 use super::{
-    Certificate, CertificateBase, ExplicitCertificate, HashAlgorithm, HeaderInfo, Ieee1609Dot2Content,
+    Certificate, CertificateBase, EncodeFailure, ExplicitCertificate, HashAlgorithm, HeaderInfo, Ieee1609Dot2Content,
     Ieee1609Dot2Data, ImplicitCertificate, Opaque, Psid, Signature, SignedData, SignedDataPayload, SignerIdentifier,
     Time64, ToBeSignedData, WireError,
 };
@@ -18,10 +18,7 @@ pub fn unsecured(payload: Vec<u8>) -> Ieee1609Dot2Data {
 /// `SignedDataPayload { data }` (the `rasn-its` builder validates that some component is present,
 /// hence the `Result`; with `data` present it always succeeds).
 pub fn signed_data_payload(data: Ieee1609Dot2Data) -> Result<SignedDataPayload, WireError> {
-    SignedDataPayload::builder()
-        .data(data)
-        .build()
-        .map_err(|e| WireError::Encode(e.to_string()))
+    Ok(SignedDataPayload::builder().data(data).build()?)
 }
 
 /// A `HeaderInfo` with the PSID and (optionally) the generation time; set other fields with
@@ -63,16 +60,10 @@ pub fn signed(
 /// (reconstruction value, no signature); anything else is rejected.
 pub fn certificate_from_base(base: CertificateBase) -> Result<Certificate, WireError> {
     if base.is_explicit() {
-        ExplicitCertificate::new(base)
-            .map(Certificate::from)
-            .map_err(|e| WireError::Encode(e.to_string()))
+        Ok(ExplicitCertificate::new(base)?.into())
     } else if base.is_implicit() {
-        ImplicitCertificate::new(base)
-            .map(Certificate::from)
-            .map_err(|e| WireError::Encode(e.to_string()))
+        Ok(ImplicitCertificate::new(base)?.into())
     } else {
-        Err(WireError::Encode(
-            "certificate is neither a valid explicit nor implicit certificate".into(),
-        ))
+        Err(EncodeFailure::NotACertificate.into())
     }
 }

@@ -1,19 +1,8 @@
-//! Identifiers: HashedId8/HashedId3 (digests computed elsewhere — no crypto here) and PSIDs.
+//! Identifiers: HashedId8/HashedId3 (digests computed elsewhere — no crypto here) and PSIDs
+//! (their numbers are named by [`ItsAid`]).
 
 use super::{HashedId3, HashedId8, Psid};
-
-/// PSID / ITS-AID of the Cooperative Awareness service (CAM), ETSI TS 102 965.
-pub const PSID_CAM: u64 = 36;
-/// PSID / ITS-AID of the Decentralized Environmental Notification service (DENM).
-pub const PSID_DENM: u64 = 37;
-/// PSID of GeoNetworking management (beacons etc.).
-pub const PSID_GN_MGMT: u64 = 141;
-/// ITS-AID of certificate revocation lists (ETSI TS 102 941).
-pub const PSID_CRL: u64 = 622;
-/// ITS-AID of certificate trust lists (ETSI TS 102 941 CTL / ECTL).
-pub const PSID_CTL: u64 = 624;
-/// ITS-AID of secured certificate requests (ETSI TS 102 941).
-pub const PSID_SCR: u64 = 623;
+use crate::ItsAid;
 
 /// A HashedId8 from its 8 octets (the low-order 8 octets of the hash; computed by the caller).
 pub fn hashed_id8_from(bytes: [u8; 8]) -> HashedId8 {
@@ -44,6 +33,17 @@ pub fn hashed_id3_of(id8: &HashedId8) -> HashedId3 {
 /// A PSID from its number.
 pub fn psid(value: u64) -> Psid {
     Psid(value.into())
+}
+
+impl From<ItsAid> for Psid {
+    fn from(aid: ItsAid) -> Psid {
+        psid(aid.value())
+    }
+}
+
+/// The ITS-AID of a PSID, `None` if it does not fit in a u64 (see [`psid_value`]).
+pub fn its_aid_of(psid: &Psid) -> Option<ItsAid> {
+    psid_value(psid).map(ItsAid)
 }
 
 /// The number of a PSID, `None` if it does not fit in a u64 (a decoded PSID is an unbounded

@@ -7,9 +7,10 @@
 //! * [`parse_data`] / [`parse_certificate`]: decoding plus the byte ranges (in the *received*
 //!   buffer) that 1609.2 signatures and hashes cover. Signatures are verified over the received
 //!   encoding, never over a re-encoding.
-//! * small pure-data helpers: [`ids`] (HashedId8/3, PSID), [`time`] (Time32/Time64 with an
-//!   explicit leap-second table), [`location`] (1/10 micro-degree coordinates), [`access`]
-//!   (accessors for signer, header info and payload), [`build`] (constructors).
+//! * small pure-data helpers: [`ids`] (HashedId8/3, PSID), [`time`] (Time32/Time64 via
+//!   [`crate::tai`]), [`location`] (1/10 micro-degree coordinates), [`access`]
+//!   (accessors for signer, header info and payload), [`build`] (constructors), [`assemble`]
+//!   (the hand-assembled CAM/DENM encodings of the SN-ENCAP hot path).
 //!
 //! # Canonical encodings
 //! `rasn::coer` already rejects many non-canonical forms (long-form lengths that fit the short
@@ -19,9 +20,11 @@
 //! stronger guarantee that the bytes are the unique C-OER encoding of the value.
 
 pub mod access;
+pub mod assemble;
 pub mod build;
 mod encode_fix;
-mod guard;
+mod error;
+pub(crate) mod guard;
 pub mod ids;
 pub mod location;
 pub mod oer;
@@ -47,48 +50,20 @@ pub use spans::{
 };
 pub use time::*;
 
-/// Why bytes could not be decoded (or a value encoded). No variant ever carries secrets.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
-pub enum WireError {
-    /// The bytes are not a valid C-OER encoding of the expected type.
-    #[error("decode error: {0}")]
-    Decode(String),
-    /// A complete value was decoded but `extra` bytes followed it.
-    #[error("{extra} trailing byte(s) after the encoded value")]
-    TrailingBytes { extra: usize },
-    /// The value cannot be encoded (e.g. it violates a size or value constraint).
-    #[error("encode error: {0}")]
-    Encode(String),
-    /// The bytes decode, but are not the canonical C-OER encoding of the value.
-    #[error("non-canonical encoding: {0}")]
-    NonCanonical(String),
-    /// Well-formed but not supported here (e.g. protocol version other than 3).
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-}
-
-impl From<rasn::error::DecodeError> for WireError {
-    fn from(e: rasn::error::DecodeError) -> Self {
-        WireError::Decode(e.to_string())
-    }
-}
-
-impl From<rasn::error::EncodeError> for WireError {
-    fn from(e: rasn::error::EncodeError) -> Self {
-        WireError::Encode(e.to_string())
-    }
-}
+pub use crate::shared::Shared;
+pub use error::{DecodeFailure, EncodeFailure, WireError};
 
 /// Decodes one C-OER value that must fill `bytes` exactly (leftover bytes are an error).
 ///
-/// Input is first checked by a structural pre-scan (see `guard.rs`) that rejects SEQUENCE OF
-/// quantities larger than the input: `rasn` 0.30 would otherwise pre-allocate from such a
-/// quantity and abort the process. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
+/// Input is first checked by a structural pre-scan (see `guard/`) that rejects SEQUENCE OF
+/// quantities larger than the input (`rasn` 0.30 as published pre-allocates from such a
+/// quantity and aborts the process; the vendored copy is patched) and encodings `rasn` would
+/// misread. The pre-scan covers `Ieee1609Dot2Data`, `EtsiTs103097Data`,
 /// `Certificate`, `EtsiTs103097Certificate`, `SequenceOfCertificate`, `ToBeSignedCertificate`,
 /// `ToBeSignedData`, `SignedDataPayload`, `SignedData`, `HeaderInfo`, `SignerIdentifier`,
-/// `EncryptedData`, `Signature`, the 1609.2 CRL `crl_base_types::CrlContents` and the trust-list types `EtsiTs102941Data`, `CtlFormat`,
-/// `ToBeSignedCrl`. Other types are passed to `rasn` unchecked: do not decode untrusted input
-/// as another type that contains a SEQUENCE OF.
+/// `EncryptedData`, `Signature` and the 1609.2 CRL `crl_base_types::CrlContents`; the TS 102 941
+/// parsers of `crate::trust_list` pre-scan their own types. Other types reach `rasn` without
+/// the pre-scan (the vendored `rasn` bounds SEQUENCE OF allocations itself).
 pub fn decode_exact<T: rasn::Decode + 'static>(bytes: &[u8]) -> Result<T, WireError> {
     let (value, rest) = decode_prefix::<T>(bytes)?;
     if !rest.is_empty() {
@@ -118,11 +93,10 @@ pub fn decode_canonical<T: rasn::Decode + rasn::Encode + 'static>(bytes: &[u8]) 
     let value = decode_exact::<T>(bytes)?;
     let again = encode(&value)?;
     if again != bytes {
-        return Err(WireError::NonCanonical(format!(
-            "re-encoding gives {} bytes that differ from the {} received",
-            again.len(),
-            bytes.len()
-        )));
+        return Err(WireError::NonCanonical {
+            received: bytes.len(),
+            reencoded: again.len(),
+        });
     }
     Ok(value)
 }

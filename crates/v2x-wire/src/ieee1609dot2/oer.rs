@@ -49,6 +49,22 @@ pub fn read_length(r: &mut Reader<'_>, field: &'static str) -> Result<usize, Cur
     usize::try_from(len).map_err(|_| Reader::invalid_at(field, start, format!("length {len} too large")))
 }
 
+/// Reads the quantity of a SEQUENCE OF / SET OF (X.696 §20.6: a length determinant, then the
+/// count as a minimal unsigned integer of 1 to 8 octets). The count is NOT checked against
+/// what remains: callers bound it before sizing anything by it.
+pub fn read_quantity(r: &mut Reader<'_>, field: &'static str) -> Result<u64, CursorError> {
+    let start = r.offset();
+    let n = read_length(r, field)?;
+    if !(1..=8).contains(&n) {
+        return Err(Reader::invalid_at(field, start, format!("quantity of {n} octets")));
+    }
+    let digits = r.take(n, field)?;
+    if n > 1 && digits.first() == Some(&0) {
+        return Err(Reader::invalid_at(field, start, "quantity with a leading zero octet"));
+    }
+    Ok(digits.iter().fold(0u64, |acc, &d| (acc << 8) | u64::from(d)))
+}
+
 /// Reads a length determinant and returns the bytes it covers.
 pub fn read_length_prefixed<'a>(r: &mut Reader<'a>, field: &'static str) -> Result<&'a [u8], CursorError> {
     let n = read_length(r, field)?;
@@ -90,6 +106,16 @@ mod tests {
         assert!(read_length(&mut Reader::new(&[0x89, 0, 0, 0, 0, 0, 0, 0, 0, 1]), "l").is_err());
         assert!(read_length(&mut Reader::new(&[0x82, 1]), "l").is_err());
         assert!(read_length_prefixed(&mut Reader::new(&[3, 1, 2]), "l").is_err());
+    }
+
+    #[test]
+    fn quantities_are_minimal_and_bounded_in_size() {
+        assert_eq!(read_quantity(&mut Reader::new(&[1, 5]), "q"), Ok(5));
+        assert_eq!(read_quantity(&mut Reader::new(&[2, 1, 0]), "q"), Ok(256));
+        assert!(read_quantity(&mut Reader::new(&[0]), "q").is_err());
+        assert!(read_quantity(&mut Reader::new(&[2, 0, 5]), "q").is_err());
+        assert!(read_quantity(&mut Reader::new(&[9, 1, 0, 0, 0, 0, 0, 0, 0, 0]), "q").is_err());
+        assert!(read_quantity(&mut Reader::new(&[2, 1]), "q").is_err());
     }
 
     #[test]

@@ -9,11 +9,12 @@
 
 use std::ops::Range;
 
-use super::guard;
 use super::{
     decode_prefix_prechecked as decode_prefix, encode, Certificate, HashAlgorithm, Ieee1609Dot2Content,
     Ieee1609Dot2Data, SequenceOfCertificate, Signature, SignedData, SignerIdentifier, ToBeSignedData, WireError,
 };
+use super::{guard, oer};
+use crate::cursor::Reader;
 
 /// C-OER choice tag octets (context class, tag number < 63) of the alternatives we split by hand.
 const TAG_SIGNED_DATA: u8 = 0x81; // Ieee1609Dot2Content.signedData [1]
@@ -83,48 +84,60 @@ pub fn parse_data(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDataSp
 /// Spans of the `Ieee1609Dot2Data` that starts at `content_offset` in `bytes` (and may be followed
 /// by other bytes), with ranges relative to `bytes`. `None` when that data is not signed.
 pub fn signed_data_spans_at(bytes: &[u8], content_offset: usize) -> Result<Option<SignedDataSpans>, WireError> {
-    let tail = bytes
-        .get(content_offset..)
-        .ok_or_else(|| WireError::Decode(format!("offset {content_offset} beyond {} bytes", bytes.len())))?;
+    let tail = bytes.get(content_offset..).ok_or_else(|| {
+        Reader::invalid_at(
+            "content offset",
+            bytes.len(),
+            format!("offset {content_offset} beyond {} bytes", bytes.len()),
+        )
+    })?;
     let (_, spans, _) = parse_data_prefix(tail)?;
     Ok(spans.map(|s| s.shifted(content_offset)))
 }
 
+/// Decodes one `T` (whose bytes already passed the pre-scan) at the reader's position with
+/// `rasn`, and returns it with its byte range.
+fn decode_field<'a, T: rasn::Decode>(r: &mut Reader<'a>, field: &'static str) -> Result<(T, Range<usize>), WireError> {
+    let start = r.offset();
+    let unread = r.peek_rest();
+    let (value, after) = decode_prefix::<T>(unread)?;
+    r.take(unread.len() - after.len(), field)?;
+    Ok((value, start..r.offset()))
+}
+
 /// Decodes an `Ieee1609Dot2Data` from the start of `bytes`; returns it, its spans and its length.
 fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDataSpans>, usize), WireError> {
-    let version = *bytes.first().ok_or_else(|| WireError::Decode("empty input".into()))?;
+    let mut r = Reader::new(bytes);
+    let version = r.peek_u8("protocolVersion")?;
     if version != PROTOCOL_VERSION {
         return Err(WireError::Unsupported(format!(
             "protocolVersion {version} (expected {PROTOCOL_VERSION})"
         )));
     }
-    // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes (see guard.rs);
+    // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes (see guard/);
     // the decodes below are then of sub-slices that passed.
     guard::check(&guard::IEEE1609DOT2_DATA, bytes)?;
     if bytes.get(1) != Some(&TAG_SIGNED_DATA) {
-        let (data, rest) = decode_prefix::<Ieee1609Dot2Data>(bytes)?;
-        return Ok((data, None, bytes.len() - rest.len()));
+        let (data, range) = decode_field::<Ieee1609Dot2Data>(&mut r, "Ieee1609Dot2Data")?;
+        return Ok((data, None, range.end));
     }
-    let pos = |rest: &[u8]| bytes.len() - rest.len();
+    r.take(2, "protocolVersion and content tag")?;
 
     // SignedData ::= SEQUENCE { hashId, tbsData, signer, signature } — no preamble (no optional
     // fields, not extensible), so the fields follow each other directly.
-    let (hash_id, rest) = decode_prefix::<HashAlgorithm>(bytes.get(2..).unwrap_or_default())?;
-    let tbs_start = pos(rest);
-    let (tbs_data, rest) = decode_prefix::<ToBeSignedData>(rest)?;
-    let tbs_end = pos(rest);
-
-    let (signer, signer_certificates, rest) = parse_signer(bytes, rest)?;
-    let (signature, rest) = decode_prefix::<Signature>(rest)?;
-    let end = pos(rest);
+    let (hash_id, _) = decode_field::<HashAlgorithm>(&mut r, "hashId")?;
+    let (tbs_data, tbs_range) = decode_field::<ToBeSignedData>(&mut r, "tbsData")?;
+    let (signer, signer_certificates) = parse_signer(&mut r)?;
+    let (signature, _) = decode_field::<Signature>(&mut r, "signature")?;
+    let end = r.offset();
 
     let payload_data = match &tbs_data.payload.data {
         // SignedDataPayload is an extensible SEQUENCE with two OPTIONAL root fields: one preamble
         // octet, then `data` first when present. Its length comes from the (allocation-free)
         // structural walk of bytes rasn has just decoded.
         Some(_) => {
-            let start = tbs_start + 1;
-            let inner = bytes.get(start..tbs_end).unwrap_or_default();
+            let start = tbs_range.start + 1;
+            let inner = bytes.get(start..tbs_range.end).unwrap_or_default();
             Some(start..start + guard::encoded_len(&guard::IEEE1609DOT2_DATA, inner)?)
         }
         None => None,
@@ -141,7 +154,7 @@ fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDat
         content: Ieee1609Dot2Content::SignedData(Box::new(signed)),
     };
     let spans = SignedDataSpans {
-        tbs_data: tbs_start..tbs_end,
+        tbs_data: tbs_range,
         signer_certificates,
         payload_data,
         whole: 0..end,
@@ -149,61 +162,36 @@ fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDat
     Ok((data, Some(spans), end))
 }
 
-/// Decodes `SignerIdentifier` at `rest` (a suffix of `whole`), splitting a certificate list by
-/// hand so that each certificate's range is known.
-#[allow(clippy::type_complexity)]
-fn parse_signer<'a>(
-    whole: &[u8],
-    rest: &'a [u8],
-) -> Result<(SignerIdentifier, Vec<Range<usize>>, &'a [u8]), WireError> {
-    let Some((&TAG_SIGNER_CERTIFICATE, after_tag)) = rest.split_first() else {
-        let (signer, rest) = decode_prefix::<SignerIdentifier>(rest)?;
-        return Ok((signer, Vec::new(), rest));
-    };
-    let (count, mut rest) = parse_quantity(after_tag)?;
+/// Decodes `SignerIdentifier` at the reader's position, splitting a certificate list by hand so
+/// that each certificate's range is known.
+fn parse_signer(r: &mut Reader<'_>) -> Result<(SignerIdentifier, Vec<Range<usize>>), WireError> {
+    if r.peek_u8("signer")? != TAG_SIGNER_CERTIFICATE {
+        let (signer, _) = decode_field::<SignerIdentifier>(r, "signer")?;
+        return Ok((signer, Vec::new()));
+    }
+    r.u8("signer")?;
+    let at = r.offset();
+    let count = oer::read_quantity(r, "signer certificates")?;
     // Every certificate takes well over one octet: a count larger than the bytes left is
     // malformed, and checking it first keeps a forged count from sizing an allocation.
-    if count > rest.len() {
-        return Err(WireError::Decode(format!(
-            "{count} signer certificates announced, {} bytes left",
-            rest.len()
-        )));
-    }
+    let count = usize::try_from(count)
+        .ok()
+        .filter(|&n| n <= r.remaining())
+        .ok_or_else(|| {
+            Reader::invalid_at(
+                "signer certificates",
+                at,
+                format!("{count} certificates announced, {} bytes left", r.remaining()),
+            )
+        })?;
     let mut certs = Vec::with_capacity(count);
     let mut ranges = Vec::with_capacity(count);
     for _ in 0..count {
-        let start = whole.len() - rest.len();
-        let (cert, after) = decode_prefix::<Certificate>(rest)?;
-        rest = after;
-        ranges.push(start..whole.len() - rest.len());
+        let (cert, range) = decode_field::<Certificate>(r, "signer certificate")?;
         certs.push(cert);
+        ranges.push(range);
     }
-    Ok((
-        SignerIdentifier::Certificate(SequenceOfCertificate(certs)),
-        ranges,
-        rest,
-    ))
-}
-
-/// Reads a C-OER SEQUENCE OF quantity: a length octet then that many octets of unsigned count,
-/// minimal (no leading zero octet).
-fn parse_quantity(bytes: &[u8]) -> Result<(usize, &[u8]), WireError> {
-    let (&len, rest) = bytes
-        .split_first()
-        .ok_or_else(|| WireError::Decode("missing quantity".into()))?;
-    let len = usize::from(len);
-    if len == 0 || len > 8 {
-        return Err(WireError::Decode(format!("quantity of {len} octets")));
-    }
-    let (digits, rest) = rest
-        .split_at_checked(len)
-        .ok_or_else(|| WireError::Decode("truncated quantity".into()))?;
-    if len > 1 && digits.first() == Some(&0) {
-        return Err(WireError::NonCanonical("quantity has a leading zero octet".into()));
-    }
-    let count = digits.iter().fold(0u64, |acc, &d| (acc << 8) | u64::from(d));
-    let count = usize::try_from(count).map_err(|_| WireError::Decode(format!("quantity {count} too large")))?;
-    Ok((count, rest))
+    Ok((SignerIdentifier::Certificate(SequenceOfCertificate(certs)), ranges))
 }
 
 /// Decodes a `Certificate` that must fill `bytes` exactly, with the range of its `toBeSigned`.
@@ -225,12 +213,13 @@ pub(crate) fn parse_certificate_prefix(bytes: &[u8]) -> Result<(Certificate, Cer
     // CertificateBase ::= SEQUENCE { version, type, issuer, toBeSigned, signature OPTIONAL } is
     // not extensible: one preamble octet, version (1 octet), the type ENUMERATED, then the issuer
     // CHOICE and toBeSigned, whose lengths the structural walk gives without building values.
-    const TYPE_AT: usize = 2;
-    let issuer_at = TYPE_AT + guard::encoded_len(&guard::Ty::Enum, bytes.get(TYPE_AT..end).unwrap_or_default())?;
-    let issuer_bytes = bytes.get(issuer_at..end).unwrap_or_default();
-    let tbs_start = issuer_at + guard::encoded_len(&guard::ISSUER_IDENTIFIER, issuer_bytes)?;
-    let tbs_bytes = bytes.get(tbs_start..end).unwrap_or_default();
-    let tbs_end = tbs_start + guard::encoded_len(&guard::TO_BE_SIGNED_CERTIFICATE, tbs_bytes)?;
+    let mut r = Reader::new(&bytes[..end]);
+    r.take(2, "certificate preamble and version")?;
+    guard::skip(&guard::Ty::Enum, &mut r)?;
+    guard::skip(&guard::ISSUER_IDENTIFIER, &mut r)?;
+    let tbs_start = r.offset();
+    guard::skip(&guard::TO_BE_SIGNED_CERTIFICATE, &mut r)?;
+    let tbs_end = r.offset();
     Ok((
         cert,
         CertificateSpans {

@@ -1,7 +1,7 @@
 //! Trees of IEEE 1609.2 / TS 103 097 v2 secured data, certificates and TS 102 941 trust lists.
 
-use super::fmt::{hex, psid_name, rfc3339_from_unix};
-use super::Node;
+use super::fmt::hex;
+use super::{AttemptError, Node};
 use crate::ieee1609dot2::{
     self as d2, BasePublicEncryptionKey, Certificate, CertificateId, CertificateType, Duration, EccP256CurvePoint,
     EccP384CurvePoint, EncryptedData, EncryptedDataEncryptionKey, EncryptionKey, GeographicRegion, HashAlgorithm,
@@ -11,7 +11,9 @@ use crate::ieee1609dot2::{
     SymmetricCiphertext, SymmetricEncryptionKey, ThreeDLocation, Time32, Time64, TwoDLocation,
     VerificationKeyIndicator,
 };
+use crate::tai::rfc3339_from_unix_micros;
 use crate::trust_list::{SignedTrustList, TrustListDeletion, TrustListEntry, TrustListIssuer};
+use crate::ItsAid;
 use std::ops::Range;
 
 fn span(n: Node, r: &Range<usize>) -> Node {
@@ -19,16 +21,16 @@ fn span(n: Node, r: &Range<usize>) -> Node {
 }
 
 /// Tree of an `Ieee1609Dot2Data` that fills `bytes`.
-pub(crate) fn data_tree(bytes: &[u8]) -> Result<Node, String> {
-    let (data, spans) = d2::parse_data(bytes).map_err(|e| e.to_string())?;
+pub(crate) fn data_tree(bytes: &[u8]) -> Result<Node, AttemptError> {
+    let (data, spans) = d2::parse_data(bytes)?;
     Ok(data_node(&data, spans.as_ref())
         .with_value(format!("{} bytes", bytes.len()))
         .with_span(0, bytes.len()))
 }
 
 /// Tree of a certificate that fills `bytes`.
-pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, String> {
-    let (cert, spans) = d2::parse_certificate(bytes).map_err(|e| e.to_string())?;
+pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, AttemptError> {
+    let (cert, spans) = d2::parse_certificate(bytes)?;
     let mut n = certificate_node(&cert);
     n.value = Some(format!("{} bytes", bytes.len()));
     n.span = Some((0, bytes.len()));
@@ -40,7 +42,7 @@ pub(crate) fn certificate_tree(bytes: &[u8]) -> Result<Node, String> {
 
 fn time64(t: &Time64) -> String {
     match d2::unix_micros_from_time64(t) {
-        Some(us) => format!("{} ({} us TAI since 2004)", rfc3339_from_unix(us), t.0),
+        Some(us) => format!("{} ({} us TAI since 2004)", rfc3339_from_unix_micros(us), t.0),
         None => format!("{} us TAI since 2004 (out of range)", t.0),
     }
 }
@@ -49,14 +51,14 @@ fn time32(t: &Time32) -> String {
     let unix = d2::unix_from_time32(t);
     format!(
         "{} ({} s TAI since 2004)",
-        rfc3339_from_unix(unix.saturating_mul(1_000_000)),
+        rfc3339_from_unix_micros(unix.saturating_mul(1_000_000)),
         t.0
     )
 }
 
 fn psid(p: &d2::Psid) -> String {
     match d2::psid_value(p) {
-        Some(v) => match psid_name(v) {
+        Some(v) => match ItsAid(v).description() {
             Some(name) => format!("{v} (0x{v:x}, {name})"),
             None => format!("{v} (0x{v:x})"),
         },
@@ -516,7 +518,10 @@ pub fn certificate_node(c: &Certificate) -> Node {
         Node::new("validityPeriod")
             .child(Node::leaf("start", time32(&t.validity_period.start)))
             .child(Node::leaf("duration", dur_text))
-            .child(Node::leaf("end", rfc3339_from_unix(end_unix.saturating_mul(1_000_000)))),
+            .child(Node::leaf(
+                "end",
+                rfc3339_from_unix_micros(end_unix.saturating_mul(1_000_000)),
+            )),
     );
     if let Some(r) = &t.region {
         tbs.push(region_node(r));

@@ -3,15 +3,16 @@
 //! extended header, BTP-B, then the CAM/DENM.
 
 use super::dot2::data_node;
-use super::fmt::{hex, rfc3339_from_unix};
-use super::Node;
-use crate::geonet::its::{decode_cam, decode_denm, peek_header, Cam, Denm, HighFrequencyContainer};
+use super::fmt::hex;
+use super::{AttemptError, Node};
+use crate::facilities::{decode_cam, decode_denm, peek_header, Cam, Denm, HighFrequencyContainer};
 use crate::geonet::{
     header_type_name, BasicHeader, BasicNextHeader, BtpBHeader, CommonHeader, LongPositionVector, NetworkPart,
     BASIC_HEADER_LEN, BTP_HEADER_LEN, COMMON_HEADER_LEN, ETHERTYPE_GEONETWORKING, SHB_HEADER_LEN,
 };
 use crate::ieee1609dot2 as d2;
 use crate::pcap::{read_pcap, EthernetFrame};
+use crate::tai::rfc3339_from_unix_micros;
 
 /// Moves every span of a tree by `by` bytes (subtrees are built relative to their own slice).
 fn shift(node: &mut Node, by: usize) {
@@ -28,19 +29,21 @@ fn mac(m: &[u8; 6]) -> String {
 }
 
 /// Tree of a classic pcap capture: one node per frame.
-pub fn pcap_node(bytes: &[u8]) -> Result<Node, String> {
-    let records = read_pcap(bytes).map_err(|e| e.to_string())?;
+pub fn pcap_node(bytes: &[u8]) -> Result<Node, AttemptError> {
+    let records = read_pcap(bytes)?;
     let mut root = Node::new("pcap capture").with_value(format!("{} frame(s)", records.len()));
     let mut offset = 24;
     for (i, r) in records.iter().enumerate() {
         let data_off = offset + 16;
-        let when = i64::try_from(r.unix_micros).map(rfc3339_from_unix).unwrap_or_default();
+        let when = i64::try_from(r.unix_micros)
+            .map(rfc3339_from_unix_micros)
+            .unwrap_or_default();
         let mut frame = Node::new(format!("Frame {}", i + 1))
             .with_value(format!("{} bytes, {when}", r.data.len()))
             .with_span(data_off, r.data.len());
         match ethernet_layers(r.data, data_off) {
             Ok(layers) => frame.children.extend(layers),
-            Err(e) => frame.children.push(Node::leaf("error", e)),
+            Err(e) => frame.children.push(Node::leaf("error", e.to_string())),
         }
         root.push(frame);
         offset = data_off + r.data.len();
@@ -49,7 +52,7 @@ pub fn pcap_node(bytes: &[u8]) -> Result<Node, String> {
 }
 
 /// Tree of an Ethernet II frame carrying GeoNetworking; `base` is its offset in the input.
-pub fn ethernet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
+pub fn ethernet_node(bytes: &[u8], base: usize) -> Result<Node, AttemptError> {
     let mut frame = Node::new("Frame")
         .with_value(format!("{} bytes", bytes.len()))
         .with_span(base, bytes.len());
@@ -58,17 +61,14 @@ pub fn ethernet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
 }
 
 /// The Ethernet II and GeoNetworking layers of a frame.
-fn ethernet_layers(bytes: &[u8], base: usize) -> Result<Vec<Node>, String> {
-    let eth = EthernetFrame::parse(bytes).map_err(|e| e.to_string())?;
+fn ethernet_layers(bytes: &[u8], base: usize) -> Result<Vec<Node>, AttemptError> {
+    let eth = EthernetFrame::parse(bytes)?;
     let mut root = Node::new("Ethernet II").with_span(base, 14);
     root.push(Node::leaf("Destination", mac(&eth.destination)).with_span(base, 6));
     root.push(Node::leaf("Source", mac(&eth.source)).with_span(base + 6, 6));
     root.push(Node::leaf("Type", format!("0x{:04x}", eth.ethertype)).with_span(base + 12, 2));
     if eth.ethertype != ETHERTYPE_GEONETWORKING {
-        return Err(format!(
-            "ethertype 0x{:04x} is not GeoNetworking (0x8947)",
-            eth.ethertype
-        ));
+        return Err(AttemptError::NotGeoNetworking(eth.ethertype));
     }
     let gn = gn_packet_node(eth.payload, base + 14)?;
     Ok(vec![root, gn])
@@ -287,19 +287,19 @@ fn network_nodes(net: &NetworkPart<'_>, base: usize) -> Vec<Node> {
 /// Tree of a GeoNetworking packet at offset `base` of the input. Fails unless the basic
 /// header and the secured message (or, unsecured, the network part) decode; a secured
 /// payload that is not a network part, or is encrypted, is shown as such.
-pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
-    let (basic, rest) = BasicHeader::parse(bytes).map_err(|e| e.to_string())?;
+pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, AttemptError> {
+    let (basic, rest) = BasicHeader::parse(bytes)?;
     let mut root = Node::new("GeoNetworking").with_span(base, bytes.len());
     root.push(basic_header_node(&basic, base));
     let body = base + BASIC_HEADER_LEN;
     match basic.next_header {
         BasicNextHeader::CommonHeader => {
-            let net = NetworkPart::parse(rest).map_err(|e| e.to_string())?;
+            let net = NetworkPart::parse(rest)?;
             root.children.extend(network_nodes(&net, body));
         }
         BasicNextHeader::SecuredPacket => match rest.first() {
             Some(3) => {
-                let (data, spans) = d2::parse_data(rest).map_err(|e| format!("secured packet (IEEE 1609.2): {e}"))?;
+                let (data, spans) = d2::parse_data(rest).map_err(AttemptError::SecuredIeee1609Dot2)?;
                 let mut sec = data_node(&data, spans.as_ref());
                 sec.label = "Secured Packet (IEEE 1609.2 / TS 103 097 v2)".into();
                 sec.span = Some((0, rest.len()));
@@ -330,9 +330,8 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
                 }
             }
             Some(2) => {
-                let m = crate::v1_2_1::SecuredMessage::from_bytes(rest)
-                    .map_err(|e| format!("secured packet (TS 103 097 v1.2.1): {e}"))?;
-                let mut sec = crate::v1_2_1::message_node(&m);
+                let m = crate::v1_2_1::SecuredMessage::from_bytes(rest).map_err(AttemptError::SecuredV1_2_1)?;
+                let mut sec = super::v1_2_1_message_node(&m);
                 sec.label = "Secured Packet (TS 103 097 v1.2.1)".into();
                 shift(&mut sec, body);
                 root.push(sec);
@@ -354,14 +353,10 @@ pub fn gn_packet_node(bytes: &[u8], base: usize) -> Result<Node, String> {
                     ));
                 }
             }
-            Some(v) => {
-                return Err(format!(
-                    "secured packet starts with version {v}, neither 3 (1609.2) nor 2 (v1.2.1)"
-                ))
-            }
-            None => return Err("secured packet is empty".into()),
+            Some(&v) => return Err(AttemptError::SecuredPacketVersion(v)),
+            None => return Err(AttemptError::EmptySecuredPacket),
         },
-        other => return Err(format!("basic header next header {} is not supported", other.to_u4())),
+        other => return Err(AttemptError::BasicNextHeader(other.to_u4())),
     }
     Ok(root)
 }

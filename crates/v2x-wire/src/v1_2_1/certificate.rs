@@ -1,8 +1,9 @@
 //! Certificate version 2 (§6) and SignerInfo (§4.2.10–4.2.11).
 
-use super::codec::{put_opaque_var, put_var, put_vec, Reader};
+use super::codec::{put_opaque_var, put_var, put_vec, read_opaque_var, read_var, read_vector};
 use super::types::{Duration, EccPoint, GeographicRegion, PublicKey, PublicKeyAlgorithm, Signature};
 use super::V1Error;
+use crate::cursor::{Reader, Writer};
 
 /// Certificates nest inside signer infos (chains); untrusted input could nest them
 /// without bound, so decoding stops at this depth.
@@ -67,7 +68,7 @@ impl SignerInfo {
             1 => SignerInfo::CertificateDigestWithSha256(r.array("SignerInfo.digest")?),
             2 => SignerInfo::Certificate(Box::new(Certificate::decode_at(r, depth + 1)?)),
             3 => {
-                let mut sub = r.sub_var("SignerInfo.certificates<var>")?;
+                let mut sub = read_vector(r, "SignerInfo.certificates<var>")?;
                 SignerInfo::CertificateChain(sub.many(|r| Certificate::decode_at(r, depth + 1))?)
             }
             4 => SignerInfo::CertificateDigestWithOtherAlgorithm {
@@ -76,23 +77,25 @@ impl SignerInfo {
             },
             signer_type => SignerInfo::Other {
                 signer_type,
-                data: r.opaque_var("SignerInfo.info")?,
+                data: read_opaque_var(r, "SignerInfo.info")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
             SignerInfo::SelfSigned => {}
-            SignerInfo::CertificateDigestWithSha256(d) => out.extend_from_slice(d),
-            SignerInfo::Certificate(c) => c.encode(out),
-            SignerInfo::CertificateChain(certs) => put_vec(out, certs, |c, o| c.encode(o)),
-            SignerInfo::CertificateDigestWithOtherAlgorithm { algorithm, digest } => {
-                out.push(algorithm.0);
-                out.extend_from_slice(digest);
+            SignerInfo::CertificateDigestWithSha256(d) => {
+                w.bytes(d);
             }
-            SignerInfo::Other { data, .. } => put_opaque_var(out, data),
+            SignerInfo::Certificate(c) => c.encode(w),
+            SignerInfo::CertificateChain(certs) => put_vec(w, certs, |c, o| c.encode(o)),
+            SignerInfo::CertificateDigestWithOtherAlgorithm { algorithm, digest } => {
+                w.u8(algorithm.0);
+                w.bytes(digest);
+            }
+            SignerInfo::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -186,37 +189,39 @@ impl SubjectAttribute {
             2 => SubjectAttribute::AssuranceLevel(r.u8("SubjectAssurance")?),
             3 => SubjectAttribute::ReconstructionValue(EccPoint::decode(r, 32)?),
             32 => {
-                let mut sub = r.sub_var("its_aid_list<var>")?;
-                SubjectAttribute::ItsAidList(sub.many(|r| r.var("its_aid"))?)
+                let mut sub = read_vector(r, "its_aid_list<var>")?;
+                SubjectAttribute::ItsAidList(sub.many(|r| read_var(r, "its_aid"))?)
             }
             33 => {
-                let mut sub = r.sub_var("its_aid_ssp_list<var>")?;
+                let mut sub = read_vector(r, "its_aid_ssp_list<var>")?;
                 SubjectAttribute::ItsAidSspList(sub.many(|r| {
-                    Ok(ItsAidSsp {
-                        its_aid: r.var("ItsAidSsp.its_aid")?,
-                        service_specific_permissions: r.opaque_var("ItsAidSsp.service_specific_permissions")?,
+                    Ok::<_, V1Error>(ItsAidSsp {
+                        its_aid: read_var(r, "ItsAidSsp.its_aid")?,
+                        service_specific_permissions: read_opaque_var(r, "ItsAidSsp.service_specific_permissions")?,
                     })
                 })?)
             }
             attribute_type => SubjectAttribute::Other {
                 attribute_type,
-                data: r.opaque_var("SubjectAttribute.other")?,
+                data: read_opaque_var(r, "SubjectAttribute.other")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
-            SubjectAttribute::VerificationKey(k) | SubjectAttribute::EncryptionKey(k) => k.encode(out),
-            SubjectAttribute::AssuranceLevel(a) => out.push(*a),
-            SubjectAttribute::ReconstructionValue(p) => p.encode(out),
-            SubjectAttribute::ItsAidList(aids) => put_vec(out, aids, |a, o| put_var(o, *a)),
-            SubjectAttribute::ItsAidSspList(list) => put_vec(out, list, |a, o| {
+            SubjectAttribute::VerificationKey(k) | SubjectAttribute::EncryptionKey(k) => k.encode(w),
+            SubjectAttribute::AssuranceLevel(a) => {
+                w.u8(*a);
+            }
+            SubjectAttribute::ReconstructionValue(p) => p.encode(w),
+            SubjectAttribute::ItsAidList(aids) => put_vec(w, aids, |a, o| put_var(o, *a)),
+            SubjectAttribute::ItsAidSspList(list) => put_vec(w, list, |a, o| {
                 put_var(o, a.its_aid);
                 put_opaque_var(o, &a.service_specific_permissions);
             }),
-            SubjectAttribute::Other { data, .. } => put_opaque_var(out, data),
+            SubjectAttribute::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -268,25 +273,27 @@ impl ValidityRestriction {
             3 => ValidityRestriction::Region(GeographicRegion::decode(r)?),
             restriction_type => ValidityRestriction::Other {
                 restriction_type,
-                data: r.opaque_var("ValidityRestriction.data")?,
+                data: read_opaque_var(r, "ValidityRestriction.data")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
-            ValidityRestriction::TimeEnd(e) => out.extend_from_slice(&e.to_be_bytes()),
+            ValidityRestriction::TimeEnd(e) => {
+                w.bytes(&e.to_be_bytes());
+            }
             ValidityRestriction::TimeStartAndEnd { start, end } => {
-                out.extend_from_slice(&start.to_be_bytes());
-                out.extend_from_slice(&end.to_be_bytes());
+                w.bytes(&start.to_be_bytes());
+                w.bytes(&end.to_be_bytes());
             }
             ValidityRestriction::TimeStartAndDuration { start, duration } => {
-                out.extend_from_slice(&start.to_be_bytes());
-                out.extend_from_slice(&duration.0.to_be_bytes());
+                w.bytes(&start.to_be_bytes());
+                w.bytes(&duration.0.to_be_bytes());
             }
-            ValidityRestriction::Region(r) => r.encode(out),
-            ValidityRestriction::Other { data, .. } => put_opaque_var(out, data),
+            ValidityRestriction::Region(r) => r.encode(w),
+            ValidityRestriction::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -336,10 +343,10 @@ impl Certificate {
         }
         let signer_info = SignerInfo::decode_at(r, depth)?;
         let subject_type = SubjectType(r.u8("SubjectInfo.subject_type")?);
-        let subject_name = r.opaque_var("SubjectInfo.subject_name")?;
-        let mut attrs = r.sub_var("subject_attributes<var>")?;
+        let subject_name = read_opaque_var(r, "SubjectInfo.subject_name")?;
+        let mut attrs = read_vector(r, "subject_attributes<var>")?;
         let subject_attributes = attrs.many(SubjectAttribute::decode)?;
-        let mut vrs = r.sub_var("validity_restrictions<var>")?;
+        let mut vrs = read_vector(r, "validity_restrictions<var>")?;
         let validity_restrictions = vrs.many(ValidityRestriction::decode)?;
         let signature = Signature::decode(r)?;
         Ok(Certificate {
@@ -357,33 +364,38 @@ impl Certificate {
 
     /// The bytes the issuer signs: every field before `signature`, lengths included.
     pub fn to_be_signed(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(160);
-        out.push(self.version);
-        self.signer_info.encode(&mut out);
-        out.push(self.subject_info.subject_type.0);
-        put_opaque_var(&mut out, &self.subject_info.subject_name);
-        put_vec(&mut out, &self.subject_attributes, |a, o| a.encode(o));
-        put_vec(&mut out, &self.validity_restrictions, |v, o| v.encode(o));
-        out
+        let mut w = Writer::with_capacity(160);
+        self.encode_to_be_signed(&mut w);
+        w.into_vec()
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_be_signed());
-        self.signature.encode(out);
+    fn encode_to_be_signed(&self, w: &mut Writer) {
+        w.u8(self.version);
+        self.signer_info.encode(w);
+        w.u8(self.subject_info.subject_type.0);
+        put_opaque_var(w, &self.subject_info.subject_name);
+        put_vec(w, &self.subject_attributes, |a, o| a.encode(o));
+        put_vec(w, &self.validity_restrictions, |v, o| v.encode(o));
+    }
+
+    pub fn encode(&self, w: &mut Writer) {
+        self.encode_to_be_signed(w);
+        self.signature.encode(w);
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(200);
-        self.encode(&mut out);
-        out
+        let mut w = Writer::with_capacity(200);
+        self.encode(&mut w);
+        w.into_vec()
     }
 
     /// The encoding hashed for this certificate's HashedId8 (§4.2.12): the signature's R
     /// converted to `x_coordinate_only`. Hash it with SHA-256 and keep the last 8 bytes.
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        let mut out = self.to_be_signed();
-        self.signature.canonical().encode(&mut out);
-        out
+        let mut w = Writer::with_capacity(200);
+        self.encode_to_be_signed(&mut w);
+        self.signature.canonical().encode(&mut w);
+        w.into_vec()
     }
 
     pub fn verification_key(&self) -> Option<&PublicKey> {

@@ -1,9 +1,10 @@
-//! The presentation-language primitives of TS 103 097 v1.2.1 §4.1–4.2: big-endian fixed
-//! integers, opaque arrays, and the variable-length encoding shared by `IntX` and the
-//! length prefix of `<var>` vectors (the number of leading 1-bits of the first byte is
-//! the number of extra bytes, the remaining bits are the big-endian value).
+//! The presentation-language encodings of TS 103 097 v1.2.1 §4.1–4.2 that are specific to
+//! v1.2.1, built on the crate's one byte cursor ([`Reader`] / [`Writer`]): the variable-length
+//! encoding shared by `IntX` and the length prefix of `<var>` vectors (the number of leading
+//! 1-bits of the first byte is the number of extra bytes, the remaining bits are the big-endian
+//! value). Fixed-size integers and arrays are plain cursor reads.
 
-use super::V1Error;
+use crate::cursor::{CursorError, Reader, Writer};
 
 /// Largest value the encoding carries: 8 bytes, first byte `0xfe` (7 prefix 1-bits and
 /// the terminating 0), then 56 value bits.
@@ -19,173 +20,66 @@ pub fn var_len_size(v: u64) -> usize {
     n
 }
 
-/// Appends the minimal variable-length encoding of `v`.
-pub fn put_var(out: &mut Vec<u8>, v: u64) {
+/// Appends the minimal variable-length encoding of `v` (IntX, or a `<var>` length).
+pub fn put_var(w: &mut Writer, v: u64) {
     let v = v.min(VAR_MAX);
     let n = var_len_size(v);
     let prefix: u8 = if n == 1 { 0 } else { !(0xffu8 >> (n - 1)) };
-    let bytes = v.to_be_bytes();
     let mut encoded = [0u8; 8];
-    encoded[8 - n..].copy_from_slice(&bytes[8 - n..]);
+    encoded[8 - n..].copy_from_slice(&v.to_be_bytes()[8 - n..]);
     encoded[8 - n] |= prefix;
-    out.extend_from_slice(&encoded[8 - n..]);
+    w.bytes(&encoded[8 - n..]);
 }
 
-/// Appends a `<var>` vector: its byte length then its content.
-pub fn put_opaque_var(out: &mut Vec<u8>, data: &[u8]) {
-    put_var(out, data.len() as u64);
-    out.extend_from_slice(data);
+/// Appends an `opaque<var>`: its byte length then its content.
+pub fn put_opaque_var(w: &mut Writer, data: &[u8]) {
+    put_var(w, data.len() as u64);
+    w.bytes(data);
 }
 
-/// A cursor over untrusted bytes; every read is bounds-checked and errors carry the
-/// absolute offset of the field that failed.
-#[derive(Clone, Copy)]
-pub struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    /// Offset of `buf[0]` in the outermost input, for error messages.
-    base: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub fn new(buf: &'a [u8]) -> Reader<'a> {
-        Reader { buf, pos: 0, base: 0 }
-    }
-
-    /// Absolute offset of the next byte.
-    pub fn offset(&self) -> usize {
-        self.base + self.pos
-    }
-
-    pub fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.remaining() == 0
-    }
-
-    fn truncated(&self, what: &'static str, need: usize) -> V1Error {
-        V1Error::Truncated {
-            what,
-            offset: self.offset(),
-            need,
-            have: self.remaining(),
-        }
-    }
-
-    pub fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], V1Error> {
-        if self.remaining() < n {
-            return Err(self.truncated(what, n));
-        }
-        let s = &self.buf[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-
-    pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], V1Error> {
-        let s = self.bytes(N, what)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
-    }
-
-    pub fn u8(&mut self, what: &'static str) -> Result<u8, V1Error> {
-        Ok(self.array::<1>(what)?[0])
-    }
-
-    pub fn u16(&mut self, what: &'static str) -> Result<u16, V1Error> {
-        Ok(u16::from_be_bytes(self.array(what)?))
-    }
-
-    pub fn u32(&mut self, what: &'static str) -> Result<u32, V1Error> {
-        Ok(u32::from_be_bytes(self.array(what)?))
-    }
-
-    pub fn i32(&mut self, what: &'static str) -> Result<i32, V1Error> {
-        Ok(i32::from_be_bytes(self.array(what)?))
-    }
-
-    pub fn u64(&mut self, what: &'static str) -> Result<u64, V1Error> {
-        Ok(u64::from_be_bytes(self.array(what)?))
-    }
-
-    /// IntX / vector length (§4.1, §4.2.1). Non-minimal encodings are rejected so that
-    /// decode→encode is the identity and hashes of re-encodings equal hashes of what was
-    /// received.
-    pub fn var(&mut self, what: &'static str) -> Result<u64, V1Error> {
-        let start = self.offset();
-        let first = self.u8(what)?;
-        let extra = first.leading_ones() as usize;
-        if extra >= 8 {
-            return Err(V1Error::Invalid {
-                what,
-                offset: start,
-                detail: "length prefix with 8 leading 1-bits".into(),
-            });
-        }
-        let mut v = u64::from(first & (0xffu8 >> (extra + 1).min(7)));
-        if extra == 7 {
-            v = 0;
-        }
-        for _ in 0..extra {
-            v = (v << 8) | u64::from(self.u8(what)?);
-        }
-        if var_len_size(v) != extra + 1 {
-            return Err(V1Error::Invalid {
-                what,
-                offset: start,
-                detail: format!("non-minimal encoding of {v}"),
-            });
-        }
-        Ok(v)
-    }
-
-    /// Reads a `<var>` length and returns a sub-reader over exactly that many bytes.
-    pub fn sub_var(&mut self, what: &'static str) -> Result<Reader<'a>, V1Error> {
-        let len = self.var(what)?;
-        let len = usize::try_from(len).map_err(|_| self.truncated(what, usize::MAX))?;
-        let base = self.offset();
-        let s = self.bytes(len, what)?;
-        Ok(Reader { buf: s, pos: 0, base })
-    }
-
-    pub fn opaque_var(&mut self, what: &'static str) -> Result<Vec<u8>, V1Error> {
-        let mut sub = self.sub_var(what)?;
-        let n = sub.remaining();
-        Ok(sub.bytes(n, what)?.to_vec())
-    }
-
-    /// Fails when bytes are left over (inside a vector or after a whole structure).
-    pub fn finish(&self, what: &'static str) -> Result<(), V1Error> {
-        if self.is_empty() {
-            Ok(())
-        } else {
-            Err(V1Error::TrailingBytes {
-                what,
-                offset: self.offset(),
-                count: self.remaining(),
-            })
-        }
-    }
-
-    /// Parses elements until the reader is exhausted.
-    pub fn many<T>(&mut self, mut f: impl FnMut(&mut Reader<'a>) -> Result<T, V1Error>) -> Result<Vec<T>, V1Error> {
-        let mut out = Vec::new();
-        while !self.is_empty() {
-            out.push(f(self)?);
-        }
-        Ok(out)
-    }
-}
-
-/// Encodes items into a `<var>` vector.
-pub fn put_vec<T>(out: &mut Vec<u8>, items: &[T], mut f: impl FnMut(&T, &mut Vec<u8>)) {
-    let mut body = Vec::new();
+/// Appends a `<var>` vector of items, each written by `f`.
+pub fn put_vec<T>(w: &mut Writer, items: &[T], mut f: impl FnMut(&T, &mut Writer)) {
+    let mut body = Writer::new();
     for it in items {
         f(it, &mut body);
     }
-    put_opaque_var(out, &body);
+    put_opaque_var(w, body.as_slice());
+}
+
+/// Reads an IntX / `<var>` length (§4.1, §4.2.1). Non-minimal encodings are rejected so that
+/// decode→encode is the identity and hashes of re-encodings equal hashes of what was received.
+pub fn read_var(r: &mut Reader<'_>, field: &'static str) -> Result<u64, CursorError> {
+    let start = r.offset();
+    let first = r.u8(field)?;
+    let extra = first.leading_ones() as usize;
+    if extra >= 8 {
+        return Err(Reader::invalid_at(field, start, "length prefix with 8 leading 1-bits"));
+    }
+    let mut v = if extra == 7 {
+        0
+    } else {
+        u64::from(first & (0xffu8 >> (extra + 1)))
+    };
+    for _ in 0..extra {
+        v = (v << 8) | u64::from(r.u8(field)?);
+    }
+    if var_len_size(v) != extra + 1 {
+        return Err(Reader::invalid_at(field, start, format!("non-minimal encoding of {v}")));
+    }
+    Ok(v)
+}
+
+/// Reads a `<var>` length and returns a reader over exactly that many bytes (its errors keep
+/// absolute offsets).
+pub fn read_vector<'a>(r: &mut Reader<'a>, field: &'static str) -> Result<Reader<'a>, CursorError> {
+    let len = read_var(r, field)?;
+    let len = usize::try_from(len).map_err(|_| r.truncated(field, usize::MAX))?;
+    r.sub(len, field)
+}
+
+/// Reads an `opaque<var>`.
+pub fn read_opaque_var(r: &mut Reader<'_>, field: &'static str) -> Result<Vec<u8>, CursorError> {
+    Ok(read_vector(r, field)?.rest().to_vec())
 }
 
 #[cfg(test)]
@@ -193,9 +87,9 @@ mod tests {
     use super::*;
 
     fn enc(v: u64) -> Vec<u8> {
-        let mut o = Vec::new();
-        put_var(&mut o, v);
-        o
+        let mut w = Writer::new();
+        put_var(&mut w, v);
+        w.into_vec()
     }
 
     #[test]
@@ -221,17 +115,31 @@ mod tests {
         ] {
             let e = enc(v);
             let mut r = Reader::new(&e);
-            assert_eq!(r.var("v").unwrap(), v, "{v}");
+            assert_eq!(read_var(&mut r, "v").unwrap(), v, "{v}");
             assert!(r.is_empty());
         }
     }
 
     #[test]
     fn rejects_non_minimal_and_truncated() {
-        assert!(Reader::new(&[0x80, 0x05]).var("v").is_err());
-        assert!(Reader::new(&[0x80]).var("v").is_err());
-        assert!(Reader::new(&[0xff]).var("v").is_err());
-        let err = Reader::new(&[0x05, 1, 2]).sub_var("vec").err().unwrap();
-        assert!(matches!(err, V1Error::Truncated { offset: 1, .. }), "{err:?}");
+        assert!(read_var(&mut Reader::new(&[0x80, 0x05]), "v").is_err());
+        assert!(read_var(&mut Reader::new(&[0x80]), "v").is_err());
+        assert!(read_var(&mut Reader::new(&[0xff]), "v").is_err());
+        let err = read_vector(&mut Reader::new(&[0x05, 1, 2]), "vec").err().unwrap();
+        assert!(matches!(err, CursorError::Truncated { offset: 1, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn vectors_are_length_prefixed() {
+        let mut w = Writer::new();
+        put_vec(&mut w, &[1u64, 300], |v, w| put_var(w, *v));
+        put_opaque_var(&mut w, b"ab");
+        let bytes = w.into_vec();
+        assert_eq!(bytes, [3, 1, 0x81, 0x2c, 2, b'a', b'b']);
+        let mut r = Reader::new(&bytes);
+        let mut v = read_vector(&mut r, "v").unwrap();
+        assert_eq!(v.many(|r| read_var(r, "x")).unwrap(), [1, 300]);
+        assert_eq!(read_opaque_var(&mut r, "o").unwrap(), b"ab");
+        r.finish("all").unwrap();
     }
 }

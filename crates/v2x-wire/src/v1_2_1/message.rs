@@ -1,12 +1,13 @@
 //! SecuredMessage (§5): header fields, payload, trailer fields, recipient info.
 
 use super::certificate::{HashedId3, HashedId8, SignerInfo};
-use super::codec::{put_opaque_var, put_var, put_vec, Reader};
+use super::codec::{put_opaque_var, put_var, put_vec, read_opaque_var, read_var, read_vector};
 use super::types::{
     read_alg_body, write_alg_body, EccPoint, EncryptionParameters, PublicKeyAlgorithm, Signature, SymmetricAlgorithm,
     ThreeDLocation, Time64WithStandardDeviation,
 };
 use super::V1Error;
+use crate::cursor::{Reader, Writer};
 
 /// The protocol version of v1.2.1 SecuredMessages.
 pub const PROTOCOL_VERSION: u8 = 2;
@@ -65,12 +66,12 @@ impl RecipientInfo {
                     } else {
                         symm_key_len
                     };
-                    let c = r.bytes(c_len, "EciesEncryptedKey.c")?.to_vec();
+                    let c = r.take(c_len, "EciesEncryptedKey.c")?.to_vec();
                     let t = r.array("EciesEncryptedKey.t")?;
                     Ok(EncryptedKey::Ecies(EciesEncryptedKey { v, c, t }))
                 })?
             }
-            _ => EncryptedKey::Other(r.opaque_var("RecipientInfo.enc_key")?),
+            _ => EncryptedKey::Other(read_opaque_var(r, "RecipientInfo.enc_key")?),
         };
         Ok(RecipientInfo {
             cert_id,
@@ -79,16 +80,16 @@ impl RecipientInfo {
         })
     }
 
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.cert_id);
-        out.push(self.pk_encryption.0);
+    fn encode(&self, w: &mut Writer) {
+        w.bytes(&self.cert_id);
+        w.u8(self.pk_encryption.0);
         match &self.enc_key {
-            EncryptedKey::Ecies(k) => write_alg_body(out, self.pk_encryption.is_extension(), |o| {
+            EncryptedKey::Ecies(k) => write_alg_body(w, self.pk_encryption.is_extension(), |o| {
                 k.v.encode(o);
-                o.extend_from_slice(&k.c);
-                o.extend_from_slice(&k.t);
+                o.bytes(&k.c);
+                o.bytes(&k.t);
             }),
-            EncryptedKey::Other(data) => put_opaque_var(out, data),
+            EncryptedKey::Other(data) => put_opaque_var(w, data),
         }
     }
 }
@@ -166,7 +167,7 @@ impl HeaderField {
                 elevation: r.array("elevation")?,
             }),
             REQUEST_UNRECOGNIZED_CERTIFICATE => {
-                let mut sub = r.sub_var("digests<var>")?;
+                let mut sub = read_vector(r, "digests<var>")?;
                 if sub.remaining() % 3 != 0 {
                     return Err(V1Error::Invalid {
                         what: "request_unrecognized_certificate",
@@ -176,7 +177,7 @@ impl HeaderField {
                 }
                 HeaderField::RequestUnrecognizedCertificate(sub.many(|r| r.array("HashedId3"))?)
             }
-            ITS_AID => HeaderField::ItsAid(r.var("its_aid")?),
+            ITS_AID => HeaderField::ItsAid(read_var(r, "its_aid")?),
             SIGNER_INFO => HeaderField::SignerInfo(SignerInfo::decode(r)?),
             ENCRYPTION_PARAMETERS => {
                 let p = EncryptionParameters::decode(r)?;
@@ -192,43 +193,49 @@ impl HeaderField {
                         detail: format!("key length unknown for symmetric algorithm {}", s.0),
                     })?,
                 };
-                let mut sub = r.sub_var("recipients<var>")?;
+                let mut sub = read_vector(r, "recipients<var>")?;
                 HeaderField::RecipientInfo(sub.many(|r| RecipientInfo::decode(r, key_len))?)
             }
             field_type => HeaderField::Other {
                 field_type,
-                data: r.opaque_var("HeaderField.other_header")?,
+                data: read_opaque_var(r, "HeaderField.other_header")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
-            HeaderField::GenerationTime(t) => out.extend_from_slice(&t.to_be_bytes()),
+            HeaderField::GenerationTime(t) => {
+                w.bytes(&t.to_be_bytes());
+            }
             HeaderField::GenerationTimeWithStandardDeviation(t) => {
-                out.extend_from_slice(&t.time.to_be_bytes());
-                out.push(t.log_std_dev);
+                w.bytes(&t.time.to_be_bytes());
+                w.u8(t.log_std_dev);
             }
-            HeaderField::Expiration(t) => out.extend_from_slice(&t.to_be_bytes()),
+            HeaderField::Expiration(t) => {
+                w.bytes(&t.to_be_bytes());
+            }
             HeaderField::GenerationLocation(l) => {
-                out.extend_from_slice(&l.latitude.to_be_bytes());
-                out.extend_from_slice(&l.longitude.to_be_bytes());
-                out.extend_from_slice(&l.elevation);
+                w.bytes(&l.latitude.to_be_bytes());
+                w.bytes(&l.longitude.to_be_bytes());
+                w.bytes(&l.elevation);
             }
-            HeaderField::RequestUnrecognizedCertificate(ids) => put_vec(out, ids, |id, o| o.extend_from_slice(id)),
-            HeaderField::ItsAid(aid) => put_var(out, *aid),
-            HeaderField::SignerInfo(s) => s.encode(out),
-            HeaderField::EncryptionParameters(p) => p.encode(out),
-            HeaderField::RecipientInfo(list) => put_vec(out, list, |ri, o| ri.encode(o)),
-            HeaderField::Other { data, .. } => put_opaque_var(out, data),
+            HeaderField::RequestUnrecognizedCertificate(ids) => put_vec(w, ids, |id, o| {
+                o.bytes(id);
+            }),
+            HeaderField::ItsAid(aid) => put_var(w, *aid),
+            HeaderField::SignerInfo(s) => s.encode(w),
+            HeaderField::EncryptionParameters(p) => p.encode(w),
+            HeaderField::RecipientInfo(list) => put_vec(w, list, |ri, o| ri.encode(o)),
+            HeaderField::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 
     pub fn encoded_len(&self) -> usize {
-        let mut v = Vec::new();
-        self.encode(&mut v);
-        v.len()
+        let mut w = Writer::new();
+        self.encode(&mut w);
+        w.len()
     }
 }
 
@@ -268,15 +275,15 @@ impl Payload {
         let data = if payload_type == PayloadType::SIGNED_EXTERNAL {
             Vec::new()
         } else {
-            r.opaque_var("Payload.data")?
+            read_opaque_var(r, "Payload.data")?
         };
         Ok(Payload { payload_type, data })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.payload_type.0);
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.payload_type.0);
         if self.payload_type != PayloadType::SIGNED_EXTERNAL {
-            put_opaque_var(out, &self.data);
+            put_opaque_var(w, &self.data);
         }
     }
 }
@@ -304,16 +311,16 @@ impl TrailerField {
             Self::SIGNATURE => TrailerField::Signature(Signature::decode(r)?),
             field_type => TrailerField::Other {
                 field_type,
-                data: r.opaque_var("TrailerField.security_field")?,
+                data: read_opaque_var(r, "TrailerField.security_field")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
-            TrailerField::Signature(s) => s.encode(out),
-            TrailerField::Other { data, .. } => put_opaque_var(out, data),
+            TrailerField::Signature(s) => s.encode(w),
+            TrailerField::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -346,10 +353,10 @@ impl SecuredMessage {
             });
         }
         let mut symm = None;
-        let mut hdr = r.sub_var("header_fields<var>")?;
+        let mut hdr = read_vector(r, "header_fields<var>")?;
         let header_fields = hdr.many(|r| HeaderField::decode(r, &mut symm))?;
         let payload = Payload::decode(r)?;
-        let mut trl = r.sub_var("trailer_fields<var>")?;
+        let mut trl = read_vector(r, "trailer_fields<var>")?;
         let trailer_fields = trl.many(TrailerField::decode)?;
         Ok(SecuredMessage {
             header_fields,
@@ -358,17 +365,17 @@ impl SecuredMessage {
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(PROTOCOL_VERSION);
-        put_vec(out, &self.header_fields, |h, o| h.encode(o));
-        self.payload.encode(out);
-        put_vec(out, &self.trailer_fields, |t, o| t.encode(o));
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(PROTOCOL_VERSION);
+        put_vec(w, &self.header_fields, |h, o| h.encode(o));
+        self.payload.encode(w);
+        put_vec(w, &self.trailer_fields, |t, o| t.encode(o));
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(256 + self.payload.data.len());
-        self.encode(&mut out);
-        out
+        let mut w = Writer::with_capacity(256 + self.payload.data.len());
+        self.encode(&mut w);
+        w.into_vec()
     }
 
     /// The bytes covered by the signature (§5.6, §7.1): protocol_version, header_fields
@@ -383,20 +390,20 @@ impl SecuredMessage {
             .trailer_fields
             .iter()
             .position(|t| matches!(t, TrailerField::Signature(_)))?;
-        let mut out = Vec::with_capacity(128 + self.payload.data.len());
-        out.push(PROTOCOL_VERSION);
-        put_vec(&mut out, &self.header_fields, |h, o| h.encode(o));
-        self.payload.encode(&mut out);
-        let mut trailer = Vec::new();
+        let mut w = Writer::with_capacity(128 + self.payload.data.len());
+        w.u8(PROTOCOL_VERSION);
+        put_vec(&mut w, &self.header_fields, |h, o| h.encode(o));
+        self.payload.encode(&mut w);
+        let mut trailer = Writer::new();
         for t in &self.trailer_fields {
             t.encode(&mut trailer);
         }
-        put_var(&mut out, trailer.len() as u64);
+        put_var(&mut w, trailer.len() as u64);
         for t in &self.trailer_fields[..sig_index] {
-            t.encode(&mut out);
+            t.encode(&mut w);
         }
-        out.push(TrailerField::SIGNATURE);
-        Some(out)
+        w.u8(TrailerField::SIGNATURE);
+        Some(w.into_vec())
     }
 
     pub fn header(&self, field_type: u8) -> Option<&HeaderField> {

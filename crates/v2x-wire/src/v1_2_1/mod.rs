@@ -2,12 +2,11 @@
 //! typed `decode`/`encode` for SecuredMessage (protocol version 2) and Certificate
 //! (version 2), no panics on untrusted input, errors with byte offsets.
 //!
-//! * [`codec`]: IntX / `<var>` length encoding (§4.1, §4.2.1) and a bounds-checked reader.
+//! * [`codec`]: the IntX / `<var>` length encoding (§4.1, §4.2.1) on the crate's byte cursor.
 //! * [`types`]: algorithms, EccPoint, PublicKey, Signature, times, regions (§4.2) — and
 //!   the documented non-standard extension for P-384, brainpool and AES-256-CCM.
 //! * [`certificate`]: Certificate, SignerInfo, subject attributes, validity (§6).
 //! * [`message`]: SecuredMessage, header/trailer fields, payload, recipient info (§5).
-//! * [`inspect()`]: a [`Node`](crate::inspect::Node) tree for `v2x inspect`.
 //!
 //! Decoding is canonical: lengths must use the minimal encoding, vectors must be filled
 //! exactly and nothing may trail, so `encode(decode(b)) == b` for every accepted `b`.
@@ -16,7 +15,6 @@
 
 pub mod certificate;
 pub mod codec;
-mod inspect;
 pub mod message;
 pub mod types;
 
@@ -24,7 +22,6 @@ pub use certificate::{
     Certificate, HashedId3, HashedId8, ItsAidSsp, SignerInfo, SubjectAttribute, SubjectInfo, SubjectType,
     ValidityRestriction,
 };
-pub use inspect::{certificate_node, message_node};
 pub use message::{
     header_type, EciesEncryptedKey, EncryptedKey, HeaderField, Payload, PayloadType, RecipientInfo, SecuredMessage,
     TrailerField, PROTOCOL_VERSION,
@@ -34,9 +31,10 @@ pub use types::{
     Signature, SymmetricAlgorithm, ThreeDLocation, Time64WithStandardDeviation, TwoDLocation, V1Curve,
 };
 
-use crate::inspect::Node;
+use crate::cursor::CursorError;
 
-/// A decoding error, with the absolute byte offset where it was found.
+/// A decoding error, with the absolute byte offset where it was found. The cursor's errors
+/// ([`CursorError`]) convert into the variant of the same meaning, field for field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum V1Error {
     #[error("{what} at offset {offset}: need {need} bytes, {have} left")]
@@ -66,6 +64,39 @@ pub enum V1Error {
     },
 }
 
+impl From<CursorError> for V1Error {
+    fn from(e: CursorError) -> Self {
+        match e {
+            CursorError::Truncated {
+                field,
+                offset,
+                needed,
+                available,
+            } => V1Error::Truncated {
+                what: field,
+                offset,
+                need: needed,
+                have: available,
+            },
+            CursorError::Trailing { field, offset, count } => V1Error::TrailingBytes {
+                what: field,
+                offset,
+                count,
+            },
+            CursorError::UnknownValue { field, offset, value } => V1Error::Invalid {
+                what: field,
+                offset,
+                detail: format!("unknown value {value}"),
+            },
+            CursorError::Invalid { field, offset, message } => V1Error::Invalid {
+                what: field,
+                offset,
+                detail: message,
+            },
+        }
+    }
+}
+
 impl V1Error {
     pub fn offset(&self) -> usize {
         match self {
@@ -81,16 +112,4 @@ impl V1Error {
 /// Ieee1609Dot2Data starts with 3). Cheap; does not validate the rest.
 pub fn looks_like_v1_2_1(bytes: &[u8]) -> bool {
     bytes.first() == Some(&PROTOCOL_VERSION)
-}
-
-/// Decodes `bytes` as a SecuredMessage — or, failing that, as a Certificate — and
-/// returns its detail tree. The error is the SecuredMessage's when neither decodes.
-pub fn inspect(bytes: &[u8]) -> Result<Node, V1Error> {
-    match SecuredMessage::from_bytes(bytes) {
-        Ok(m) => Ok(message_node(&m)),
-        Err(e) => match Certificate::from_bytes(bytes) {
-            Ok(c) => Ok(certificate_node(&c, 0)),
-            Err(_) => Err(e),
-        },
-    }
 }

@@ -24,8 +24,9 @@
 //! (Wireshark included) therefore skip them cleanly; the price is one length byte per
 //! extension element, which the overhead report shows.
 
-use super::codec::{put_opaque_var, put_var, Reader};
+use super::codec::{put_opaque_var, put_var, put_vec, read_opaque_var, read_var, read_vector};
 use super::V1Error;
+use crate::cursor::{Reader, Writer};
 
 /// The curves this codec knows (P-256 standard, the others the extension above).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -166,7 +167,7 @@ pub(crate) fn read_alg_body<'a, T>(
     f: impl FnOnce(&mut Reader<'a>) -> Result<T, V1Error>,
 ) -> Result<T, V1Error> {
     if extension {
-        let mut sub = r.sub_var(what)?;
+        let mut sub = read_vector(r, what)?;
         let v = f(&mut sub)?;
         sub.finish(what)?;
         Ok(v)
@@ -175,13 +176,13 @@ pub(crate) fn read_alg_body<'a, T>(
     }
 }
 
-pub(crate) fn write_alg_body(out: &mut Vec<u8>, extension: bool, f: impl FnOnce(&mut Vec<u8>)) {
+pub(crate) fn write_alg_body(w: &mut Writer, extension: bool, f: impl FnOnce(&mut Writer)) {
     if extension {
-        let mut body = Vec::new();
+        let mut body = Writer::new();
         f(&mut body);
-        put_opaque_var(out, &body);
+        put_opaque_var(w, body.as_slice());
     } else {
-        f(out);
+        f(w);
     }
 }
 
@@ -237,29 +238,31 @@ impl EccPoint {
 
     pub fn decode(r: &mut Reader<'_>, field_size: usize) -> Result<EccPoint, V1Error> {
         let t = r.u8("EccPoint.type")?;
-        let x = r.bytes(field_size, "EccPoint.x")?.to_vec();
+        let x = r.take(field_size, "EccPoint.x")?.to_vec();
         Ok(match t {
             0 => EccPoint::XCoordinateOnly(x),
             2 => EccPoint::CompressedLsbY0(x),
             3 => EccPoint::CompressedLsbY1(x),
             4 => EccPoint::Uncompressed {
                 x,
-                y: r.bytes(field_size, "EccPoint.y")?.to_vec(),
+                y: r.take(field_size, "EccPoint.y")?.to_vec(),
             },
             point_type => EccPoint::Other {
                 point_type,
                 x,
-                data: r.opaque_var("EccPoint.data")?,
+                data: read_opaque_var(r, "EccPoint.data")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
-        out.extend_from_slice(self.x());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
+        w.bytes(self.x());
         match self {
-            EccPoint::Uncompressed { y, .. } => out.extend_from_slice(y),
-            EccPoint::Other { data, .. } => put_opaque_var(out, data),
+            EccPoint::Uncompressed { y, .. } => {
+                w.bytes(y);
+            }
+            EccPoint::Other { data, .. } => put_opaque_var(w, data),
             _ => {}
         }
     }
@@ -313,25 +316,31 @@ impl PublicKey {
             }),
             None => Ok(PublicKey::Other {
                 algorithm,
-                data: r.opaque_var("PublicKey.other_key")?,
+                data: read_opaque_var(r, "PublicKey.other_key")?,
             }),
         }
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.encode(&mut w);
+        w.into_vec()
+    }
+
+    pub fn encode(&self, w: &mut Writer) {
         let alg = self.algorithm();
-        out.push(alg.0);
+        w.u8(alg.0);
         match self {
-            PublicKey::Ecdsa { key, .. } => write_alg_body(out, alg.is_extension(), |o| key.encode(o)),
+            PublicKey::Ecdsa { key, .. } => write_alg_body(w, alg.is_extension(), |o| key.encode(o)),
             PublicKey::Ecies {
                 supported_symm_alg,
                 key,
                 ..
-            } => write_alg_body(out, alg.is_extension(), |o| {
-                o.push(supported_symm_alg.0);
+            } => write_alg_body(w, alg.is_extension(), |o| {
+                o.u8(supported_symm_alg.0);
                 key.encode(o);
             }),
-            PublicKey::Other { data, .. } => put_opaque_var(out, data),
+            PublicKey::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -371,19 +380,19 @@ impl EncryptionParameters {
         } else {
             Ok(EncryptionParameters::Other {
                 algorithm,
-                params: r.opaque_var("EncryptionParameters.params")?,
+                params: read_opaque_var(r, "EncryptionParameters.params")?,
             })
         }
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub fn encode(&self, w: &mut Writer) {
         let alg = self.algorithm();
-        out.push(alg.0);
+        w.u8(alg.0);
         match self {
-            EncryptionParameters::AesCcm { nonce, .. } => {
-                write_alg_body(out, alg.is_extension(), |o| o.extend_from_slice(nonce))
-            }
-            EncryptionParameters::Other { params, .. } => put_opaque_var(out, params),
+            EncryptionParameters::AesCcm { nonce, .. } => write_alg_body(w, alg.is_extension(), |o| {
+                o.bytes(nonce);
+            }),
+            EncryptionParameters::Other { params, .. } => put_opaque_var(w, params),
         }
     }
 }
@@ -414,25 +423,31 @@ impl Signature {
         match algorithm.field_size() {
             Some(fs) if algorithm.is_ecdsa() => read_alg_body(r, algorithm.is_extension(), "Signature", |r| {
                 let rp = EccPoint::decode(r, fs)?;
-                let s = r.bytes(fs, "EcdsaSignature.s")?.to_vec();
+                let s = r.take(fs, "EcdsaSignature.s")?.to_vec();
                 Ok(Signature::Ecdsa { algorithm, r: rp, s })
             }),
             _ => Ok(Signature::Other {
                 algorithm,
-                data: r.opaque_var("Signature.signature")?,
+                data: read_opaque_var(r, "Signature.signature")?,
             }),
         }
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.encode(&mut w);
+        w.into_vec()
+    }
+
+    pub fn encode(&self, w: &mut Writer) {
         let alg = self.algorithm();
-        out.push(alg.0);
+        w.u8(alg.0);
         match self {
-            Signature::Ecdsa { r, s, .. } => write_alg_body(out, alg.is_extension(), |o| {
+            Signature::Ecdsa { r, s, .. } => write_alg_body(w, alg.is_extension(), |o| {
                 r.encode(o);
-                o.extend_from_slice(s);
+                o.bytes(s);
             }),
-            Signature::Other { data, .. } => put_opaque_var(out, data),
+            Signature::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 
@@ -511,9 +526,9 @@ impl TwoDLocation {
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.latitude.to_be_bytes());
-        out.extend_from_slice(&self.longitude.to_be_bytes());
+    pub fn encode(&self, w: &mut Writer) {
+        w.bytes(&self.latitude.to_be_bytes());
+        w.bytes(&self.longitude.to_be_bytes());
     }
 }
 
@@ -578,53 +593,53 @@ impl GeographicRegion {
                 radius: r.u16("CircularRegion.radius")?,
             },
             2 => {
-                let mut sub = r.sub_var("RectangularRegion<var>")?;
+                let mut sub = read_vector(r, "RectangularRegion<var>")?;
                 GeographicRegion::Rectangle(sub.many(|r| {
-                    Ok(RectangularRegion {
+                    Ok::<_, V1Error>(RectangularRegion {
                         northwest: TwoDLocation::decode(r)?,
                         southeast: TwoDLocation::decode(r)?,
                     })
                 })?)
             }
             3 => {
-                let mut sub = r.sub_var("PolygonalRegion<var>")?;
+                let mut sub = read_vector(r, "PolygonalRegion<var>")?;
                 GeographicRegion::Polygon(sub.many(TwoDLocation::decode)?)
             }
             4 => GeographicRegion::Id {
                 dictionary: r.u8("IdentifiedRegion.region_dictionary")?,
                 identifier: r.u16("IdentifiedRegion.region_identifier")?,
-                local_region: r.var("IdentifiedRegion.local_region")?,
+                local_region: read_var(r, "IdentifiedRegion.local_region")?,
             },
             region_type => GeographicRegion::Other {
                 region_type,
-                data: r.opaque_var("GeographicRegion.other_region")?,
+                data: read_opaque_var(r, "GeographicRegion.other_region")?,
             },
         })
     }
 
-    pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.type_value());
+    pub fn encode(&self, w: &mut Writer) {
+        w.u8(self.type_value());
         match self {
             GeographicRegion::None => {}
             GeographicRegion::Circle { center, radius } => {
-                center.encode(out);
-                out.extend_from_slice(&radius.to_be_bytes());
+                center.encode(w);
+                w.bytes(&radius.to_be_bytes());
             }
-            GeographicRegion::Rectangle(rects) => super::codec::put_vec(out, rects, |rect, o| {
+            GeographicRegion::Rectangle(rects) => put_vec(w, rects, |rect, o| {
                 rect.northwest.encode(o);
                 rect.southeast.encode(o);
             }),
-            GeographicRegion::Polygon(points) => super::codec::put_vec(out, points, |p, o| p.encode(o)),
+            GeographicRegion::Polygon(points) => put_vec(w, points, |p, o| p.encode(o)),
             GeographicRegion::Id {
                 dictionary,
                 identifier,
                 local_region,
             } => {
-                out.push(*dictionary);
-                out.extend_from_slice(&identifier.to_be_bytes());
-                put_var(out, *local_region);
+                w.u8(*dictionary);
+                w.bytes(&identifier.to_be_bytes());
+                put_var(w, *local_region);
             }
-            GeographicRegion::Other { data, .. } => put_opaque_var(out, data),
+            GeographicRegion::Other { data, .. } => put_opaque_var(w, data),
         }
     }
 }
@@ -639,8 +654,7 @@ mod tests {
             algorithm: PublicKeyAlgorithm::ECDSA_NISTP384_WITH_SHA384,
             key: EccPoint::CompressedLsbY1(vec![7; 48]),
         };
-        let mut out = Vec::new();
-        key.encode(&mut out);
+        let out = key.to_bytes();
         // algorithm, length 49, point type, 48 bytes of x
         assert_eq!(out.len(), 1 + 1 + 1 + 48);
         assert_eq!(&out[..3], &[241, 49, 3]);

@@ -1,0 +1,204 @@
+//! The security entity of one station: SN-ENCAP ([`encap`]: sign and/or encrypt with a
+//! profile) and SN-DECAP ([`decap`]: strict verification as named steps in one documented
+//! order, a typed reason for every rejection).
+//!
+//! This module holds the entity's state — signing credentials, trust store, replay window,
+//! P2PCD bookkeeping, established symmetric keys — and the policies of both directions.
+
+pub mod decap;
+pub mod encap;
+
+pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped};
+pub use encap::{EncapError, EncapPolicy, EncapRequest, Encapsulated};
+
+use crate::certificate::CertRef;
+use crate::encryption::{DecryptionKey, SymmetricKey};
+use crate::p2pcd::P2pcdState;
+use crate::profile::{Profile, ProfileKind, SignerPolicy};
+use crate::pseudonym::{Credentials, PseudonymPool};
+use crate::region::GeoPoint;
+use crate::replay::ReplayCache;
+use crate::time::TaiTime;
+use crate::trust_store::TrustStore;
+use std::collections::HashMap;
+use v2x_crypto::HashedId8;
+use v2x_wire::ItsAid;
+
+/// Bound of the established symmetric keys table.
+const MAX_SYMMETRIC_KEYS: usize = 1024;
+
+/// A position with elevation, for the generation location.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Location {
+    pub point: GeoPoint,
+    /// Elevation in decimetres as on the wire (1609.2 Uint16 with offset; 0 = sea level).
+    pub elevation: u16,
+}
+
+/// The security entity of one station.
+pub struct SecurityEntity {
+    pseudonyms: Option<PseudonymPool>,
+    /// Our issuing chain (AA, root...) to answer P2PCD requests for CA certificates.
+    own_chain: Vec<CertRef>,
+    store: TrustStore,
+    policy: DecapPolicy,
+    encap_policy: EncapPolicy,
+    encap_profiles: HashMap<ProfileKind, Profile>,
+    replay: ReplayCache,
+    p2pcd: P2pcdState,
+    last_full_certificate: Option<TaiTime>,
+    certificate_due: bool,
+    symmetric_keys: HashMap<HashedId8, SymmetricKey>,
+    decryption_keys: Vec<DecryptionKey>,
+}
+
+impl std::fmt::Debug for SecurityEntity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecurityEntity")
+            .field(
+                "signer",
+                &self.pseudonyms.as_ref().map(|p| p.active().certificate.hashed_id8()),
+            )
+            .field("store", &self.store)
+            .field("mode", &self.policy.mode)
+            .finish()
+    }
+}
+
+impl SecurityEntity {
+    /// A receive-only entity with a trust store.
+    pub fn new(store: TrustStore) -> SecurityEntity {
+        let mut encap_profiles = HashMap::new();
+        encap_profiles.insert(ProfileKind::Cam, Profile::cam());
+        encap_profiles.insert(ProfileKind::Denm, Profile::denm());
+        encap_profiles.insert(ProfileKind::Generic, Profile::generic(ItsAid::CAM));
+        SecurityEntity {
+            pseudonyms: None,
+            own_chain: Vec::new(),
+            store,
+            policy: DecapPolicy::default(),
+            encap_policy: EncapPolicy::default(),
+            encap_profiles,
+            replay: ReplayCache::default(),
+            p2pcd: P2pcdState::default(),
+            last_full_certificate: None,
+            certificate_due: true,
+            symmetric_keys: HashMap::new(),
+            decryption_keys: Vec::new(),
+        }
+    }
+
+    /// An entity that signs with `pseudonyms`; `chain` is the issuing chain of the
+    /// tickets (AA first, root last), used to answer P2PCD requests.
+    pub fn with_pseudonyms(store: TrustStore, pseudonyms: PseudonymPool, chain: Vec<CertRef>) -> SecurityEntity {
+        let mut e = SecurityEntity::new(store);
+        for t in pseudonyms.tickets() {
+            if let Some(k) = &t.encryption_key {
+                e.decryption_keys.push(DecryptionKey {
+                    certificate: t.certificate.clone(),
+                    key: k.clone(),
+                });
+            }
+        }
+        e.pseudonyms = Some(pseudonyms);
+        e.own_chain = chain;
+        e
+    }
+
+    /// An entity that signs with one certificate.
+    pub fn with_credentials(store: TrustStore, credentials: Credentials, chain: Vec<CertRef>) -> SecurityEntity {
+        match PseudonymPool::new(vec![credentials]) {
+            Some(pool) => SecurityEntity::with_pseudonyms(store, pool, chain),
+            None => SecurityEntity::new(store),
+        }
+    }
+
+    pub fn trust_store(&self) -> &TrustStore {
+        &self.store
+    }
+
+    pub fn trust_store_mut(&mut self) -> &mut TrustStore {
+        &mut self.store
+    }
+
+    /// The SN-DECAP policy.
+    pub fn policy(&self) -> &DecapPolicy {
+        &self.policy
+    }
+
+    pub fn policy_mut(&mut self) -> &mut DecapPolicy {
+        &mut self.policy
+    }
+
+    /// The SN-ENCAP policy (what the sender refuses to do).
+    pub fn encap_policy_mut(&mut self) -> &mut EncapPolicy {
+        &mut self.encap_policy
+    }
+
+    /// Selects strict (default) or signature-only decapsulation.
+    pub fn set_decap_mode(&mut self, mode: DecapMode) {
+        self.policy.mode = mode;
+    }
+
+    /// The profile SN-ENCAP uses for `kind` (editable, e.g. the certificate interval).
+    pub fn encap_profile_mut(&mut self, kind: ProfileKind) -> &mut Profile {
+        self.encap_profiles
+            .entry(kind)
+            .or_insert_with(|| Profile::for_kind(kind, None))
+    }
+
+    /// Adds a private key for receiving encrypted data addressed to `certificate`.
+    pub fn add_decryption_key(&mut self, certificate: CertRef, key: v2x_crypto::PrivateKey) {
+        self.decryption_keys.push(DecryptionKey { certificate, key });
+    }
+
+    /// The active signing certificate.
+    pub fn signing_certificate(&self) -> Option<&CertRef> {
+        self.pseudonyms.as_ref().map(|p| &p.active().certificate)
+    }
+
+    pub fn pseudonyms_mut(&mut self) -> Option<&mut PseudonymPool> {
+        self.pseudonyms.as_mut()
+    }
+
+    /// Switches to the next pseudonym; the next CAM carries the new certificate.
+    pub fn rotate_pseudonym(&mut self, now: TaiTime) {
+        if let Some(p) = self.pseudonyms.as_mut() {
+            p.rotate(now);
+            self.last_full_certificate = None;
+            self.certificate_due = true;
+        }
+    }
+
+    /// HashedId3s we will ask for in our next CAM.
+    pub fn pending_p2pcd_requests(&self) -> Vec<v2x_crypto::HashedId3> {
+        self.p2pcd.pending_requests().copied().collect()
+    }
+
+    /// Whether the next CAM will carry the full certificate.
+    pub fn certificate_due(&self, now: TaiTime) -> bool {
+        let interval = match self.encap_profiles.get(&ProfileKind::Cam).map(|p| p.signer) {
+            Some(SignerPolicy::DigestWithCertificateEvery(iv)) => iv,
+            _ => return true,
+        };
+        self.certificate_due
+            || match self.last_full_certificate {
+                None => true,
+                Some(t) => now >= t.saturating_add(interval) || now < t,
+            }
+    }
+
+    /// Established symmetric keys (by HashedId8) usable with [`crate::Recipient::Symmetric`].
+    pub fn has_symmetric_key(&self, id: &HashedId8) -> bool {
+        self.symmetric_keys.contains_key(id)
+    }
+
+    /// Records an established symmetric key (bounded: keys are ephemeral per exchange, so
+    /// when the table is full the old ones are dropped).
+    fn establish_symmetric_key(&mut self, id: HashedId8, key: SymmetricKey) {
+        if self.symmetric_keys.len() >= MAX_SYMMETRIC_KEYS {
+            self.symmetric_keys.clear();
+        }
+        self.symmetric_keys.insert(id, key);
+    }
+}

@@ -1,0 +1,365 @@
+//! What the signer's SSP allows a message to say.
+//!
+//! ETSI defines the SSP of the CA service (EN 302 637-2 v1.4.1 §6.2.2.2; TS 103 900) and of
+//! the DEN service (EN 302 637-3 v1.3.1 §6.2.2.2; TS 103 831) as a version octet followed by
+//! permission bits. [`CAM_SSP`] and [`DENM_SSP`] are those tables. A CAM or DENM is accepted
+//! only when its signer's SSP has a known version and the length that version needs, and —
+//! where the facilities payload decodes (bare, or behind the GeoNetworking SHB and BTP-B
+//! headers that SN-ENCAP secures) — every special-vehicle container, special vehicle role
+//! and DENM cause code it carries has its bit set. A payload that does not decode as the
+//! message type of its PSID is left to the facilities layer (no bit is checked then).
+//!
+//! Other PSIDs have no SSP semantics here, or a plain bit mask ([`SspRule::Mask`]).
+
+use v2x_wire::geonet::its::{
+    decode_cam, decode_denm, peek_cam_containers, peek_header, LowFrequencyContainer, SpecialVehicleContainer,
+    TrafficRule, VehicleRole, MESSAGE_ID_CAM, MESSAGE_ID_DENM,
+};
+use v2x_wire::geonet::NetworkPart;
+
+/// A required SSP: the certificate's SSP, masked, must equal `value` masked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SspRequirement {
+    pub value: Vec<u8>,
+    pub mask: Vec<u8>,
+}
+
+impl SspRequirement {
+    /// True if `ssp` satisfies the requirement (a missing SSP satisfies nothing but an
+    /// all-zero mask).
+    pub fn is_met_by(&self, ssp: Option<&[u8]>) -> bool {
+        let ssp = ssp.unwrap_or(&[]);
+        self.mask.iter().enumerate().all(|(i, m)| {
+            let want = self.value.get(i).copied().unwrap_or(0) & m;
+            let have = ssp.get(i).copied().unwrap_or(0) & m;
+            want == have
+        })
+    }
+}
+
+/// How a PSID's SSP governs its messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SspRule {
+    /// No SSP semantics: any SSP (or none) is fine.
+    Any,
+    /// The SSP's bits under `mask` must equal `value`.
+    Mask(SspRequirement),
+    /// The ETSI CA service SSP ([`CAM_SSP`]).
+    EtsiCam,
+    /// The ETSI DEN service SSP ([`DENM_SSP`]).
+    EtsiDenm,
+}
+
+/// One permission of the CA service SSP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CamPermission {
+    /// CenDsrcTollingZone / ProtectedCommunicationZonesRSU.
+    CenDsrcTollingZone,
+    PublicTransport,
+    SpecialTransport,
+    DangerousGoods,
+    Roadwork,
+    Rescue,
+    Emergency,
+    SafetyCar,
+    /// ClosedLanes in RoadWorksContainerBasic.
+    ClosedLanes,
+    /// EmergencyPriority.requestForRightOfWay in EmergencyContainer.
+    RequestForRightOfWay,
+    /// EmergencyPriority.requestForFreeCrossingAtATrafficLight in EmergencyContainer.
+    RequestForFreeCrossingAtATrafficLight,
+    /// TrafficRule noPassing in SafetyCarContainer.
+    NoPassing,
+    /// TrafficRule noPassingForTrucks in SafetyCarContainer.
+    NoPassingForTrucks,
+    /// SpeedLimit in SafetyCarContainer.
+    SpeedLimit,
+}
+
+/// The CA service SSP, version 1 (EN 302 637-2 v1.4.1 §6.2.2.2): octet 0 is the version;
+/// each permission is one bit (octet index, bit mask; bits counted from the most
+/// significant). Octet 2's two least significant bits are reserved.
+pub const CAM_SSP: [(CamPermission, usize, u8); 14] = [
+    (CamPermission::CenDsrcTollingZone, 1, 0x80),
+    (CamPermission::PublicTransport, 1, 0x40),
+    (CamPermission::SpecialTransport, 1, 0x20),
+    (CamPermission::DangerousGoods, 1, 0x10),
+    (CamPermission::Roadwork, 1, 0x08),
+    (CamPermission::Rescue, 1, 0x04),
+    (CamPermission::Emergency, 1, 0x02),
+    (CamPermission::SafetyCar, 1, 0x01),
+    (CamPermission::ClosedLanes, 2, 0x80),
+    (CamPermission::RequestForRightOfWay, 2, 0x40),
+    (CamPermission::RequestForFreeCrossingAtATrafficLight, 2, 0x20),
+    (CamPermission::NoPassing, 2, 0x10),
+    (CamPermission::NoPassingForTrucks, 2, 0x08),
+    (CamPermission::SpeedLimit, 2, 0x04),
+];
+
+/// The DEN service SSP (EN 302 637-3 v1.3.1 §6.2.2.2 for version 1; TS 103 831 v2.2.1 for
+/// version 2, which adds octet 4): (causeCode, name, octet index, bit mask). A DENM may carry
+/// a cause code only when its bit is set; cause codes without a bit are not permitted.
+pub const DENM_SSP: [(u8, &str, usize, u8); 28] = [
+    (1, "trafficCondition", 1, 0x80),
+    (2, "accident", 1, 0x40),
+    (3, "roadworks", 1, 0x20),
+    (6, "adverseWeatherCondition-Adhesion", 1, 0x10),
+    (9, "hazardousLocation-SurfaceCondition", 1, 0x08),
+    (10, "hazardousLocation-ObstacleOnTheRoad", 1, 0x04),
+    (11, "hazardousLocation-AnimalOnTheRoad", 1, 0x02),
+    (12, "humanPresenceOnTheRoad", 1, 0x01),
+    (14, "wrongWayDriving", 2, 0x80),
+    (15, "rescueAndRecoveryWorkInProgress", 2, 0x40),
+    (17, "adverseWeatherCondition-ExtremeWeatherCondition", 2, 0x20),
+    (18, "adverseWeatherCondition-Visibility", 2, 0x10),
+    (19, "adverseWeatherCondition-Precipitation", 2, 0x08),
+    (26, "slowVehicle", 2, 0x04),
+    (27, "dangerousEndOfQueue", 2, 0x02),
+    (91, "vehicleBreakdown", 2, 0x01),
+    (92, "postCrash", 3, 0x80),
+    (93, "humanProblem", 3, 0x40),
+    (94, "stationaryVehicle", 3, 0x20),
+    (95, "emergencyVehicleApproaching", 3, 0x10),
+    (96, "hazardousLocation-DangerousCurve", 3, 0x08),
+    (97, "collisionRisk", 3, 0x04),
+    (98, "signalViolation", 3, 0x02),
+    (99, "dangerousSituation", 3, 0x01),
+    (5, "impassability", 4, 0x80),
+    (7, "aquaplaning", 4, 0x40),
+    (28, "publicTransportVehicleApproaching", 4, 0x20),
+    (100, "railwayLevelCrossing", 4, 0x10),
+];
+
+/// Why an SSP does not allow a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SspViolation {
+    #[error("the signer's certificate has no SSP for this PSID")]
+    Missing,
+    #[error("SSP version {version} is not one this receiver knows ({known})")]
+    UnknownVersion { version: u8, known: &'static str },
+    #[error("SSP of {len} octets, version {version} needs {needed}")]
+    TooShort { len: usize, version: u8, needed: usize },
+    #[error("SSP {ssp} does not have the bits {value} under mask {mask}")]
+    Mask { ssp: String, value: String, mask: String },
+    #[error("the CAM needs the {0:?} permission, which the SSP does not grant")]
+    Cam(CamPermission),
+    #[error("the DENM cause code {cause} ({name}) is not granted by the SSP")]
+    DenmCause { cause: u8, name: &'static str },
+    #[error("the DENM cause code {0} has no SSP permission bit")]
+    DenmCauseUnknown(u8),
+}
+
+impl SspRule {
+    /// Checks that `ssp` (the signer's SSP for the message's PSID) allows `payload`.
+    pub fn check(&self, ssp: Option<&[u8]>, payload: &[u8]) -> Result<(), SspViolation> {
+        match self {
+            SspRule::Any => Ok(()),
+            SspRule::Mask(req) => {
+                if req.is_met_by(ssp) {
+                    Ok(())
+                } else {
+                    Err(SspViolation::Mask {
+                        ssp: ssp.map_or("none".into(), hex::encode),
+                        value: hex::encode(&req.value),
+                        mask: hex::encode(&req.mask),
+                    })
+                }
+            }
+            SspRule::EtsiCam => {
+                let ssp = versioned(ssp, &[(1, 3)], "1")?;
+                for p in cam_needs(facilities_pdu(payload)) {
+                    if !has_cam_permission(ssp, p) {
+                        return Err(SspViolation::Cam(p));
+                    }
+                }
+                Ok(())
+            }
+            SspRule::EtsiDenm => {
+                let ssp = versioned(ssp, &[(1, 4), (2, 5)], "1, 2")?;
+                match denm_cause(facilities_pdu(payload)) {
+                    None => Ok(()),
+                    Some(cause) => match DENM_SSP.iter().find(|(c, ..)| *c == cause) {
+                        None => Err(SspViolation::DenmCauseUnknown(cause)),
+                        Some(&(_, name, octet, bit)) => {
+                            if ssp.get(octet).is_some_and(|o| o & bit != 0) {
+                                Ok(())
+                            } else {
+                                Err(SspViolation::DenmCause { cause, name })
+                            }
+                        }
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// The SSP if its version is one of `versions` (version, needed length).
+fn versioned<'a>(
+    ssp: Option<&'a [u8]>,
+    versions: &[(u8, usize)],
+    known: &'static str,
+) -> Result<&'a [u8], SspViolation> {
+    let ssp = ssp.ok_or(SspViolation::Missing)?;
+    let version = *ssp.first().ok_or(SspViolation::TooShort {
+        len: 0,
+        version: 0,
+        needed: 1,
+    })?;
+    let (_, needed) = versions
+        .iter()
+        .find(|(v, _)| *v == version)
+        .ok_or(SspViolation::UnknownVersion { version, known })?;
+    if ssp.len() < *needed {
+        return Err(SspViolation::TooShort {
+            len: ssp.len(),
+            version,
+            needed: *needed,
+        });
+    }
+    Ok(ssp)
+}
+
+fn has_cam_permission(ssp: &[u8], p: CamPermission) -> bool {
+    CAM_SSP
+        .iter()
+        .find(|(q, ..)| *q == p)
+        .is_some_and(|&(_, octet, bit)| ssp.get(octet).is_some_and(|o| o & bit != 0))
+}
+
+/// The facilities PDU of a secured payload: behind the GeoNetworking SHB and BTP-B headers
+/// when they parse, else the payload itself.
+fn facilities_pdu(payload: &[u8]) -> &[u8] {
+    match NetworkPart::parse(payload) {
+        Ok(np) => np.payload,
+        Err(_) => payload,
+    }
+}
+
+/// The permissions a CAM needs (empty when it does not decode as a CAM).
+fn cam_needs(pdu: &[u8]) -> Vec<CamPermission> {
+    let mut needs = Vec::new();
+    // Most CAMs carry neither a low-frequency nor a special-vehicle container: no decoding.
+    match peek_cam_containers(pdu) {
+        Some(p) if p.low_frequency || p.special_vehicle => {}
+        _ => return needs,
+    }
+    let Ok(cam) = decode_cam(pdu) else { return needs };
+    let params = &cam.cam.cam_parameters;
+    if let Some(LowFrequencyContainer::BasicVehicle(lf)) = &params.low_frequency_container {
+        let role = match lf.vehicle_role {
+            VehicleRole::PublicTransport => Some(CamPermission::PublicTransport),
+            VehicleRole::SpecialTransport => Some(CamPermission::SpecialTransport),
+            VehicleRole::DangerousGoods => Some(CamPermission::DangerousGoods),
+            VehicleRole::RoadWork => Some(CamPermission::Roadwork),
+            VehicleRole::Rescue => Some(CamPermission::Rescue),
+            VehicleRole::Emergency => Some(CamPermission::Emergency),
+            VehicleRole::SafetyCar => Some(CamPermission::SafetyCar),
+            // Default, and roles the CA service SSP has no bit for.
+            _ => None,
+        };
+        needs.extend(role);
+    }
+    match &params.special_vehicle_container {
+        None => {}
+        Some(SpecialVehicleContainer::PublicTransport(_)) => needs.push(CamPermission::PublicTransport),
+        Some(SpecialVehicleContainer::SpecialTransport(_)) => needs.push(CamPermission::SpecialTransport),
+        Some(SpecialVehicleContainer::DangerousGoods(_)) => needs.push(CamPermission::DangerousGoods),
+        Some(SpecialVehicleContainer::RoadWorks(c)) => {
+            needs.push(CamPermission::Roadwork);
+            if c.closed_lanes.is_some() {
+                needs.push(CamPermission::ClosedLanes);
+            }
+        }
+        Some(SpecialVehicleContainer::Rescue(_)) => needs.push(CamPermission::Rescue),
+        Some(SpecialVehicleContainer::Emergency(c)) => {
+            needs.push(CamPermission::Emergency);
+            if let Some(priority) = &c.emergency_priority {
+                if priority.first().is_some_and(|b| *b) {
+                    needs.push(CamPermission::RequestForRightOfWay);
+                }
+                if priority.get(1).is_some_and(|b| *b) {
+                    needs.push(CamPermission::RequestForFreeCrossingAtATrafficLight);
+                }
+            }
+        }
+        Some(SpecialVehicleContainer::SafetyCar(c)) => {
+            needs.push(CamPermission::SafetyCar);
+            match c.traffic_rule {
+                Some(TrafficRule::NoPassing) => needs.push(CamPermission::NoPassing),
+                Some(TrafficRule::NoPassingForTrucks) => needs.push(CamPermission::NoPassingForTrucks),
+                _ => {}
+            }
+            if c.speed_limit.is_some() {
+                needs.push(CamPermission::SpeedLimit);
+            }
+        }
+        // A later extension of the CHOICE: the decoder refuses those, so this is unreachable.
+        Some(_) => {}
+    }
+    needs
+}
+
+/// The cause code of a DENM's situation container (`None` when it does not decode as a
+/// DENM, or carries no situation, as cancellations and negations may).
+fn denm_cause(pdu: &[u8]) -> Option<u8> {
+    if peek_header(pdu)?.message_id != MESSAGE_ID_DENM {
+        return None;
+    }
+    let denm = decode_denm(pdu).ok()?;
+    denm.denm.situation.map(|s| s.event_type.cause_code)
+}
+
+/// The message id of a facilities PDU this module knows (for diagnostics).
+pub fn facilities_message_id(payload: &[u8]) -> Option<&'static str> {
+    match peek_header(facilities_pdu(payload))?.message_id {
+        MESSAGE_ID_CAM => Some("CAM"),
+        MESSAGE_ID_DENM => Some("DENM"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ssp_requirement_masks() {
+        let r = SspRequirement {
+            value: vec![0x01, 0x80],
+            mask: vec![0xff, 0x80],
+        };
+        assert!(r.is_met_by(Some(&[0x01, 0xff])));
+        assert!(!r.is_met_by(Some(&[0x01, 0x7f])));
+        assert!(!r.is_met_by(None));
+    }
+
+    #[test]
+    fn cam_ssp_structure() {
+        let rule = SspRule::EtsiCam;
+        assert_eq!(rule.check(None, b"x"), Err(SspViolation::Missing));
+        assert!(matches!(
+            rule.check(Some(&[0, 0, 0]), b"x"),
+            Err(SspViolation::UnknownVersion { version: 0, .. })
+        ));
+        assert!(matches!(
+            rule.check(Some(&[1, 0]), b"x"),
+            Err(SspViolation::TooShort { .. })
+        ));
+        assert_eq!(rule.check(Some(&[1, 0, 0]), b"undecodable"), Ok(()));
+    }
+
+    #[test]
+    fn denm_table_covers_each_cause_once_and_each_bit_once() {
+        let mut causes: Vec<u8> = DENM_SSP.iter().map(|e| e.0).collect();
+        causes.sort();
+        causes.dedup();
+        assert_eq!(causes.len(), DENM_SSP.len());
+        let mut bits: Vec<(usize, u8)> = DENM_SSP.iter().map(|e| (e.2, e.3)).collect();
+        bits.sort();
+        bits.dedup();
+        assert_eq!(bits.len(), DENM_SSP.len());
+        // The ETSI default DENM SSP (version 1, all bits) grants exactly the 24 version-1 causes.
+        assert_eq!(DENM_SSP.iter().filter(|e| e.2 <= 3).count(), 24);
+    }
+}

@@ -1,0 +1,98 @@
+use super::*;
+
+use crate::error::strings::PermittedAlphabetError;
+use alloc::vec::Vec;
+use once_cell::race::OnceBox;
+
+/// A "graphic" string containing the `SPACE`, Basic Latin, and Latin-1 Supplement characters.
+#[derive(Debug, Default, Clone, Hash, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GraphicString(pub(super) Vec<u8>);
+
+static CHARACTER_MAP: OnceBox<alloc::collections::BTreeMap<u32, u32>> = OnceBox::new();
+
+impl GraphicString {
+    /// Attempts to convert the provided bytes into [Self].
+    ///
+    /// # Errors
+    /// If any of the provided bytes does not match the allowed character set.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, PermittedAlphabetError> {
+        Ok(Self(Self::try_from_slice(bytes)?))
+    }
+
+    /// Provides a slice of bytes representing the current value.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Convert the graphic string into a `Vec<u8>`, consuming the original string.
+    #[must_use]
+    pub fn into_vec(self) -> alloc::vec::Vec<u8> {
+        self.0
+    }
+}
+
+impl StaticPermittedAlphabet for GraphicString {
+    type T = u8;
+    const CHARACTER_SET: &'static [u32] = &[
+        //  0x20, SPACE
+        0x20, // 0x21..=0x7E, Basic Latin (G set)
+        0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F,
+        0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E,
+        0x3F, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D,
+        0x4E, 0x4F, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0x5B, 0x5C,
+        0x5D, 0x5E, 0x5F, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B,
+        0x6C, 0x6D, 0x6E, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A,
+        0x7B, 0x7C, 0x7D, 0x7E, //  0xA1..=0xFF, Latin-1 Supplement (G set)
+        0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF,
+        0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE,
+        0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xCB, 0xCC, 0xCD,
+        0xCE, 0xCF, 0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xDB, 0xDC,
+        0xDD, 0xDE, 0xDF, 0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xEB,
+        0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA,
+        0xFB, 0xFC, 0xFD, 0xFE, 0xFF,
+    ];
+    const CHARACTER_SET_NAME: constrained::CharacterSetName =
+        constrained::CharacterSetName::Graphic;
+    fn chars(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().map(|&byte| byte as u32)
+    }
+    fn push_char(&mut self, ch: u32) {
+        self.0.push(ch as u8);
+    }
+    fn reserve(&mut self, additional: usize) {
+        self.0.reserve(additional);
+    }
+    fn character_map() -> &'static alloc::collections::BTreeMap<u32, u32> {
+        CHARACTER_MAP.get_or_init(Self::build_character_map)
+    }
+}
+
+impl AsnType for GraphicString {
+    const TAG: Tag = Tag::GRAPHIC_STRING;
+    const IDENTIFIER: Identifier = Identifier::GRAPHIC_STRING;
+}
+
+impl Decode for GraphicString {
+    fn decode_with_tag_and_constraints<D: Decoder>(
+        decoder: &mut D,
+        tag: Tag,
+        constraints: &Constraints,
+    ) -> Result<Self, D::Error> {
+        decoder.decode_graphic_string(tag, constraints)
+    }
+}
+
+impl Encode for GraphicString {
+    fn encode_with_tag_and_constraints<'b, E: Encoder<'b>>(
+        &self,
+        encoder: &mut E,
+        tag: Tag,
+        constraints: &Constraints,
+        identifier: Identifier,
+    ) -> Result<(), E::Error> {
+        encoder
+            .encode_graphic_string(tag, constraints, self, identifier)
+            .map(drop)
+    }
+}
