@@ -27,12 +27,23 @@ fn stdout(o: &Output) -> String {
 fn model_writes_its_results_folder() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
-    let text = stdout(&v2x(&["model", "--rate", "6", "--hops", "12", "--out", out.to_str().unwrap()]));
+    let text = stdout(&v2x(&[
+        "model",
+        "--rate",
+        "6",
+        "--hops",
+        "12",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
     // Tables 4-6 with paper, model, difference; the crossovers, the paper's and today's.
     assert!(text.contains("Table 5  wang (RSA, AES)"), "{text}");
     assert!(text.contains("26 of 30 printed cells reproduced"), "{text}");
     assert!(text.contains("lines cross at n = 7.01") && text.contains("lines cross at n = 11.86"));
-    assert!(text.contains("DOES NOT HOLD"), "the corrected Fig. 2 crossover is reported");
+    assert!(
+        text.contains("DOES NOT HOLD"),
+        "the corrected Fig. 2 crossover is reported"
+    );
     assert!(text.contains("802.11p 6 Mbit/s, 250 m per hop") && text.contains("today as (DSA-2048"));
     for f in [
         "inputs.toml",
@@ -57,7 +68,10 @@ fn model_writes_its_results_folder() {
         if f.ends_with(".svg") {
             let svg = std::fs::read_to_string(&p).unwrap();
             assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"), "{f}");
-            assert!(svg.contains("Number of nodes n") && svg.contains("Security cost (ms)"), "{f}");
+            assert!(
+                svg.contains("Number of nodes n") && svg.contains("Security cost (ms)"),
+                "{f}"
+            );
         }
     }
     let s = json(&out.join("summary.json"));
@@ -73,24 +87,50 @@ fn model_writes_its_results_folder() {
     assert!(s["files"].as_array().unwrap().iter().any(|f| f == "report.html"));
     // Cost at 12 hops = a * 13 + b for every line.
     for l in s["paper"]["lines"].as_array().unwrap() {
-        let (a, b, c) = (l["a"].as_f64().unwrap(), l["b"].as_f64().unwrap(), l["cost_at_hops_ms"].as_f64().unwrap());
+        let (a, b, c) = (
+            l["a"].as_f64().unwrap(),
+            l["b"].as_f64().unwrap(),
+            l["cost_at_hops_ms"].as_f64().unwrap(),
+        );
         assert!((a * 13.0 + b - c).abs() < 1e-9);
     }
     let tables = std::fs::read_to_string(out.join("tables.csv")).unwrap();
     assert_eq!(tables.lines().count(), 31, "header + 30 cells");
-    assert!(tables.lines().next().unwrap().starts_with("table,row,column,paper,model,difference,corrected"));
+    assert!(tables
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("table,row,column,paper,model,difference,corrected"));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
-    assert!(html.matches("<svg").count() >= 7, "five paper figures and two of today's");
-    assert!(!html.contains("src=") && !html.contains("href="), "self-contained: nothing to fetch");
+    assert!(
+        html.matches("<svg").count() >= 7,
+        "five paper figures and two of today's"
+    );
+    assert!(
+        !html.contains("src=") && !html.contains("href="),
+        "self-contained: nothing to fetch"
+    );
     let inputs = std::fs::read_to_string(out.join("inputs.toml")).unwrap();
     assert!(inputs.contains("hops = 12") && inputs.contains("rate_mbps = 11.0") && inputs.contains("rate_mbps = 6.0"));
 
     // costs.toml reloads and gives the same lines.
-    let again = v2x(&["model", "--rate", "6", "--hops", "12", "--json", "--costs", out.join("costs.toml").to_str().unwrap()]);
+    let again = v2x(&[
+        "model",
+        "--rate",
+        "6",
+        "--hops",
+        "12",
+        "--json",
+        "--costs",
+        out.join("costs.toml").to_str().unwrap(),
+    ]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
     assert_eq!(j["today"]["radios"][0]["best"], s["today"]["radios"][0]["best"]);
-    assert_eq!(j["today"]["radios"][0]["crossovers"], s["today"]["radios"][0]["crossovers"]);
+    assert_eq!(
+        j["today"]["radios"][0]["crossovers"],
+        s["today"]["radios"][0]["crossovers"]
+    );
 }
 
 #[test]
@@ -149,7 +189,13 @@ fn measure_quick_times_this_machine() {
     for s in ["ecdsa-p256", "rsa-1024", "rsa-2048", "rsa-3072", "dsa-1024", "dsa-2048"] {
         assert!(costs.contains(&format!("[signatures.{s}]")), "{s}");
     }
-    for c in ["aes-128-ccm", "ecies-p256", "rsa-1024-oaep", "rsa-2048-oaep", "rsa-3072-oaep"] {
+    for c in [
+        "aes-128-ccm",
+        "ecies-p256",
+        "rsa-1024-oaep",
+        "rsa-2048-oaep",
+        "rsa-3072-oaep",
+    ] {
         assert!(costs.contains(&format!("[ciphers.{c}]")), "{c}");
     }
     let m = std::fs::read_to_string(out.join("measurements.csv")).unwrap();
@@ -173,7 +219,10 @@ fn unknown_names_exit_2_and_list_the_valid_ones() {
     let example = std::fs::read_to_string(repo("scenarios/papers/003-costs-example.toml")).unwrap();
     std::fs::write(&bad, example.replace("data_cipher = \"aes\"", "data_cipher = \"des\"")).unwrap();
     let e = err(&["model", "--costs", bad.to_str().unwrap()]);
-    assert!(e.contains("unknown cipher `des`") && e.contains("valid: aes, ecc, rsa"), "{e}");
+    assert!(
+        e.contains("unknown cipher `des`") && e.contains("valid: aes, ecc, rsa"),
+        "{e}"
+    );
     std::fs::write(&bad, "name = 1\n").unwrap();
     assert!(err(&["model", "--costs", bad.to_str().unwrap()]).contains("bad.toml"));
     assert!(err(&["model", "--costs", "/nonexistent/costs.toml"]).contains("cannot read"));

@@ -347,9 +347,16 @@ mod tests {
         let set = paper();
         let rsa = set.cipher_cost("rsa", false).unwrap();
         assert!((rsa.ms(12) - 124.1057).abs() < 1e-9);
-        assert!((rsa.ms(1) - 124.1057 / 12.0).abs() < 1e-9, "proportional: no fixed part");
+        assert!(
+            (rsa.ms(1) - 124.1057 / 12.0).abs() < 1e-9,
+            "proportional: no fixed part"
+        );
         let dsa = set.sign_cost("dsa").unwrap();
-        assert_eq!(dsa.ms(1) , dsa.ms(100_000), "signatures in the paper do not depend on size");
+        assert_eq!(
+            dsa.ms(1),
+            dsa.ms(100_000),
+            "signatures in the paper do not depend on size"
+        );
         assert!((dsa.ms(0) - 11.88676).abs() < 1e-12);
     }
 
@@ -360,12 +367,18 @@ mod tests {
         let e = CostSet::parse(&bad, false, "x.toml").unwrap_err();
         assert!(e.to_string().contains("signatures.dsa.verify"), "{e}");
         let bad = text.replace("data_cipher = \"aes\"", "data_cipher = \"ecc\"");
-        assert!(CostSet::parse(&bad, false, "x.toml").unwrap_err().to_string().contains("not symmetric"));
+        assert!(CostSet::parse(&bad, false, "x.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("not symmetric"));
         let bad = text.replace("data_cipher = \"aes\"", "data_cipher = \"des\"");
         let e = CostSet::parse(&bad, false, "x.toml").unwrap_err().to_string();
         assert!(e.contains("unknown cipher `des`") && e.contains("aes, ecc, rsa"), "{e}");
         let bad = format!("{text}\nunexpected = 1\n");
-        assert!(matches!(CostSet::parse(&bad, false, "x.toml"), Err(CostError::Parse { .. })));
+        assert!(matches!(
+            CostSet::parse(&bad, false, "x.toml"),
+            Err(CostError::Parse { .. })
+        ));
     }
 
     #[test]

@@ -68,13 +68,24 @@ mod tests {
 
     #[test]
     fn ranges_merge_and_switch_at_the_crossing() {
-        let lines = vec![("dsa".to_string(), l(29.54, 8.6)), ("rsa".to_string(), l(15.95, 103.932))];
+        let lines = vec![
+            ("dsa".to_string(), l(29.54, 8.6)),
+            ("rsa".to_string(), l(15.95, 103.932)),
+        ];
         let r = best_by_range(&lines, 2, 30);
         assert_eq!(
             r,
             vec![
-                BestRange { from_n: 2, to_n: 7, best: "dsa".into() },
-                BestRange { from_n: 8, to_n: 30, best: "rsa".into() },
+                BestRange {
+                    from_n: 2,
+                    to_n: 7,
+                    best: "dsa".into()
+                },
+                BestRange {
+                    from_n: 8,
+                    to_n: 30,
+                    best: "rsa".into()
+                },
             ]
         );
         let s = switch(&lines[0].1, &lines[1].1, 30);

@@ -146,7 +146,11 @@ const LEGEND_COLUMNS: usize = 2;
 const FONT: &str = "sans-serif";
 
 /// A marker centred on `at` (data or pixel coordinates).
-fn marker_at<'a, DB: DrawingBackend + 'a, C: Clone + 'static>(at: C, marker: Marker, colour: RGBColor) -> DynElement<'a, DB, C> {
+fn marker_at<'a, DB: DrawingBackend + 'a, C: Clone + 'static>(
+    at: C,
+    marker: Marker,
+    colour: RGBColor,
+) -> DynElement<'a, DB, C> {
     let filled = colour.filled();
     let e = EmptyElement::at(at);
     match marker {
@@ -483,7 +487,12 @@ mod tests {
             assert!(svg.trim_end().ends_with("</svg>"));
             assert!(svg.contains(X_DESC) && svg.contains(Y_DESC));
             for e in &f.legend {
-                assert!(svg.contains(&e.label.replace('&', "&amp;")), "{}: legend {}", f.name, e.label);
+                assert!(
+                    svg.contains(&e.label.replace('&', "&amp;")),
+                    "{}: legend {}",
+                    f.name,
+                    e.label
+                );
             }
         }
         // Fig. 2 overlays the printed (DSA, ECC) line; Fig. 1 the printed (DSA, AES) line.

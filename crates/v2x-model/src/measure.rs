@@ -108,11 +108,17 @@ impl Timer<'_> {
         self.progress.step(&format!("{algorithm} {operation}"));
         let small = vec![0x5a; SMALL_BYTES as usize];
         let big = vec![0x5a; REFERENCE_BYTES as usize];
-        let (s1, s2, _) = measure_paired(&self.plan, || op(&small), || op(&big))
-            .map_err(Self::bench_err(algorithm, operation))?;
+        let (s1, s2, _) =
+            measure_paired(&self.plan, || op(&small), || op(&big)).map_err(Self::bench_err(algorithm, operation))?;
         let t1 = self.record(algorithm, operation, SMALL_BYTES, &s1);
         let t2 = self.record(algorithm, operation, REFERENCE_BYTES, &s2);
-        Ok(two_point(units(SMALL_BYTES), t1, units(REFERENCE_BYTES), t2, REFERENCE_BYTES))
+        Ok(two_point(
+            units(SMALL_BYTES),
+            t1,
+            units(REFERENCE_BYTES),
+            t2,
+            REFERENCE_BYTES,
+        ))
     }
 }
 
@@ -120,7 +126,11 @@ impl Timer<'_> {
 /// the small size slower gives a size-independent cost.
 pub fn two_point(u1: u64, t1: f64, u2: u64, t2: f64, bytes: u64) -> OpCostSpec {
     let per = if u2 > u1 { (t2 - t1) / (u2 - u1) as f64 } else { 0.0 };
-    let fixed = if per > 0.0 { (t1 - per * u1 as f64).clamp(0.0, t2) } else { t2 };
+    let fixed = if per > 0.0 {
+        (t1 - per * u1 as f64).clamp(0.0, t2)
+    } else {
+        t2
+    };
     OpCostSpec {
         us: t2,
         bytes: Some(bytes),
@@ -171,11 +181,21 @@ pub fn measure_costs(quick: bool, progress: &dyn Progress) -> Result<Measured, M
         let key = SigningKey::generate(alg, bits, dsa.as_ref()).map_err(|e| err(e.to_string()))?;
         let public = key.public().map_err(|e| err(e.to_string()))?;
         let bytes = |n: u64| n;
-        let sign = t.fit(name, "sign", bytes, |m| key.sign(m).map(|_| ()).map_err(BenchError::from))?;
-        let small_sig = key.sign(&[0x5a; SMALL_BYTES as usize]).map_err(|e| err(e.to_string()))?;
-        let big_sig = key.sign(&[0x5a; REFERENCE_BYTES as usize]).map_err(|e| err(e.to_string()))?;
+        let sign = t.fit(name, "sign", bytes, |m| {
+            key.sign(m).map(|_| ()).map_err(BenchError::from)
+        })?;
+        let small_sig = key
+            .sign(&[0x5a; SMALL_BYTES as usize])
+            .map_err(|e| err(e.to_string()))?;
+        let big_sig = key
+            .sign(&[0x5a; REFERENCE_BYTES as usize])
+            .map_err(|e| err(e.to_string()))?;
         let verify = t.fit(name, "verify", bytes, |m| {
-            let sig = if m.len() as u64 == SMALL_BYTES { &small_sig } else { &big_sig };
+            let sig = if m.len() as u64 == SMALL_BYTES {
+                &small_sig
+            } else {
+                &big_sig
+            };
             if public.verify(m, sig) {
                 Ok(())
             } else {
@@ -214,7 +234,11 @@ pub fn measure_costs(quick: bool, progress: &dyn Progress) -> Result<Measured, M
     let ct_big = v2x_crypto::aes128_ccm_encrypt(&key, &nonce, &[0x5a; REFERENCE_BYTES as usize])
         .map_err(|e| setup("aes-128-ccm")(e.to_string()))?;
     let aes_dec = t.fit("aes-128-ccm", "decrypt", per_byte, |m| {
-        let ct = if m.len() as u64 == SMALL_BYTES { &ct_small } else { &ct_big };
+        let ct = if m.len() as u64 == SMALL_BYTES {
+            &ct_small
+        } else {
+            &ct_big
+        };
         v2x_crypto::aes128_ccm_decrypt(&key, &nonce, ct)
             .map(|_| ())
             .map_err(BenchError::from)
@@ -243,10 +267,18 @@ pub fn measure_costs(quick: bool, progress: &dyn Progress) -> Result<Measured, M
     let ecies_enc = t.fit("ecies-p256", "encrypt", per_byte, |m| {
         ek.encrypt(m).map(|_| ()).map_err(BenchError::from)
     })?;
-    let ect_small = ek.encrypt(&[0x5a; SMALL_BYTES as usize]).map_err(|e| err(e.to_string()))?;
-    let ect_big = ek.encrypt(&[0x5a; REFERENCE_BYTES as usize]).map_err(|e| err(e.to_string()))?;
+    let ect_small = ek
+        .encrypt(&[0x5a; SMALL_BYTES as usize])
+        .map_err(|e| err(e.to_string()))?;
+    let ect_big = ek
+        .encrypt(&[0x5a; REFERENCE_BYTES as usize])
+        .map_err(|e| err(e.to_string()))?;
     let ecies_dec = t.fit("ecies-p256", "decrypt", per_byte, |m| {
-        let ct = if m.len() as u64 == SMALL_BYTES { &ect_small } else { &ect_big };
+        let ct = if m.len() as u64 == SMALL_BYTES {
+            &ect_small
+        } else {
+            &ect_big
+        };
         dk.decrypt(ct)
             .map(|_| ())
             .map_err(|r| BenchError::Rejected(r.to_string()))

@@ -55,7 +55,10 @@ impl Combination {
 
     /// `(DSA, AES)`, with the cost set's labels (the paper's notation).
     pub fn label(&self, set: &CostSet) -> String {
-        let sig = set.signatures.get(&self.signature).map_or(self.signature.as_str(), |s| &s.label);
+        let sig = set
+            .signatures
+            .get(&self.signature)
+            .map_or(self.signature.as_str(), |s| &s.label);
         let c = set.ciphers.get(&self.cipher).map_or(self.cipher.as_str(), |c| &c.label);
         format!("({sig}, {c})")
     }
@@ -201,7 +204,10 @@ impl Resolver<'_> {
             Field::KeyHash => ("key hash".into(), z.key_hash_bytes),
             Field::Ciphertext { role, plaintext } => {
                 let name = self.cipher_name(*role);
-                (format!("{name} ciphertext"), self.set.cipher(name)?.ciphertext_bytes(*plaintext))
+                (
+                    format!("{name} ciphertext"),
+                    self.set.cipher(name)?.ciphertext_bytes(*plaintext),
+                )
             }
         })
     }
@@ -337,9 +343,18 @@ mod tests {
     #[test]
     fn wang_dsa_aes_terms_follow_table_4_arithmetic() {
         let (set, cond) = paper();
-        let e = evaluate(&set, &Combination::new(Scheme::Wang, Topology::Pairwise, "dsa", "aes"), &cond, &[]).unwrap();
+        let e = evaluate(
+            &set,
+            &Combination::new(Scheme::Wang, Topology::Pairwise, "dsa", "aes"),
+            &cond,
+            &[],
+        )
+        .unwrap();
         let s = &e.steps;
-        assert_eq!(s.iter().map(|c| c.bytes).collect::<Vec<_>>(), vec![2088, 2108, 1044, 1080]);
+        assert_eq!(
+            s.iter().map(|c| c.bytes).collect::<Vec<_>>(),
+            vec![2088, 2108, 1044, 1080]
+        );
         assert_eq!(s[0].fields[0], ("message".to_string(), 1024));
         for c in s {
             assert!((c.transmission_ms - c.bytes as f64 * 8.0 / 11e3).abs() < 1e-12);
@@ -351,10 +366,16 @@ mod tests {
         assert_eq!(s[2].processing_per_hop_ms, 0.0);
         assert!((s[3].processing_fixed_ms - (0.6354 + 1.8411 + 11.88676)).abs() < 1e-12);
         // a = sum of per-hop terms, b = fixed - a
-        let a: f64 = s.iter().map(|c| c.transmission_ms + c.propagation_ms + c.processing_per_hop_ms).sum();
+        let a: f64 = s
+            .iter()
+            .map(|c| c.transmission_ms + c.propagation_ms + c.processing_per_hop_ms)
+            .sum();
         assert!((e.line.a - a).abs() < 1e-12);
         let fixed: f64 = s.iter().map(|c| c.processing_fixed_ms).sum();
-        assert!((e.line.at(1.0) - fixed).abs() < 1e-9, "one node: no hop, only processing");
+        assert!(
+            (e.line.at(1.0) - fixed).abs() < 1e-9,
+            "one node: no hop, only processing"
+        );
     }
 
     #[test]
@@ -366,27 +387,50 @@ mod tests {
             &set,
             &combo,
             &cond,
-            &[Adjustment::OmitDestinationOp { step: 3, op: OpKind::Decrypt }],
+            &[Adjustment::OmitDestinationOp {
+                step: 3,
+                op: OpKind::Decrypt,
+            }],
         )
         .unwrap();
         assert!((plain.line.b - adj.line.b - 58.7596).abs() < 1e-9);
         assert_eq!(plain.line.a, adj.line.a);
         let bad = evaluate(&set, &combo, &cond, &[Adjustment::StepBytes { step: 9, bytes: 1 }]);
         assert!(matches!(bad, Err(ModelError::Adjustment { step: 9, .. })));
-        let bad = evaluate(&set, &combo, &cond, &[Adjustment::OmitDestinationOp { step: 1, op: OpKind::Decrypt }]);
+        let bad = evaluate(
+            &set,
+            &combo,
+            &cond,
+            &[Adjustment::OmitDestinationOp {
+                step: 1,
+                op: OpKind::Decrypt,
+            }],
+        );
         assert!(matches!(bad, Err(ModelError::Adjustment { step: 1, .. })));
     }
 
     #[test]
     fn combinations_follow_cipher_roles() {
         let (set, _) = paper();
-        let pairs = |s, t| combinations(&set, s, t).iter().map(Combination::pair).collect::<Vec<_>>();
+        let pairs = |s, t| {
+            combinations(&set, s, t)
+                .iter()
+                .map(Combination::pair)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(pairs(Scheme::Wang, Topology::Pairwise), ["dsa+aes", "rsa+aes"]);
-        assert_eq!(pairs(Scheme::RayaHubaux, Topology::Pairwise), ["dsa+ecc", "dsa+rsa", "rsa+ecc", "rsa+rsa"]);
+        assert_eq!(
+            pairs(Scheme::RayaHubaux, Topology::Pairwise),
+            ["dsa+ecc", "dsa+rsa", "rsa+ecc", "rsa+rsa"]
+        );
         assert_eq!(pairs(Scheme::Wang, Topology::Group).len(), 4);
-        let e = Combination::new(Scheme::Wang, Topology::Pairwise, "dsa", "ecc").check(&set).unwrap_err();
+        let e = Combination::new(Scheme::Wang, Topology::Pairwise, "dsa", "ecc")
+            .check(&set)
+            .unwrap_err();
         assert!(e.to_string().contains("valid: aes"), "{e}");
-        let e = Combination::new(Scheme::RayaHubaux, Topology::Pairwise, "ecdsa", "ecc").check(&set).unwrap_err();
+        let e = Combination::new(Scheme::RayaHubaux, Topology::Pairwise, "ecdsa", "ecc")
+            .check(&set)
+            .unwrap_err();
         assert!(e.to_string().contains("unknown signature algorithm `ecdsa`") && e.to_string().contains("dsa, rsa"));
     }
 
@@ -394,8 +438,13 @@ mod tests {
     fn group_cost_grows_with_members() {
         let (set, cond) = paper();
         let at = |s, g| {
-            let c = Conditions { group_members: g, ..cond };
-            evaluate(&set, &Combination::new(s, Topology::Group, "dsa", "ecc"), &c, &[]).unwrap().line
+            let c = Conditions {
+                group_members: g,
+                ..cond
+            };
+            evaluate(&set, &Combination::new(s, Topology::Group, "dsa", "ecc"), &c, &[])
+                .unwrap()
+                .line
         };
         // RH: one signed key message per member; Wang: one message, g encryptions.
         let (r1, r5) = (at(Scheme::RayaHubaux, 1), at(Scheme::RayaHubaux, 5));
@@ -421,7 +470,16 @@ mod tests {
         let combo = Combination::new(Scheme::Wang, Topology::Pairwise, "rsa", "aes");
         let slow = evaluate(&set, &combo, &cond, &[]).unwrap();
         let fast_radio = Radio::new(RadioKind::Ideal, 27.0, 250.0).unwrap();
-        let fast = evaluate(&set, &combo, &Conditions { radio: fast_radio, ..cond }, &[]).unwrap();
+        let fast = evaluate(
+            &set,
+            &combo,
+            &Conditions {
+                radio: fast_radio,
+                ..cond
+            },
+            &[],
+        )
+        .unwrap();
         assert!(fast.line.a < slow.line.a);
         assert_eq!(fast.line.at(1.0), slow.line.at(1.0));
     }

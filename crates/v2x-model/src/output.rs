@@ -29,7 +29,9 @@ pub fn fmt_line(a: f64, b: f64) -> String {
 
 /// `lines cross at n = 7.32: A cheaper through n = 7, B from n = 8`.
 fn fmt_switch(s: &crate::crossover::Switch, first: &str, then: &str) -> String {
-    let crossing = s.crossing_n.map_or("parallel lines".into(), |n| format!("lines cross at n = {n:.2}"));
+    let crossing = s
+        .crossing_n
+        .map_or("parallel lines".into(), |n| format!("lines cross at n = {n:.2}"));
     let verdict = match (s.first_better_through, s.then_better_from) {
         (Some(k), Some(m)) => format!("{first} cheaper through n = {k}, {then} from n = {m}"),
         (Some(_), None) => format!("{first} cheaper at every n"),
@@ -127,7 +129,13 @@ pub fn text(r: &ModelResults) -> String {
     }
     let _ = writeln!(o, "\nCheapest pairwise combination:");
     for b in &p.best {
-        let _ = writeln!(o, "  {:<12} {:<11} {}", b.scheme.name(), b.reading.name(), ranges(&b.ranges));
+        let _ = writeln!(
+            o,
+            "  {:<12} {:<11} {}",
+            b.scheme.name(),
+            b.reading.name(),
+            ranges(&b.ranges)
+        );
     }
     let _ = writeln!(
         o,
@@ -166,7 +174,13 @@ pub fn text(r: &ModelResults) -> String {
 fn today_text(o: &mut String, rr: &RadioResult, hops: u32) {
     let _ = writeln!(o, "  {}:", rr.radio);
     for b in &rr.best {
-        let _ = writeln!(o, "    cheapest {} {}: {}", b.scheme.name(), b.topology.name(), ranges(&b.all));
+        let _ = writeln!(
+            o,
+            "    cheapest {} {}: {}",
+            b.scheme.name(),
+            b.topology.name(),
+            ranges(&b.all)
+        );
         let _ = writeln!(o, "      with >= 112-bit algorithms: {}", ranges(&b.modern));
     }
     for c in &rr.crossovers {
@@ -193,7 +207,14 @@ fn today_text(o: &mut String, rr: &RadioResult, hops: u32) {
     let v: Vec<String> = cheapest
         .iter()
         .take(3)
-        .map(|e| format!("{} {} {:.3} ms", e.combination.scheme, e.label, e.line.at(f64::from(hops + 1))))
+        .map(|e| {
+            format!(
+                "{} {} {:.3} ms",
+                e.combination.scheme,
+                e.label,
+                e.line.at(f64::from(hops + 1))
+            )
+        })
         .collect();
     let _ = writeln!(o, "    cheapest pairwise sessions at {hops} hops: {}", v.join("; "));
 }
@@ -355,14 +376,22 @@ pub fn write_all(r: &ModelResults, dir: &Path) -> Result<Vec<String>, OutputErro
         figure_nodes: [FIGURE_NODES.0, FIGURE_NODES.1],
         paper_radio: p.radio,
         paper_costs: &r.paper_inputs,
-        today_radios: r.today.as_ref().map_or(Vec::new(), |t| t.radios.iter().map(|x| x.radio).collect()),
+        today_radios: r
+            .today
+            .as_ref()
+            .map_or(Vec::new(), |t| t.radios.iter().map(|x| x.radio).collect()),
         today_costs: r.today_costs.as_ref(),
     };
     let toml_err = |e: toml::ser::Error| OutputError::Encode {
         path: "inputs.toml".into(),
         message: e.to_string(),
     };
-    write(dir, "inputs.toml", &toml::to_string_pretty(&inputs).map_err(toml_err)?, &mut files)?;
+    write(
+        dir,
+        "inputs.toml",
+        &toml::to_string_pretty(&inputs).map_err(toml_err)?,
+        &mut files,
+    )?;
     if let Some(set) = &r.today_costs {
         let header = format!(
             "# Cost set `{}` as used by this run; reload with `v2x model --costs costs.toml`.\n",
@@ -489,10 +518,20 @@ pub fn write_all(r: &ModelResults, dir: &Path) -> Result<Vec<String>, OutputErro
             }
         }
     }
-    write(dir, "crossovers.csv", &csv_of(&crossovers, &dir.join("crossovers.csv"))?, &mut files)?;
+    write(
+        dir,
+        "crossovers.csv",
+        &csv_of(&crossovers, &dir.join("crossovers.csv"))?,
+        &mut files,
+    )?;
     write(dir, "sweep.csv", &csv_of(&p.sweep, &dir.join("sweep.csv"))?, &mut files)?;
     if !r.measured.is_empty() {
-        write(dir, "measurements.csv", &csv_of(&r.measured, &dir.join("measurements.csv"))?, &mut files)?;
+        write(
+            dir,
+            "measurements.csv",
+            &csv_of(&r.measured, &dir.join("measurements.csv"))?,
+            &mut files,
+        )?;
     }
 
     let mut figs: Vec<Figure> = figures::paper_figures(&paper)?;
@@ -529,7 +568,12 @@ fn summary_json_with(r: &ModelResults, files: &[String]) -> Result<String, Outpu
     let mut summary = serde_json::to_value(r).map_err(enc)?;
     if let Some(t) = summary.get_mut("today").and_then(|t| t.get_mut("radios")) {
         for radio in t.as_array_mut().into_iter().flatten() {
-            for e in radio.get_mut("evaluations").and_then(|e| e.as_array_mut()).into_iter().flatten() {
+            for e in radio
+                .get_mut("evaluations")
+                .and_then(|e| e.as_array_mut())
+                .into_iter()
+                .flatten()
+            {
                 if let Some(o) = e.as_object_mut() {
                     o.remove("steps");
                 }
@@ -561,7 +605,17 @@ pub fn html(r: &ModelResults, svgs: &[(&Figure, String)]) -> String {
     ));
     page.h2("Tables 4-6: paper vs model");
     page.table(
-        &["table", "row", "column", "paper", "model", "difference", "corrected", "reproduced", "note"],
+        &[
+            "table",
+            "row",
+            "column",
+            "paper",
+            "model",
+            "difference",
+            "corrected",
+            "reproduced",
+            "note",
+        ],
         p.cells.iter().map(|c| {
             vec![
                 HtmlCell::from(c.table.as_str()),
@@ -627,7 +681,14 @@ pub fn html(r: &ModelResults, svgs: &[(&Figure, String)]) -> String {
     }
     page.h3("Message-size sweeps");
     page.table(
-        &["figure", "combination", "message (B)", "a (ms/node)", "b (ms)", "cost vs 1024 B"],
+        &[
+            "figure",
+            "combination",
+            "message (B)",
+            "a (ms/node)",
+            "b (ms)",
+            "cost vs 1024 B",
+        ],
         p.sweep.iter().map(|s| {
             vec![
                 HtmlCell::from(s.figure.as_str()),
@@ -645,12 +706,20 @@ pub fn html(r: &ModelResults, svgs: &[(&Figure, String)]) -> String {
             "Cost set `{}`: {}{}. Pairwise and group ({} members); costs quoted at {} hops.",
             set.name,
             set.source,
-            t.measured_on.as_ref().map_or(String::new(), |m| format!("; measured on {m}")),
+            t.measured_on
+                .as_ref()
+                .map_or(String::new(), |m| format!("; measured on {m}")),
             t.group_members,
             r.hops
         ));
         page.table(
-            &["algorithm", "sign (µs)", "verify (µs)", "signature (B)", "certificate (B)"],
+            &[
+                "algorithm",
+                "sign (µs)",
+                "verify (µs)",
+                "signature (B)",
+                "certificate (B)",
+            ],
             set.signatures.iter().map(|(n, s)| {
                 vec![
                     HtmlCell::from(format!("{n} ({})", s.label)),
@@ -662,7 +731,14 @@ pub fn html(r: &ModelResults, svgs: &[(&Figure, String)]) -> String {
             }),
         );
         page.table(
-            &["cipher", "kind", "encrypt (µs)", "decrypt (µs)", "at bytes", "ciphertext of 1024 B"],
+            &[
+                "cipher",
+                "kind",
+                "encrypt (µs)",
+                "decrypt (µs)",
+                "at bytes",
+                "ciphertext of 1024 B",
+            ],
             set.ciphers.iter().map(|(n, c)| {
                 vec![
                     HtmlCell::from(format!("{n} ({})", c.label)),
@@ -711,7 +787,15 @@ pub fn html(r: &ModelResults, svgs: &[(&Figure, String)]) -> String {
     if !r.measured.is_empty() {
         page.h3("Measurements behind the cost set");
         page.table(
-            &["algorithm", "operation", "bytes", "median (µs)", "mean (µs)", "95% CI (µs)", "trials"],
+            &[
+                "algorithm",
+                "operation",
+                "bytes",
+                "median (µs)",
+                "mean (µs)",
+                "95% CI (µs)",
+                "trials",
+            ],
             r.measured.iter().map(|m| {
                 vec![
                     HtmlCell::from(m.algorithm.as_str()),

@@ -256,7 +256,10 @@ impl Paper003 {
     pub fn cells(&self) -> Result<Vec<Cell>, ModelError> {
         let mut cells = Vec::new();
         let t4 = Combination::new(Scheme::Wang, Topology::Pairwise, "dsa", "aes");
-        let (p, c) = (self.evaluate(&t4, Reading::AsPrinted)?, self.evaluate(&t4, Reading::Corrected)?);
+        let (p, c) = (
+            self.evaluate(&t4, Reading::AsPrinted)?,
+            self.evaluate(&t4, Reading::Corrected)?,
+        );
         for row in &self.table4 {
             let (Some(ps), Some(cs)) = (p.steps.get(row.step - 1), c.steps.get(row.step - 1)) else {
                 continue;
@@ -268,9 +271,24 @@ impl Paper003 {
                 .collect::<Vec<_>>()
                 .join(" ");
             let values = [
-                ("transmission (ms per hop)", &row.transmission, ps.transmission_ms, cs.transmission_ms),
-                ("propagation (ms per hop)", &row.propagation, ps.propagation_ms, cs.propagation_ms),
-                ("processing once (ms)", &row.processing_fixed, ps.processing_fixed_ms, cs.processing_fixed_ms),
+                (
+                    "transmission (ms per hop)",
+                    &row.transmission,
+                    ps.transmission_ms,
+                    cs.transmission_ms,
+                ),
+                (
+                    "propagation (ms per hop)",
+                    &row.propagation,
+                    ps.propagation_ms,
+                    cs.propagation_ms,
+                ),
+                (
+                    "processing once (ms)",
+                    &row.processing_fixed,
+                    ps.processing_fixed_ms,
+                    cs.processing_fixed_ms,
+                ),
                 (
                     "processing per hop (ms)",
                     &row.processing_per_hop,

@@ -83,7 +83,8 @@ impl Radio {
         match self.kind {
             RadioKind::Ideal => bytes as f64 * 8.0 / (self.rate_mbps * 1e6) * 1e3,
             RadioKind::Dot11p => {
-                let access_us = DOT11P_SIFS_US + DOT11P_AIFSN_BE * DOT11P_SLOT_US + DOT11P_CWMIN_BE / 2.0 * DOT11P_SLOT_US;
+                let access_us =
+                    DOT11P_SIFS_US + DOT11P_AIFSN_BE * DOT11P_SLOT_US + DOT11P_CWMIN_BE / 2.0 * DOT11P_SLOT_US;
                 let full = bytes / DOT11P_MAX_MSDU;
                 let rest = bytes % DOT11P_MAX_MSDU;
                 let frame_us = |msdu: u64| {
@@ -111,7 +112,11 @@ impl Radio {
 
 impl fmt::Display for Radio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} Mbit/s, {} m per hop", self.kind, self.rate_mbps, self.hop_distance_m)
+        write!(
+            f,
+            "{} {} Mbit/s, {} m per hop",
+            self.kind, self.rate_mbps, self.hop_distance_m
+        )
     }
 }
 
@@ -134,7 +139,11 @@ mod tests {
         let r = Radio::new(RadioKind::Dot11p, 6.0, 250.0).unwrap();
         // 100 B: AIFS 110 µs + backoff 97.5 µs + 40 µs + ceil((22 + 8*138)/48) = 24 symbols of 8 µs.
         let expect = (32.0 + 6.0 * 13.0 + 7.5 * 13.0 + 40.0 + 24.0 * 8.0) / 1e3;
-        assert!((r.transmission_ms(100) - expect).abs() < 1e-12, "{}", r.transmission_ms(100));
+        assert!(
+            (r.transmission_ms(100) - expect).abs() < 1e-12,
+            "{}",
+            r.transmission_ms(100)
+        );
         // 3000 B = two full 1500-B frames; 3001 B needs a third.
         let one = r.transmission_ms(1500);
         assert!((r.transmission_ms(3000) - 2.0 * one).abs() < 1e-12);

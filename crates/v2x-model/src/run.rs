@@ -148,7 +148,13 @@ pub fn run(config: &RunConfig) -> Result<ModelResults, ModelError> {
         }
     }
     let today = match &config.today_costs {
-        Some(set) => Some(today::evaluate(&paper, set, &config.radios, config.group_members, last_n)?),
+        Some(set) => Some(today::evaluate(
+            &paper,
+            set,
+            &config.radios,
+            config.group_members,
+            last_n,
+        )?),
         None => None,
     };
     Ok(ModelResults {

@@ -47,19 +47,34 @@ pub enum Field {
     Hmac,
     KeyHash,
     /// The encryption of `plaintext` bytes.
-    Ciphertext { role: CipherRole, plaintext: u64 },
+    Ciphertext {
+        role: CipherRole,
+        plaintext: u64,
+    },
 }
 
 /// An operation on `bytes` bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
 pub enum Op {
-    Sign { bytes: u64 },
-    Verify { bytes: u64 },
-    Encrypt { role: CipherRole, bytes: u64 },
+    Sign {
+        bytes: u64,
+    },
+    Verify {
+        bytes: u64,
+    },
+    Encrypt {
+        role: CipherRole,
+        bytes: u64,
+    },
     /// Decryption of the encryption of `bytes` plaintext bytes.
-    Decrypt { role: CipherRole, bytes: u64 },
-    Hmac { bytes: u64 },
+    Decrypt {
+        role: CipherRole,
+        bytes: u64,
+    },
+    Hmac {
+        bytes: u64,
+    },
     DhKeygen,
     DhDerive,
 }
@@ -132,11 +147,18 @@ pub fn steps(scheme: Scheme, topology: Topology, members: u32, z: StepSizes) -> 
             vec![Field::Ciphertext { role, plaintext: s }, Field::Signature],
             vec![
                 Op::Encrypt { role, bytes: s },
-                Op::Hmac { bytes: z.data_ciphertext },
+                Op::Hmac {
+                    bytes: z.data_ciphertext,
+                },
                 Op::Sign { bytes: z.hmac },
             ],
             vec![Op::Verify { bytes: z.hmac }],
-            vec![Op::Hmac { bytes: z.data_ciphertext }, Op::Decrypt { role, bytes: s }],
+            vec![
+                Op::Hmac {
+                    bytes: z.data_ciphertext,
+                },
+                Op::Decrypt { role, bytes: s },
+            ],
         )
     };
     let hmac_data = |label: &str| {
@@ -310,7 +332,13 @@ mod tests {
         assert_eq!(r.len(), 4);
         assert_eq!(count(&r, |s| &s.sender, OpKind::Sign), 3);
         assert_eq!(count(&r, |s| &s.per_hop, OpKind::Verify), 3);
-        assert_eq!(r[2].destination, vec![Op::Decrypt { role: CipherRole::Combination, bytes: 1024 }]);
+        assert_eq!(
+            r[2].destination,
+            vec![Op::Decrypt {
+                role: CipherRole::Combination,
+                bytes: 1024
+            }]
+        );
         assert!(r[3].per_hop.is_empty(), "intermediate nodes cannot check an HMAC");
     }
 

@@ -93,11 +93,7 @@ fn cipher_like(set: &CostSet, family: &str, bits: u32) -> Option<String> {
 
 /// The paper's statement with today's algorithms: every pair of signature algorithms of
 /// the two stated families with equal strength, each with its cipher of the stated family.
-fn restate(
-    paper: &Paper003,
-    set: &CostSet,
-    st: &PrintedCrossover,
-) -> Vec<(Combination, Combination)> {
+fn restate(paper: &Paper003, set: &CostSet, st: &PrintedCrossover) -> Vec<(Combination, Combination)> {
     let fam_sig = |n: &str| paper.inputs.signatures.get(n).map(|s| s.family.clone());
     let fam_c = |n: &str| paper.inputs.ciphers.get(n).map(|c| c.family.clone());
     let (Some(f1), Some(f2), Some(c1), Some(c2)) = (
@@ -215,7 +211,11 @@ mod tests {
         let p = Paper003::load().unwrap();
         let t = evaluate(&p, &p.inputs, &[p.radio], 3, CHECK_NODES).unwrap();
         let r = &t.radios[0];
-        let wang = r.best.iter().find(|b| b.scheme == Scheme::Wang && b.topology == Topology::Pairwise).unwrap();
+        let wang = r
+            .best
+            .iter()
+            .find(|b| b.scheme == Scheme::Wang && b.topology == Topology::Pairwise)
+            .unwrap();
         assert_eq!(wang.all[0].to_n, 7);
         assert_eq!(wang.modern.len(), 0, "no 1024-bit combination reaches 112 bits");
         // Each statement restated with the paper's own algorithms: one pair, same families.

@@ -46,8 +46,15 @@ fn cell(table: &str, row: &str, column: &str) -> Cell {
 fn reproduced(table: &str, row: &str, column: &str, printed: &str, by_hand: f64) {
     let c = cell(table, row, column);
     assert_eq!(c.printed, printed, "transcription of {table} {row} {column}");
-    assert!((c.as_printed - by_hand).abs() < 1e-9, "model {} vs hand {by_hand}", c.as_printed);
-    assert!(reproduces(printed, by_hand), "{printed} is not {by_hand} to printed precision");
+    assert!(
+        (c.as_printed - by_hand).abs() < 1e-9,
+        "model {} vs hand {by_hand}",
+        c.as_printed
+    );
+    assert!(
+        reproduces(printed, by_hand),
+        "{printed} is not {by_hand} to printed precision"
+    );
     assert!(c.reproduced);
 }
 
@@ -55,8 +62,15 @@ fn reproduced(table: &str, row: &str, column: &str, printed: &str, by_hand: f64)
 fn residual(table: &str, row: &str, column: &str, printed: &str, by_hand: f64, gap: f64) {
     let c = cell(table, row, column);
     assert_eq!(c.printed, printed);
-    assert!((c.as_printed - by_hand).abs() < 1e-9, "model {} vs hand {by_hand}", c.as_printed);
-    assert!(!c.reproduced, "{table} {row} {column} now reproduces: update the residual note");
+    assert!(
+        (c.as_printed - by_hand).abs() < 1e-9,
+        "model {} vs hand {by_hand}",
+        c.as_printed
+    );
+    assert!(
+        !c.reproduced,
+        "{table} {row} {column} now reproduces: update the residual note"
+    );
     let p: f64 = printed.parse().unwrap();
     assert!((by_hand - p - gap).abs() < 5e-5, "gap {} (expected {gap})", by_hand - p);
     assert!(c.note.contains("unexplained"), "{}", c.note);
@@ -130,14 +144,21 @@ fn rh_a(verify: f64, sig: f64, ciphertext: f64) -> f64 {
 #[test]
 fn every_printed_cell_has_a_test_and_26_of_30_reproduce() {
     let all = cells();
-    assert_eq!(all.len(), 30, "Table 4: 16 step cells + a, b; Table 5: 2 x 2; Table 6: 4 x 2");
+    assert_eq!(
+        all.len(),
+        30,
+        "Table 4: 16 step cells + a, b; Table 5: 2 x 2; Table 6: 4 x 2"
+    );
     assert_eq!(all.iter().filter(|c| c.reproduced).count(), 26);
     let missed: Vec<_> = all
         .iter()
         .filter(|c| !c.reproduced)
         .map(|c| (c.table.as_str(), c.column.as_str()))
         .collect();
-    assert!(missed.iter().all(|(t, c)| *t == "Table 6" && c.starts_with('b')), "{missed:?}");
+    assert!(
+        missed.iter().all(|(t, c)| *t == "Table 6" && c.starts_with('b')),
+        "{missed:?}"
+    );
 }
 
 #[test]
@@ -167,7 +188,10 @@ fn fig1_dsa_aes_is_cheaper_up_to_7_nodes_then_rsa_aes() {
     let checks = p.crossover_checks().unwrap();
     let c = &checks[0];
     assert_eq!(c.statement.figure, "Fig. 1");
-    assert_eq!((c.first_label.as_str(), c.then_label.as_str()), ("(DSA, AES)", "(RSA, AES)"));
+    assert_eq!(
+        (c.first_label.as_str(), c.then_label.as_str()),
+        ("(DSA, AES)", "(RSA, AES)")
+    );
     assert!(c.holds_as_printed && c.holds_corrected);
     // 29.54n + 8.6 = 15.95n + 103.932 at n = 7.01 (printed coefficients: 95.332 / 13.59).
     assert!((c.as_printed.crossing_n.unwrap() - 95.332 / 13.59).abs() < 0.01);
@@ -181,7 +205,10 @@ fn fig2_dsa_ecc_until_11_holds_only_without_the_ecc_decryption() {
     let p = Paper003::load().unwrap();
     let checks = p.crossover_checks().unwrap();
     let c = &checks[1];
-    assert_eq!((c.first_label.as_str(), c.then_label.as_str()), ("(DSA, ECC)", "(RSA, ECC)"));
+    assert_eq!(
+        (c.first_label.as_str(), c.then_label.as_str()),
+        ("(DSA, ECC)", "(RSA, ECC)")
+    );
     // As printed: 28.92n + 97.0996 = 15.98n + 250.543 at n = 11.86.
     assert!((c.as_printed.crossing_n.unwrap() - 153.4434 / 12.94).abs() < 0.01);
     assert_eq!(c.as_printed.first_better_through, Some(11));
@@ -200,7 +227,10 @@ fn fig2_rsa_rsa_beats_dsa_ecc_beyond_28_nodes_only_as_printed() {
     let p = Paper003::load().unwrap();
     let checks = p.crossover_checks().unwrap();
     let c = &checks[2];
-    assert_eq!((c.first_label.as_str(), c.then_label.as_str()), ("(DSA, ECC)", "(RSA, RSA)"));
+    assert_eq!(
+        (c.first_label.as_str(), c.then_label.as_str()),
+        ("(DSA, ECC)", "(RSA, RSA)")
+    );
     assert!((c.as_printed.crossing_n.unwrap() - 28.33).abs() < 0.01);
     assert_eq!(c.as_printed.then_better_from, Some(29));
     assert!(c.holds_as_printed);

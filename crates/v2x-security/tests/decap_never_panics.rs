@@ -47,7 +47,7 @@ fn samples() -> &'static Samples {
         messages.push(fx.crl(&[&bob.certificate], 1).unwrap());
         messages.push(include_bytes!("vectors/c2c-common-ts102941-crl.oer").to_vec());
         messages.push(include_bytes!("vectors/c2c-common-ts102941-rca-ctl.oer").to_vec());
-        let state = v2x_wire::geonet::its::VehicleState {
+        let state = v2x_wire::facilities::VehicleState {
             station_id: 1,
             latitude: 0,
             longitude: 0,
@@ -55,11 +55,10 @@ fn samples() -> &'static Samples {
             heading: 0,
             altitude_cm: 0,
         };
-        messages.push(
-            v2x_wire::geonet::its::encode_cam(&v2x_wire::geonet::its::passenger_car_cam(&state, 1, true)).unwrap(),
-        );
         messages
-            .push(v2x_wire::geonet::its::encode_denm(&v2x_wire::geonet::its::hazard_denm(&state, 1, 0, 3, 0)).unwrap());
+            .push(v2x_wire::facilities::encode_cam(&v2x_wire::facilities::passenger_car_cam(&state, 1, true)).unwrap());
+        messages
+            .push(v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&state, 1, 0, 3, 0)).unwrap());
         Samples { fx, messages }
     })
 }

@@ -375,7 +375,7 @@ fn region_before_permissions() {
         Some(munich()),
     );
     let mut s = fx.sender(t);
-    let state = v2x_wire::geonet::its::VehicleState {
+    let state = v2x_wire::facilities::VehicleState {
         station_id: 7,
         latitude: 481_000_000,
         longitude: 115_000_000,
@@ -383,7 +383,7 @@ fn region_before_permissions() {
         heading: 0,
         altitude_cm: 50_000,
     };
-    let denm = v2x_wire::geonet::its::encode_denm(&v2x_wire::geonet::its::hazard_denm(&state, 1, 0, 3, 0)).unwrap();
+    let denm = v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&state, 1, 0, 3, 0)).unwrap();
     let both = denm_at(&mut s, &denm, 48.3, fx.now);
     assert_eq!(
         reason(fx.receiver().decap_at(&both, fx.now)),

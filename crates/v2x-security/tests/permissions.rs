@@ -6,7 +6,7 @@
 use std::time::Duration;
 use v2x_security::pki_store::Authority;
 use v2x_security::*;
-use v2x_wire::geonet::its::{
+use v2x_wire::facilities::{
     encode_cam, encode_denm, hazard_denm, passenger_car_cam, BasicVehicleContainerLowFrequency, Cam,
     EmergencyContainer, LowFrequencyContainer, SafetyCarContainer, SpecialVehicleContainer, TrafficRule, VehicleRole,
     VehicleState,

@@ -4,7 +4,7 @@
 
 use rasn::types::{BitString, OctetString};
 use std::process::Command;
-use v2x_wire::geonet::its::*;
+use v2x_wire::facilities::*;
 use v2x_wire::geonet::{BasicHeader, GnAddress, LongPositionVector, NetworkPart, BTP_PORT_CAM};
 use v2x_wire::pcap::{geonet_frame, PcapWriter};
 
@@ -93,8 +93,7 @@ fn special_vehicle_containers_decode_in_wireshark() {
             speed: 0,
             heading: 0,
         };
-        let mut gn = Vec::new();
-        BasicHeader::shb(false).emit(&mut gn);
+        let mut gn = BasicHeader::shb(false).to_bytes();
         gn.extend_from_slice(&NetworkPart::shb(pv, BTP_PORT_CAM, &app).to_bytes().unwrap());
         pcap.write_frame(1_700_000_000_000_000, &geonet_frame([2, 0, 0, 0, 0, 1], &gn))
             .unwrap();

@@ -11,7 +11,7 @@
 //!
 //! Other PSIDs have no SSP semantics here, or a plain bit mask ([`SspRule::Mask`]).
 
-use v2x_wire::geonet::its::{
+use v2x_wire::facilities::{
     decode_cam, decode_denm, peek_cam_containers, peek_header, LowFrequencyContainer, SpecialVehicleContainer,
     TrafficRule, VehicleRole, MESSAGE_ID_CAM, MESSAGE_ID_DENM,
 };
