@@ -42,6 +42,8 @@ enum Command {
     Sim(cmd::sim::Args),
     /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
     Model(cmd::model::Args),
+    /// Rebuild the papers' tables and figures beside their published values (one report).
+    Reproduce(cmd::reproduce::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Sim(a) => cmd::sim::run(a),
         Command::Model(a) => cmd::model::run(a),
+        Command::Reproduce(a) => cmd::reproduce::run(a),
     };
     match result {
         Ok(code) => code,

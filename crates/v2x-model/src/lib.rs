@@ -20,6 +20,7 @@ pub mod model;
 pub mod output;
 pub mod paper003;
 pub mod radio;
+pub mod reproduce;
 pub mod run;
 pub mod scheme;
 pub mod today;

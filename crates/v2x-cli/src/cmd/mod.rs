@@ -9,4 +9,5 @@ pub mod model;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;
+pub mod reproduce;
 pub mod sim;
