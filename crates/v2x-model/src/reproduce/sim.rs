@@ -247,3 +247,48 @@ fn paper000_findings(results: &SimResults) -> Vec<Finding> {
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_simulated_paper_value_names_a_shipped_scenario_and_variant() {
+        let scenarios: Vec<Scenario> = SCENARIOS
+            .iter()
+            .map(|(_, file, text)| scenario(file, text, false).unwrap())
+            .collect();
+        let data = v2x_bench::papers::load().unwrap();
+        let mut n = 0;
+        for e in &data.entries {
+            let Some(m) = &e.sim else { continue };
+            n += 1;
+            let sc = scenarios
+                .iter()
+                .find(|s| s.name == m.scenario)
+                .unwrap_or_else(|| panic!("no shipped scenario `{}`", m.scenario));
+            assert!(
+                sc.variants.iter().any(|v| v.name == m.variant),
+                "scenario {} has no variant {}",
+                m.scenario,
+                m.variant
+            );
+        }
+        assert_eq!(n, 20, "paper 000 Figs. 15-19 and Table 7");
+    }
+
+    #[test]
+    fn the_table6_scenario_states_the_papers_parameters() {
+        let (_, file, text) = SCENARIOS[0];
+        let sc = scenario(file, text, false).unwrap();
+        assert_eq!(sc.radio.cutoff_range_m, 500.0, "Table 6: transmission range 500 m");
+        assert_eq!(sc.radio.data_rate_mbps, 6.0);
+        assert_eq!(sc.cam.payload_bytes, 100);
+        assert_eq!(sc.cam.rate_hz, 10.0);
+        for v in sc.variants.iter().filter(|v| v.name.starts_with("ecdsa")) {
+            assert_eq!(v.deadline_ms, 100.0, "{}", v.name);
+        }
+        let quick = scenario(file, text, true).unwrap();
+        assert_eq!((quick.duration_s, quick.replications), (QUICK_DURATION_S, 1));
+    }
+}
