@@ -10,6 +10,7 @@
 //!   `scenarios/papers/`, against the `sim` entries of `papers.json`.
 
 pub mod bench;
+pub mod figure;
 pub mod output;
 pub mod paper003;
 pub mod sim;

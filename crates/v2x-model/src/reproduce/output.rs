@@ -6,6 +6,7 @@ use super::{Report, Row, Support, Verdict};
 use crate::output::OutputError;
 use std::fmt::Write as _;
 use std::path::Path;
+use v2x_bench::metric::Metric;
 use v2x_report::html::{Cell, Page};
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
@@ -46,16 +47,29 @@ pub fn write_all(report: &mut Report, dir: &Path) -> Result<Vec<String>, OutputE
             path: sub.display().to_string(),
             message: e.to_string(),
         })?;
-        for f in ["pdr_vs_distance.svg", "e2e_delay_cdf.svg", "inter_arrival_cdf.svg"] {
-            if sub.join(f).exists() {
-                report.figures.push(super::Figure {
-                    paper: run.paper.clone(),
-                    file: format!("sim/{stem}/{f}"),
-                    caption: format!("paper {} scenario {}: {f}", run.paper, run.file),
-                });
+        files.push(format!("sim/{stem}/"));
+        if let Ok(data) = v2x_bench::papers::load() {
+            let entries: Vec<&v2x_bench::papers::PaperValue> = data
+                .entries
+                .iter()
+                .filter(|e| e.sim.as_ref().is_some_and(|m| m.scenario == run.results.scenario.name))
+                .collect();
+            for (metric, what) in [(Metric::Fraction, "fractions"), (Metric::DelayMs, "delays")] {
+                let title = format!("Paper {}: {what}, paper vs ours", run.paper);
+                if let Some(svg) = super::figure::comparison(&title, metric, &entries, &run.results)? {
+                    let name = format!("paper{}_{stem}_{what}.svg", run.paper);
+                    write(dir, &name, &svg, &mut files)?;
+                    report.figures.push(super::Figure {
+                        paper: run.paper.clone(),
+                        file: name,
+                        caption: format!(
+                            "Paper {} Sec. 5 ({}): {what} — ours (filled, 95% CI over replications) beside the paper's (hollow)",
+                            run.paper, run.file
+                        ),
+                    });
+                }
             }
         }
-        files.push(format!("sim/{stem}/"));
     }
     let json = serde_json::to_string_pretty(&*report).map_err(|e| OutputError::Encode {
         path: "report.json".into(),
