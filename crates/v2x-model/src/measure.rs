@@ -23,7 +23,7 @@ use v2x_report::Progress;
 #[derive(Debug, Error)]
 pub enum MeasureError {
     #[error("measuring {what}: {source}")]
-    Bench { what: String, source: BenchError },
+    Bench { what: String, source: Box<BenchError> },
     #[error("setting up {what}: {message}")]
     Setup { what: String, message: String },
 }
@@ -79,7 +79,7 @@ impl Timer<'_> {
         let what = format!("{algorithm} {operation}");
         move |source| MeasureError::Bench {
             what: what.clone(),
-            source,
+            source: Box::new(source),
         }
     }
 

@@ -92,8 +92,11 @@ fn row(set: &CostSet, c: &Combination, line: Line, reading: Option<Reading>, hop
     }
 }
 
+/// A figure of a message-size sweep: its name, scheme and (signature, cipher) pairs.
+pub type Sweep = (&'static str, Scheme, [(&'static str, &'static str); 2]);
+
 /// The sweeps of Figures 3-5: which combinations each shows.
-pub fn sweep_combinations() -> [(&'static str, Scheme, [(&'static str, &'static str); 2]); 3] {
+pub fn sweep_combinations() -> [Sweep; 3] {
     [
         ("Fig. 3", Scheme::Wang, [("rsa", "aes"), ("dsa", "aes")]),
         ("Fig. 4", Scheme::RayaHubaux, [("rsa", "rsa"), ("rsa", "ecc")]),

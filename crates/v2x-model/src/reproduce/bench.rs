@@ -10,7 +10,7 @@ use v2x_bench::{Config, Suite};
 pub fn measure(quick: bool, progress: &dyn v2x_report::Progress) -> Result<BenchResult, ReproduceError> {
     let mut config = Config::new(vec![Suite::Raw, Suite::Stack, Suite::Protocols, Suite::Scaling], quick);
     config.command = "v2x reproduce".into();
-    Ok(v2x_bench::run_with_progress(&config, progress)?)
+    v2x_bench::run_with_progress(&config, progress).map_err(|e| ReproduceError::Bench(Box::new(e)))
 }
 
 /// Adds the comparison rows of `papers` and the conclusions they bear on.

@@ -28,7 +28,7 @@ pub enum ReproduceError {
     #[error("paper 003 model: {0}")]
     Model(#[from] crate::ModelError),
     #[error("benchmark: {0}")]
-    Bench(#[from] v2x_bench::BenchError),
+    Bench(#[from] Box<v2x_bench::BenchError>),
     #[error("paper data (papers.json): {0}")]
     PaperData(#[source] serde_json::Error),
     #[error("simulation: {0}")]

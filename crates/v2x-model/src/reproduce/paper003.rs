@@ -89,11 +89,8 @@ pub fn add(report: &mut Report) -> Result<ModelResults, ReproduceError> {
                     paper: "003".into(),
                     source: format!("{} today", x.figure),
                     claim: format!(
-                        "the paper's crossover {} -> {} still exists with {} costs on {}",
-                        x.first,
-                        x.then,
-                        today.costs,
-                        format!("{} at {} Mbit/s", r.radio.kind, r.radio.rate_mbps)
+                        "the paper's crossover {} -> {} still exists with {} costs on {} at {} Mbit/s",
+                        x.first, x.then, today.costs, r.radio.kind, r.radio.rate_mbps
                     ),
                     verdict: Support::of(same_order),
                     evidence: format!(
