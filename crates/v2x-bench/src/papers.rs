@@ -74,6 +74,8 @@ v2x_profile::named_enum! {
         QuerySuccessRate = "query_success_rate",
         /// Mean request-reply delay of answered queries (ms).
         QueryDelayMeanMs = "query_delay_mean_ms",
+        /// 99th percentile of the MAC delay (queueing + channel access) of sent frames (ms).
+        MacDelayP99Ms = "mac_delay_p99_ms",
     }
 }
 
@@ -163,7 +165,7 @@ mod tests {
     #[test]
     fn shipped_data_parses_and_is_sourced() {
         let d = load().unwrap();
-        assert_eq!(d.entries.len(), 379, "every published value loads");
+        assert_eq!(d.entries.len(), 381, "every published value loads");
         for e in d.entries.iter().filter(|e| e.sim.is_some()) {
             assert!(
                 e.location.is_some(),

@@ -95,10 +95,24 @@ fn join(a: &str, b: &str) -> String {
     }
 }
 
-/// Paper 002 Table 3.2: the full stack verifies far fewer messages per second than raw
-/// OpenSSL, and several threads multiply the rate. Checked on this machine's scaling suite.
+/// Paper 002 Table 3.2: the full stack (VSSKit2) verifies 2.5 times slower than raw OpenSSL,
+/// and several threads multiply the rate. Checked with the benchmark's interleaved DECAP vs
+/// raw-verify trials (the headline) and the scaling suite.
 fn paper002_findings(result: &BenchResult) -> Vec<Finding> {
     let mut v = Vec::new();
+    let h = &result.headline;
+    if let (Some(raw_us), Some(decap_us)) = (h.raw_verify_us, h.decap_us) {
+        let cost = decap_us / raw_us;
+        v.push(Finding {
+            paper: "002".into(),
+            source: "Table 3.2".into(),
+            claim: "a full security stack makes verification several times slower than raw OpenSSL (64-bit Atom D510: VSSKit2 2.8 ms vs raw 1.1 ms, x2.5)".into(),
+            verdict: Support::of(cost >= 1.5),
+            evidence: format!(
+                "here (medians of interleaved trials, one core) a full IEEE 1609.2 DECAP of a digest-signed CAM takes {decap_us:.1} us vs raw P-256 verify {raw_us:.1} us: x{cost:.2}; the stack's cost over the signature check is an implementation property, not a law"
+            ),
+        });
+    }
     let raw = result
         .scaling
         .iter()
@@ -108,31 +122,32 @@ fn paper002_findings(result: &BenchResult) -> Vec<Finding> {
         .iter()
         .find(|s| s.kind == Suite::Stack && s.key.operation.name() == "decap");
     if let (Some(raw), Some(stack)) = (raw, stack) {
-        let cost = raw.one_core.ops_per_sec / stack.one_core.ops_per_sec;
-        v.push(Finding {
-            paper: "002".into(),
-            source: "Table 3.2".into(),
-            claim: "a full security stack verifies several times slower than raw OpenSSL (64-bit Atom D510: VSSKit2 2.8 ms vs raw 1.1 ms per verification)".into(),
-            verdict: Support::of(cost > 1.5),
-            evidence: format!(
-                "here raw verify {:.0}/s vs stack {} {:.0}/s on one core: raw/stack = {cost:.2}",
-                raw.one_core.ops_per_sec, stack.key, stack.one_core.ops_per_sec
-            ),
-        });
+        let cv = |t: &v2x_bench::pool::Throughput| t.std_dev / t.ops_per_sec;
+        let noisy = [&raw.one_core, &raw.all_cores, &stack.one_core, &stack.all_cores]
+            .iter()
+            .any(|t| cv(t) > 0.2);
         v.push(Finding {
             paper: "002".into(),
             source: "Table 3.2".into(),
             claim: "verification scales with threads (raw OpenSSL 32-bit: all cores / one core = 2.8 on 2 cores with hyperthreading)".into(),
             // Raw OpenSSL verification shares nothing between threads: when even it does not
-            // scale, the machine was busy and the claim cannot be judged here.
-            verdict: if raw.speedup < 1.2 {
+            // scale, or the trials scatter, the machine was busy and the claim cannot be
+            // judged here.
+            verdict: if raw.speedup < 1.2 || noisy {
                 Support::Inconclusive
             } else {
                 Support::of(stack.speedup >= 0.8 * raw.speedup)
             },
             evidence: format!(
-                "here {} workers: raw speed-up {:.2}, stack speed-up {:.2} (2 cores shared with other jobs)",
-                result.threads, raw.speedup, stack.speedup
+                "here {} workers: raw speed-up {:.2}, stack speed-up {:.2}{}",
+                result.threads,
+                raw.speedup,
+                stack.speedup,
+                if noisy {
+                    " (trials scatter by more than 20 %: the 2 cores were shared with other jobs)"
+                } else {
+                    ""
+                }
             ),
         });
     }

@@ -223,7 +223,7 @@ fn not_done(config: &Config) -> Vec<String> {
         v.push("paper 002: Tables 4.1-4.2 (test bench under load and attack) — no testbed or simulator scenario of that plan yet; only Table 3.2 is compared".into());
     }
     if config.wants("004") {
-        v.push("paper 004: TESLA / TESLA-attached / ECDSA on the NGSIM I-80 highway (reception vs distance, MAC-delay CCDF, verification-latency CDF) and its NS-2 per-pair cross-validation — no scenario file under scenarios/papers/ yet (the figures are curves without printed values; only its Sec. V-E CPU figures are compared)".into());
+        v.push("paper 004: the recorded NGSIM I-80 trace (a synthetic highway at its density stands in), the verification-latency CDF per CPU (Fig. 5; its CPU times are only in a figure image) and the NS-2 per-pair cross-validation against ns-3 — not reproduced".into());
     }
     if config.wants("003") {
         v.push("paper 003: the model against a simulated multi-hop chain (vehicles relaying, verifying before forwarding) — the simulator has no multi-hop forwarding application that a scenario file can select".into());
