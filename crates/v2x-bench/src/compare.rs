@@ -62,7 +62,8 @@ fn compare_one(e: &PaperValue, measurements: &[Measurement], scaling: &[ScalingR
     }
 }
 
-/// One table per paper, rows in the data file's order.
+/// One table per paper, rows in the data file's order; simulation results (`sim`) are
+/// `v2x reproduce`'s, not the benchmark's.
 pub fn build(data: &PaperData, measurements: &[Measurement], scaling: &[ScalingRow]) -> Vec<ComparisonTable> {
     data.papers
         .iter()
@@ -72,7 +73,7 @@ pub fn build(data: &PaperData, measurements: &[Measurement], scaling: &[ScalingR
             rows: data
                 .entries
                 .iter()
-                .filter(|e| &e.paper == paper)
+                .filter(|e| &e.paper == paper && e.sim.is_none())
                 .map(|e| compare_one(e, measurements, scaling))
                 .collect(),
         })

@@ -15,6 +15,10 @@ v2x_profile::named_enum! {
         ScalingRatio = "scaling_ratio",
         /// A ratio of two latencies (`match` over `match_denominator`).
         TimeRatio = "time_ratio",
+        /// A simulated fraction (PDR, loss ratio, awareness, success rate), 0..1.
+        Fraction = "fraction",
+        /// A simulated delay (ms).
+        DelayMs = "delay_ms",
     }
 }
 
@@ -28,6 +32,8 @@ impl Metric {
             Metric::OverheadBytes => ("bytes", "our size / paper size"),
             Metric::ScalingRatio => ("x", "our speed-up / paper speed-up"),
             Metric::TimeRatio => ("x", "our ratio / paper's lower bound"),
+            Metric::Fraction => ("", "ours - paper"),
+            Metric::DelayMs => ("ms", "ours / paper"),
         }
     }
 }

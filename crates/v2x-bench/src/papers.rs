@@ -46,6 +46,48 @@ pub struct PaperValue {
     pub denominator: Option<Matcher>,
     #[serde(default)]
     pub note: String,
+    /// Where in the paper: section and, where the paper's text has them, page or figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// For simulation results: which statistic of which scenario variant compares with it
+    /// (`v2x reproduce` runs the scenario; the benchmark ignores these entries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sim: Option<SimMatch>,
+}
+
+v2x_profile::named_enum! {
+    /// A statistic of a simulation variant (pooled over replications).
+    pub enum SimStatistic ("simulation statistic") {
+        /// Verified / sent CAMs within the scenario's headline range.
+        PdrApplication = "pdr_application",
+        /// Received / sent CAMs within the headline range.
+        PdrNetwork = "pdr_network",
+        /// Mean end-to-end delay of accepted CAMs (ms).
+        E2eMeanMs = "e2e_mean_ms",
+        /// Mean inter-arrival time of accepted CAMs from one sender (ms).
+        InterArrivalMeanMs = "inter_arrival_mean_ms",
+        /// CAMs dropped by the security queue / CAMs that reached it.
+        CryptoLossRatio = "crypto_loss_ratio",
+        /// Weighted safety awareness (fidelity of the neighbour table, 0..1).
+        WeightedAwareness = "weighted_awareness",
+        /// V2I queries answered / queries sent.
+        QuerySuccessRate = "query_success_rate",
+        /// Mean request-reply delay of answered queries (ms).
+        QueryDelayMeanMs = "query_delay_mean_ms",
+        /// 99th percentile of the MAC delay (queueing + channel access) of sent frames (ms).
+        MacDelayP99Ms = "mac_delay_p99_ms",
+    }
+}
+
+/// A simulation statistic a published value compares with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimMatch {
+    /// Scenario name (a file under scenarios/papers/).
+    pub scenario: String,
+    /// Variant name in that scenario.
+    pub variant: String,
+    pub statistic: SimStatistic,
 }
 
 /// Selects a measurement; absent fields match anything. `protocol` and `message` are in
@@ -123,7 +165,13 @@ mod tests {
     #[test]
     fn shipped_data_parses_and_is_sourced() {
         let d = load().unwrap();
-        assert_eq!(d.entries.len(), 359, "every published value loads");
+        assert_eq!(d.entries.len(), 381, "every published value loads");
+        for e in d.entries.iter().filter(|e| e.sim.is_some()) {
+            assert!(
+                e.location.is_some(),
+                "a simulated value names where it is printed: {e:?}"
+            );
+        }
         for e in &d.entries {
             assert!(!e.source.is_empty(), "{e:?}");
             assert!(d.papers.contains_key(&e.paper), "{e:?}");

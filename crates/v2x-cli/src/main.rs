@@ -44,6 +44,10 @@ enum Command {
     Testbed(cmd::testbed::Args),
     /// One station process of the live testbed (started by `v2x testbed`).
     Station(cmd::station::Args),
+    /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
+    Model(cmd::model::Args),
+    /// Rebuild the papers' tables and figures beside their published values (one report).
+    Reproduce(cmd::reproduce::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +68,8 @@ fn main() -> ExitCode {
         Command::Sim(a) => cmd::sim::run(a),
         Command::Testbed(a) => cmd::testbed::run(a),
         Command::Station(a) => cmd::station::run(a),
+        Command::Model(a) => cmd::model::run(a),
+        Command::Reproduce(a) => cmd::reproduce::run(a),
     };
     match result {
         Ok(code) => code,
