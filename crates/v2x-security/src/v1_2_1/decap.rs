@@ -261,21 +261,8 @@ impl V1Entity {
             }
         }
 
-        // The signature, over the received bytes: the signed bytes end with the type
-        // byte of the signature trailer field, so they are a prefix of the message as
-        // received. Decoding is canonical, so the re-encoding must equal that prefix.
-        let signed = msg
-            .to_be_signed()
-            .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;
-        let received = bytes
-            .get(..signed.len())
-            .filter(|r| *r == signed.as_slice())
-            .ok_or_else(|| {
-                rej(
-                    RejectReason::InvalidEncoding,
-                    "signed bytes differ from the received encoding",
-                )
-            })?;
+        // The signature, over the received bytes (never a re-encoding).
+        let received = signed_bytes(msg, bytes)?;
         let mut tbs = received.to_vec();
         if let Some(ext) = external {
             tbs.extend_from_slice(ext);
@@ -480,18 +467,7 @@ pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
         .verification_key()
         .ok_or_else(|| rej(RejectReason::InvalidCertificate, "certificate has no verification_key"))
         .and_then(super::crypto::verification_key)?;
-    let signed = msg
-        .to_be_signed()
-        .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;
-    let received = bytes
-        .get(..signed.len())
-        .filter(|r| *r == signed.as_slice())
-        .ok_or_else(|| {
-            rej(
-                RejectReason::InvalidEncoding,
-                "signed bytes differ from the received encoding",
-            )
-        })?;
+    let received = signed_bytes(&msg, bytes)?;
     if !verify(&key, received, sig) {
         return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
     }
@@ -502,4 +478,21 @@ pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
         signer: Some(certificate_digest(&leaf)),
         generation_time: msg.generation_time().map(TaiTime),
     })
+}
+
+/// The bytes the signature covers, as received: a prefix of the message ending with the type
+/// byte of the signature trailer field. Decoding is canonical, so the re-encoding must equal it.
+fn signed_bytes<'a>(msg: &SecuredMessage, bytes: &'a [u8]) -> Result<&'a [u8], Rejection> {
+    let signed = msg
+        .to_be_signed()
+        .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;
+    bytes
+        .get(..signed.len())
+        .filter(|r| *r == signed.as_slice())
+        .ok_or_else(|| {
+            rej(
+                RejectReason::InvalidEncoding,
+                "signed bytes differ from the received encoding",
+            )
+        })
 }
