@@ -350,11 +350,22 @@ impl SecurityModel {
             p.sizes_for(kind, &size_key)
                 .map(|s| (s.clone(), format!("profile {} ({})", p.name, s.source)))
         });
+        let measured = profile
+            .as_ref()
+            .is_some_and(|p| matches!(p.source, v2x_profile::ProfileSource::Measured { .. }));
+        let overridden = v.overhead_bytes.is_some();
         let (sizes, mut sizes_source) = match from_profile {
             Some(s) => s,
             None => {
                 let s = PacketSizes::paper_default(kind)
                     .ok_or_else(|| r.err(format!("no packet sizes for {kind} in the profile or the papers")))?;
+                // A measured profile's costs never meet a paper's sizes unannounced.
+                if measured && !overridden && matches!(s.source, v2x_profile::SizesSource::Paper { .. }) {
+                    return Err(r.err(format!(
+                        "the measured profile has no packet sizes for {kind}: measure them with \
+                         `v2x bench --suite protocols` or set `overhead_bytes`"
+                    )));
+                }
                 let origin = format!("default: {}", s.source);
                 (s, origin)
             }
@@ -481,6 +492,40 @@ mod tests {
         assert!(!t.notes.is_empty(), "free signing is reported");
         assert_eq!((t.overhead_digest, t.tesla_key_frame_bytes), (14, 43));
         assert!(t.sizes.source.starts_with("default: paper 004"), "{}", t.sizes.source);
+    }
+
+    /// A measured profile without sizes for the protocol is an error, not the papers' sizes.
+    #[test]
+    fn measured_profile_without_sizes_is_refused() {
+        let mut p = ProcessorProfile::builtin("i7-4610m").unwrap();
+        p.source = v2x_profile::ProfileSource::Measured {
+            host: "h".into(),
+            date: "d".into(),
+            command: "v2x bench --suite stack".into(),
+        };
+        p.sizes.clear();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("profile.json");
+        std::fs::write(&path, p.to_json()).unwrap();
+        let v = VariantConfig {
+            name: "m".into(),
+            protocol: "etsi-v1.2.1".into(),
+            profile: path.display().to_string(),
+            ..VariantConfig::default()
+        };
+        let e = SecurityModel::resolve(&v, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no packet sizes for etsi-v1.2.1") && e.contains("--suite protocols"),
+            "{e}"
+        );
+        let given = VariantConfig {
+            overhead_bytes: Some(120),
+            ..v
+        };
+        let m = SecurityModel::resolve(&given, &QueryConfig::default(), 36).unwrap();
+        assert_eq!(m.overhead_digest, 120);
     }
 
     #[test]
