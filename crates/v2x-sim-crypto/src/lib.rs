@@ -12,20 +12,26 @@
 //! The simulator (`v2x-sim`) depends on profiles only; this crate is the bridge between it
 //! and the security stack, and [`run`] is what `v2x sim` calls.
 //!
-//! Scope: the protocols whose receivers decide at once ([`REAL_CRYPTO_PROTOCOLS`]; TESLA's
-//! delayed verification is not bridged) and the attack A-SIG-01 ([`REAL_CRYPTO_ATTACKS`]).
+//! TESLA runs with real key chains: a CAM waits in the real receiver's buffer until the
+//! real key packet (or the next packet's attached key) releases it, and the simulator
+//! charges its verification then. Signed commitments (TESLA's bootstrap) are delivered out
+//! of band, as if received before the first CAM, and their ECDSA checks are not charged.
+//!
+//! Scope: [`REAL_CRYPTO_PROTOCOLS`], and the attacks of [`REAL_CRYPTO_ATTACKS`] (not with
+//! TESLA, whose forged packets would wait for a key).
 //! Real cryptography costs real CPU time: meant for small scenarios (tens of stations,
 //! seconds of simulated time).
 
 use std::collections::{HashMap, VecDeque};
 use v2x_profile::ProtocolId;
 use v2x_protocols::{
-    data_packet, Authenticator, DecapOutcome, Deployment, ProtocolConfig, RejectReason, Role, StationId, Timestamp,
+    data_packet, Authenticator, DecapOutcome, Decapsulated, Deployment, PacketKind, PendingId, ProtocolConfig,
+    RejectReason, Role, StationId, Timestamp,
 };
 use v2x_sim::engine::NodeId;
 use v2x_sim::scenario::{AttackKind, CertificatePolicy, SecurityMode};
 use v2x_sim::security::SecurityModel;
-use v2x_sim::station_crypto::{FrameRef, Secured, StationCrypto, Verdict};
+use v2x_sim::station_crypto::{Decided, FrameRef, Secured, StationCrypto, Verdict};
 use v2x_sim::{CostsError, Scenario, SimError, SimResults};
 
 /// Protocols whose stations run in the loop.
@@ -33,6 +39,8 @@ pub const REAL_CRYPTO_PROTOCOLS: &[ProtocolId] = &[
     ProtocolId::None,
     ProtocolId::Ieee16092,
     ProtocolId::EtsiV121,
+    ProtocolId::Tesla,
+    ProtocolId::TeslaAttached,
     ProtocolId::HashChain,
     ProtocolId::TwoFlip,
 ];
@@ -70,13 +78,16 @@ fn check(sc: &Scenario, variant: &str, protocol: ProtocolId) -> Result<(), SimEr
         let names: Vec<&str> = REAL_CRYPTO_PROTOCOLS.iter().map(|p| p.name()).collect();
         return Err(costs_err(
             variant,
-            format!(
-                "mode = \"real-crypto\" runs {} (not {protocol}: TESLA's delayed verification is not bridged)",
-                names.join(", ")
-            ),
+            format!("mode = \"real-crypto\" runs {} (not {protocol})", names.join(", ")),
         ));
     }
     for a in &sc.attackers {
+        if protocol.is_tesla() {
+            return Err(costs_err(
+                variant,
+                "mode = \"real-crypto\": attackers with TESLA are not bridged (a forged packet waits for a key)".into(),
+            ));
+        }
         if !REAL_CRYPTO_ATTACKS.contains(&a.kind) {
             let names: Vec<&str> = REAL_CRYPTO_ATTACKS.iter().map(|k| k.name()).collect();
             return Err(costs_err(
@@ -96,6 +107,7 @@ fn check(sc: &Scenario, variant: &str, protocol: ProtocolId) -> Result<(), SimEr
 enum Key {
     Cam(NodeId, u32),
     Attack(NodeId, u64),
+    Keys(NodeId, u32),
 }
 
 /// The real stations of one run.
@@ -110,12 +122,28 @@ pub struct RealStations {
     /// Security bytes of the protocol's data packet with the full certificate and with its
     /// digest (from `describe()`), where it has both forms.
     forms: Option<(u32, u32)>,
+    /// TESLA: commitments each sender has sent, and how many of each sender's every
+    /// receiver has taken in (out of band).
+    commitments: Vec<Vec<Vec<u8>>>,
+    bootstrapped: HashMap<(NodeId, NodeId), usize>,
+    /// TESLA: key packets a sender disclosed after its CAM `seq`, and those its `encap`
+    /// emitted (due at a CAM's generation) not yet sent in a key frame.
+    keys: HashMap<(NodeId, u32), Vec<Vec<u8>>>,
+    owed_keys: Vec<Vec<Vec<u8>>>,
+    /// TESLA: which CAM a receiver's pending packet is, and the verdicts keys decided.
+    pending: HashMap<(NodeId, PendingId), (NodeId, u32)>,
+    decided: HashMap<(NodeId, NodeId, u32), Verdict>,
 }
 
-/// The deployment configuration of a variant: the protocol's defaults, with the full
-/// certificate on every 1609.2 CAM when the variant's certificate policy is `always`.
+/// The deployment configuration of a variant: the protocol's defaults (TESLA: 100 ms
+/// intervals, keys disclosed one interval later, the simulator's default disclosure delay),
+/// with the full certificate on every 1609.2 CAM when the variant's certificate policy is
+/// `always`.
 fn config_of(model: &SecurityModel) -> Result<ProtocolConfig, String> {
-    let mut text = format!("protocol = \"{}\"\n", model.kind.name());
+    let mut text = match model.kind {
+        ProtocolId::TeslaAttached => "protocol = \"tesla\"\nkey_disclosure = \"attached\"\n".to_string(),
+        kind => format!("protocol = \"{}\"\n", kind.name()),
+    };
     if model.kind == ProtocolId::Ieee16092 && model.certificate == CertificatePolicy::Always {
         text.push_str("always_certificate = true\n");
     }
@@ -154,6 +182,12 @@ impl RealStations {
         });
         Ok(RealStations {
             forms,
+            commitments: vec![Vec::new(); stations.len()],
+            bootstrapped: HashMap::new(),
+            keys: HashMap::new(),
+            owed_keys: vec![Vec::new(); stations.len()],
+            pending: HashMap::new(),
+            decided: HashMap::new(),
             stations,
             payload_len,
             cams: HashMap::new(),
@@ -176,9 +210,58 @@ impl RealStations {
             .get_mut(node as usize)
             .ok_or_else(|| format!("no station {node}"))?;
         let packets = station.encap(&payload, now_ts(now_ns)).map_err(|e| e.to_string())?;
+        let of = |kind: PacketKind| packets.iter().filter(move |p| p.kind == kind).map(|p| p.bytes.clone());
+        if let Some(c) = self.commitments.get_mut(node as usize) {
+            c.extend(of(PacketKind::Commitment));
+        }
+        if let Some(k) = self.owed_keys.get_mut(node as usize) {
+            k.extend(of(PacketKind::KeyDisclosure));
+        }
         data_packet(&packets)
             .map(|p| p.bytes.clone())
             .ok_or_else(|| "no data packet".into())
+    }
+
+    /// Hands `node` the commitments of `src` it has not taken in yet (out of band).
+    fn bootstrap(&mut self, node: NodeId, src: NodeId, now_ns: u64) {
+        let (Some(sent), Some(station)) = (self.commitments.get(src as usize), self.stations.get_mut(node as usize))
+        else {
+            return;
+        };
+        let done = self.bootstrapped.entry((node, src)).or_default();
+        for c in sent.iter().skip(*done) {
+            station.decap(c, now_ts(now_ns));
+        }
+        *done = sent.len();
+    }
+
+    /// Records what a TESLA decap decided: the packet itself (`this`) and released ones.
+    fn settle(&mut self, node: NodeId, this: Option<(NodeId, u32)>, d: Decapsulated) -> Vec<Decided> {
+        let mut out = Vec::new();
+        match (this, d.outcome) {
+            (Some(cam), DecapOutcome::Pending(id)) => {
+                self.pending.insert((node, id), cam);
+            }
+            (Some((src, seq)), outcome) => out.push(Decided {
+                src,
+                seq,
+                verdict: verdict(outcome),
+            }),
+            (None, _) => {}
+        }
+        for r in d.released {
+            if let Some((src, seq)) = self.pending.remove(&(node, r.id)) {
+                let verdict = match r.result {
+                    Ok(_) => Verdict::Accepted,
+                    Err(e) => rejected(e.reason),
+                };
+                out.push(Decided { src, seq, verdict });
+            }
+        }
+        for d in &out {
+            self.decided.insert((node, d.src, d.seq), d.verdict);
+        }
+        out
     }
 
     fn security_bytes(&self, packet: &[u8]) -> u32 {
@@ -197,18 +280,40 @@ impl RealStations {
                 Some(Key::Attack(n, t)) => {
                     self.attacks.remove(&(n, t));
                 }
+                Some(Key::Keys(n, s)) => {
+                    self.keys.remove(&(n, s));
+                }
                 None => {}
             }
         }
     }
 }
 
-/// Reasons that mean "signer not known yet" (the simulator's unknown-certificate loss).
-fn unknown_signer(r: RejectReason) -> bool {
-    matches!(
-        r,
-        RejectReason::SignerCertificateNotFound | RejectReason::UnknownSender | RejectReason::UnknownKey
-    )
+/// A rejection as the simulator counts it: reasons that mean "signer not known yet" are
+/// its unknown-certificate loss.
+fn rejected(r: RejectReason) -> Verdict {
+    Verdict::Rejected {
+        reason: r.code(),
+        unknown_signer: matches!(
+            r,
+            RejectReason::SignerCertificateNotFound | RejectReason::UnknownSender | RejectReason::UnknownKey
+        ),
+    }
+}
+
+fn verdict(outcome: DecapOutcome) -> Verdict {
+    match outcome {
+        DecapOutcome::Accepted(_) => Verdict::Accepted,
+        DecapOutcome::Rejected(r) => rejected(r.reason),
+        DecapOutcome::Pending(_) => Verdict::Rejected {
+            reason: "still-pending",
+            unknown_signer: false,
+        },
+        DecapOutcome::Control(_) => Verdict::Rejected {
+            reason: "control-packet",
+            unknown_signer: false,
+        },
+    }
 }
 
 impl StationCrypto for RealStations {
@@ -245,6 +350,12 @@ impl StationCrypto for RealStations {
     }
 
     fn verify(&mut self, node: NodeId, frame: FrameRef, now_ns: u64) -> Verdict {
+        if let FrameRef::Cam { src, seq } = frame {
+            // A TESLA CAM: what its key decided.
+            if let Some(v) = self.decided.remove(&(node, src, seq)) {
+                return v;
+            }
+        }
         let packet = match frame {
             FrameRef::Cam { src, seq } => self.cams.get(&(src, seq)),
             FrameRef::Attack { src, gen_ns } => self.attacks.get(&(src, gen_ns)),
@@ -255,20 +366,51 @@ impl StationCrypto for RealStations {
                 unknown_signer: false,
             };
         };
-        match station.decap(packet, now_ts(now_ns)).outcome {
-            DecapOutcome::Accepted(_) => Verdict::Accepted,
-            DecapOutcome::Rejected(r) => Verdict::Rejected {
-                reason: r.reason.code(),
-                unknown_signer: unknown_signer(r.reason),
-            },
-            DecapOutcome::Pending(_) => Verdict::Rejected {
-                reason: "pending-not-bridged",
-                unknown_signer: false,
-            },
-            DecapOutcome::Control(_) => Verdict::Rejected {
-                reason: "control-packet",
-                unknown_signer: false,
-            },
+        verdict(station.decap(packet, now_ts(now_ns)).outcome)
+    }
+
+    fn receive_delayed(&mut self, node: NodeId, src: NodeId, seq: u32, now_ns: u64) -> Vec<Decided> {
+        self.bootstrap(node, src, now_ns);
+        let (Some(packet), Some(station)) = (self.cams.get(&(src, seq)), self.stations.get_mut(node as usize)) else {
+            return Vec::new();
+        };
+        let d = station.decap(packet, now_ts(now_ns));
+        self.settle(node, Some((src, seq)), d)
+    }
+
+    fn disclose_key(&mut self, node: NodeId, seq: u32, now_ns: u64) -> Option<u32> {
+        let station = self.stations.get_mut(node as usize)?;
+        let mut keys = std::mem::take(self.owed_keys.get_mut(node as usize)?);
+        keys.extend(
+            station
+                .poll(now_ts(now_ns))
+                .send
+                .into_iter()
+                .filter(|p| p.kind == PacketKind::KeyDisclosure)
+                .map(|p| p.bytes),
+        );
+        let bytes = keys.iter().map(Vec::len).sum::<usize>();
+        if keys.is_empty() {
+            return None;
         }
+        self.keys.insert((node, seq), keys);
+        self.order.push_back((now_ns, Key::Keys(node, seq)));
+        u32::try_from(bytes).ok()
+    }
+
+    fn receive_key(&mut self, node: NodeId, src: NodeId, seq: u32, now_ns: u64) -> Vec<Decided> {
+        self.bootstrap(node, src, now_ns);
+        let Some(keys) = self.keys.get(&(src, seq)).cloned() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for k in keys {
+            let Some(station) = self.stations.get_mut(node as usize) else {
+                break;
+            };
+            let d = station.decap(&k, now_ts(now_ns));
+            out.extend(self.settle(node, None, d));
+        }
+        out
     }
 }

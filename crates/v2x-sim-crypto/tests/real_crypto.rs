@@ -137,22 +137,68 @@ fn real_certificate_logic_shows_where_the_cost_model_departs() {
     );
 }
 
+/// TESLA with real key chains (separate key packets and attached keys) against the cost
+/// model's key buffering, on the same costs and the real sizes.
+#[test]
+fn tesla_real_key_chains_agree_with_the_cost_model() {
+    for (protocol, sizes) in [("tesla", (21u32, Some(57u32))), ("tesla-attached", (24, None))] {
+        let mut s = scenario(0, CertificatePolicy::Never);
+        for v in &mut s.variants {
+            v.protocol = protocol.into();
+            v.verify_cost_us = 50.0;
+            v.overhead_bytes = Some(sizes.0);
+            v.overhead_with_certificate_bytes = None;
+            v.tesla_key_frame_bytes = sizes.1;
+            v.tesla_attached_key_bytes = Some(0);
+            // An attached key comes with the next CAM, 100 ms later.
+            v.deadline_ms = 150.0;
+        }
+        let r = v2x_sim_crypto::run(&s, &v2x_report::Silent).expect("runs");
+        show(&r);
+        let (model, real) = (&r.variants[0].pooled, &r.variants[1].pooled);
+        assert!(real.pdr_application() > 0.5, "{protocol}: real keys verified CAMs");
+        for (what, m, x) in [
+            ("radio PDR", model.pdr_network(), real.pdr_network()),
+            ("verified PDR", model.pdr_application(), real.pdr_application()),
+            ("crypto loss", model.crypto_loss_ratio(), real.crypto_loss_ratio()),
+        ] {
+            assert!(
+                (m - x).abs() < 0.03,
+                "{protocol} {what}: cost model {m:.4} vs real {x:.4}"
+            );
+        }
+    }
+}
+
+/// The error of a run that must fail (its results are not printed: they are large).
+fn error_of(s: &Scenario) -> String {
+    match v2x_sim_crypto::run(s, &v2x_report::Silent) {
+        Ok(_) => panic!("ran"),
+        Err(e) => e.to_string(),
+    }
+}
+
 #[test]
 fn unsupported_protocols_and_attacks_list_what_runs() {
     let mut s = scenario(0, CertificatePolicy::Always);
-    s.variants[1].protocol = "tesla".into();
-    let e = v2x_sim_crypto::run(&s, &v2x_report::Silent).unwrap_err().to_string();
+    s.variants[1].protocol = "raw".into();
+    let e = error_of(&s);
     assert!(
-        e.contains("ieee1609.2") && e.contains("2flip") && e.contains("not tesla"),
+        e.contains("ieee1609.2") && e.contains("2flip") && e.contains("not raw"),
         "{e}"
     );
     let mut s = scenario(1, CertificatePolicy::Always);
+    s.variants[1].protocol = "tesla".into();
+    let e = error_of(&s);
+    assert!(e.contains("attackers with TESLA"), "{e}");
+    let mut s = scenario(1, CertificatePolicy::Always);
     s.attackers[0].kind = AttackKind::Replay;
-    let e = v2x_sim_crypto::run(&s, &v2x_report::Silent).unwrap_err().to_string();
+    let e = error_of(&s);
     assert!(e.contains("`replay`") && e.contains("invalid-signature"), "{e}");
     // The simulator alone refuses the mode and says where it runs.
-    let e = v2x_sim::run(&scenario(0, CertificatePolicy::Always), &v2x_report::Silent)
-        .unwrap_err()
-        .to_string();
+    let e = match v2x_sim::run(&scenario(0, CertificatePolicy::Always), &v2x_report::Silent) {
+        Ok(_) => panic!("v2x_sim::run ran a real-crypto variant"),
+        Err(e) => e.to_string(),
+    };
     assert!(e.contains("v2x-sim-crypto"), "{e}");
 }

@@ -41,12 +41,41 @@ pub enum Verdict {
     },
 }
 
-/// Each station's real security service, as one run sees it.
+/// The fate of a CAM a delayed-verification protocol (TESLA) held until its key came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decided {
+    pub src: NodeId,
+    pub seq: u32,
+    pub verdict: Verdict,
+}
+
+/// Each station's real security service, as one run sees it. The TESLA methods have
+/// defaults for implementations without delayed verification.
 pub trait StationCrypto {
     /// Station `node` secures CAM `seq`, generated at `now_ns`, for broadcast.
     fn secure_cam(&mut self, node: NodeId, seq: u32, now_ns: u64) -> Result<Secured, String>;
     /// Attacker `node` builds an attack frame of `kind` at `now_ns`: its security bytes.
     fn forge(&mut self, node: NodeId, kind: AttackKind, now_ns: u64) -> Result<u32, String>;
-    /// Station `node` verifies `frame` at `now_ns` with its real receiver state.
+    /// Station `node` verifies `frame` at `now_ns` with its real receiver state (for a
+    /// TESLA CAM: the verdict its key decided, see [`Decided`]).
     fn verify(&mut self, node: NodeId, frame: FrameRef, now_ns: u64) -> Verdict;
+
+    /// TESLA: station `node` receives CAM `seq` of `src` at `now_ns`, which waits for its
+    /// key; returns the CAMs this reception decided (an attached key decides earlier ones;
+    /// a malformed packet decides itself).
+    fn receive_delayed(&mut self, _node: NodeId, _src: NodeId, _seq: u32, _now_ns: u64) -> Vec<Decided> {
+        Vec::new()
+    }
+
+    /// TESLA with separate key packets: station `node` discloses the keys due at `now_ns`
+    /// (after its CAM `seq`); returns the key packet's bytes, `None` when no key is due.
+    fn disclose_key(&mut self, _node: NodeId, _seq: u32, _now_ns: u64) -> Option<u32> {
+        None
+    }
+
+    /// TESLA: station `node` receives the key packet `src` disclosed after its CAM `seq`;
+    /// returns the CAMs it decides.
+    fn receive_key(&mut self, _node: NodeId, _src: NodeId, _seq: u32, _now_ns: u64) -> Vec<Decided> {
+        Vec::new()
+    }
 }

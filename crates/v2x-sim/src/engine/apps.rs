@@ -136,11 +136,20 @@ impl<O: Observer> Sim<'_, O> {
 
     /// A separate TESLA key packet disclosing the key of `interval`.
     pub(super) fn tesla_key_gen(&mut self, node: NodeId, interval: u32) {
+        let now = self.now;
+        let bytes = match self.crypto.as_mut() {
+            None => self.sec.tesla_key_frame_bytes,
+            // The real sender's key packet, when one is due.
+            Some(c) => match c.disclose_key(node, interval, now) {
+                Some(b) => b + self.p.mac_overhead,
+                None => return,
+            },
+        };
         let frame = Frame {
             kind: FrameKind::TeslaKey { interval },
             src: node,
             dst: None,
-            bytes: self.sec.tesla_key_frame_bytes,
+            bytes,
         };
         let ac = self.sc.cam.access_category.index();
         self.mac_enqueue(node, ac, frame);

@@ -9,7 +9,7 @@ use super::{Event, Frame, FrameKind, NodeId, Sim};
 use crate::mobility::Position;
 use crate::scenario::AttackKind;
 use crate::security::Cost;
-use crate::station_crypto::{FrameRef, Verdict};
+use crate::station_crypto::{Decided, FrameRef, Verdict};
 use crate::verifier::Job;
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -245,7 +245,10 @@ impl<O: Observer> Sim<'_, O> {
                         // Lost if no key has come by its deadline, even if none ever comes.
                         let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
                         self.schedule(expiry, Event::TeslaExpiry { node: n, src });
-                        if let Some(k) = attached_key {
+                        if let Some(crypto) = self.crypto.as_mut() {
+                            let decided = crypto.receive_delayed(n, src, seq, now);
+                            self.tesla_release(n, decided);
+                        } else if let Some(k) = attached_key {
                             self.tesla_key(n, src, k);
                         }
                     }
@@ -266,7 +269,13 @@ impl<O: Observer> Sim<'_, O> {
                     }
                 }
             }
-            FrameKind::TeslaKey { interval } => self.tesla_key(n, frame.src, interval),
+            FrameKind::TeslaKey { interval } => match self.crypto.as_mut() {
+                Some(crypto) => {
+                    let decided = crypto.receive_key(n, frame.src, interval, now);
+                    self.tesla_release(n, decided);
+                }
+                None => self.tesla_key(n, frame.src, interval),
+            },
             FrameKind::QueryReply { id, gen_ns } => {
                 if id != 0 {
                     self.trace.query_reply_received();
@@ -329,6 +338,23 @@ impl<O: Observer> Sim<'_, O> {
             .partition(|p| p.0 <= interval);
         nb.pending = keep;
         for (_, frame, rx_ns, dist) in ready {
+            let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
+            self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
+        }
+    }
+
+    /// Real-crypto TESLA: the buffered CAMs the stations' real receivers decided go to
+    /// verification (at the cost of a verification); `verified` applies their verdicts.
+    fn tesla_release(&mut self, n: NodeId, decided: Vec<Decided>) {
+        for d in decided {
+            self.tesla_expiry(n, d.src);
+            let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&d.src) else {
+                continue;
+            };
+            let Some(i) = nb.pending.iter().position(|p| p.0 == d.seq) else {
+                continue;
+            };
+            let (_, frame, rx_ns, dist) = nb.pending.swap_remove(i);
             let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
             self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
         }
