@@ -1,15 +1,9 @@
 //! End-to-end: `v2x testbed` starts real station processes on loopback (issue 14's CI case).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn v2x() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::{repo, v2x_command};
 
 /// Processes still alive whose command line names `dir` (the run's station configs).
 fn survivors(dir: &Path) -> Vec<String> {
@@ -30,10 +24,10 @@ fn survivors(dir: &Path) -> Vec<String> {
 fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--quiet", "--out"])
         .arg(&out)
-        .arg(repo().join("scenarios/testbed/attack.toml"))
+        .arg(repo("").join("scenarios/testbed/attack.toml"))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -72,7 +66,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\nfoo = 3\n[protocol]\nprotocol = \"ieee1609.2\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -86,7 +80,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"rsa\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -102,7 +96,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = -1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -114,7 +108,7 @@ fn bad_scenarios_get_clear_errors() {
 #[test]
 fn every_shipped_testbed_scenario_loads() {
     let mut n = 0;
-    for e in std::fs::read_dir(repo().join("scenarios/testbed")).unwrap() {
+    for e in std::fs::read_dir(repo("").join("scenarios/testbed")).unwrap() {
         let path = e.unwrap().path();
         if let Err(err) = v2x_testbed::orchestrator::Scenario::load(&path) {
             panic!("{}: {err}", path.display());
