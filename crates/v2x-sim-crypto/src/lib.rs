@@ -204,7 +204,6 @@ impl RealStations {
         let mut payload = vec![0u8; self.payload_len.max(8)];
         payload[..4].copy_from_slice(&node.to_be_bytes());
         payload[4..8].copy_from_slice(&seq.to_be_bytes());
-        payload.truncate(self.payload_len.max(8));
         let station = self
             .stations
             .get_mut(node as usize)
