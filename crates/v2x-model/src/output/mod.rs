@@ -24,15 +24,16 @@ pub enum OutputError {
     Figure(#[from] FigureError),
 }
 
-/// `15.9505 n + 103.9319`.
-fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
+/// Maps an I/O error on `path` to [`OutputError::Io`].
+pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
     move |source| OutputError::Io {
         path: path.display().to_string(),
         source,
     }
 }
 
-fn write(dir: &Path, name: &str, contents: &str, files: &mut Vec<String>) -> Result<(), OutputError> {
+/// Writes `dir/name` and records `name` in `files`.
+pub(crate) fn write(dir: &Path, name: &str, contents: &str, files: &mut Vec<String>) -> Result<(), OutputError> {
     let path = dir.join(name);
     std::fs::write(&path, contents).map_err(io(&path))?;
     files.push(name.into());

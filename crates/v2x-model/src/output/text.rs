@@ -4,6 +4,7 @@ use crate::run::ModelResults;
 use crate::today::RadioResult;
 use std::fmt::Write as _;
 
+/// `15.9505 n + 103.9319`.
 pub fn fmt_line(a: f64, b: f64) -> String {
     let sign = if b < 0.0 { '-' } else { '+' };
     format!("{a:.4} n {sign} {:.4}", b.abs())
