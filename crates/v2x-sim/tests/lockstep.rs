@@ -84,3 +84,25 @@ fn dense_cluster_with_paper_costs_shows_no_lockstep() {
     // The old processor shows the artefact this guards against.
     assert!(pdr[2] < pdr[0] - 0.1, "old processor: {pdr:?}");
 }
+
+/// CAM generation jitter as EN 302 637-2 allows: intervals only grow, from the period up to
+/// period + jitter (mean period + jitter / 2); a jitter past T_GenCamMax is refused.
+#[test]
+fn cam_generation_jitter_only_lengthens_intervals() {
+    let mut s = Scenario::default();
+    s.duration_s = 11.0;
+    s.warmup_s = 1.0;
+    s.mobility = MobilityConfig::Static {
+        positions_m: vec![[0.0, 0.0], [50.0, 0.0]],
+    };
+    s.radio.fading = FadingConfig::None;
+    s.cam.generation_jitter_ms = 20.0;
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+    let ia = &r.variants[0].pooled.inter_arrival;
+    let (low, mean, high) = (ia.quantile_ms(0.0), ia.mean_ms(), ia.quantile_ms(1.0));
+    assert!(low >= 99.0 && high <= 121.5, "inter-arrival {low}..{high} ms");
+    assert!((mean - 110.0).abs() < 1.5, "mean inter-arrival {mean} ms");
+    s.cam.generation_jitter_ms = 950.0;
+    let e = s.validate().unwrap_err().to_string();
+    assert!(e.contains("T_GenCamMax"), "{e}");
+}
