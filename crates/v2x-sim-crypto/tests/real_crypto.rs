@@ -170,6 +170,34 @@ fn tesla_real_key_chains_agree_with_the_cost_model() {
     }
 }
 
+/// Every other protocol in the loop: real CAMs verified, every forged frame rejected by the
+/// real check (signature, MAC or tag) with its reason.
+#[test]
+fn every_protocol_rejects_forged_frames_in_the_loop() {
+    for protocol in ["etsi-v1.2.1", "hash-chain", "2flip", "none"] {
+        let mut s = scenario(2, CertificatePolicy::Always);
+        s.replications = 1;
+        s.variants.remove(0);
+        s.variants[0].protocol = protocol.into();
+        s.variants[0].verify_cost_us = 500.0;
+        s.variants[0].overhead_bytes = None;
+        s.variants[0].overhead_with_certificate_bytes = None;
+        s.variants[0].certificate = None;
+        let r = v2x_sim_crypto::run(&s, &v2x_report::Silent).expect("runs");
+        show(&r);
+        let m = &r.variants[0].pooled;
+        assert!(m.pdr_application() > 0.8 * m.pdr_network(), "{protocol}: CAMs verified");
+        assert!(m.attack_frames_sent > 0);
+        let rejected: u64 = m.rejected.values().sum();
+        if protocol == "none" {
+            assert!(m.attacks_accepted > 0 && rejected == 0, "{protocol}: nothing to check");
+        } else {
+            assert_eq!(m.attacks_accepted, 0, "{protocol}: {:?}", m.rejected);
+            assert!(rejected > 100, "{protocol}: {:?}", m.rejected);
+        }
+    }
+}
+
 /// The error of a run that must fail (its results are not printed: they are large).
 fn error_of(s: &Scenario) -> String {
     match v2x_sim_crypto::run(s, &v2x_report::Silent) {
