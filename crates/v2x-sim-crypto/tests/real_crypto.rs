@@ -116,9 +116,10 @@ fn attack_frames_are_rejected_by_real_verification_and_metrics_agree() {
 }
 
 /// Digest-signed CAMs with the certificate once per second: the real stack also sends its
-/// certificate after hearing a new station and on a peer's P2PCD request, which the cost
-/// model's schedule does not, so real receivers lose fewer CAMs to unknown certificates.
-/// This is protocol logic only the real-crypto mode simulates.
+/// certificate after hearing a new station (and on a peer's P2PCD request), which the cost
+/// model's periodic schedule does not, so real receivers lose fewer CAMs to unknown
+/// certificates. The real-crypto mode found it; the cost model's
+/// `certificate_on_new_station` closes the gap.
 #[test]
 fn real_certificate_logic_shows_where_the_cost_model_departs() {
     let r = v2x_sim_crypto::run(
@@ -129,6 +130,18 @@ fn real_certificate_logic_shows_where_the_cost_model_departs() {
     show(&r);
     let (model, real) = (&r.variants[0].pooled, &r.variants[1].pooled);
     assert!((model.pdr_network() - real.pdr_network()).abs() < 0.02);
+    // The cost model with the standard stack's rule (certificate after a new station).
+    let mut s = scenario(0, CertificatePolicy::Interval { interval_s: 1.0 });
+    s.variants[0].certificate_on_new_station = true;
+    s.variants.truncate(1);
+    let ruled = v2x_sim_crypto::run(&s, &v2x_report::Silent).expect("runs");
+    show(&ruled);
+    let ruled = ruled.variants[0].pooled.crypto_lost_unknown_certificate;
+    let real_lost = real.crypto_lost_unknown_certificate as f64;
+    assert!(
+        (ruled as f64 - real_lost).abs() <= 3.0 * real_lost.sqrt() + 3.0,
+        "with the rule the model agrees with the real stack: {ruled} vs {real_lost}"
+    );
     assert!(
         real.crypto_lost_unknown_certificate * 2 < model.crypto_lost_unknown_certificate,
         "real {} vs model {}",

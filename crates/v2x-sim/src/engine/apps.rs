@@ -75,12 +75,13 @@ impl<O: Observer> Sim<'_, O> {
         let node = &mut self.nodes[n as usize];
         let seq = node.cam_seq;
         node.cam_seq += 1;
+        let heard_new = std::mem::take(&mut node.certificate_due);
         let certificate = match sec.certificate {
             CertificatePolicy::Always => true,
             CertificatePolicy::Never => false,
-            CertificatePolicy::EveryNth { n } => seq.is_multiple_of(n.max(1)),
+            CertificatePolicy::EveryNth { n } => heard_new || seq.is_multiple_of(n.max(1)),
             CertificatePolicy::Interval { interval_s } => {
-                let due = node.last_certificate_ns.is_none_or(|t| now >= t + ns(interval_s));
+                let due = heard_new || node.last_certificate_ns.is_none_or(|t| now >= t + ns(interval_s));
                 if due {
                     node.last_certificate_ns = Some(now);
                 }

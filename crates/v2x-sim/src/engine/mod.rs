@@ -173,6 +173,8 @@ struct Node {
     proc: Processor<Work>,
     cam_seq: u32,
     last_certificate_ns: Option<u64>,
+    /// The next CAM carries the certificate: a new station was heard.
+    certificate_due: bool,
     neighbours: IntMap<Neighbour>,
     last_heard_cam: Option<(NodeId, u32, u64)>,
 }
@@ -311,6 +313,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
                 cam_seq: 0,
                 last_certificate_ns: None,
+                certificate_due: false,
                 neighbours: IntMap::default(),
                 last_heard_cam: None,
             })

@@ -166,12 +166,18 @@ impl<O: Observer> Sim<'_, O> {
                 ..
             } => {
                 let src = frame.src;
-                let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
+                let node = &mut self.nodes[n as usize];
+                let nb = node.neighbours.entry(src).or_default();
                 let previous = nb.last_verified_ns;
                 nb.last_verified_ns = Some(now);
                 nb.last_pos = pos;
                 nb.highest_seq = Some(nb.highest_seq.map_or(seq, |h| h.max(seq)));
                 if certificate {
+                    // A station heard for the first time: the next own CAM carries the
+                    // certificate so that it can verify us at once (where enabled).
+                    if !nb.certificate_known && self.sec.certificate_on_new_station {
+                        node.certificate_due = true;
+                    }
                     nb.certificate_known = true;
                 }
                 if gen_ns < self.p.warmup_ns {

@@ -119,6 +119,11 @@ pub struct VariantConfig {
     /// once the message carrying it has been verified (IEEE 1609.2 5.1.2 / TS 103 097: a
     /// certificate is trusted only after its chain is checked), not when it is received.
     pub require_known_certificate: bool,
+    /// After verifying the certificate of a station not heard before, the next own CAM
+    /// carries the full certificate (with `certificate` every n-th or per interval), so the
+    /// newcomer can verify this station at once: what the real IEEE 1609.2 stack
+    /// (v2x-security's SN-ENCAP) does. Off by default: the papers' schedules are periodic.
+    pub certificate_on_new_station: bool,
     /// TESLA: delay between a packet and the disclosure of its key (s; default: the
     /// profile's key disclosure, else 0.1).
     pub tesla_disclosure_delay_s: Option<f64>,
@@ -155,6 +160,7 @@ impl Default for VariantConfig {
             overhead_with_certificate_bytes: None,
             certificate: None,
             require_known_certificate: true,
+            certificate_on_new_station: false,
             tesla_disclosure_delay_s: None,
             tesla_key_frame_bytes: None,
             tesla_attached_key_bytes: None,
