@@ -68,6 +68,9 @@ v2x_profile::named_enum! {
         InterArrivalMeanMs = "inter_arrival_mean_ms",
         /// CAMs dropped by the security queue / CAMs that reached it.
         CryptoLossRatio = "crypto_loss_ratio",
+        /// CAMs verified before they expired / CAMs that reached the security queue (paper
+        /// 001 Eq. 3: one minus the cryptographic loss ratio when nothing is forged).
+        VerificationRatio = "verification_ratio",
         /// Weighted safety awareness (fidelity of the neighbour table, 0..1).
         WeightedAwareness = "weighted_awareness",
         /// V2I queries answered / queries sent.

@@ -217,7 +217,7 @@ pub fn run(config: &Config, progress: &dyn v2x_report::Progress) -> Result<Repor
 fn not_done(config: &Config) -> Vec<String> {
     let mut v = Vec::new();
     if config.wants("001") {
-        v.push("paper 001: E2E delay and verification ratio vs density with a 100 ms FIFO deadline (simulation) — no scenario file yet; only its benchmark and overhead tables are compared".into());
+        v.push("paper 001: Figs. 11-14 and 16 (E2E delay of two parked vehicles; the simulator's E2E delay is in the results folder but the figures' values are not in papers.json) and Fig. 15 at densities other than 10 and 100 (the text quotes no other value)".into());
     }
     if config.wants("002") {
         v.push("paper 002: Tables 4.1-4.2 (test bench under load and attack) — no testbed or simulator scenario of that plan yet; only Table 3.2 is compared".into());
