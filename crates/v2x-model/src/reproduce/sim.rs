@@ -450,12 +450,16 @@ mod tests {
                 m.variant
             );
         }
-        assert_eq!(n, 22, "paper 000 Figs. 15-19 and Table 7, paper 004 Fig. 3(a)");
+        assert_eq!(
+            n, 29,
+            "paper 000 Figs. 15-19 and Table 7, paper 001 Fig. 15, paper 004 Fig. 3(a)"
+        );
     }
 
     #[test]
     fn the_table6_scenario_states_the_papers_parameters() {
-        let (file, text) = (SCENARIOS[0].file, SCENARIOS[0].text);
+        let s = SCENARIOS.iter().find(|s| s.file == "000-table6.toml").unwrap();
+        let (file, text) = (s.file, s.text);
         let sc = scenario(file, text, false).unwrap();
         assert_eq!(sc.radio.cutoff_range_m, 500.0, "Table 6: transmission range 500 m");
         assert_eq!(sc.radio.data_rate_mbps, 6.0);
@@ -466,5 +470,25 @@ mod tests {
         }
         let quick = scenario(file, text, true).unwrap();
         assert_eq!((quick.duration_s, quick.replications), (QUICK_DURATION_S, 1));
+    }
+
+    #[test]
+    fn the_fig15_scenarios_state_the_papers_parameters() {
+        for s in SCENARIOS.iter().filter(|s| s.paper == "001") {
+            let sc = scenario(s.file, s.text, false).unwrap();
+            assert_eq!(sc.radio.data_rate_mbps, 6.0, "{}: Sec. 6", s.file);
+            assert_eq!(sc.radio.tx_power_dbm, 24.0, "{}: Sec. 6", s.file);
+            assert_eq!(sc.cam.rate_hz, 10.0, "{}: a BSM every 100 ms", s.file);
+            for (variant, profile) in [
+                ("hash-chain-software", "mk5-software"),
+                ("ieee1609.2-software", "mk5-software"),
+                ("ieee1609.2-hsm", "mk5-hsm"),
+            ] {
+                let v = sc.variants.iter().find(|v| v.name == variant).unwrap();
+                assert_eq!(v.profile, profile, "{}: {variant}", s.file);
+                assert_eq!(v.deadline_ms, 100.0, "{}: 100 ms FIFO expiry", s.file);
+                assert_eq!(v.cores, 1, "{}: one verification module", s.file);
+            }
+        }
     }
 }
