@@ -90,7 +90,8 @@ pub enum TicketSet {
     /// CAM, DENM and TESLA-commitment permissions, valid for the PKI's ticket validity.
     #[default]
     Standard,
-    /// Standard permissions, validity ended a day ago (A-CER-03).
+    /// Standard permissions, validity (one hour) ended an hour ago (A-CER-03): inside the
+    /// AA's validity, so that a receiver names the expiry rather than an inconsistent chain.
     Expired,
     /// CAM only: a DENM signed with it is outside its permissions (A-CON-01).
     CamOnly,
@@ -137,8 +138,9 @@ pub fn issue_tickets(pki: &Pki, station: &str, set: TicketSet, count: usize) -> 
             pki.issue_tickets(station, count, &TicketSpec::new(&set.psids(), validity))?;
         }
         TicketSet::Expired => {
-            let mut spec = TicketSpec::new(&set.psids(), DAY);
-            spec.start = Some(TaiTime::now().saturating_sub(3 * DAY));
+            let hour = Duration::from_secs(3600);
+            let mut spec = TicketSpec::new(&set.psids(), hour);
+            spec.start = Some(TaiTime::now().saturating_sub(2 * hour));
             // The named lab option: A-CER-03 needs a ticket that is over when issued.
             spec.insecure_allow_expired = true;
             pki.issue_tickets(station, count, &spec)?;
@@ -283,6 +285,9 @@ pub struct BuildOptions {
     /// Sign CAMs with the full certificate every time (attackers: the receiver must
     /// then check a signature for every packet).
     pub always_certificate: bool,
+    /// INSECURE, for the A-CER-03 attacker only: sign with a certificate that is not valid
+    /// (expired) instead of refusing, as SN-ENCAP otherwise does.
+    pub insecure_sign_with_invalid_certificate: bool,
 }
 
 /// Everything a station process needs to build its authenticators.
@@ -369,6 +374,8 @@ impl StationCredentials {
         if self.options.always_certificate {
             entity.encap_profile_mut(v2x_security::ProfileKind::Cam).signer = SignerPolicy::Certificate;
         }
+        entity.encap_policy_mut().insecure_sign_with_invalid_certificate =
+            self.options.insecure_sign_with_invalid_certificate;
         Ok(entity)
     }
 
