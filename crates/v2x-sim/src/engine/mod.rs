@@ -318,10 +318,14 @@ impl<'a, O: Observer> Sim<'a, O> {
                 last_heard_cam: None,
             })
             .collect();
-        // The grid mobility is a torus: radio distances wrap as the vehicles do.
+        // The grid mobility is a torus and the highway a ring road: radio distances wrap as
+        // the vehicles do, so that vehicles near an edge see as many neighbours as others.
         let grid = match sc.mobility {
             crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => {
                 SpatialGrid::wrapping(p.search_m, [Some(width_m), Some(height_m)])
+            }
+            crate::scenario::MobilityConfig::Highway { length_m, .. } => {
+                SpatialGrid::wrapping(p.search_m, [Some(length_m), None])
             }
             _ => SpatialGrid::new(p.search_m),
         };
