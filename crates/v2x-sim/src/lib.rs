@@ -21,6 +21,7 @@ pub mod output;
 pub mod phy;
 pub mod scenario;
 pub mod security;
+pub mod signer_tables;
 pub mod spatial;
 pub mod verifier;
 

@@ -10,11 +10,12 @@
 use crate::error::{CostsError, SimError};
 use crate::scenario::{
     parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueryConfig, QueueOrder, VariantConfig,
+    VerifierStrategy,
 };
 use serde::Serialize;
 use v2x_profile::{
-    LatencyDistribution, Level, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId, SignerKind,
-    Variant,
+    LatencyDistribution, Level, Method, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId,
+    SignerKind, Variant,
 };
 
 /// A service-time distribution in ns, or free.
@@ -71,6 +72,28 @@ pub struct SizesUse {
     pub tesla_disclosure_delay_s: Option<f64>,
 }
 
+/// The receiver's verification strategy with its costs (see [`crate::signer_tables`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VerifierModel {
+    /// Every digest-signed message at [`SecurityModel::verify`].
+    Plain,
+    /// Per-signer tables: first-seen signers at [`SecurityModel::verify`], then `build`
+    /// once, then `table` per message; at most `max_tables` per receiver.
+    Precomputed {
+        table: Cost,
+        build: Cost,
+        build_after: u32,
+        max_tables: usize,
+    },
+}
+
+/// The methods of profile rows that already measure a per-signer table.
+const TABLE_METHODS: [Method; 3] = [
+    Method::PrecomputedTable100,
+    Method::Repeat100Precomputed,
+    Method::Repeat100PrecomputedCompressedR,
+];
+
 /// A variant resolved against its profile.
 #[derive(Debug, Clone)]
 pub struct SecurityModel {
@@ -85,6 +108,8 @@ pub struct SecurityModel {
     pub verify_certificate: Cost,
     pub encrypt: Cost,
     pub decrypt: Cost,
+    /// How digest-signed messages are verified (`[variant.verifier]`).
+    pub verifier: VerifierModel,
     pub cores: u32,
     pub order: QueueOrder,
     pub deadline_ns: u64,
@@ -291,6 +316,41 @@ impl SecurityModel {
             };
             (verify, verify_certificate, sign)
         };
+        let verifier = match v.verifier.strategy {
+            VerifierStrategy::Plain => VerifierModel::Plain,
+            VerifierStrategy::Precomputed if kind == ProtocolId::None => VerifierModel::Plain,
+            VerifierStrategy::Precomputed => {
+                if verify_variant.method.is_some_and(|m| TABLE_METHODS.contains(&m)) {
+                    return Err(r.err(format!(
+                        "verifier `precomputed`: the first-seen cost must be a verification without a table, \
+                         but verify_variant resolves to `{verify_variant}`; name a plain row, e.g. `repeat100-plain`"
+                    )));
+                }
+                let table = if v.verifier.table_cost_us > 0.0 {
+                    r.fixed("verify-with-table", v.verifier.table_cost_us)
+                } else {
+                    let method = if cost_protocol == ProtocolId::Raw {
+                        Method::PrecomputedTable100
+                    } else {
+                        Method::Repeat100Precomputed
+                    };
+                    let mut w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
+                    w.method = Some(method);
+                    let w = w.with(&parse_variant("verifier.table_variant", &v.verifier.table_variant).map_err(scenario_err)?);
+                    let p = r.profile("verifier `precomputed`: set `profile` or `verifier.table_cost_us`")?;
+                    let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
+                    let (c, name) = (c.clone(), p.name.clone());
+                    r.record("verify-with-table", &c, &name)
+                };
+                let build = r.fixed("table-build", v.verifier.table_build_us);
+                VerifierModel::Precomputed {
+                    table,
+                    build,
+                    build_after: v.verifier.build_after.max(1),
+                    max_tables: v.verifier.max_tables as usize,
+                }
+            }
+        };
         let (encrypt, decrypt) = if query.enabled && kind != ProtocolId::None {
             let p = r.profile("the query service's encap/decap at level encrypt")?;
             let qp: ProtocolId = query
@@ -370,6 +430,7 @@ impl SecurityModel {
             verify_certificate,
             encrypt,
             decrypt,
+            verifier,
             cores,
             order: v.order,
             deadline_ns: s_to_ns(v.deadline_ms / 1000.0),

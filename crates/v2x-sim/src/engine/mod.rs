@@ -173,6 +173,8 @@ struct Node {
     last_certificate_ns: Option<u64>,
     neighbours: IntMap<Neighbour>,
     last_heard_cam: Option<(NodeId, u32, u64)>,
+    /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
+    tables: crate::signer_tables::SignerTables,
 }
 
 /// Run-wide constants derived from the scenario.
@@ -309,6 +311,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 last_certificate_ns: None,
                 neighbours: IntMap::default(),
                 last_heard_cam: None,
+                tables: Default::default(),
             })
             .collect();
         // The grid mobility is a torus: radio distances wrap as the vehicles do.
