@@ -336,7 +336,9 @@ impl SecurityModel {
                     };
                     let mut w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
                     w.method = Some(method);
-                    let w = w.with(&parse_variant("verifier.table_variant", &v.verifier.table_variant).map_err(scenario_err)?);
+                    let w = w.with(
+                        &parse_variant("verifier.table_variant", &v.verifier.table_variant).map_err(scenario_err)?,
+                    );
                     let p = r.profile("verifier `precomputed`: set `profile` or `verifier.table_cost_us`")?;
                     let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
                     let (c, name) = (c.clone(), p.name.clone());

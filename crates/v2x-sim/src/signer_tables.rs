@@ -8,7 +8,10 @@
 //! `max_tables` tables and evicts the least recently used (whose signer then starts over).
 //! Signers are the sending stations (a pseudonym change is not modelled as a new signer).
 
-use crate::engine::{IntMap, NodeId};
+use std::collections::HashMap;
+
+/// A signer: the sending station's node id (`engine::NodeId`).
+pub type SignerId = u32;
 
 /// What one verification cost under the `precomputed` strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +34,7 @@ struct Signer {
 /// One receiver's per-signer tables (only the bookkeeping: which signers have one).
 #[derive(Debug, Default)]
 pub struct SignerTables {
-    signers: IntMap<Signer>,
+    signers: HashMap<SignerId, Signer>,
     tables: usize,
     tick: u64,
     /// Tables built and evicted so far.
@@ -41,7 +44,7 @@ pub struct SignerTables {
 
 impl SignerTables {
     /// Counts a message of `signer` and says what verifying it costs.
-    pub fn hear(&mut self, signer: NodeId, build_after: u32, max_tables: usize) -> TableUse {
+    pub fn hear(&mut self, signer: SignerId, build_after: u32, max_tables: usize) -> TableUse {
         self.tick += 1;
         let tick = self.tick;
         let s = self.signers.entry(signer).or_default();
@@ -88,10 +91,7 @@ mod tests {
         let mut t = SignerTables::default();
         // Signer 1: plain, plain, build, hit.
         let uses: Vec<TableUse> = (0..4).map(|_| t.hear(1, 3, 2)).collect();
-        assert_eq!(
-            uses,
-            [TableUse::Plain, TableUse::Plain, TableUse::Build, TableUse::Hit]
-        );
+        assert_eq!(uses, [TableUse::Plain, TableUse::Plain, TableUse::Build, TableUse::Hit]);
         for _ in 0..3 {
             t.hear(2, 3, 2);
         }

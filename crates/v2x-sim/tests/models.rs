@@ -407,12 +407,14 @@ fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
     s.duration_s = 4.0;
     s.warmup_s = 1.5;
     s.mobility = MobilityConfig::Static {
-        positions_m: (0..40).map(|i| [f64::from(i % 20) * 5.0, f64::from(i / 20) * 5.0]).collect(),
+        positions_m: (0..40)
+            .map(|i| [f64::from(i % 20) * 5.0, f64::from(i / 20) * 5.0])
+            .collect(),
     };
     s.radio.fading = FadingConfig::None;
     let plain = VariantConfig {
         name: "plain".into(),
-        protocol: "hash-chain".into(),
+        protocol: "raw".into(),
         verify_cost_us: 3_000.0,
         deadline_ms: 100.0,
         cores: 1,
@@ -440,7 +442,11 @@ fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
     assert!(loss[2] > loss[1] + 0.05, "a too-small cache does not: {loss:?}");
     // The costs used are reported: first-seen (verify), table and build.
     let roles: Vec<(&str, f64)> = r.variants[1].costs.iter().map(|c| (c.role, c.mean_us)).collect();
-    for want in [("verify", 3_000.0), ("verify-with-table", 1_000.0), ("table-build", 20_000.0)] {
+    for want in [
+        ("verify", 3_000.0),
+        ("verify-with-table", 1_000.0),
+        ("table-build", 20_000.0),
+    ] {
         assert!(roles.contains(&want), "{roles:?}");
     }
     // Mean verification service under tables: after warm-up every signer has its table,
