@@ -506,6 +506,47 @@ mod tests {
     }
 
     #[test]
+    fn precomputed_verifier_takes_its_table_cost_from_the_profile() {
+        let profile = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/profiles/verify-p256.json");
+        let mut v = VariantConfig {
+            name: "p".into(),
+            protocol: "ieee1609.2".into(),
+            profile: profile.into(),
+            verify_variant: "p256/cam/digest/repeat100-plain".into(),
+            sign_variant: "p256/cam/digest/fastest".into(),
+            ..VariantConfig::default()
+        };
+        v.verifier.strategy = VerifierStrategy::Precomputed;
+        v.verifier.table_build_us = 500.0;
+        let m = SecurityModel::resolve(&v, &QueryConfig::default(), 36).unwrap();
+        let VerifierModel::Precomputed { table, build, .. } = &m.verifier else {
+            panic!("{:?}", m.verifier)
+        };
+        let key = |role: &str| m.costs.iter().find(|c| c.role == role).and_then(|c| c.key.clone());
+        assert_eq!(
+            key("verify-with-table").as_deref(),
+            Some("ieee1609.2/decap/p256/cam/sign/digest/100/repeat100-precomputed")
+        );
+        assert_eq!(
+            key("verify").as_deref(),
+            Some("ieee1609.2/decap/p256/cam/sign/digest/100/repeat100-plain")
+        );
+        assert!(
+            table.mean_us() < m.verify.mean_us(),
+            "{} vs {}",
+            table.mean_us(),
+            m.verify.mean_us()
+        );
+        assert_eq!(build.sample_ns(0.5), 500_000);
+        // A first-seen cost that is itself a table row is refused.
+        v.verify_variant = "p256/cam/digest/repeat100-precomputed".into();
+        let e = SecurityModel::resolve(&v, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("repeat100-plain"), "{e}");
+    }
+
+    #[test]
     fn paper_profiles_carry_sizes_and_session_schemes_are_refused() {
         let v = VariantConfig {
             name: "f".into(),
