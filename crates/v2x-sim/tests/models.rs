@@ -460,7 +460,7 @@ fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
 
 #[test]
 fn verifier_strategy_names_and_costs_are_checked() {
-    let text = "name = \"x\"\nduration_s = 1.0\n[[variant]]\nname = \"v\"\nprotocol = \"hash-chain\"\nverify_cost_us = 10.0\n[variant.verifier]\nstrategy = \"tables\"\n";
+    let text = "name = \"x\"\nduration_s = 1.0\nwarmup_s = 0.5\n[[variant]]\nname = \"v\"\nprotocol = \"hash-chain\"\nverify_cost_us = 10.0\n[variant.verifier]\nstrategy = \"tables\"\n";
     let e = Scenario::parse(text, "test").unwrap_err().to_string();
     assert!(e.contains("plain") && e.contains("precomputed"), "{e}");
     let text = text.replace("\"tables\"", "\"precomputed\"");

@@ -549,7 +549,8 @@ mod tests {
         assert_eq!(receiver.verifier().strategy().name(), "precomputed");
         let now = TaiTime::now();
         for i in 0..4u8 {
-            let req = v2x_security::EncapRequest::new(v2x_security::ProfileKind::Cam, &[i; 20]).at(now);
+            let payload = [i; 20];
+            let req = v2x_security::EncapRequest::new(v2x_security::ProfileKind::Cam, &payload).at(now);
             let msg = sender.encap(&req).unwrap();
             let out = receiver.decap_at(&msg.bytes, now);
             assert!(out.is_ok(), "{out:?}");
