@@ -23,6 +23,7 @@ pub mod output;
 pub mod phy;
 pub mod scenario;
 pub mod security;
+pub mod signer_tables;
 pub mod spatial;
 pub mod station_crypto;
 pub mod verifier;

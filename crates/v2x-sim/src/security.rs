@@ -10,12 +10,12 @@
 use crate::error::{CostsError, SimError};
 use crate::scenario::{
     parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueryConfig, QueueOrder, SecurityMode,
-    SigningCore, VariantConfig,
+    SigningCore, VariantConfig, VerifierStrategy,
 };
 use serde::Serialize;
 use v2x_profile::{
-    LatencyDistribution, Level, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId, SignerKind,
-    Variant,
+    LatencyDistribution, Level, Method, Operation, OperationCost, PacketSizes, ProcessorProfile, ProtocolId,
+    SignerKind, Variant,
 };
 
 /// A service-time distribution in ns, or free.
@@ -83,6 +83,28 @@ pub struct SizesUse {
     pub tesla_disclosure_delay_s: Option<f64>,
 }
 
+/// The receiver's verification strategy with its costs (see [`crate::signer_tables`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VerifierModel {
+    /// Every digest-signed message at [`SecurityModel::verify`].
+    Plain,
+    /// Per-signer tables: first-seen signers at [`SecurityModel::verify`], then `build`
+    /// once, then `table` per message; at most `max_tables` per receiver.
+    Precomputed {
+        table: Cost,
+        build: Cost,
+        build_after: u32,
+        max_tables: usize,
+    },
+}
+
+/// The methods of profile rows that already measure a per-signer table.
+const TABLE_METHODS: [Method; 3] = [
+    Method::PrecomputedTable100,
+    Method::Repeat100Precomputed,
+    Method::Repeat100PrecomputedCompressedR,
+];
+
 /// A variant resolved against its profile.
 #[derive(Debug, Clone)]
 pub struct SecurityModel {
@@ -98,6 +120,8 @@ pub struct SecurityModel {
     pub verify_certificate: Cost,
     pub encrypt: Cost,
     pub decrypt: Cost,
+    /// How digest-signed messages are verified (`[variant.verifier]`).
+    pub verifier: VerifierModel,
     pub mode: SecurityMode,
     pub cores: u32,
     pub signing: SigningCore,
@@ -319,6 +343,43 @@ impl SecurityModel {
             };
             (verify, verify_certificate, sign)
         };
+        let verifier = match v.verifier.strategy {
+            VerifierStrategy::Plain => VerifierModel::Plain,
+            VerifierStrategy::Precomputed if kind == ProtocolId::None => VerifierModel::Plain,
+            VerifierStrategy::Precomputed => {
+                if verify_variant.method.is_some_and(|m| TABLE_METHODS.contains(&m)) {
+                    return Err(r.err(format!(
+                        "verifier `precomputed`: the first-seen cost must be a verification without a table, \
+                         but verify_variant resolves to `{verify_variant}`; name a plain row, e.g. `repeat100-plain`"
+                    )));
+                }
+                let table = if v.verifier.table_cost_us > 0.0 {
+                    r.fixed("verify-with-table", v.verifier.table_cost_us)
+                } else {
+                    let method = if cost_protocol == ProtocolId::Raw {
+                        Method::PrecomputedTable100
+                    } else {
+                        Method::Repeat100Precomputed
+                    };
+                    let mut w = wanted("verify_variant", &v.verify_variant, Level::Sign)?;
+                    w.method = Some(method);
+                    let w = w.with(
+                        &parse_variant("verifier.table_variant", &v.verifier.table_variant).map_err(scenario_err)?,
+                    );
+                    let p = r.profile("verifier `precomputed`: set `profile` or `verifier.table_cost_us`")?;
+                    let c = p.require(cost_protocol, receive_op, &w).map_err(|e| r.profile_err(e))?;
+                    let (c, name) = (c.clone(), p.name.clone());
+                    r.record("verify-with-table", &c, &name)
+                };
+                let build = r.fixed("table-build", v.verifier.table_build_us);
+                VerifierModel::Precomputed {
+                    table,
+                    build,
+                    build_after: v.verifier.build_after.max(1),
+                    max_tables: v.verifier.max_tables as usize,
+                }
+            }
+        };
         let (encrypt, decrypt) = if query.enabled && kind != ProtocolId::None {
             let p = r.profile("the query service's encap/decap at level encrypt")?;
             let qp: ProtocolId = query
@@ -410,6 +471,7 @@ impl SecurityModel {
             verify_certificate,
             encrypt,
             decrypt,
+            verifier,
             mode: v.mode,
             cores,
             signing: v.signing,
@@ -528,6 +590,49 @@ mod tests {
         };
         let m = SecurityModel::resolve(&given, &QueryConfig::default(), 36).unwrap();
         assert_eq!(m.overhead_digest, 120);
+    }
+
+    #[test]
+    fn precomputed_verifier_takes_its_table_cost_from_the_profile() {
+        let profile = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/profiles/verify-p256.json");
+        let mut v = VariantConfig {
+            name: "p".into(),
+            protocol: "ieee1609.2".into(),
+            profile: profile.into(),
+            verify_variant: "p256/cam/digest/repeat100-plain".into(),
+            sign_variant: "p256/cam/digest/fastest".into(),
+            // The verify suite measures no sizes.
+            overhead_bytes: Some(93),
+            ..VariantConfig::default()
+        };
+        v.verifier.strategy = VerifierStrategy::Precomputed;
+        v.verifier.table_build_us = 500.0;
+        let m = SecurityModel::resolve(&v, &QueryConfig::default(), 36).unwrap();
+        let VerifierModel::Precomputed { table, build, .. } = &m.verifier else {
+            panic!("{:?}", m.verifier)
+        };
+        let key = |role: &str| m.costs.iter().find(|c| c.role == role).and_then(|c| c.key.clone());
+        assert_eq!(
+            key("verify-with-table").as_deref(),
+            Some("ieee1609.2/decap/p256/cam/sign/digest/100/repeat100-precomputed")
+        );
+        assert_eq!(
+            key("verify").as_deref(),
+            Some("ieee1609.2/decap/p256/cam/sign/digest/100/repeat100-plain")
+        );
+        assert!(
+            table.mean_us() < m.verify.mean_us(),
+            "{} vs {}",
+            table.mean_us(),
+            m.verify.mean_us()
+        );
+        assert_eq!(build.sample_ns(0.5), 500_000);
+        // A first-seen cost that is itself a table row is refused.
+        v.verify_variant = "p256/cam/digest/repeat100-precomputed".into();
+        let e = SecurityModel::resolve(&v, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("repeat100-plain"), "{e}");
     }
 
     #[test]

@@ -5,7 +5,10 @@
 
 use std::path::{Path, PathBuf};
 use v2x_sim::channel::{dbm_to_mw, gamma_p, PathLoss};
-use v2x_sim::scenario::{DeadlinePolicy, FadingConfig, MobilityConfig, PathLossConfig, ReceptionModel, VariantConfig};
+use v2x_sim::scenario::{
+    DeadlinePolicy, FadingConfig, MobilityConfig, PathLossConfig, ReceptionModel, VariantConfig, VerifierConfig,
+    VerifierStrategy,
+};
 use v2x_sim::{Overrides, Scenario, SimError};
 
 fn repo() -> PathBuf {
@@ -420,4 +423,74 @@ fn highway_radio_distances_wrap_like_the_vehicles() {
     let within: u64 = bins.iter().take(300 / 50).map(|b| b.attempts).sum();
     assert!(within > 0, "{bins:?}");
     assert_eq!(beyond, 0, "pairs farther apart than half the ring: {bins:?}");
+
+#[test]
+fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
+    // 40 vehicles within range at 10 Hz: each receiver is offered 390 CAMs/s. Plain
+    // verification at 3 ms each needs 1.17 cores: about 15% must be lost. With tables
+    // (built at a signer's 4th message for 20 ms, then 1 ms per message) the steady load
+    // is 0.39 cores.
+    let mut s = Scenario::default();
+    s.duration_s = 4.0;
+    s.warmup_s = 1.5;
+    s.mobility = MobilityConfig::Static {
+        positions_m: (0..40)
+            .map(|i| [f64::from(i % 20) * 5.0, f64::from(i / 20) * 5.0])
+            .collect(),
+    };
+    s.radio.fading = FadingConfig::None;
+    let plain = VariantConfig {
+        name: "plain".into(),
+        protocol: "raw".into(),
+        verify_cost_us: 3_000.0,
+        deadline_ms: 100.0,
+        cores: 1,
+        ..VariantConfig::default()
+    };
+    let mut tables = plain.clone();
+    tables.name = "precomputed".into();
+    tables.verifier = VerifierConfig {
+        strategy: VerifierStrategy::Precomputed,
+        build_after: 4,
+        max_tables: 64,
+        table_build_us: 20_000.0,
+        table_cost_us: 1_000.0,
+        ..VerifierConfig::default()
+    };
+    // Room for only 8 tables: most signers stay plain (LRU churn), loss stays high.
+    let mut few = tables.clone();
+    few.name = "precomputed-8".into();
+    few.verifier.max_tables = 8;
+    s.variants = vec![plain, tables, few];
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+    let loss: Vec<f64> = r.variants.iter().map(|v| v.pooled.crypto_loss_ratio()).collect();
+    assert!((loss[0] - 0.15).abs() < 0.06, "plain loss {loss:?}");
+    assert!(loss[1] < 0.01, "tables remove the overload: {loss:?}");
+    assert!(loss[2] > loss[1] + 0.05, "a too-small cache does not: {loss:?}");
+    // The costs used are reported: first-seen (verify), table and build.
+    let roles: Vec<(&str, f64)> = r.variants[1].costs.iter().map(|c| (c.role, c.mean_us)).collect();
+    for want in [
+        ("verify", 3_000.0),
+        ("verify-with-table", 1_000.0),
+        ("table-build", 20_000.0),
+    ] {
+        assert!(roles.contains(&want), "{roles:?}");
+    }
+    // Mean verification service under tables: after warm-up every signer has its table,
+    // so the mean latency is near the table cost, far below plain's.
+    let (p, t) = (
+        r.variants[0].pooled.verification_latency.mean_ms(),
+        r.variants[1].pooled.verification_latency.mean_ms(),
+    );
+    assert!(t < 2.0 && p > 3.0, "latency ms: plain {p}, precomputed {t}");
+}
+
+#[test]
+fn verifier_strategy_names_and_costs_are_checked() {
+    let text = "name = \"x\"\nduration_s = 1.0\nwarmup_s = 0.5\n[[variant]]\nname = \"v\"\nprotocol = \"hash-chain\"\nverify_cost_us = 10.0\n[variant.verifier]\nstrategy = \"tables\"\n";
+    let e = Scenario::parse(text, "test").unwrap_err().to_string();
+    assert!(e.contains("plain") && e.contains("precomputed"), "{e}");
+    let text = text.replace("\"tables\"", "\"precomputed\"");
+    let e = Scenario::parse(&text, "test").unwrap_err().to_string();
+    assert!(e.contains("table_build_us"), "{e}");
 }

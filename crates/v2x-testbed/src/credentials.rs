@@ -285,6 +285,9 @@ pub struct BuildOptions {
     /// Sign CAMs with the full certificate every time (attackers: the receiver must
     /// then check a signature for every packet).
     pub always_certificate: bool,
+    /// How the station's 1609.2 receivers verify signatures (`plain` or the opt-in
+    /// `precomputed` per-signer tables; docs/verification-strategies.md).
+    pub verifier: v2x_crypto::VerifyStrategy,
     /// INSECURE, for the A-CER-03 attacker only: sign with a certificate that is not valid
     /// (expired) instead of refusing, as SN-ENCAP otherwise does.
     pub insecure_sign_with_invalid_certificate: bool,
@@ -374,6 +377,7 @@ impl StationCredentials {
         if self.options.always_certificate {
             entity.encap_profile_mut(v2x_security::ProfileKind::Cam).signer = SignerPolicy::Certificate;
         }
+        entity.set_verify_strategy(self.options.verifier);
         entity.encap_policy_mut().insecure_sign_with_invalid_certificate =
             self.options.insecure_sign_with_invalid_certificate;
         Ok(entity)
@@ -524,6 +528,40 @@ mod tests {
             };
             assert!(ok, "{text}: {outcome:?}");
         }
+    }
+
+    #[test]
+    fn the_configured_verification_strategy_is_the_receivers() {
+        let dir = tempfile::tempdir().unwrap();
+        let protocol: ProtocolConfig = toml::from_str("protocol = \"ieee1609.2\"").unwrap();
+        let pki = open_or_init_pki(dir.path()).unwrap();
+        issue_tickets(&pki, "a", TicketSet::Standard, 2).unwrap();
+        provision_protocol(&pki, &protocol).unwrap();
+        let verifier: v2x_crypto::VerifyStrategy =
+            toml::from_str("strategy = \"precomputed\"\nbuild_after = 2").unwrap();
+        let options = BuildOptions {
+            verifier,
+            ..BuildOptions::default()
+        };
+        let a = StationCredentials::open(dir.path(), "a", 1, &protocol, options).unwrap();
+        let mut sender = a.entity().unwrap();
+        let mut receiver = a.entity().unwrap();
+        assert_eq!(receiver.verifier().strategy().name(), "precomputed");
+        let now = TaiTime::now();
+        for i in 0..4u8 {
+            let payload = [i; 20];
+            let req = v2x_security::EncapRequest::new(v2x_security::ProfileKind::Cam, &payload).at(now);
+            let msg = sender.encap(&req).unwrap();
+            let out = receiver.decap_at(&msg.bytes, now);
+            assert!(out.is_ok(), "{out:?}");
+        }
+        // Message 1 carries the certificate; the signer's table is built at its 2nd
+        // message and serves the rest.
+        let stats = receiver.verifier().cache_stats().unwrap();
+        assert_eq!((stats.plain, stats.builds, stats.table_hits), (1, 1, 3), "{stats:?}");
+        let bad: Result<v2x_crypto::VerifyStrategy, _> = toml::from_str("strategy = \"fastest\"");
+        let e = bad.unwrap_err().to_string();
+        assert!(e.contains("plain") && e.contains("precomputed"), "{e}");
     }
 
     #[test]

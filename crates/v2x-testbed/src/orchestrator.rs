@@ -49,6 +49,10 @@ pub struct ReceiverOptions {
     /// Defence `rate-limit-per-source`: Hz per source address (0 = off).
     #[serde(default)]
     pub rate_limit_per_source_hz: f64,
+    /// `[receiver.verifier]`: `strategy = "plain"` (default) or `"precomputed"` (opt-in
+    /// per-signer tables, with `build_after`, `max_bytes`, `window`, `max_tracked`).
+    #[serde(default)]
+    pub verifier: v2x_crypto::VerifyStrategy,
 }
 
 impl Default for ReceiverOptions {
@@ -58,6 +62,7 @@ impl Default for ReceiverOptions {
             queue_capacity: 1024,
             deadline_ms: 100,
             rate_limit_per_source_hz: 0.0,
+            verifier: v2x_crypto::VerifyStrategy::Plain,
         }
     }
 }
@@ -197,6 +202,7 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
         queue_capacity: scenario.receiver.queue_capacity,
         deadline_ms: scenario.receiver.deadline_ms,
         rate_limit_per_source_hz: scenario.receiver.rate_limit_per_source_hz,
+        verifier: scenario.receiver.verifier,
         parent_pid: Some(std::process::id()),
     };
     let mut number = 1u32;

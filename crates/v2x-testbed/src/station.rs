@@ -141,6 +141,11 @@ pub struct StationConfig {
     /// Verifier threads (receivers).
     #[serde(default = "default_verifiers")]
     pub verifier_threads: u32,
+    /// Verification strategy of every verifier thread (each keeps its own tables):
+    /// `{ strategy = "plain" }` (default) or `{ strategy = "precomputed", build_after = 16,
+    /// max_bytes = 16777216, window = 5, max_tracked = 4096 }` (opt-in).
+    #[serde(default)]
+    pub verifier: v2x_crypto::VerifyStrategy,
     /// Queue capacity per verifier thread, packets.
     #[serde(default = "default_queue")]
     pub queue_capacity: usize,
@@ -217,6 +222,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
         BuildOptions {
             // Attack packets carry the full certificate: the receiver must verify each.
             always_certificate: cfg.role == Role::Attacker,
+            verifier: cfg.verifier,
             insecure_sign_with_invalid_certificate: cfg.attack == Some(Attack::ExpiredCertificate),
             ..BuildOptions::default()
         },

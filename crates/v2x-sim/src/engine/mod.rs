@@ -177,6 +177,8 @@ struct Node {
     certificate_due: bool,
     neighbours: IntMap<Neighbour>,
     last_heard_cam: Option<(NodeId, u32, u64)>,
+    /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
+    tables: crate::signer_tables::SignerTables,
 }
 
 /// Run-wide constants derived from the scenario.
@@ -316,6 +318,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 certificate_due: false,
                 neighbours: IntMap::default(),
                 last_heard_cam: None,
+                tables: Default::default(),
             })
             .collect();
         // The grid mobility is a torus and the highway a ring road: radio distances wrap as

@@ -8,7 +8,8 @@ use super::trace::{CamVerified, CryptoLoss, Observer};
 use super::{Event, Frame, FrameKind, NodeId, Sim};
 use crate::mobility::Position;
 use crate::scenario::AttackKind;
-use crate::security::Cost;
+use crate::security::{Cost, VerifierModel};
+use crate::signer_tables::TableUse;
 use crate::station_crypto::{Decided, FrameRef, Verdict};
 use crate::verifier::Job;
 use rand::Rng;
@@ -265,12 +266,11 @@ impl<O: Observer> Sim<'_, O> {
                             }
                             return;
                         }
-                        let cost = if certificate {
-                            &sec.verify_certificate
+                        let service_ns = if certificate {
+                            sec.verify_certificate.sample_ns(self.rng_proc.gen())
                         } else {
-                            &sec.verify
+                            self.message_verify_ns(n, src)
                         };
-                        let service_ns = cost.sample_ns(self.rng_proc.gen());
                         self.enqueue_verify(n, frame, now, dist, service_ns);
                     }
                 }
@@ -298,6 +298,26 @@ impl<O: Observer> Sim<'_, O> {
             }
             FrameKind::QueryRequest { .. } => {}
             FrameKind::Attack { kind, replay, .. } => self.attack_received(n, frame.clone(), kind, replay, dist),
+        }
+    }
+
+    /// Service time of a digest-signed message from `src` at `n` under the variant's
+    /// verification strategy (one uniform draw, as the plain strategy takes).
+    fn message_verify_ns(&mut self, n: NodeId, src: NodeId) -> u64 {
+        let u = self.rng_proc.gen();
+        let sec = self.sec;
+        match &sec.verifier {
+            VerifierModel::Plain => sec.verify.sample_ns(u),
+            VerifierModel::Precomputed {
+                table,
+                build,
+                build_after,
+                max_tables,
+            } => match self.nodes[n as usize].tables.hear(src, *build_after, *max_tables) {
+                TableUse::Plain => sec.verify.sample_ns(u),
+                TableUse::Build => build.sample_ns(u) + table.sample_ns(u),
+                TableUse::Hit => table.sample_ns(u),
+            },
         }
     }
 

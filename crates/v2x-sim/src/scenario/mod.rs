@@ -26,7 +26,7 @@ pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel};
 pub use security::{
     parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
-    VariantConfig, SIMULATED_PROTOCOLS,
+    VariantConfig, VerifierConfig, VerifierStrategy, SIMULATED_PROTOCOLS,
 };
 
 use crate::error::ScenarioError;

@@ -29,6 +29,54 @@ pub enum DeadlinePolicy {
     AbortAtDeadline,
 }
 
+/// How a receiver verifies signatures (docs/verification-strategies.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerifierStrategy {
+    /// Every message at the variant's verify cost (the backend is the verify cost's
+    /// `method` part, e.g. `aws-lc` or `repeat100-plain`).
+    #[default]
+    Plain,
+    /// Opt-in per-signer tables (patent risk: see the strategies document): first-seen
+    /// signers at the verify cost, a table built at a signer's `build_after`-th message,
+    /// later messages at the table cost; at most `max_tables` per receiver (LRU).
+    Precomputed,
+}
+
+/// `[variant.verifier]`: the receiver's verification strategy and its costs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerifierConfig {
+    /// `plain` (default) or `precomputed`.
+    pub strategy: VerifierStrategy,
+    /// `precomputed`: a signer gets a table at its this-many-th message.
+    pub build_after: u32,
+    /// `precomputed`: tables kept per receiver (16 MiB of 53 KB P-256 tables: 300).
+    pub max_tables: u32,
+    /// `precomputed`: cost of building one table, µs (no profile row measures it yet;
+    /// a P-256 window-5 table takes ~0.5 ms on the bench machine). Required.
+    pub table_build_us: f64,
+    /// `precomputed`: variant of the table-verification cost in the profile (default: the
+    /// verify variant with method `repeat100-precomputed`; protocol `raw`:
+    /// `precomputed-table-100`).
+    pub table_variant: String,
+    /// `precomputed`: fixed table-verification cost overriding the profile (µs; 0 = profile).
+    pub table_cost_us: f64,
+}
+
+impl Default for VerifierConfig {
+    fn default() -> Self {
+        VerifierConfig {
+            strategy: VerifierStrategy::Plain,
+            build_after: 16,
+            max_tables: 300,
+            table_build_us: 0.0,
+            table_variant: String::new(),
+            table_cost_us: 0.0,
+        }
+    }
+}
+
 /// How a variant's security is simulated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -135,6 +183,8 @@ pub struct VariantConfig {
     pub tesla_attached_key_bytes: Option<u32>,
     /// Messages older than this (by generation time) are rejected as stale (ms).
     pub freshness_ms: f64,
+    /// The receiver's verification strategy (`[variant.verifier]`).
+    pub verifier: VerifierConfig,
 }
 
 impl Default for VariantConfig {
@@ -165,6 +215,7 @@ impl Default for VariantConfig {
             tesla_key_frame_bytes: None,
             tesla_attached_key_bytes: None,
             freshness_ms: 2000.0,
+            verifier: VerifierConfig::default(),
         }
     }
 }
@@ -227,6 +278,14 @@ impl VariantConfig {
         pos(&f("freshness_ms"), self.freshness_ms)?;
         if let Some(d) = self.tesla_disclosure_delay_s {
             pos(&f("tesla_disclosure_delay_s"), d)?;
+        }
+        if self.verifier.strategy == VerifierStrategy::Precomputed {
+            parse_variant(&f("verifier.table_variant"), &self.verifier.table_variant)?;
+            nonneg(&f("verifier.table_cost_us"), self.verifier.table_cost_us)?;
+            pos(&f("verifier.table_build_us"), self.verifier.table_build_us)?;
+            if self.verifier.build_after == 0 {
+                return Err(ScenarioError::invalid(f("verifier.build_after"), "must be at least 1"));
+            }
         }
         if let Some(Err(e)) = self.service_time_spread.as_ref().map(v2x_profile::Spread::check) {
             return Err(ScenarioError::invalid(f("service_time_spread"), e));

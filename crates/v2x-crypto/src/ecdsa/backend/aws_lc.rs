@@ -8,11 +8,10 @@ pub(super) struct AwsLc;
 
 /// aws-lc's parsed verification key (kept in the [`PublicKey`]).
 pub(crate) type AwsPublic = sig::ParsedPublicKey;
-/// aws-lc's signing key pair (kept in the [`PrivateKey`]).
-pub(crate) type AwsPrivate = sig::EcdsaKeyPair;
+/// aws-lc's signing key (kept in the [`PrivateKey`]); see [`sign_shim`].
+pub(crate) type AwsPrivate = sign_shim::SigningKey;
 
 struct Algs {
-    signing: &'static sig::EcdsaSigningAlgorithm,
     verify: &'static sig::EcdsaVerificationAlgorithm,
     ecdh: &'static agreement::Algorithm,
     digest: &'static digest::Algorithm,
@@ -21,13 +20,11 @@ struct Algs {
 fn algs(curve: Curve) -> Option<Algs> {
     match curve {
         Curve::NistP256 => Some(Algs {
-            signing: &sig::ECDSA_P256_SHA256_FIXED_SIGNING,
             verify: &sig::ECDSA_P256_SHA256_FIXED,
             ecdh: &agreement::ECDH_P256,
             digest: &digest::SHA256,
         }),
         Curve::NistP384 => Some(Algs {
-            signing: &sig::ECDSA_P384_SHA384_FIXED_SIGNING,
             verify: &sig::ECDSA_P384_SHA384_FIXED,
             ecdh: &agreement::ECDH_P384,
             digest: &digest::SHA384,
@@ -47,9 +44,12 @@ pub(crate) fn parse_public(key: &PublicKey) -> Result<AwsPublic, CryptoError> {
 }
 
 pub(crate) fn parse_private(key: &PrivateKey) -> Result<AwsPrivate, CryptoError> {
-    let a = algs(key.curve()).ok_or_else(|| unsupported(key.curve()))?;
-    sig::EcdsaKeyPair::from_private_key_and_public_key(a.signing, &key.scalar(), &key.public_key().to_sec1(false))
-        .map_err(|e| CryptoError::InvalidPrivateKey(format!("aws-lc: {e}")))
+    let nid = match key.curve() {
+        Curve::NistP256 => aws_lc_sys::NID_X9_62_prime256v1,
+        Curve::NistP384 => aws_lc_sys::NID_secp384r1,
+        c => return Err(unsupported(c)),
+    };
+    sign_shim::SigningKey::new(nid, &key.scalar(), &key.public_key().to_sec1(false))
 }
 
 impl Backend for AwsLc {
@@ -67,18 +67,11 @@ impl Backend for AwsLc {
             // aws-lc signs only digests of the curve's own hash length.
             return super::backend(BackendId::OpenSsl).sign_digest(key, digest_bytes);
         }
-        let d = digest::Digest::import_less_safe(digest_bytes, a.digest)
-            .map_err(|_| CryptoError::Backend("aws-lc: digest import".into()))?;
-        let out = key
-            .aws()?
-            .sign_digest(&d)
-            .map_err(|_| CryptoError::Backend("aws-lc: signing failed".into()))?;
-        let n = key.curve().field_len();
-        let (r, s) = out.as_ref().split_at(n);
+        let (r, s) = key.aws()?.sign_digest(digest_bytes, key.curve().field_len())?;
         Ok(Signature {
             curve: key.curve(),
-            r: RPoint::XOnly(r.to_vec()),
-            s: s.to_vec(),
+            r: RPoint::XOnly(r),
+            s,
         })
     }
 
@@ -104,5 +97,112 @@ impl Backend for AwsLc {
         agreement::agree(&ours, theirs, CryptoError::Backend("aws-lc: ECDH failed".into()), |z| {
             Ok(z.to_vec())
         })
+    }
+}
+
+/// ECDSA signing through aws-lc's C API (`ECDSA_do_sign`), the one FFI shim of the crate.
+///
+/// Why not aws-lc-rs's `EcdsaKeyPair::sign_digest`: per call it creates an `EVP_PKEY_CTX`,
+/// DER-encodes the signature and parses the DER back into fixed-width r || s, which is
+/// ~3% of a P-256 signature (ENCAP's target is 1.2x OpenSSL's sign). `ECDSA_do_sign` is the
+/// signer underneath that path: the same constant-time scalar multiplication and the same
+/// hedged nonce (fresh randomness mixed with the key and the digest).
+mod sign_shim {
+    use crate::CryptoError;
+    use aws_lc_sys as ffi;
+    use std::ptr::{self, NonNull};
+
+    /// An `EC_KEY` holding the private scalar and the public point, built once per key.
+    pub(crate) struct SigningKey(NonNull<ffi::EC_KEY>);
+
+    // SAFETY: the EC_KEY is only mutated in `new`, before it is shared; signing takes it by
+    // const pointer, which aws-lc (as BoringSSL) documents as safe from several threads.
+    unsafe impl Send for SigningKey {}
+    unsafe impl Sync for SigningKey {}
+
+    impl Drop for SigningKey {
+        fn drop(&mut self) {
+            // SAFETY: we own the only reference to this EC_KEY (it clears the scalar).
+            unsafe { ffi::EC_KEY_free(self.0.as_ptr()) }
+        }
+    }
+
+    /// A BIGNUM freed (and cleared: it may hold the scalar) on drop.
+    struct Bn(NonNull<ffi::BIGNUM>);
+
+    impl Bn {
+        fn from_be(bytes: &[u8]) -> Result<Bn, CryptoError> {
+            // SAFETY: `bytes` is a valid slice; a null `ret` asks aws-lc to allocate.
+            let p = unsafe { ffi::BN_bin2bn(bytes.as_ptr(), bytes.len(), ptr::null_mut()) };
+            NonNull::new(p)
+                .map(Bn)
+                .ok_or_else(|| CryptoError::Backend("aws-lc: BN_bin2bn".into()))
+        }
+    }
+
+    impl Drop for Bn {
+        fn drop(&mut self) {
+            // SAFETY: allocated by BN_bin2bn and owned here.
+            unsafe { ffi::BN_clear_free(self.0.as_ptr()) }
+        }
+    }
+
+    impl SigningKey {
+        /// `sec1` is the uncompressed public point (04 || x || y) that belongs to `scalar`;
+        /// `EC_KEY_check_key` confirms the pair.
+        pub(crate) fn new(nid: i32, scalar: &[u8], sec1: &[u8]) -> Result<SigningKey, CryptoError> {
+            let invalid = |what: &str| CryptoError::InvalidPrivateKey(format!("aws-lc: {what}"));
+            let n = (sec1.len().saturating_sub(1)) / 2;
+            if sec1.len() != 1 + 2 * n || sec1.first() != Some(&4) {
+                return Err(invalid("public key is not an uncompressed point"));
+            }
+            // SAFETY: plain constructor; null is handled.
+            let key = NonNull::new(unsafe { ffi::EC_KEY_new_by_curve_name(nid) })
+                .map(SigningKey)
+                .ok_or_else(|| invalid("EC_KEY_new_by_curve_name"))?;
+            let d = Bn::from_be(scalar)?;
+            let x = Bn::from_be(&sec1[1..1 + n])?;
+            let y = Bn::from_be(&sec1[1 + n..])?;
+            // SAFETY: all pointers are live, non-null objects owned by this function; the
+            // setters copy the BIGNUMs.
+            let ok = unsafe {
+                ffi::EC_KEY_set_private_key(key.0.as_ptr(), d.0.as_ptr()) == 1
+                    && ffi::EC_KEY_set_public_key_affine_coordinates(key.0.as_ptr(), x.0.as_ptr(), y.0.as_ptr()) == 1
+                    && ffi::EC_KEY_check_key(key.0.as_ptr()) == 1
+            };
+            if ok {
+                Ok(key)
+            } else {
+                Err(invalid("private and public key do not form a valid key pair"))
+            }
+        }
+
+        /// (r, s), each big-endian and `n` bytes long.
+        pub(crate) fn sign_digest(&self, digest: &[u8], n: usize) -> Result<(Vec<u8>, Vec<u8>), CryptoError> {
+            let failed = || CryptoError::Backend("aws-lc: signing failed".into());
+            // SAFETY: `digest` is a valid slice and the key a live EC_KEY (const use).
+            let sig = unsafe { ffi::ECDSA_do_sign(digest.as_ptr(), digest.len(), self.0.as_ptr()) };
+            if sig.is_null() {
+                return Err(failed());
+            }
+            let (mut r, mut s) = (vec![0u8; n], vec![0u8; n]);
+            // SAFETY: `sig` is non-null and freed exactly once below; get0 borrows r and s
+            // from it, and each output buffer is `n` bytes long.
+            let ok = unsafe {
+                let (mut br, mut bs) = (ptr::null(), ptr::null());
+                ffi::ECDSA_SIG_get0(sig, &mut br, &mut bs);
+                let ok = !br.is_null()
+                    && !bs.is_null()
+                    && ffi::BN_bn2bin_padded(r.as_mut_ptr(), n, br) == 1
+                    && ffi::BN_bn2bin_padded(s.as_mut_ptr(), n, bs) == 1;
+                ffi::ECDSA_SIG_free(sig);
+                ok
+            };
+            if ok {
+                Ok((r, s))
+            } else {
+                Err(failed())
+            }
+        }
     }
 }
