@@ -423,6 +423,7 @@ fn highway_radio_distances_wrap_like_the_vehicles() {
     let within: u64 = bins.iter().take(300 / 50).map(|b| b.attempts).sum();
     assert!(within > 0, "{bins:?}");
     assert_eq!(beyond, 0, "pairs farther apart than half the ring: {bins:?}");
+}
 
 #[test]
 fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
