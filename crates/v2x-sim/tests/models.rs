@@ -393,3 +393,31 @@ protocol = "none"
     let beyond: u64 = bins[8..].iter().map(|b| b.attempts).sum();
     assert_eq!(beyond, 0, "pairs beyond half the torus diagonal");
 }
+
+/// The highway is a ring road (vehicles wrap at its ends), so radio distances wrap too: on a
+/// 600 m ring no two vehicles are more than 300 m apart, and a vehicle at one end hears
+/// one at the other end across the seam.
+#[test]
+fn highway_radio_distances_wrap_like_the_vehicles() {
+    let mut s = Scenario::default();
+    s.duration_s = 1.0;
+    s.warmup_s = 0.2;
+    s.mobility = MobilityConfig::Highway {
+        length_m: 600.0,
+        lanes_per_direction: 1,
+        lane_width_m: 3.5,
+        density_veh_per_km_lane: 20.0,
+        speed_mps: 0.0,
+        speed_sd_mps: 0.0,
+        update_interval_s: 0.1,
+    };
+    s.radio.fading = FadingConfig::None;
+    s.metrics.distance_bin_m = 50.0;
+    s.metrics.max_distance_m = 600.0;
+    let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
+    let bins = &r.variants[0].pooled.bins;
+    let beyond: u64 = bins.iter().skip(300 / 50 + 1).map(|b| b.attempts).sum();
+    let within: u64 = bins.iter().take(300 / 50).map(|b| b.attempts).sum();
+    assert!(within > 0, "{bins:?}");
+    assert_eq!(beyond, 0, "pairs farther apart than half the ring: {bins:?}");
+}

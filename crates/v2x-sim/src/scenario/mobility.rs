@@ -14,7 +14,8 @@ pub enum MobilityConfig {
         /// `[x_m, y_m]` per node.
         positions_m: Vec<[f64; 2]>,
     },
-    /// Straight highway, both directions, vehicles wrap around at the ends (constant density).
+    /// Highway, both directions, as a ring road: vehicles wrap around at the ends (constant
+    /// density) and so do radio distances (the nearest image of each sender).
     Highway {
         #[serde(default = "d_highway_length")]
         length_m: f64,
