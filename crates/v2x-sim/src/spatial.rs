@@ -14,6 +14,9 @@ pub struct SpatialGrid {
     ny: usize,
     /// Node ids sorted by cell; cell c holds `ids[start[c]..start[c + 1]]`.
     ids: Vec<u32>,
+    /// The position of `ids[i]`, beside it so that a range query reads one contiguous run
+    /// per cell instead of every candidate's node state.
+    at: Vec<Position>,
     start: Vec<u32>,
 }
 
@@ -26,6 +29,7 @@ impl SpatialGrid {
             nx: 1,
             ny: 1,
             ids: Vec::new(),
+            at: Vec::new(),
             start: vec![0, 0],
         }
     }
@@ -64,6 +68,7 @@ impl SpatialGrid {
         }
         if !lo[0].is_finite() {
             self.ids.clear();
+            self.at.clear();
             self.nx = 1;
             self.ny = 1;
             self.start = vec![0, 0];
@@ -97,13 +102,54 @@ impl SpatialGrid {
         }
         self.start = counts.clone();
         self.ids = vec![0; counts[cells] as usize];
-        for (id, k) in key.iter().enumerate() {
-            if let Some(k) = k {
+        self.at = vec![[0.0; 2]; counts[cells] as usize];
+        for (id, (k, p)) in key.iter().zip(pos).enumerate() {
+            if let (Some(k), Some(p)) = (k, p) {
                 let slot = &mut counts[*k];
                 self.ids[*slot as usize] = id as u32;
+                self.at[*slot as usize] = *p;
                 *slot += 1;
             }
         }
+    }
+
+    /// Replaces `out` with every node within distance `r` of `p` (on a wrapping map, of
+    /// its nearest image) and that distance, in increasing id order on a wrapping map.
+    /// Reads only the grid, and reuses `out`'s allocation.
+    pub fn within(&self, p: Position, r: f64, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        if self.periods == [None, None] {
+            self.near_unwrapped(p, r, |slot| {
+                let d = self.distance(self.at[slot], p);
+                if d <= r {
+                    out.push((self.ids[slot], d));
+                }
+            });
+            return;
+        }
+        // The images' windows cover disjoint cells unless the window reaches around the
+        // map; only then can a node be found twice.
+        let overlapping = self.periods.iter().any(|q| q.is_some_and(|q| q < 2.0 * r + self.cell));
+        for dx in Self::shifts(self.periods[0]) {
+            for dy in Self::shifts(self.periods[1]) {
+                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |slot| {
+                    let d = self.distance(self.at[slot], p);
+                    if d <= r {
+                        out.push((self.ids[slot], d));
+                    }
+                });
+            }
+        }
+        out.sort_unstable_by_key(|e| e.0);
+        if overlapping {
+            out.dedup_by_key(|e| e.0);
+        }
+    }
+
+    fn shifts(period: Option<f64>) -> impl Iterator<Item = f64> {
+        let p = period.unwrap_or(0.0);
+        let n = if period.is_some() { 3 } else { 1 };
+        [0.0, -p, p].into_iter().take(n)
     }
 
     fn cell_of(&self, p: Position) -> usize {
@@ -117,16 +163,12 @@ impl SpatialGrid {
     /// distance with [`SpatialGrid::distance`]).
     pub fn for_each_near(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
         if self.periods == [None, None] {
-            return self.near_unwrapped(p, r, f);
+            return self.near_unwrapped(p, r, |slot| f(self.ids[slot]));
         }
-        let shifts = |k: usize| match self.periods[k] {
-            Some(period) => vec![0.0, -period, period],
-            None => vec![0.0],
-        };
         let mut found = Vec::new();
-        for dx in shifts(0) {
-            for dy in shifts(1) {
-                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |id| found.push(id));
+        for dx in Self::shifts(self.periods[0]) {
+            for dy in Self::shifts(self.periods[1]) {
+                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |slot| found.push(self.ids[slot]));
             }
         }
         found.sort_unstable();
@@ -134,7 +176,9 @@ impl SpatialGrid {
         found.into_iter().for_each(&mut f);
     }
 
-    fn near_unwrapped(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
+    /// Calls `f(slot)` for every slot of `ids`/`at` in the cells overlapping the square
+    /// of half-side `r` around `p`.
+    fn near_unwrapped(&self, p: Position, r: f64, mut f: impl FnMut(usize)) {
         if self.ids.is_empty() {
             return;
         }
@@ -154,9 +198,7 @@ impl SpatialGrid {
         for cy in y0..=y1 {
             let row = cy * self.nx;
             let (a, b) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
-            for &id in &self.ids[a..b] {
-                f(id);
-            }
+            (a..b).for_each(&mut f);
         }
     }
 }
@@ -224,6 +266,32 @@ mod tests {
                 .collect();
             assert_eq!(found, brute, "around {c:?}");
             assert!(found.windows(2).all(|w| w[0] < w[1]), "each node once");
+        }
+    }
+
+    /// `within` (the engine's look-up) returns exactly the nodes within the radius, each
+    /// once with its minimum-image distance, on a plane and on a torus, including radii
+    /// for which the images' windows overlap.
+    #[test]
+    fn within_matches_brute_force() {
+        let pos: Vec<Option<Position>> = (0..600)
+            .map(|i| (i % 11 != 0).then(|| [(i * 37 % 1000) as f64 + 0.5, (i * 91 % 700) as f64 + 0.25]))
+            .collect();
+        let mut out = Vec::new();
+        for periods in [[None, None], [Some(1000.0), Some(700.0)]] {
+            for r in [90.0, 150.0, 340.0, 600.0] {
+                let mut g = SpatialGrid::wrapping(r, periods);
+                g.rebuild(&pos);
+                for c in [[5.0, 5.0], [995.0, 350.0], [500.0, 690.0], [420.0, 310.0]] {
+                    g.within(c, r, &mut out);
+                    out.sort_unstable_by_key(|e| e.0);
+                    let brute: Vec<(u32, f64)> = (0..600u32)
+                        .filter_map(|i| pos[i as usize].map(|p| (i, g.distance(p, c))))
+                        .filter(|e| e.1 <= r)
+                        .collect();
+                    assert_eq!(out, brute, "r {r} around {c:?} periods {periods:?}");
+                }
+            }
         }
     }
 }

@@ -115,6 +115,8 @@ struct Transmission {
 enum Event {
     Mobility,
     Awareness,
+    /// Forget neighbours not heard for [`NEIGHBOUR_TIMEOUT_NS`].
+    NeighbourSweep,
     CamGen(NodeId),
     QueryGen(NodeId),
     AttackGen {
@@ -195,6 +197,13 @@ struct Params {
 
 const MAX_CUTOFF_M: f64 = 100_000.0;
 
+/// A neighbour not heard for this long is forgotten (its entry, with its certificate and
+/// replay state, is dropped): the tables then hold the stations around a receiver instead
+/// of every station it ever heard, which grew with the simulated time. Ten times the
+/// default awareness window, so awareness (heard within the window) is unaffected; an
+/// inter-arrival gap longer than this is not sampled.
+const NEIGHBOUR_TIMEOUT_NS: u64 = 10_000_000_000;
+
 /// One run: a scenario, a security variant and a seed, reporting to an observer.
 pub struct Sim<'a, O: Observer = MetricsCollector> {
     sc: &'a Scenario,
@@ -208,7 +217,14 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     in_service: Vec<Option<Job<Work>>>,
     free_service: Vec<usize>,
     nodes: Vec<Node>,
+    /// Whether node i is a road side unit, apart from the rest of its state: the loop over
+    /// the candidates of every transmission reads it.
+    is_rsu: Vec<bool>,
     positions: Vec<Option<Position>>,
+    /// Scratch list of the nodes near a transmitter (id, distance), reused.
+    near: Vec<(NodeId, f64)>,
+    /// Receiver lists of finished transmissions, reused (no allocation per transmission).
+    free_receivers: Vec<Vec<(NodeId, f64, f32)>>,
     queue: BinaryHeap<Scheduled>,
     seq: u64,
     now: u64,
@@ -306,7 +322,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         };
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
-        let nodes = (0..n)
+        let nodes: Vec<Node> = (0..n)
             .map(|i| Node {
                 pos: None,
                 rsu: i >= vehicles,
@@ -347,8 +363,11 @@ impl<'a, O: Observer> Sim<'a, O> {
             grid,
             in_service: Vec::new(),
             free_service: Vec::new(),
+            is_rsu: nodes.iter().map(|n| n.rsu).collect(),
             nodes,
             positions: Vec::new(),
+            near: Vec::new(),
+            free_receivers: Vec::new(),
             queue: BinaryHeap::new(),
             seq: 0,
             now: 0,
@@ -430,6 +449,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.start_applications();
         let t = ns(self.sc.warmup_s.max(self.sc.metrics.awareness_sample_interval_s));
         self.schedule(t, Event::Awareness);
+        self.schedule(NEIGHBOUR_TIMEOUT_NS, Event::NeighbourSweep);
     }
 
     fn handle(&mut self, ev: Event) {
@@ -443,6 +463,14 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.sample_awareness();
                 let t = self.now + ns(self.sc.metrics.awareness_sample_interval_s);
                 self.schedule(t, Event::Awareness);
+            }
+            Event::NeighbourSweep => {
+                let before = self.now.saturating_sub(self.neighbour_timeout_ns());
+                for node in &mut self.nodes {
+                    node.neighbours.retain(|_, nb| !nb.forgettable(before));
+                }
+                let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
+                self.schedule(t, Event::NeighbourSweep);
             }
             Event::CamGen(n) => self.cam_gen(n),
             Event::QueryGen(n) => self.query_gen(n),
@@ -461,6 +489,11 @@ impl<'a, O: Observer> Sim<'a, O> {
     }
 
     // ----- mobility and awareness sampling -----------------------------------------
+
+    /// [`NEIGHBOUR_TIMEOUT_NS`], or longer when the awareness window is.
+    fn neighbour_timeout_ns(&self) -> u64 {
+        NEIGHBOUR_TIMEOUT_NS.max(ns(self.sc.metrics.awareness_window_ms / 1000.0))
+    }
 
     fn update_positions(&mut self) {
         let t = self.now as f64 / 1e9;
@@ -494,21 +527,18 @@ impl<'a, O: Observer> Sim<'a, O> {
         let max_err = self.sc.metrics.awareness_max_error_m;
         let since = self.now.saturating_sub(window);
         let (mut total, mut heard, mut verified, mut weighted) = (0u64, 0u64, 0u64, 0f64);
+        let mut near = std::mem::take(&mut self.near);
         for i in 0..self.nodes.len() {
             let Some(pi) = self.nodes[i].pos else { continue };
-            if self.nodes[i].rsu {
+            if self.is_rsu[i] {
                 continue;
             }
-            let mut near = Vec::new();
-            self.grid.for_each_near(pi, radius, |j| near.push(j));
-            for j in near {
-                if j as usize == i || self.nodes[j as usize].rsu {
+            self.grid.within(pi, radius, &mut near);
+            for &(j, _) in &near {
+                if j as usize == i || self.is_rsu[j as usize] {
                     continue;
                 }
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
-                if self.grid.distance(pj, pi) > radius {
-                    continue;
-                }
                 total += 1;
                 if let Some(nb) = self.nodes[i].neighbours.get(&j) {
                     if nb.last_rx_ns.is_some_and(|t| t >= since) {
@@ -522,6 +552,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 }
             }
         }
+        self.near = near;
         self.trace.awareness(total, heard, verified, weighted);
     }
 
@@ -594,17 +625,15 @@ impl<'a, O: Observer> Sim<'a, O> {
         node.mac.set_rx_error(false);
         self.update_medium(n, now);
 
-        let mut near = Vec::new();
-        self.grid.for_each_near(src_pos, self.p.search_m, |j| near.push(j));
-        let mut receivers = Vec::with_capacity(near.len());
+        let mut near = std::mem::take(&mut self.near);
+        self.grid.within(src_pos, self.p.search_m, &mut near);
+        let mut receivers = self.free_receivers.pop().unwrap_or_default();
         let count_attempts = is_cam && counted;
-        for j in near {
+        for &(j, d) in &near {
             if j == n {
                 continue;
             }
-            let Some(pj) = self.nodes[j as usize].pos else { continue };
-            let d = self.grid.distance(pj, src_pos);
-            if count_attempts && d <= self.p.max_distance_m && !self.nodes[j as usize].rsu {
+            if count_attempts && d <= self.p.max_distance_m && !self.is_rsu[j as usize] {
                 self.trace.cam_attempt(d);
             }
             if d > self.p.cutoff_m {
@@ -615,6 +644,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             };
             receivers.push((j, mw, d as f32));
         }
+        self.near = near;
         let id = match self.free_tx.pop() {
             Some(i) => i,
             None => {
@@ -662,6 +692,9 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.received(j, tx.frame.clone(), dist);
             }
         }
+        let mut receivers = tx.receivers;
+        receivers.clear();
+        self.free_receivers.push(receivers);
     }
 
     /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium

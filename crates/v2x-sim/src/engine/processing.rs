@@ -40,6 +40,14 @@ pub struct Neighbour {
     pending: Vec<(u32, Frame, u64, f32)>,
 }
 
+impl Neighbour {
+    /// Whether the entry can be forgotten: nothing heard since `before` and no TESLA
+    /// packet waiting for its key.
+    pub(super) fn forgettable(&self, before: u64) -> bool {
+        self.pending.is_empty() && self.last_rx_ns.is_none_or(|t| t < before)
+    }
+}
+
 fn distance_mm(dist: f32) -> u64 {
     (f64::from(dist) * 1000.0) as u64
 }
