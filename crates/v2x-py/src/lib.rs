@@ -262,8 +262,14 @@ fn overhead(py: Python<'_>) -> PyResult<String> {
 /// Benchmarks the given suites (comma separated, e.g. "raw" or "raw,protocols"); returns
 /// the whole result as JSON text (the `v2x bench --json` document).
 #[pyfunction]
-#[pyo3(signature = (suites="all", quick=true, threads=None, trials=None))]
-fn bench(py: Python<'_>, suites: &str, quick: bool, threads: Option<usize>, trials: Option<usize>) -> PyResult<String> {
+#[pyo3(name = "bench", signature = (suites="all", quick=true, threads=None, trials=None))]
+fn run_bench(
+    py: Python<'_>,
+    suites: &str,
+    quick: bool,
+    threads: Option<usize>,
+    trials: Option<usize>,
+) -> PyResult<String> {
     let list = v2x_bench::Suite::parse_list(suites).map_err(|e| BenchError::new_err(e.to_string()))?;
     py.allow_threads(|| -> Result<String, Failure> {
         let mut config = v2x_bench::Config::new(list, quick);
@@ -309,7 +315,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_is_done, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(overhead, m)?)?;
-    m.add_function(wrap_pyfunction!(bench, m)?)?;
+    m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(inspect, m)?)?;
     Ok(())
 }
