@@ -1,17 +1,8 @@
 //! `v2x bench --quick`: every output file is written, with consistent statistics.
 //! (Checks structure and internal consistency, never speed.)
 
-use std::path::Path;
-use std::process::Command;
-
-fn v2x() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod common;
+use common::{json as read_json, v2x_command};
 
 fn f(v: &serde_json::Value, key: &str) -> f64 {
     v[key].as_f64().unwrap_or_else(|| panic!("{key} missing in {v}"))
@@ -22,7 +13,7 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench");
     let json = dir.path().join("whole.json");
-    let status = v2x()
+    let status = v2x_command()
         .args(["bench", "--quick", "--suite", "all", "--out"])
         .arg(&out)
         .arg("--json")
@@ -142,7 +133,7 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
 
 #[test]
 fn rejects_unknown_suite() {
-    let out = v2x()
+    let out = v2x_command()
         .args(["bench", "--quick", "--suite", "raw,bogus"])
         .output()
         .unwrap();
@@ -153,7 +144,7 @@ fn rejects_unknown_suite() {
 #[test]
 fn single_suite_runs_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let status = v2x()
+    let status = v2x_command()
         .args(["bench", "--quick", "--suite", "raw", "--trials", "2", "--out"])
         .arg(dir.path())
         .status()

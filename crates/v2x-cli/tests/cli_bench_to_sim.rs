@@ -2,15 +2,8 @@
 //! measures this machine, then `v2x sim` runs every shipped broadcast protocol from that
 //! `profile.json`, and the results say which measured costs and sizes each run used.
 
-use std::process::Command;
-
-fn v2x() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-}
-
-fn json(path: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+mod common;
+use common::{json, v2x_command};
 
 const PROTOCOLS: [&str; 6] = [
     "ieee1609.2",
@@ -25,7 +18,7 @@ const PROTOCOLS: [&str; 6] = [
 fn measured_profile_drives_every_protocol_in_the_simulator() {
     let dir = tempfile::tempdir().unwrap();
     let bench = dir.path().join("bench");
-    let o = v2x()
+    let o = v2x_command()
         .args([
             "bench",
             "--quick",
@@ -55,7 +48,7 @@ fn measured_profile_drives_every_protocol_in_the_simulator() {
     let file = dir.path().join("bench-to-sim.toml");
     std::fs::write(&file, sc).unwrap();
     let out = dir.path().join("sim");
-    let o = v2x()
+    let o = v2x_command()
         .args(["sim", file.to_str().unwrap(), "--quiet", "--out"])
         .arg(&out)
         .output()

@@ -5,7 +5,9 @@
 //! report an error (status 2).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod common;
+use common::{lossy, p, v2x};
 
 fn vector(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -17,26 +19,10 @@ fn certificate() -> PathBuf {
     vector("forged-app-extensions-certificate.oer")
 }
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("run v2x")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 /// The command ended with `code` and said why, without panicking.
 fn assert_outcome(args: &[&str], code: i32, says: &str) {
     let o = v2x(args);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    let (out, err) = (lossy(&o.stdout), lossy(&o.stderr));
     assert!(!err.contains("panicked"), "v2x {args:?} panicked: {err}");
     assert_eq!(
         o.status.code(),
@@ -68,7 +54,7 @@ fn messages(dir: &Path) -> Vec<PathBuf> {
 fn pki(dir: &Path) -> PathBuf {
     let pki = dir.join("pki");
     let o = v2x(&["pki", "init", "--dir", p(&pki)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
     pki
 }
 
@@ -110,7 +96,7 @@ fn crafted_certificate_files_are_errors_not_crashes() {
         "--out",
         p(&cam),
     ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
 
     // As a trust anchor.
     let trust = tmp.path().join("trust");
@@ -143,5 +129,5 @@ fn crafted_certificate_files_are_errors_not_crashes() {
     assert_outcome(&encap, 2, "does not decode");
     // The PKI still works: nothing was half-written.
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&cam)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert_eq!(o.status.code(), Some(0), "{}", lossy(&o.stdout));
 }

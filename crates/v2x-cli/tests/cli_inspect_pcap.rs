@@ -8,6 +8,9 @@ use v2x_wire::geonet::{GnPacket, NetworkPart};
 use v2x_wire::ieee1609dot2 as d2;
 use v2x_wire::pcap::{read_pcap, EthernetFrame};
 
+mod common;
+use common::lossy;
+
 const V2X: &str = env!("CARGO_BIN_EXE_v2x");
 
 fn v2x(args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -24,10 +27,6 @@ fn v2x(args: &[&str], stdin: Option<&[u8]>) -> Output {
         drop(child.stdin.take());
     }
     child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn pki(dir: &Path) -> Pki {
@@ -53,8 +52,8 @@ fn inspect_binary_hex_and_stdin_give_the_same_tree() {
     std::fs::write(&hexfile, format!("0x{}\n", spaced.join("\n  "))).unwrap();
 
     let a = v2x(&["inspect", bin.to_str().unwrap()], None);
-    assert!(a.status.success(), "{}", text(&a.stderr));
-    let out = text(&a.stdout);
+    assert!(a.status.success(), "{}", lossy(&a.stderr));
+    let out = lossy(&a.stdout);
     for want in [
         "IEEE 1609.2 / TS 103 097 v2 secured data",
         "protocolVersion: 3",
@@ -75,19 +74,19 @@ fn inspect_binary_hex_and_stdin_give_the_same_tree() {
     assert!(gen.contains('T') && gen.contains("Z ("), "{gen}");
 
     let b = v2x(&["inspect", hexfile.to_str().unwrap()], None);
-    assert!(b.status.success(), "{}", text(&b.stderr));
-    assert_eq!(text(&b.stdout), out, "hex input decodes like binary");
+    assert!(b.status.success(), "{}", lossy(&b.stderr));
+    assert_eq!(lossy(&b.stdout), out, "hex input decodes like binary");
 
     let c = v2x(&["inspect", "-"], Some(&msg));
-    assert!(c.status.success(), "{}", text(&c.stderr));
-    assert_eq!(text(&c.stdout), out, "stdin decodes like a file");
+    assert!(c.status.success(), "{}", lossy(&c.stderr));
+    assert_eq!(lossy(&c.stdout), out, "stdin decodes like a file");
 
     let d = v2x(&["inspect", "-", "--hex"], Some(hex::encode(&msg).as_bytes()));
     assert!(d.status.success());
     assert!(
-        text(&d.stdout).contains("tbsData  [@"),
+        lossy(&d.stdout).contains("tbsData  [@"),
         "--hex shows byte ranges:\n{}",
-        text(&d.stdout)
+        lossy(&d.stdout)
     );
 }
 
@@ -97,11 +96,11 @@ fn inspect_json_and_certificate() {
     let _pki = pki(dir.path());
     let cert = dir.path().join("pki/root/cert.oer");
     let o = v2x(&["inspect", cert.to_str().unwrap(), "--json"], None);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("valid JSON");
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&lossy(&o.stdout)).expect("valid JSON");
     assert_eq!(v["format"], "Ieee1609Dot2Certificate");
     assert_eq!(v["tree"]["label"], "Certificate");
-    let s = text(&o.stdout);
+    let s = lossy(&o.stdout);
     assert!(s.contains("\"issuer\"") && s.contains("self (sha256)"), "{s}");
     assert!(s.contains("validityPeriod") && s.contains("verifyKeyIndicator"), "{s}");
 }
@@ -119,15 +118,15 @@ fn inspect_garbage_fails_with_a_clear_error() {
         std::fs::write(&path, &bytes).unwrap();
         let o = v2x(&["inspect", path.to_str().unwrap()], None);
         assert_eq!(o.status.code(), Some(2), "{name}: exit status");
-        let err = text(&o.stderr);
+        let err = lossy(&o.stderr);
         assert!(err.contains("not a recognised format"), "{name}: {err}");
     }
     let o = v2x(&["inspect", "-"], Some(b"0x03 0x81 0x00"));
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("tried IEEE 1609.2"), "{}", text(&o.stderr));
+    assert!(lossy(&o.stderr).contains("tried IEEE 1609.2"), "{}", lossy(&o.stderr));
     let o = v2x(&["inspect", "/nonexistent/file"], None);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("reading /nonexistent/file"));
+    assert!(lossy(&o.stderr).contains("reading /nonexistent/file"));
 }
 
 #[test]
@@ -153,8 +152,8 @@ fn pcap_packets_verify_and_inspect() {
         ],
         None,
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let summary = text(&o.stdout);
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let summary = lossy(&o.stdout);
     // Per station: 12 messages, DENMs at 6 and 12; CAM certificates at 0 s and 1 s.
     assert!(summary.contains("wrote 24 packets from 2 station(s)"), "{summary}");
     assert!(
@@ -198,8 +197,8 @@ fn pcap_packets_verify_and_inspect() {
     }
 
     let o = v2x(&["inspect", out.to_str().unwrap()], None);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let s = text(&o.stdout);
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let s = lossy(&o.stdout);
     assert!(s.starts_with("pcap capture"), "{s}");
     assert_eq!(
         s.lines().filter(|l| l.trim() == "CAM (EN 302 637-2)").count(),
@@ -235,7 +234,7 @@ fn pcap_rejects_bad_arguments() {
         args.extend(extra);
         let o = v2x(&args, None);
         assert_eq!(o.status.code(), Some(2));
-        assert!(text(&o.stderr).contains(want), "{}", text(&o.stderr));
+        assert!(lossy(&o.stderr).contains(want), "{}", lossy(&o.stderr));
     }
     let o = v2x(
         &[
@@ -248,7 +247,7 @@ fn pcap_rejects_bad_arguments() {
         None,
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("opening PKI"), "{}", text(&o.stderr));
+    assert!(lossy(&o.stderr).contains("opening PKI"), "{}", lossy(&o.stderr));
 }
 
 #[test]
@@ -261,8 +260,8 @@ fn inspect_encrypted_data_shows_recipients_and_ciphertext() {
         EncapRequest::cam(b"secret").encrypted_to(v2x_security::Recipient::Certificate(ticket.certificate.clone()));
     let msg = e.encap(&req).unwrap().bytes;
     let o = v2x(&["inspect", "-"], Some(&msg));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let s = text(&o.stdout);
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let s = lossy(&o.stdout);
     for want in [
         "content: encryptedData",
         "recipients: 1",
@@ -305,13 +304,13 @@ fn inspect_v1_2_1_message_bare_and_in_geonetworking() {
     let msg = e.encap(&V1EncapRequest::new(V1Profile::Cam, &net, now)).unwrap();
 
     let o = v2x(&["inspect", "-", "--json"], Some(&msg));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&lossy(&o.stdout)).unwrap();
     assert_eq!(v["format"], "V1_2_1");
 
     let o = v2x(&["inspect", "-"], Some(hex::encode(secured_packet(&msg)).as_bytes()));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let s = text(&o.stdout);
+    assert!(o.status.success(), "{}", lossy(&o.stderr));
+    let s = lossy(&o.stdout);
     assert!(s.starts_with("GeoNetworking packet"), "{s}");
     assert!(s.contains("Secured Packet (TS 103 097 v1.2.1)"), "{s}");
     assert!(s.contains("Destination Port: 2001 (CAM)"), "{s}");

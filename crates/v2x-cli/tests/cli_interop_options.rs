@@ -3,23 +3,13 @@
 //! a recipient key from outside our PKI (`--decrypt-key`), and the named tolerance for
 //! sender clocks that omit the leap seconds.
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 use v2x_security::*;
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().unwrap()
-}
-fn p(x: &Path) -> &str {
-    x.to_str().unwrap()
-}
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{p, text, v2x};
+
 fn reason(o: &Output) -> String {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(o)));
     v["reason"].as_str().unwrap_or("").to_string()

@@ -1,13 +1,7 @@
 //! `v2x overhead`: the table and the JSON carry the protocols' measured layouts.
 
-use std::process::Command;
-
-fn v2x(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-        .args(args)
-        .output()
-        .expect("run v2x")
-}
+mod common;
+use common::v2x;
 
 #[test]
 fn json_rows_reproduce_the_paper_layouts() {

@@ -7,24 +7,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 use v2x_security::{Pki, PkiConfig, TaiTime, TicketSpec};
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-        .args(args)
-        .output()
-        .expect("run v2x")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{p, text, v2x};
 
 fn init(dir: &Path) {
     let o = v2x(&["pki", "init", "--dir", p(dir)]);
@@ -65,7 +49,7 @@ fn revoke_on_a_full_disk_keeps_the_crl() {
     let spec = TicketSpec::new(&[v2x_security::ItsAid::CAM], Duration::from_secs(3600));
     let aa = pki.aa().clone();
     let curve = pki.config().curve;
-    let fresh = || v2x_security::pki_store::issue_ticket(&aa, &spec, TaiTime::now(), curve).unwrap();
+    let fresh = || v2x_security::authority::issue_ticket(&aa, &spec, TaiTime::now(), curve).unwrap();
     let size = |d: &Path| std::fs::metadata(d.join("crl.oer")).unwrap().len();
     let mut last = size(&dir);
     loop {

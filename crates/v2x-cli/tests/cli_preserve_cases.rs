@@ -6,19 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().unwrap()
-}
-fn p(x: &Path) -> &str {
-    x.to_str().unwrap()
-}
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{p, text, v2x};
 
 struct Lab {
     _tmp: tempfile::TempDir,

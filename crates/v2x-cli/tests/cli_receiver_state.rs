@@ -2,23 +2,11 @@
 //! certificates it learnt and its replay window between runs, and takes a stream of
 //! messages in order.
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::Duration;
 use v2x_security::*;
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().unwrap()
-}
-fn p(x: &Path) -> &str {
-    x.to_str().unwrap()
-}
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{p, text, v2x};
 
 /// A PKI directory and two CAMs of station "car": the first carries the certificate, the
 /// second (100 ms later) only its digest, as 1609.2 senders do between full certificates.

@@ -2,16 +2,8 @@
 //! beside ours with a difference and a reason where they differ, the conclusions with their
 //! evidence, and the model and simulator folders behind them.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x")).args(args).output().unwrap()
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+mod common;
+use common::{json, v2x};
 
 #[test]
 fn quick_reproduction_writes_one_report_for_every_paper() {

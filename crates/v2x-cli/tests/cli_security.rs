@@ -1,18 +1,10 @@
 //! End-to-end tests of `v2x pki`, `v2x encap` and `v2x decap`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-        .args(args)
-        .output()
-        .expect("run v2x")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+mod common;
+use common::{p, v2x};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

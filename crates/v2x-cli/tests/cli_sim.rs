@@ -2,11 +2,9 @@
 //! bad scenario exits 2 with the file, line and field.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn v2x() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-}
+mod common;
+use common::v2x_command;
 
 fn scenario(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name)
@@ -15,7 +13,7 @@ fn scenario(name: &str) -> PathBuf {
 #[test]
 fn demo_urban_grid_writes_results_folder() {
     let out = tempfile::tempdir().unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["sim", scenario("demo-urban-grid.toml").to_str().unwrap(), "--out"])
         .arg(out.path())
         .args(["--duration", "0.3", "--seed", "7", "--replications", "2"])
@@ -58,7 +56,7 @@ fn bad_scenario_exits_2_with_location() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.toml");
     std::fs::write(&f, "duration_s = 5\n[radio]\ntx_power = 20\n").unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["sim", f.to_str().unwrap(), "--out"])
         .arg(dir.path().join("o"))
         .output()
@@ -67,7 +65,7 @@ fn bad_scenario_exits_2_with_location() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("bad.toml:3:") && err.contains("tx_power"), "{err}");
     std::fs::write(&f, "[cam]\nrate_hz = 0\n").unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["sim", f.to_str().unwrap(), "--out"])
         .arg(dir.path().join("o"))
         .output()
@@ -95,7 +93,7 @@ fn every_shipped_scenario_runs() {
             continue;
         }
         let out = tempfile::tempdir().unwrap();
-        let o = v2x()
+        let o = v2x_command()
             .arg("sim")
             .arg(&path)
             .args(["--quiet", "--duration", "1.2", "--out"])
@@ -124,7 +122,7 @@ fn unknown_names_list_the_valid_ones() {
     let f = dir.path().join("bad.toml");
     let run = |text: &str| {
         std::fs::write(&f, text).unwrap();
-        let o = v2x()
+        let o = v2x_command()
             .args(["sim", f.to_str().unwrap(), "--out"])
             .arg(dir.path().join("o"))
             .output()

@@ -1,15 +1,9 @@
 //! End-to-end: `v2x testbed` starts real station processes on loopback (issue 14's CI case).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn v2x() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::{repo, v2x_command};
 
 /// Processes still alive whose command line names `dir` (the run's station configs).
 fn survivors(dir: &Path) -> Vec<String> {
@@ -30,10 +24,10 @@ fn survivors(dir: &Path) -> Vec<String> {
 fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--quiet", "--out"])
         .arg(&out)
-        .arg(repo().join("scenarios/testbed/attack.toml"))
+        .arg(repo("").join("scenarios/testbed/attack.toml"))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -63,6 +57,43 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     assert!(survivors(&out).is_empty(), "orphan stations: {:?}", survivors(&out));
 }
 
+/// A-SIG-03 (no security), A-SIG-06 (60 s old) and A-CER-03 (expired ticket): every packet
+/// rejected with the reason of its case, benign traffic untouched.
+#[test]
+fn unsigned_stale_and_expired_certificate_attacks_are_rejected_with_their_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("cases.toml");
+    let mut text =
+        String::from("duration_s = 2.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n");
+    for case in ["A-SIG-03", "A-SIG-06", "A-CER-03"] {
+        text.push_str(&format!("[[attackers]]\ncase = \"{case}\"\nrate_hz = 10.0\n"));
+    }
+    std::fs::write(&scenario, text).unwrap();
+    let out = dir.path().join("run");
+    let o = v2x_command()
+        .args(["testbed", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let rx = &s["receivers"]["rx0"];
+    assert_eq!(rx["benign"]["sent"], 40, "{}", rx["benign"]);
+    assert_eq!(rx["benign"]["accepted"], 40, "{}", rx["benign"]);
+    for (case, reason) in [
+        ("A-SIG-03", "incompatible-protocol"),
+        ("A-SIG-06", "stale-message"),
+        ("A-CER-03", "certificate-expired"),
+    ] {
+        let c = &rx[case];
+        assert_eq!(c["sent"], 20, "{case}: {c}");
+        assert_eq!(c["accepted"], 0, "{case}: {c}");
+        assert_eq!(c["reasons"][reason], 20, "{case} rejected as {reason}: {c}");
+    }
+    assert!(survivors(&out).is_empty(), "orphan stations: {:?}", survivors(&out));
+}
+
 #[test]
 fn bad_scenarios_get_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -72,7 +103,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\nfoo = 3\n[protocol]\nprotocol = \"ieee1609.2\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -86,7 +117,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"rsa\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -102,7 +133,7 @@ fn bad_scenarios_get_clear_errors() {
         "duration_s = -1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n",
     )
     .unwrap();
-    let o = v2x()
+    let o = v2x_command()
         .args(["testbed", "--out"])
         .arg(dir.path().join("o"))
         .arg(&bad)
@@ -114,7 +145,7 @@ fn bad_scenarios_get_clear_errors() {
 #[test]
 fn every_shipped_testbed_scenario_loads() {
     let mut n = 0;
-    for e in std::fs::read_dir(repo().join("scenarios/testbed")).unwrap() {
+    for e in std::fs::read_dir(repo("").join("scenarios/testbed")).unwrap() {
         let path = e.unwrap().path();
         if let Err(err) = v2x_testbed::orchestrator::Scenario::load(&path) {
             panic!("{}: {err}", path.display());

@@ -1,19 +1,10 @@
 //! End-to-end: `v2x encap --format v1.2.1` and `v2x decap` recognising the legacy
 //! format by itself, bare or inside a GeoNetworking packet.
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn v2x(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v2x"))
-        .args(args)
-        .output()
-        .expect("run v2x")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+mod common;
+use common::{p, v2x};
 
 fn ok(o: &Output) {
     assert!(

@@ -6,6 +6,8 @@
 //!   payload, build), written as `p256/cam/sign/digest/100`;
 //! - [`profile`]: a processor's costs (latency distributions, throughput) and
 //!   [`sizes`] ([`PacketSizes`]: bytes on the air per protocol, certificate and key schedules);
+//! - [`spread`]: the named service-time distribution ([`Spread`]) of costs published as a
+//!   mean alone;
 //! - [`names`]: the closed name sets and their [`UnknownName`] error, which lists the valid
 //!   names.
 //!
@@ -15,12 +17,14 @@
 pub mod names;
 pub mod profile;
 pub mod sizes;
+pub mod spread;
 pub mod variant;
 pub mod vocab;
 
 pub use names::UnknownName;
 pub use profile::{LatencyDistribution, OperationCost, ProcessorProfile, ProfileError, ProfileSource};
 pub use sizes::{CertificatePolicy, KeyDisclosure, PacketSizes, SizesError, SizesSource};
+pub use spread::{Spread, SpreadFamily};
 pub use variant::{BuildId, CurveId, HashId, Level, MessageId, Method, SignerKind, Variant, VariantError};
 pub use vocab::{CostKey, CostKeyError, Operation, ProtocolId};
 

@@ -3,6 +3,7 @@
 
 use crate::names::UnknownName;
 use crate::sizes::PacketSizes;
+use crate::spread::Spread;
 use crate::variant::Variant;
 use crate::vocab::{CostKey, Operation, ProtocolId};
 use serde::{Deserialize, Serialize};
@@ -91,6 +92,10 @@ pub struct ProcessorProfile {
     /// Packet sizes and schedules per protocol (configuration).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<PacketSizes>,
+    /// How the costs published as a mean alone (no quantiles) are spread around that mean
+    /// when drawn as service times; `None`: drawn at the mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<Spread>,
 }
 
 /// Cost of one operation of one protocol variant.
@@ -126,6 +131,9 @@ pub struct LatencyDistribution {
     /// treated as deterministic at `mean_us`.
     #[serde(default)]
     pub quantiles: Vec<(f64, f64)>,
+    /// Without quantiles: a named distribution around `mean_us` (see [`Spread`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<Spread>,
 }
 
 impl LatencyDistribution {
@@ -136,14 +144,27 @@ impl LatencyDistribution {
             median_us: us,
             p99_us: us,
             quantiles: Vec::new(),
+            spread: None,
         }
     }
 
-    /// Latency at quantile `u` in [0, 1], by linear interpolation between quantile points.
+    /// A cost published as a mean, drawn from `spread` around it.
+    pub fn spread(us: f64, spread: Option<Spread>) -> Self {
+        LatencyDistribution {
+            spread,
+            ..Self::fixed(us)
+        }
+    }
+
+    /// Latency at quantile `u` in [0, 1], by linear interpolation between quantile points
+    /// (without quantiles: the spread's quantile around the mean, else the mean).
     pub fn at_quantile(&self, u: f64) -> f64 {
         let q = &self.quantiles;
         if q.is_empty() {
-            return self.mean_us;
+            return self
+                .spread
+                .as_ref()
+                .map_or(self.mean_us, |s| s.quantile(self.mean_us, u));
         }
         let u = u.clamp(0.0, 1.0);
         if u <= q[0].0 {
@@ -198,6 +219,16 @@ impl ProcessorProfile {
         })
     }
 
+    /// The service-time distribution of a cost of this profile: its quantiles where
+    /// measured, else its mean spread by its own or the profile's [`Spread`].
+    pub fn latency(&self, c: &OperationCost) -> LatencyDistribution {
+        let mut l = c.latency.clone();
+        if l.quantiles.is_empty() && l.spread.is_none() {
+            l.spread = self.spread.clone();
+        }
+        l
+    }
+
     /// Packet sizes for `protocol`: the entry whose variant satisfies `wanted`, else the
     /// protocol's first entry.
     pub fn sizes_for(&self, protocol: ProtocolId, wanted: &Variant) -> Option<&PacketSizes> {
@@ -219,6 +250,9 @@ impl ProcessorProfile {
         if self.cores == 0 {
             return bad("cores must be at least 1".into());
         }
+        if let Some(Err(e)) = self.spread.as_ref().map(Spread::check) {
+            return bad(e);
+        }
         for c in &self.costs {
             let l = &c.latency;
             let positive = |v: f64| v.is_finite() && v > 0.0;
@@ -227,6 +261,9 @@ impl ProcessorProfile {
             }
             if l.quantiles.windows(2).any(|w| w[1].0 < w[0].0 || w[1].1 < w[0].1) {
                 return bad(format!("{}: quantiles must ascend", c.key()));
+            }
+            if let Some(Err(e)) = l.spread.as_ref().map(Spread::check) {
+                return bad(format!("{}: {e}", c.key()));
             }
         }
         for s in &self.sizes {
@@ -311,6 +348,7 @@ mod tests {
             median_us: 2.0,
             p99_us: 3.0,
             quantiles: vec![(0.0, 1.0), (0.5, 2.0), (1.0, 4.0)],
+            spread: None,
         };
         assert_eq!(d.at_quantile(0.25), 1.5);
         assert_eq!(d.at_quantile(0.75), 3.0);
@@ -330,6 +368,12 @@ mod tests {
                 "{name} is marked as paper data"
             );
             assert!(!p.costs.is_empty());
+            // Published means are drawn with a documented spread, never all at the mean.
+            let spread = p.spread.as_ref().unwrap_or_else(|| panic!("{name}: no spread"));
+            assert!(spread.cv > 0.0 && !spread.basis.is_empty(), "{name}");
+            let c = &p.costs[0];
+            let l = p.latency(c);
+            assert!(l.at_quantile(0.1) < c.latency.mean_us && l.at_quantile(0.9) > c.latency.mean_us);
             assert!(p.sizes.iter().all(|s| matches!(s.source, SizesSource::Paper { .. })));
         }
         assert!(ProcessorProfile::builtin("nope").is_none());
@@ -397,6 +441,7 @@ mod tests {
                 ops_per_sec_all_cores: None,
             }],
             sizes: Vec::new(),
+            spread: None,
         };
         assert!(p.validate().is_ok());
         assert!(p

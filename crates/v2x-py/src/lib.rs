@@ -122,7 +122,7 @@ fn sim(
     let (summary, rows, wall) = py.allow_threads(|| -> Result<_, Failure> {
         let sc = scenario(text, format, &base_dir)?;
         let results = pool(threads)?
-            .install(|| v2x_sim::run(&sc, &v2x_report::Silent))
+            .install(|| v2x_sim_crypto::run(&sc, &v2x_report::Silent))
             .map_err(sim_failure)?;
         if let Some(dir) = &out {
             v2x_sim::output::write_all(&results, dir).map_err(sim_failure)?;

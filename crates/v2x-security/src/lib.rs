@@ -36,6 +36,7 @@
 //!   exchange; see [`encryption`]).
 //! * Time: [`TaiTime`] is 1609.2 Time64 (TAI microseconds since 2004-01-01).
 
+pub mod authority;
 pub mod certificate;
 pub mod chain;
 pub mod convert;
@@ -67,6 +68,7 @@ pub mod v1_2_1;
 pub mod validated;
 pub mod verification;
 
+pub use authority::{Authority, TicketSpec};
 pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Issuer, Validity};
 pub use encryption::Recipient;
 pub use entity::{
@@ -77,7 +79,7 @@ pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey,
 pub use memory_pki::InMemoryPki;
 pub use message_signature::SignatureForm;
 pub use permissions::{SspRequirement, SspRule};
-pub use pki_store::{load_trust_dir, load_trust_dir_with, Pki, PkiConfig, PkiError, TicketSpec};
+pub use pki_store::{load_trust_dir, load_trust_dir_with, Pki, PkiConfig, PkiError};
 pub use profile::{Profile, ProfileKind, SignerPolicy};
 pub use pseudonym::{Credentials, PseudonymPool};
 pub use reason::{RejectReason, Rejection};

@@ -13,11 +13,11 @@
 //! assert_eq!(receiver.decap_at(&msg.bytes, pki.now).unwrap().payload, b"cam");
 //! ```
 
+use crate::authority::{issue_root, issue_sub_ca, issue_ticket, Authority, TicketSpec};
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::crl::{issue_crl, CrlError};
 use crate::entity::SecurityEntity;
 use crate::issue::{IssueError, IssuePermissions};
-use crate::pki_store::{issue_root, issue_sub_ca, issue_ticket, Authority, TicketSpec};
 use crate::pseudonym::{Credentials, PseudonymPool};
 use crate::region::Region;
 use crate::time::TaiTime;
@@ -43,6 +43,9 @@ pub struct InMemoryPkiBuilder {
     psids: Vec<ItsAid>,
     ticket_validity: Duration,
     ticket_backdate: Duration,
+    ticket_encryption_keys: bool,
+    ticket_assurance_level: Option<u8>,
+    ca_validity: Duration,
     region: Option<Region>,
     aa_permissions: Option<IssuePermissions>,
 }
@@ -55,6 +58,9 @@ impl Default for InMemoryPkiBuilder {
             psids: vec![ItsAid::CAM, ItsAid::DENM],
             ticket_validity: Duration::from_secs(7 * DAY),
             ticket_backdate: Duration::from_secs(3600),
+            ticket_encryption_keys: true,
+            ticket_assurance_level: Some(0x00),
+            ca_validity: 2 * YEAR,
             region: None,
             aa_permissions: None,
         }
@@ -87,6 +93,32 @@ impl InMemoryPkiBuilder {
         self
     }
 
+    /// How long before `now` the tickets start (default an hour).
+    pub fn ticket_backdate(mut self, backdate: Duration) -> Self {
+        self.ticket_backdate = backdate;
+        self
+    }
+
+    /// Whether tickets carry an encryption key (default yes; on the ECIES curve that goes
+    /// with the signing curve, see [`crate::authority::encryption_curve`]).
+    pub fn ticket_encryption_keys(mut self, yes: bool) -> Self {
+        self.ticket_encryption_keys = yes;
+        self
+    }
+
+    /// The tickets' assurance level (default `Some(0)`; `None` leaves the field out).
+    pub fn ticket_assurance_level(mut self, level: Option<u8>) -> Self {
+        self.ticket_assurance_level = level;
+        self
+    }
+
+    /// Validity of the AA (default two years; the root gets one year more), from a day
+    /// before `now`.
+    pub fn ca_validity(mut self, validity: Duration) -> Self {
+        self.ca_validity = validity;
+        self
+    }
+
     /// Region of the tickets (default none).
     pub fn region(mut self, region: Region) -> Self {
         self.region = Some(region);
@@ -101,12 +133,12 @@ impl InMemoryPkiBuilder {
 
     pub fn build(self) -> Result<InMemoryPki, IssueError> {
         let start = self.now.saturating_sub(Duration::from_secs(DAY));
-        let root = issue_root("test root", start, 3 * YEAR, self.curve)?;
+        let root = issue_root("test root", start, self.ca_validity + YEAR, self.curve)?;
         let aa_permissions = self
             .aa_permissions
             .clone()
             .unwrap_or_else(|| IssuePermissions::Psids(self.psids.clone()));
-        let aa = issue_sub_ca(&root, "test AA", aa_permissions, start, 2 * YEAR, self.curve)?;
+        let aa = issue_sub_ca(&root, "test AA", aa_permissions, start, self.ca_validity, self.curve)?;
         Ok(InMemoryPki {
             root,
             aa,
@@ -157,6 +189,8 @@ impl InMemoryPki {
         let mut spec = TicketSpec::new(&self.ticket.psids, self.ticket.ticket_validity);
         spec.start = Some(self.now.saturating_sub(self.ticket.ticket_backdate));
         spec.region = self.ticket.region.clone();
+        spec.encryption_key = self.ticket.ticket_encryption_keys;
+        spec.assurance_level = self.ticket.ticket_assurance_level;
         spec
     }
 
@@ -178,8 +212,9 @@ impl InMemoryPki {
         validity: Duration,
         region: Option<Region>,
     ) -> Result<Credentials, IssueError> {
-        let mut spec = TicketSpec::new(&[], validity);
+        let mut spec = self.ticket_spec();
         spec.permissions = permissions.to_vec();
+        spec.validity = validity;
         spec.start = Some(start);
         spec.region = region;
         self.issue_ticket(&spec)
@@ -205,7 +240,7 @@ impl InMemoryPki {
             name,
             permissions,
             self.now.saturating_sub(Duration::from_secs(DAY)),
-            2 * YEAR,
+            self.ticket.ca_validity,
             self.curve,
         )
     }

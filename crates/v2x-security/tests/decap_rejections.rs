@@ -21,7 +21,7 @@ fn perm(psid: u64, ssp: Option<Vec<u8>>) -> AppPermission {
 
 fn ticket_from(
     fx: &InMemoryPki,
-    issuer: &v2x_security::pki_store::Authority,
+    issuer: &v2x_security::authority::Authority,
     perms: &[AppPermission],
     start: TaiTime,
     validity: Duration,
@@ -239,7 +239,7 @@ fn broken_chain_issuer_signature_invalid() {
     let n = bytes.len();
     bytes[n - 3] ^= 0x01;
     let broken = std::sync::Arc::new(Certificate::from_bytes(&bytes).unwrap());
-    let broken_aa = v2x_security::pki_store::Authority {
+    let broken_aa = v2x_security::authority::Authority {
         certificate: broken.clone(),
         key: fx.aa.key.clone(),
     };
@@ -435,7 +435,7 @@ fn inconsistent_chain_validity_and_permissions() {
         },
     )
     .unwrap();
-    let narrow = v2x_security::pki_store::Authority {
+    let narrow = v2x_security::authority::Authority {
         certificate: std::sync::Arc::new(narrow),
         key,
     };

@@ -4,7 +4,7 @@
 //! (1609.2 §5.1.2). Each test failed on the code before the fix.
 
 use std::time::Duration;
-use v2x_security::pki_store::Authority;
+use v2x_security::authority::Authority;
 use v2x_security::*;
 use v2x_wire::facilities::{
     encode_cam, encode_denm, hazard_denm, passenger_car_cam, BasicVehicleContainerLowFrequency, Cam,

@@ -9,7 +9,9 @@
 //! - [`metrics`], [`histogram`], [`output`]: streaming metrics and the results folder.
 //!
 //! The simulator needs no real cryptography: service times come from processor profiles
-//! ([`v2x_profile`]), either shipped paper profiles or `v2x bench` output.
+//! ([`v2x_profile`]), either shipped paper profiles or `v2x bench` output. Variants in
+//! `real-crypto` mode hand each station's security decisions to a [`StationCrypto`]
+//! (implemented by the `v2x-sim-crypto` crate) through [`run_with`].
 
 pub mod channel;
 pub mod engine;
@@ -22,6 +24,7 @@ pub mod phy;
 pub mod scenario;
 pub mod security;
 pub mod spatial;
+pub mod station_crypto;
 pub mod verifier;
 
 pub use error::{CostsError, MobilityError, ScenarioError, SimError};
@@ -29,7 +32,13 @@ pub use metrics::RunMetrics;
 pub use scenario::{Overrides, Scenario};
 
 use rayon::prelude::*;
+use scenario::SecurityMode;
 use security::SecurityModel;
+pub use station_crypto::StationCrypto;
+
+/// Builds the real security services of one run (variant model, seed, number of stations)
+/// for variants in `real-crypto` mode.
+pub type CryptoFactory<'f> = dyn Fn(&SecurityModel, u64, usize) -> Result<Box<dyn StationCrypto>, SimError> + Sync + 'f;
 
 /// The runs of one variant.
 #[derive(Debug, Clone)]
@@ -58,16 +67,43 @@ pub struct SimResults {
     pub wall_s: f64,
 }
 
-/// Runs one replication of one variant (seed = scenario seed + replication).
-pub fn run_once(sc: &Scenario, model: &SecurityModel, replication: u32) -> Result<(RunMetrics, usize, f64), SimError> {
-    let sim = engine::Sim::new(sc, model, sc.seed.wrapping_add(u64::from(replication)))?;
+/// Runs one replication of one variant (seed = scenario seed + replication), in
+/// real-crypto mode with the services `crypto` builds.
+pub fn run_once(
+    sc: &Scenario,
+    model: &SecurityModel,
+    replication: u32,
+    crypto: Option<&CryptoFactory>,
+) -> Result<(RunMetrics, usize, f64), SimError> {
+    let seed = sc.seed.wrapping_add(u64::from(replication));
+    let mut sim = engine::Sim::new(sc, model, seed)?;
+    if model.mode == SecurityMode::RealCrypto {
+        let make = crypto.ok_or_else(|| SimError::Costs {
+            variant: model.name.clone(),
+            source: CostsError::Missing(
+                "mode = \"real-crypto\" needs the real security stack: run it with `v2x sim` (crate v2x-sim-crypto)"
+                    .into(),
+            ),
+        })?;
+        let stations = sim.node_count();
+        sim = sim.with_station_crypto(make(model, seed, stations)?);
+    }
     let (nodes, cutoff) = (sim.node_count(), sim.cutoff_m());
     Ok((sim.run(), nodes, cutoff))
 }
 
 /// Runs every variant and replication, in parallel, reporting each finished run to
-/// `progress`.
+/// `progress`. Variants in `real-crypto` mode need [`run_with`].
 pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
+    run_with(sc, progress, None)
+}
+
+/// [`run`], with the factory of the real security services of `real-crypto` variants.
+pub fn run_with(
+    sc: &Scenario,
+    progress: &dyn v2x_report::Progress,
+    crypto: Option<&CryptoFactory>,
+) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
     let models: Vec<SecurityModel> = sc
         .variants
@@ -82,7 +118,7 @@ pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResu
     let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
-            let out = run_once(sc, &models[v], r).map(|(m, n, c)| (v, r, m, n, c));
+            let out = run_once(sc, &models[v], r, crypto).map(|(m, n, c)| (v, r, m, n, c));
             progress.step(&models[v].name);
             out
         })

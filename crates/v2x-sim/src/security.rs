@@ -9,7 +9,8 @@
 
 use crate::error::{CostsError, SimError};
 use crate::scenario::{
-    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueryConfig, QueueOrder, VariantConfig,
+    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueryConfig, QueueOrder, SecurityMode,
+    SigningCore, VariantConfig,
 };
 use serde::Serialize;
 use v2x_profile::{
@@ -52,6 +53,17 @@ pub struct CostUse {
     /// `profile NAME`, `scenario (fixed)` or `free`.
     pub source: String,
     pub mean_us: f64,
+    /// How service times are drawn: `measured quantiles`, `lognormal cv 0.05` (a named
+    /// spread around the mean) or `fixed` (always the mean).
+    pub spread: String,
+}
+
+fn spread_name(l: &LatencyDistribution) -> String {
+    match &l.spread {
+        _ if !l.quantiles.is_empty() => "measured quantiles".into(),
+        Some(s) if s.cv > 0.0 => format!("{} cv {}", s.family, s.cv),
+        _ => "fixed".into(),
+    }
 }
 
 /// The sizes a model uses and where they come from.
@@ -85,7 +97,9 @@ pub struct SecurityModel {
     pub verify_certificate: Cost,
     pub encrypt: Cost,
     pub decrypt: Cost,
+    pub mode: SecurityMode,
     pub cores: u32,
+    pub signing: SigningCore,
     pub order: QueueOrder,
     pub deadline_ns: u64,
     pub deadline_policy: DeadlinePolicy,
@@ -139,24 +153,36 @@ impl Resolver<'_> {
             .ok_or_else(|| self.err(format!("needs a profile (or a fixed cost) for {what}")))
     }
 
+    /// A profile's cost: its measured quantiles, else its mean spread by the scenario's
+    /// `service_time_spread`, else by the profile's documented spread.
     fn record(&mut self, role: &'static str, c: &OperationCost, profile: &str) -> Cost {
+        let mut latency = match self.profile {
+            Some(p) => p.latency(c),
+            None => c.latency.clone(),
+        };
+        if latency.quantiles.is_empty() && self.v.service_time_spread.is_some() {
+            latency.spread = self.v.service_time_spread.clone();
+        }
         self.costs.push(CostUse {
             role,
             key: Some(c.key().to_string()),
             source: format!("profile {profile}"),
             mean_us: c.latency.mean_us,
+            spread: spread_name(&latency),
         });
-        Cost::Dist(c.latency.clone())
+        Cost::Dist(latency)
     }
 
     fn fixed(&mut self, role: &'static str, us: f64) -> Cost {
+        let latency = LatencyDistribution::spread(us, self.v.service_time_spread.clone());
         self.costs.push(CostUse {
             role,
             key: None,
             source: "scenario (fixed)".into(),
             mean_us: us,
+            spread: spread_name(&latency),
         });
-        Cost::Dist(LatencyDistribution::fixed(us))
+        Cost::Dist(latency)
     }
 
     fn free(&mut self, role: &'static str) -> Cost {
@@ -165,6 +191,7 @@ impl Resolver<'_> {
             key: None,
             source: "free".into(),
             mean_us: 0.0,
+            spread: "none".into(),
         });
         Cost::Free
     }
@@ -323,11 +350,22 @@ impl SecurityModel {
             p.sizes_for(kind, &size_key)
                 .map(|s| (s.clone(), format!("profile {} ({})", p.name, s.source)))
         });
+        let measured = profile
+            .as_ref()
+            .is_some_and(|p| matches!(p.source, v2x_profile::ProfileSource::Measured { .. }));
+        let overridden = v.overhead_bytes.is_some();
         let (sizes, mut sizes_source) = match from_profile {
             Some(s) => s,
             None => {
                 let s = PacketSizes::paper_default(kind)
                     .ok_or_else(|| r.err(format!("no packet sizes for {kind} in the profile or the papers")))?;
+                // A measured profile's costs never meet a paper's sizes unannounced.
+                if measured && !overridden && matches!(s.source, v2x_profile::SizesSource::Paper { .. }) {
+                    return Err(r.err(format!(
+                        "the measured profile has no packet sizes for {kind}: measure them with \
+                         `v2x bench --suite protocols` or set `overhead_bytes`"
+                    )));
+                }
                 let origin = format!("default: {}", s.source);
                 (s, origin)
             }
@@ -370,7 +408,9 @@ impl SecurityModel {
             verify_certificate,
             encrypt,
             decrypt,
+            mode: v.mode,
             cores,
+            signing: v.signing,
             order: v.order,
             deadline_ns: s_to_ns(v.deadline_ms / 1000.0),
             deadline_policy: v.deadline_policy,
@@ -409,8 +449,20 @@ mod tests {
             ..VariantConfig::default()
         };
         let m = SecurityModel::resolve(&v, &QueryConfig::default(), 36).unwrap();
-        assert_eq!(m.verify.sample_ns(0.5), 3_010_000);
-        assert_eq!(m.sign.sample_ns(0.1), 370_000);
+        // Paper means drawn with the profile's documented spread (lognormal, cv 0.05).
+        assert_eq!(m.verify.mean_us(), 3010.0);
+        let median = 3_010_000.0 / (1.0f64 + 0.05 * 0.05).sqrt();
+        assert!((m.verify.sample_ns(0.5) as f64 - median).abs() < 2.0);
+        assert!(m.sign.sample_ns(0.1) < 370_000 && m.sign.sample_ns(0.9) > 370_000);
+        assert_eq!(m.costs[0].spread, "lognormal cv 0.05");
+        // cv 0 in the scenario: every service at the mean.
+        let exact = VariantConfig {
+            service_time_spread: Some(v2x_profile::Spread::new(v2x_profile::SpreadFamily::Lognormal, 0.0)),
+            ..v.clone()
+        };
+        let e = SecurityModel::resolve(&exact, &QueryConfig::default(), 36).unwrap();
+        assert_eq!((e.verify.sample_ns(0.99), e.sign.sample_ns(0.1)), (3_010_000, 370_000));
+        assert_eq!(e.costs[0].spread, "fixed");
         assert_eq!((m.overhead_digest, m.overhead_certificate), (106, 288));
         assert!(m.require_known_certificate);
         assert_eq!(m.costs[0].key.as_deref(), Some("etsi-v1.2.1/decap/p256-sha256/sign"));
@@ -440,6 +492,40 @@ mod tests {
         assert!(!t.notes.is_empty(), "free signing is reported");
         assert_eq!((t.overhead_digest, t.tesla_key_frame_bytes), (14, 43));
         assert!(t.sizes.source.starts_with("default: paper 004"), "{}", t.sizes.source);
+    }
+
+    /// A measured profile without sizes for the protocol is an error, not the papers' sizes.
+    #[test]
+    fn measured_profile_without_sizes_is_refused() {
+        let mut p = ProcessorProfile::builtin("i7-4610m").unwrap();
+        p.source = v2x_profile::ProfileSource::Measured {
+            host: "h".into(),
+            date: "d".into(),
+            command: "v2x bench --suite stack".into(),
+        };
+        p.sizes.clear();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("profile.json");
+        std::fs::write(&path, p.to_json()).unwrap();
+        let v = VariantConfig {
+            name: "m".into(),
+            protocol: "etsi-v1.2.1".into(),
+            profile: path.display().to_string(),
+            ..VariantConfig::default()
+        };
+        let e = SecurityModel::resolve(&v, &QueryConfig::default(), 36)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no packet sizes for etsi-v1.2.1") && e.contains("--suite protocols"),
+            "{e}"
+        );
+        let given = VariantConfig {
+            overhead_bytes: Some(120),
+            ..v
+        };
+        let m = SecurityModel::resolve(&given, &QueryConfig::default(), 36).unwrap();
+        assert_eq!(m.overhead_digest, 120);
     }
 
     #[test]

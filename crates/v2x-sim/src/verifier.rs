@@ -1,9 +1,10 @@
 //! A receiver's security processor: `cores` servers, an urgent queue (own signing and
 //! encryption) and a verification queue in FIFO or nearest-first order with a deadline,
 //! enforced by a [`DeadlinePolicy`]: a job that cannot finish in time is dropped when it
-//! would start, or started and aborted at its deadline.
+//! would start, or started and aborted at its deadline. Urgent jobs run on a core of their
+//! own or first in line on the verification cores ([`SigningCore`]).
 
-use crate::scenario::{DeadlinePolicy, QueueOrder};
+use crate::scenario::{DeadlinePolicy, QueueOrder, SigningCore};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -20,6 +21,8 @@ pub struct Job<T> {
     pub started_ns: u64,
     /// Nearest-first key: sender distance in millimetres.
     pub distance_mm: u64,
+    /// Ran on the signing core (set by the processor; says which core it frees).
+    pub on_signing_core: bool,
 }
 
 struct Queued<T> {
@@ -55,6 +58,7 @@ impl<T> Job<T> {
             service_ns,
             started_ns: 0,
             distance_mm,
+            on_signing_core: false,
         }
     }
 
@@ -73,6 +77,8 @@ impl<T> Job<T> {
 pub struct Processor<T> {
     cores: u32,
     busy: u32,
+    /// `Some(busy)`: urgent jobs have a core of their own.
+    signing_core: Option<bool>,
     order: QueueOrder,
     policy: DeadlinePolicy,
     urgent: VecDeque<Job<T>>,
@@ -86,6 +92,7 @@ impl<T> Processor<T> {
         Processor {
             cores: cores.max(1),
             busy: 0,
+            signing_core: None,
             order,
             policy,
             urgent: VecDeque::new(),
@@ -93,6 +100,12 @@ impl<T> Processor<T> {
             heap: BinaryHeap::new(),
             seq: 0,
         }
+    }
+
+    /// Where urgent jobs run.
+    pub fn with_signing(mut self, signing: SigningCore) -> Self {
+        self.signing_core = (signing == SigningCore::OwnCore).then_some(false);
+        self
     }
 
     pub fn queued(&self) -> usize {
@@ -117,6 +130,18 @@ impl<T> Processor<T> {
         now: u64,
         expired: &mut impl FnMut(Job<T>),
     ) -> Option<Job<T>> {
+        if urgent {
+            if let Some(busy) = &mut self.signing_core {
+                if *busy {
+                    self.urgent.push_back(job);
+                    return None;
+                }
+                *busy = true;
+                job.started_ns = now;
+                job.on_signing_core = true;
+                return Some(job);
+            }
+        }
         if self.busy < self.cores {
             if !self.can_start(&job, now) {
                 expired(job);
@@ -150,12 +175,25 @@ impl<T> Processor<T> {
         None
     }
 
-    /// A core finished at `now`: returns the next job to start, handing jobs that may no
-    /// longer start to `expired`.
-    pub fn complete(&mut self, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
-        if let Some(mut j) = self.urgent.pop_front() {
+    /// The signing core finished at `now`: returns the next urgent job to start on it.
+    pub fn complete_signing(&mut self, now: u64) -> Option<Job<T>> {
+        let next = self.urgent.pop_front().map(|mut j| {
             j.started_ns = now;
-            return Some(j);
+            j.on_signing_core = true;
+            j
+        });
+        self.signing_core = Some(next.is_some());
+        next
+    }
+
+    /// A verification core finished at `now`: returns the next job to start on it, handing
+    /// jobs that may no longer start to `expired`.
+    pub fn complete(&mut self, now: u64, expired: &mut impl FnMut(Job<T>)) -> Option<Job<T>> {
+        if self.signing_core.is_none() {
+            if let Some(mut j) = self.urgent.pop_front() {
+                j.started_ns = now;
+                return Some(j);
+            }
         }
         loop {
             let next = match self.order {
@@ -271,6 +309,54 @@ mod tests {
             "core free"
         );
         assert_eq!(dropped, vec![1, 3]);
+    }
+
+    /// Own signing on its own core starts at once however long the verification backlog;
+    /// with `priority` it waits for the verification in service (and on the old processor,
+    /// which had only that, every station that heard the same frames signed at the same
+    /// instant).
+    #[test]
+    fn own_signing_core_does_not_wait_for_verifications() {
+        let mut exp = |_j: Job<u32>| panic!("no deadline");
+        let mut p: Processor<u32> =
+            Processor::new(1, QueueOrder::Fifo, DeadlinePolicy::DropAtStart).with_signing(SigningCore::OwnCore);
+        p.submit(Job::new(0, 0, u64::MAX, 3000, 0), false, 0, &mut exp).unwrap();
+        for w in 1..10 {
+            assert!(p
+                .submit(Job::new(w, 0, u64::MAX, 3000, 0), false, 0, &mut exp)
+                .is_none());
+        }
+        let sign = p
+            .submit(Job::new(100, 10, u64::MAX, 400, 0), true, 10, &mut exp)
+            .unwrap();
+        assert_eq!((sign.started_ns, sign.ends_ns(), sign.on_signing_core), (10, 410, true));
+        // A second signing job queues behind the first on the signing core only.
+        assert!(p
+            .submit(Job::new(101, 20, u64::MAX, 400, 0), true, 20, &mut exp)
+            .is_none());
+        let next = p.complete_signing(410).unwrap();
+        assert_eq!((next.work, next.started_ns, next.on_signing_core), (101, 410, true));
+        assert!(p.complete_signing(810).is_none());
+        // The verification core meanwhile goes on with its backlog.
+        assert_eq!(p.complete(3000, &mut exp).map(|j| j.work), Some(1));
+
+        let mut shared: Processor<u32> =
+            Processor::new(1, QueueOrder::Fifo, DeadlinePolicy::DropAtStart).with_signing(SigningCore::Priority);
+        shared
+            .submit(Job::new(0, 0, u64::MAX, 3000, 0), false, 0, &mut exp)
+            .unwrap();
+        assert!(shared
+            .submit(Job::new(1, 0, u64::MAX, 3000, 0), false, 0, &mut exp)
+            .is_none());
+        assert!(shared
+            .submit(Job::new(100, 10, u64::MAX, 400, 0), true, 10, &mut exp)
+            .is_none());
+        let next = shared.complete(3000, &mut exp).unwrap();
+        assert_eq!(
+            (next.work, next.started_ns),
+            (100, 3000),
+            "first in line, after the job in service"
+        );
     }
 
     /// The other policy: start anything whose deadline has not passed, abort at the deadline.

@@ -122,10 +122,11 @@ pub fn record(run: &Run, results: &SimResults) -> Record {
     }
 }
 
-/// Simulates one run (on the current rayon pool) and returns its results and record.
+/// Simulates one run (on the current rayon pool) as `v2x sim` does (real-crypto variants
+/// included) and returns its results and record.
 pub fn execute(sweep: &Sweep, run: &Run) -> Result<(SimResults, Record), SweepError> {
     let sc = sweep.scenario(run)?;
-    let results = v2x_sim::run(&sc, &v2x_report::Silent).map_err(|e| SweepError::Sim {
+    let results = v2x_sim_crypto::run(&sc, &v2x_report::Silent).map_err(|e| SweepError::Sim {
         run: run.id.clone(),
         params: run.params_text(),
         source: e,

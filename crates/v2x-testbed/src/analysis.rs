@@ -17,6 +17,7 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Latency {
     pub count: usize,
+    pub mean_us: f64,
     pub p50_us: u64,
     pub p95_us: u64,
     pub p99_us: u64,
@@ -32,6 +33,7 @@ impl Latency {
         let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
         Latency {
             count: v.len(),
+            mean_us: v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64,
             p50_us: at(0.5),
             p95_us: at(0.95),
             p99_us: at(0.99),

@@ -37,10 +37,11 @@ use v2x_protocols::none::NoneStation;
 use v2x_protocols::tesla::{Bootstrap, TeslaSigner, TeslaStation};
 use v2x_protocols::two_flip::{TrustedAuthority, TwoFlipStation};
 use v2x_protocols::{Authenticator, ProtocolConfig, StationId};
+use v2x_security::authority::{issue_sub_ca, issue_ticket};
 use v2x_security::v1_2_1::{Credential as V1Credential, V1Entity, V1PkiDir, V1PkiError};
 use v2x_security::{
-    issue_certificate, AppPermission, CertificateSpec, Credentials, IssuePermissions, IssuerKey, Pki, PkiConfig,
-    PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec, TrustStore,
+    Credentials, IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec,
+    TrustStore,
 };
 use v2x_wire::ItsAid;
 
@@ -89,7 +90,8 @@ pub enum TicketSet {
     /// CAM, DENM and TESLA-commitment permissions, valid for the PKI's ticket validity.
     #[default]
     Standard,
-    /// Standard permissions, validity ended a day ago (A-CER-03).
+    /// Standard permissions, validity (one hour) ended an hour ago (A-CER-03): inside the
+    /// AA's validity, so that a receiver names the expiry rather than an inconsistent chain.
     Expired,
     /// CAM only: a DENM signed with it is outside its permissions (A-CON-01).
     CamOnly,
@@ -136,8 +138,9 @@ pub fn issue_tickets(pki: &Pki, station: &str, set: TicketSet, count: usize) -> 
             pki.issue_tickets(station, count, &TicketSpec::new(&set.psids(), validity))?;
         }
         TicketSet::Expired => {
-            let mut spec = TicketSpec::new(&set.psids(), DAY);
-            spec.start = Some(TaiTime::now().saturating_sub(3 * DAY));
+            let hour = Duration::from_secs(3600);
+            let mut spec = TicketSpec::new(&set.psids(), hour);
+            spec.start = Some(TaiTime::now().saturating_sub(2 * hour));
             // The named lab option: A-CER-03 needs a ticket that is over when issued.
             spec.insecure_allow_expired = true;
             pki.issue_tickets(station, count, &spec)?;
@@ -155,39 +158,33 @@ pub fn issue_tickets(pki: &Pki, station: &str, set: TicketSet, count: usize) -> 
 /// CAM tickets into the station's pool (the chain above them does not grant CAM).
 fn issue_from_restricted_aa(pki: &Pki, station: &str, count: usize, validity: Duration) -> Result<(), CredentialError> {
     let curve = pki.config().curve;
-    let key = v2x_crypto::PrivateKey::generate(curve).map_err(|e| CredentialError::Invalid(e.to_string()))?;
-    let start = TaiTime::now().saturating_sub(DAY);
-    let mut spec = CertificateSpec::new(Some("v2xsec AA without CAM"), start, 30 * DAY);
-    spec.issue_permissions = Some(IssuePermissions::Psids(vec![PSID_DENM]));
-    spec.assurance_level = Some(0xe0);
-    let aa = Arc::new(issue_certificate(
-        &spec,
-        key.public_key(),
-        IssuerKey::Ca {
-            cert: &pki.root().certificate,
-            key: &pki.root().key,
-        },
-    )?);
+    let now = TaiTime::now();
+    let aa = issue_sub_ca(
+        pki.root(),
+        "v2xsec AA without CAM",
+        IssuePermissions::Psids(vec![PSID_DENM]),
+        now.saturating_sub(DAY),
+        30 * DAY,
+        curve,
+    )?;
     let dir = pki.dir().join(TESTBED_SUBDIR).join(RESTRICTED_AA);
     std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
     let path = dir.join("cert.oer");
-    std::fs::write(&path, aa.encoded()).map_err(io_at(&path))?;
+    std::fs::write(&path, aa.certificate.encoded()).map_err(io_at(&path))?;
     pki.enrol(station)?;
     let tdir = pki.dir().join("stations").join(station).join("tickets");
     std::fs::create_dir_all(&tdir).map_err(io_at(&tdir))?;
+    let mut spec = TicketSpec::new(&[PSID_CAM], validity);
+    spec.encryption_key = false;
     for i in 0..count {
-        let tkey = v2x_crypto::PrivateKey::generate(curve).map_err(|e| CredentialError::Invalid(e.to_string()))?;
-        let mut cs = CertificateSpec::new(None, TaiTime::now().saturating_sub(Duration::from_secs(300)), validity);
-        cs.app_permissions = vec![AppPermission {
-            psid: PSID_CAM,
-            ssp: v2x_security::pki_store::default_ssp(PSID_CAM),
-        }];
-        cs.assurance_level = Some(0);
-        let cert = issue_certificate(&cs, tkey.public_key(), IssuerKey::Ca { cert: &aa, key: &key })?;
+        let ticket = issue_ticket(&aa, &spec, spec.default_start(now), curve)?;
         let base = tdir.join(format!("at-{i:04}"));
         let p = base.with_extension("oer");
-        std::fs::write(&p, cert.encoded()).map_err(io_at(&p))?;
-        let pem = tkey.to_pem().map_err(|e| CredentialError::Invalid(e.to_string()))?;
+        std::fs::write(&p, ticket.certificate.encoded()).map_err(io_at(&p))?;
+        let pem = ticket
+            .signing_key
+            .to_pem()
+            .map_err(|e| CredentialError::Invalid(e.to_string()))?;
         write_private(&base.with_extension("pem"), &pem)?;
     }
     Ok(())
@@ -288,6 +285,9 @@ pub struct BuildOptions {
     /// Sign CAMs with the full certificate every time (attackers: the receiver must
     /// then check a signature for every packet).
     pub always_certificate: bool,
+    /// INSECURE, for the A-CER-03 attacker only: sign with a certificate that is not valid
+    /// (expired) instead of refusing, as SN-ENCAP otherwise does.
+    pub insecure_sign_with_invalid_certificate: bool,
 }
 
 /// Everything a station process needs to build its authenticators.
@@ -374,6 +374,8 @@ impl StationCredentials {
         if self.options.always_certificate {
             entity.encap_profile_mut(v2x_security::ProfileKind::Cam).signer = SignerPolicy::Certificate;
         }
+        entity.encap_policy_mut().insecure_sign_with_invalid_certificate =
+            self.options.insecure_sign_with_invalid_certificate;
         Ok(entity)
     }
 

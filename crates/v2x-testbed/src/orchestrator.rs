@@ -221,9 +221,15 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
         }
     }
     for c in &configs {
-        credentials::issue_tickets(&pki, &c.name, TicketSet::Standard, 4)?;
+        // A-CER-03 signs with tickets that expired before the run.
+        let set = if c.attack == Some(Attack::ExpiredCertificate) {
+            TicketSet::Expired
+        } else {
+            TicketSet::Standard
+        };
+        credentials::issue_tickets(&pki, &c.name, set, 4)?;
         if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {
-            credentials::issue_v1_ticket(&pki, &c.name, TicketSet::Standard)?;
+            credentials::issue_v1_ticket(&pki, &c.name, set)?;
         }
     }
     let cfg_dir = out.join("stations");

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Duration;
-use v2x_protocols::{Authenticator, DecapOutcome, PacketKind, ProtocolConfig, SenderId};
+use v2x_protocols::{Authenticator, DecapOutcome, PacketKind, ProtocolConfig, SenderId, Timestamp};
 
 /// What a station does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,23 +44,51 @@ pub enum Attack {
     /// A-SIG-02: DENMs whose signature does not verify.
     #[serde(rename = "A-SIG-02")]
     InvalidSignatureDenm,
+    /// A-SIG-03: CAMs sent without any security (the bare application payload).
+    #[serde(rename = "A-SIG-03")]
+    Unsigned,
     /// A-SIG-04: a flood of invalid-signature CAMs at the attacker's (high) rate.
     #[serde(rename = "A-SIG-04")]
     Flood,
     /// A-SIG-05: every validly secured CAM is sent again after 100 ms (the copy is a replay).
     #[serde(rename = "A-SIG-05")]
     Replay,
+    /// A-SIG-06: validly signed CAMs whose generation time is [`OLD_TIMESTAMP`] in the past.
+    #[serde(rename = "A-SIG-06")]
+    OldTimestamp,
+    /// A-CER-03: validly signed CAMs from a ticket that expired before the run (the
+    /// orchestrator issues such tickets to this case).
+    #[serde(rename = "A-CER-03")]
+    ExpiredCertificate,
 }
+
+/// How old the generation time of an A-SIG-06 packet is: far beyond any freshness window
+/// (1609.2 CAM receivers accept seconds, not a minute).
+pub const OLD_TIMESTAMP: Duration = Duration::from_secs(60);
 
 impl Attack {
     pub fn code(self) -> &'static str {
         match self {
             Attack::InvalidSignature => "A-SIG-01",
             Attack::InvalidSignatureDenm => "A-SIG-02",
+            Attack::Unsigned => "A-SIG-03",
             Attack::Flood => "A-SIG-04",
             Attack::Replay => "A-SIG-05",
+            Attack::OldTimestamp => "A-SIG-06",
+            Attack::ExpiredCertificate => "A-CER-03",
         }
     }
+
+    /// Every case, in the order of the paper's code numbers.
+    pub const ALL: [Attack; 7] = [
+        Attack::InvalidSignature,
+        Attack::InvalidSignatureDenm,
+        Attack::Unsigned,
+        Attack::Flood,
+        Attack::Replay,
+        Attack::OldTimestamp,
+        Attack::ExpiredCertificate,
+    ];
 
     fn kind(self) -> MessageKind {
         match self {
@@ -71,7 +99,10 @@ impl Attack {
 
     /// Whether packets are corrupted after securing (the signature or tag no longer verifies).
     fn corrupts(self) -> bool {
-        !matches!(self, Attack::Replay)
+        matches!(
+            self,
+            Attack::InvalidSignature | Attack::InvalidSignatureDenm | Attack::Flood
+        )
     }
 }
 
@@ -186,6 +217,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
         BuildOptions {
             // Attack packets carry the full certificate: the receiver must verify each.
             always_certificate: cfg.role == Role::Attacker,
+            insecure_sign_with_invalid_certificate: cfg.attack == Some(Attack::ExpiredCertificate),
             ..BuildOptions::default()
         },
     )?;
@@ -309,14 +341,25 @@ fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &Atomi
             generated_us: now,
         }
         .encode(cfg.payload_len);
+        let generated = if cfg.attack == Some(Attack::OldTimestamp) {
+            Timestamp(crate::clock::now_us().saturating_sub(OLD_TIMESTAMP.as_micros() as u64))
+        } else {
+            crate::clock::now()
+        };
         let t0 = std::time::Instant::now();
         let packets = auth
-            .encap(&payload, crate::clock::now())
+            .encap(&payload, generated)
             .map_err(|e| StationError::Encap(e.to_string()))?;
         let encap_ns = t0.elapsed().as_nanos() as u64;
         for p in packets {
             let mut bytes = p.bytes;
             let is_data = p.kind == PacketKind::Data;
+            if cfg.attack == Some(Attack::Unsigned) {
+                if !is_data {
+                    continue; // an unsigned sender has no keys to disclose or commit
+                }
+                bytes = payload.clone();
+            }
             if is_data && cfg.attack.is_some_and(Attack::corrupts) {
                 // Flip the last byte: the signature's s (1609.2, v1.2.1) or the MAC/tag.
                 if let Some(b) = bytes.last_mut() {

@@ -17,6 +17,7 @@ pub fn from_result(r: &BenchResult) -> ProcessorProfile {
                 median_us: m.latency.median_us,
                 p99_us: m.latency.p99_us,
                 quantiles: m.latency.quantiles.clone(),
+                spread: None,
             },
             ops_per_sec_one_core: m.ops_per_sec,
             ops_per_sec_all_cores: m.ops_per_sec_all_cores,
@@ -33,5 +34,7 @@ pub fn from_result(r: &BenchResult) -> ProcessorProfile {
         cores: u32::try_from(r.host.cores.max(1)).unwrap_or(u32::MAX),
         costs,
         sizes: r.sizes.clone(),
+        // Measured costs carry their own quantiles.
+        spread: None,
     }
 }

@@ -92,7 +92,7 @@ fn breakdown_parts() -> Vec<Task> {
                 .encap(&EncapRequest::cam(&payload).unsigned())
                 .map_err(err("encap"))?
                 .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
+            let mut rx = pki.entity(&pki.receiver);
             rx.policy_mut().accept_unsigned = true;
             Ok(Prepared::new(Box::new(move || {
                 black_box(rx.decap(&msg).map_err(rejected)?);
@@ -111,7 +111,7 @@ fn breakdown_parts() -> Vec<Task> {
             let recipient = pki.receiver.certificate.clone();
             let payload = v2x_crypto::random_bytes(v.payload);
             let primer_variant = Variant { certificate: true, ..v };
-            let mut primer_sender = pki.entity(&pki.sender)?;
+            let mut primer_sender = pki.entity(&pki.sender);
             primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
             let primer = primer_sender
                 .encap(&request(&primer_variant, &payload, &recipient))
@@ -121,7 +121,7 @@ fn breakdown_parts() -> Vec<Task> {
                 .encap(&request(&v, &payload, &recipient))
                 .map_err(err("encap"))?
                 .bytes;
-            let mut rx = pki.entity(&pki.receiver)?;
+            let mut rx = pki.entity(&pki.receiver);
             rx.decap(&primer).map_err(rejected)?;
             rx.set_decap_mode(v2x_security::DecapMode::SignatureOnly);
             rx.decap(&msg).map_err(rejected)?;

@@ -30,14 +30,15 @@ use crate::{BenchError, Suite};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
-use v2x_crypto::{Curve, PrivateKey};
+use v2x_crypto::Curve;
 use v2x_profile::{CostKey, MessageId, Operation, ProtocolId, SignerKind, Variant as CostVariant};
+use v2x_security::memory_pki::InMemoryPki;
 use v2x_security::v1_2_1::{
     CertSpec, Credential, SignerChoice, V1EncapRequest, V1Entity, V1Profile, V1Protection, V1TrustStore,
 };
 use v2x_security::{
-    issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, GeoPoint, IssuePermissions,
-    IssuerKey, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TaiTime, TrustStore,
+    CertRef, Credentials, EncapRequest, GeoPoint, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy,
+    TaiTime,
 };
 use v2x_wire::ItsAid;
 
@@ -237,116 +238,43 @@ const LOCATION_LON: i32 = 23_522_000;
 
 // ------------------------------------------------------------------ IEEE 1609.2
 
-/// Root, AA and two tickets (sender, receiver) on one curve.
+/// An in-memory PKI (root, AA) on one curve and two tickets (sender, receiver) with CAM,
+/// DENM and BSM permissions, encryption keys and no assurance level.
 pub(super) struct Pki2 {
-    root: CertRef,
-    aa: CertRef,
-    aa_key: PrivateKey,
-    curve: Curve,
-    /// Start of every certificate's validity (tickets must lie within the AA's).
-    start: TaiTime,
+    pki: InMemoryPki,
     pub(super) sender: Credentials,
     pub(super) receiver: Credentials,
 }
 
-fn encryption_curve(signing: Curve) -> Curve {
-    match signing {
-        Curve::BrainpoolP256r1 | Curve::BrainpoolP384r1 => Curve::BrainpoolP256r1,
-        _ => Curve::NistP256,
-    }
-}
-
 impl Pki2 {
     pub(super) fn new(curve: Curve) -> Result<Pki2, BenchError> {
-        let start = TaiTime::now().saturating_sub(Duration::from_secs(3600));
-        let validity = Duration::from_secs(7 * 86_400);
-        let root_key = PrivateKey::generate(curve)?;
-        let mut spec = CertificateSpec::new(Some("bench-root"), start, validity);
-        spec.issue_permissions = Some(IssuePermissions::All);
-        let root = Arc::new(
-            issue_certificate(&spec, root_key.public_key(), IssuerKey::SelfSigned(&root_key)).map_err(err("root"))?,
-        );
-        let aa_key = PrivateKey::generate(curve)?;
-        let mut spec = CertificateSpec::new(Some("bench-aa"), start, validity);
-        spec.issue_permissions = Some(IssuePermissions::All);
-        let aa = Arc::new(
-            issue_certificate(
-                &spec,
-                aa_key.public_key(),
-                IssuerKey::Ca {
-                    cert: &root,
-                    key: &root_key,
-                },
-            )
-            .map_err(err("AA"))?,
-        );
+        let pki = InMemoryPki::builder()
+            .curve(curve)
+            .now(TaiTime::now())
+            .psids(&[ItsAid::CAM, ItsAid::DENM, ItsAid::BSM])
+            .ticket_assurance_level(None)
+            .build()
+            .map_err(err("PKI"))?;
         Ok(Pki2 {
-            sender: issue_ticket(curve, start, &aa, &aa_key)?,
-            receiver: issue_ticket(curve, start, &aa, &aa_key)?,
-            root,
-            aa,
-            aa_key,
-            curve,
-            start,
+            sender: pki.ticket().map_err(err("ticket"))?,
+            receiver: pki.ticket().map_err(err("ticket"))?,
+            pki,
         })
     }
 
     /// A fresh authorization ticket from the AA.
     fn ticket(&self) -> Result<Credentials, BenchError> {
-        issue_ticket(self.curve, self.start, &self.aa, &self.aa_key)
-    }
-}
-
-/// An authorization ticket (CAM, DENM and BSM permissions, an encryption key).
-fn issue_ticket(curve: Curve, start: TaiTime, aa: &CertRef, aa_key: &PrivateKey) -> Result<Credentials, BenchError> {
-    let validity = Duration::from_secs(7 * 86_400);
-    let signing_key = PrivateKey::generate(curve)?;
-    let enc_key = PrivateKey::generate(encryption_curve(curve))?;
-    let mut spec = CertificateSpec::new(None, start, validity);
-    spec.app_permissions = vec![
-        // CAM and DENM tickets carry the ETSI SSPs receivers check.
-        AppPermission {
-            psid: ItsAid::CAM,
-            ssp: v2x_security::pki_store::default_ssp(ItsAid::CAM),
-        },
-        AppPermission {
-            psid: ItsAid::DENM,
-            ssp: v2x_security::pki_store::default_ssp(ItsAid::DENM),
-        },
-        AppPermission {
-            psid: ItsAid::BSM,
-            ssp: None,
-        },
-    ];
-    spec.encryption_key = Some(enc_key.public_key().clone());
-    let cert = issue_certificate(&spec, signing_key.public_key(), IssuerKey::Ca { cert: aa, key: aa_key })
-        .map_err(err("ticket"))?;
-    Ok(Credentials {
-        certificate: Arc::new(cert),
-        signing_key,
-        encryption_key: Some(enc_key),
-    })
-}
-
-impl Pki2 {
-    fn store(&self) -> Result<TrustStore, BenchError> {
-        let mut s = TrustStore::new();
-        s.add_trust_anchor(self.root.clone()).map_err(err("trust anchor"))?;
-        s.add_ca_certificate(self.aa.clone());
-        Ok(s)
+        self.pki.ticket().map_err(err("ticket"))
     }
 
-    pub(super) fn entity(&self, creds: &Credentials) -> Result<SecurityEntity, BenchError> {
-        Ok(SecurityEntity::with_credentials(
-            self.store()?,
-            creds.clone(),
-            vec![self.aa.clone(), self.root.clone()],
-        ))
+    /// An entity signing with `creds` and trusting the PKI.
+    pub(super) fn entity(&self, creds: &Credentials) -> SecurityEntity {
+        self.pki.sender(creds.clone())
     }
 
     /// The sender, with the signer policy the variant asks for.
     pub(super) fn sender(&self, v: &Variant) -> Result<SecurityEntity, BenchError> {
-        let mut e = self.entity(&self.sender)?;
+        let mut e = self.entity(&self.sender);
         let kind = profile_kind(v.message);
         e.encap_profile_mut(kind).signer = if v.certificate {
             SignerPolicy::Certificate
@@ -423,7 +351,7 @@ fn ieee_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
     let payload = v2x_crypto::random_bytes(v.payload);
     let t0 = TaiTime::now();
     // Priming message: signed with the full certificate, so the receiver learns it.
-    let mut primer_sender = pki.entity(&pki.sender)?;
+    let mut primer_sender = pki.entity(&pki.sender);
     primer_sender.encap_profile_mut(profile_kind(v.message)).signer = SignerPolicy::Certificate;
     let primer_variant = Variant { certificate: true, ..v };
     let primer = primer_sender
@@ -452,7 +380,7 @@ fn ieee_decap(v: Variant, quick: bool) -> Result<Prepared, BenchError> {
         let pki = pki.clone();
         let accept_unsigned = !v.level.signs();
         move || -> Result<SecurityEntity, BenchError> {
-            let mut rx = pki.entity(&pki.receiver)?;
+            let mut rx = pki.entity(&pki.receiver);
             // Encrypt-only data has no signature to check: the receiver opts in for it.
             rx.policy_mut().accept_unsigned = accept_unsigned;
             rx.decap_at(&primer, now).map_err(rejected)?;
@@ -506,7 +434,7 @@ pub fn repeat_signer_decap(
         let mut primers = Vec::with_capacity(signers);
         for _ in 0..signers {
             let creds = pki.ticket()?;
-            let mut primer_sender = pki.entity(&creds)?;
+            let mut primer_sender = pki.entity(&creds);
             primer_sender.encap_profile_mut(ProfileKind::Cam).signer = SignerPolicy::Certificate;
             let primer_variant = Variant { certificate: true, ..v };
             primers.push(
@@ -515,7 +443,7 @@ pub fn repeat_signer_decap(
                     .map_err(err("primer encap"))?
                     .bytes,
             );
-            let mut sender = pki.entity(&creds)?;
+            let mut sender = pki.entity(&creds);
             sender.encap_profile_mut(ProfileKind::Cam).signer =
                 SignerPolicy::DigestWithCertificateEvery(Duration::from_secs(365 * 86_400));
             sender.set_sign_compressed_r(compressed_r);
@@ -544,7 +472,7 @@ pub fn repeat_signer_decap(
         let build = {
             let pki = pki.clone();
             move || -> Result<SecurityEntity, BenchError> {
-                let mut rx = pki.entity(&pki.receiver)?;
+                let mut rx = pki.entity(&pki.receiver);
                 for p in &primers {
                     rx.decap_at(p, now).map_err(rejected)?;
                 }

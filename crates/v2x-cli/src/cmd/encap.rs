@@ -185,7 +185,7 @@ fn encap_v2(
 /// The v2 signer: the station's active pseudonym (or the one chosen, or the next one with
 /// --change-pseudonym), or its enrolment credential.
 fn signing_entity(args: &Args, pki: &Pki, station: &str) -> anyhow::Result<SecurityEntity> {
-    let chain = |ca: &v2x_security::pki_store::Authority| vec![ca.certificate.clone(), pki.root().certificate.clone()];
+    let chain = |ca: &v2x_security::authority::Authority| vec![ca.certificate.clone(), pki.root().certificate.clone()];
     if args.sign_with_enrolment_credential {
         let ec = pki.enrol(station)?;
         eprintln!(

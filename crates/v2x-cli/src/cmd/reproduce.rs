@@ -15,7 +15,7 @@ pub struct Args {
     /// Indicative only (for tests and a first look).
     #[arg(long)]
     pub quick: bool,
-    /// Results folder: report.html, report.json, report.csv, report.md, 003/, sim/.
+    /// Results folder: report.html, report.json, report.csv, report.md, 003/, sim/, testbed/.
     #[arg(long)]
     pub out: PathBuf,
     /// Do not draw a progress bar.
@@ -24,7 +24,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::new(&args.paper, args.quick)?;
+    let mut config = Config::new(&args.paper, args.quick)?;
+    // Paper 002 Table 4.2 starts this executable as each testbed station.
+    config.testbed = Some(reproduce::testbed::TestbedPlace {
+        station_exe: std::env::current_exe().context("locating the v2x executable to start testbed stations")?,
+        dir: args.out.join("testbed"),
+    });
     let progress = crate::progress::TermProgress::new(!args.no_progress);
     let mut report = reproduce::run(&config, &progress)?;
     output::write_all(&mut report, &args.out).with_context(|| format!("writing {}", args.out.display()))?;

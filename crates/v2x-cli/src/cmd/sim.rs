@@ -34,7 +34,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         replications: args.replications,
     })?;
-    let results = v2x_sim::run(&sc, &TermProgress::new(!args.quiet))?;
+    // Variants in `mode = "real-crypto"` run every station's real security stack.
+    let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;
     v2x_sim::output::write_all(&results, &args.out)
         .with_context(|| format!("writing results to {}", args.out.display()))?;
     if !args.quiet {

@@ -3,25 +3,11 @@
 //! paper 003 model folder (`003/`) and each scenario's simulator folder (`sim/<file>/`).
 
 use super::{Report, Row, Support, Verdict};
-use crate::output::OutputError;
+use crate::output::{io, write, OutputError};
 use std::fmt::Write as _;
 use std::path::Path;
 use v2x_bench::metric::Metric;
 use v2x_report::html::{Cell, Page};
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
-fn write(dir: &Path, name: &str, contents: &str, files: &mut Vec<String>) -> Result<(), OutputError> {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).map_err(io(&path))?;
-    files.push(name.into());
-    Ok(())
-}
 
 /// Writes the whole folder; returns the files written (relative to `dir`).
 pub fn write_all(report: &mut Report, dir: &Path) -> Result<Vec<String>, OutputError> {

@@ -7,13 +7,11 @@ use super::standard::{EtsiOverheadError, PAYLOAD_LEN, T0};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-use v2x_crypto::{Curve, PrivateKey};
+use v2x_crypto::Curve;
 use v2x_security::encryption::{decrypt, DecryptionKey};
+use v2x_security::memory_pki::InMemoryPki;
 use v2x_security::time::TaiTime;
-use v2x_security::{
-    issue_certificate, AppPermission, CertRef, CertificateSpec, Credentials, EncapRequest, IssuePermissions, IssuerKey,
-    Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy, TrustStore,
-};
+use v2x_security::{EncapRequest, Location, ProfileKind, Recipient, SecurityEntity, SignerPolicy};
 use v2x_wire::ieee1609dot2 as d2;
 use v2x_wire::ItsAid;
 
@@ -21,69 +19,18 @@ fn enc_len<T: v2x_wire::rasn::Encode + 'static>(v: &T) -> Result<usize, EtsiOver
     Ok(d2::encode(v)?.len())
 }
 
-struct Pki {
-    root: CertRef,
-    aa: CertRef,
-    aa_key: PrivateKey,
-}
-
-fn pki(curve: Curve, start: TaiTime) -> Result<Pki, EtsiOverheadError> {
-    let year = Duration::from_secs(365 * 86_400);
-    let root_key = PrivateKey::generate(curve)?;
-    let mut spec = CertificateSpec::new(Some("v2xsec root"), start, year);
-    spec.issue_permissions = Some(IssuePermissions::All);
-    let root = Arc::new(issue_certificate(
-        &spec,
-        root_key.public_key(),
-        IssuerKey::SelfSigned(&root_key),
-    )?);
-    let aa_key = PrivateKey::generate(curve)?;
-    let mut spec = CertificateSpec::new(Some("v2xsec AA"), start, year);
-    spec.issue_permissions = Some(IssuePermissions::All);
-    let aa = Arc::new(issue_certificate(
-        &spec,
-        aa_key.public_key(),
-        IssuerKey::Ca {
-            cert: &root,
-            key: &root_key,
-        },
-    )?);
-    Ok(Pki { root, aa, aa_key })
-}
-
-/// A ticket for CAM (36) and DENM (37); with an encryption key when the curve has
-/// 1609.2 ECIES (P-256, brainpoolP256r1).
-fn ticket(p: &Pki, curve: Curve, start: TaiTime) -> Result<Credentials, EtsiOverheadError> {
-    let key = PrivateKey::generate(curve)?;
-    let enc = match curve {
-        Curve::NistP256 | Curve::BrainpoolP256r1 => Some(PrivateKey::generate(curve)?),
-        _ => None,
-    };
-    let mut spec = CertificateSpec::new(None, start, Duration::from_secs(7 * 86_400));
-    spec.app_permissions = vec![
-        AppPermission {
-            psid: ItsAid::CAM,
-            ssp: Some(vec![1, 0, 0]),
-        },
-        AppPermission {
-            psid: ItsAid::DENM,
-            ssp: Some(vec![1, 0xff, 0xff, 0xff]),
-        },
-    ];
-    spec.encryption_key = enc.as_ref().map(|k| k.public_key().clone());
-    let cert = issue_certificate(
-        &spec,
-        key.public_key(),
-        IssuerKey::Ca {
-            cert: &p.aa,
-            key: &p.aa_key,
-        },
-    )?;
-    Ok(Credentials {
-        certificate: Arc::new(cert),
-        signing_key: key,
-        encryption_key: enc,
-    })
+/// The PKI of the rows: tickets for CAM (36) and DENM (37) valid from `start`, with an
+/// encryption key when the curve has 1609.2 ECIES (P-256, brainpoolP256r1), without
+/// assurance level.
+fn pki(curve: Curve, start: TaiTime) -> Result<InMemoryPki, EtsiOverheadError> {
+    Ok(InMemoryPki::builder()
+        .curve(curve)
+        .now(start)
+        .psids(&[ItsAid::CAM, ItsAid::DENM])
+        .ticket_backdate(Duration::ZERO)
+        .ticket_encryption_keys(matches!(curve, Curve::NistP256 | Curve::BrainpoolP256r1))
+        .ticket_assurance_level(None)
+        .build()?)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -171,12 +118,9 @@ fn one(message: &str, prot: Prot, digest: bool, curve: Curve) -> Result<Option<O
     }
     let start = TaiTime(T0 * 1_000_000);
     let p = pki(curve, start)?;
-    let me = ticket(&p, curve, start)?;
-    let peer = ticket(&p, curve, start)?;
-    let mut store = TrustStore::new();
-    store.add_trust_anchor(Arc::clone(&p.root))?;
-    store.add_ca_certificate(Arc::clone(&p.aa));
-    let mut entity = SecurityEntity::with_credentials(store, me, vec![Arc::clone(&p.aa)]);
+    let me = p.ticket()?;
+    let peer = p.ticket()?;
+    let mut entity = SecurityEntity::with_credentials(p.store(), me, vec![Arc::clone(&p.aa.certificate)]);
     let kind = match message {
         "cam" => ProfileKind::Cam,
         "denm" => ProfileKind::Denm,

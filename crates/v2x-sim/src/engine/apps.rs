@@ -60,8 +60,15 @@ impl<O: Observer> Sim<'_, O> {
     }
 
     pub(super) fn cam_gen(&mut self, n: NodeId) {
+        // EN 302 637-2: an interval may grow up to T_GenCamMax, never shrink below the period.
+        let jitter_s = self.sc.cam.generation_jitter_ms / 1000.0;
+        let jitter = if jitter_s > 0.0 {
+            ns(self.rng_app.gen_range(0.0..jitter_s))
+        } else {
+            0
+        };
         let period = ns(1.0 / self.sc.cam.rate_hz);
-        self.schedule(self.now + period, Event::CamGen(n));
+        self.schedule(self.now + period + jitter, Event::CamGen(n));
         let Some(pos) = self.nodes[n as usize].pos else { return };
         let sec = self.sec;
         let now = self.now;
@@ -84,6 +91,15 @@ impl<O: Observer> Sim<'_, O> {
             sec.overhead_certificate
         } else {
             sec.overhead_digest
+        };
+        // Real crypto: the real encoding decides the bytes and the certificate.
+        let (certificate, overhead) = match self.crypto.as_mut().map(|c| c.secure_cam(n, seq, now)) {
+            None => (certificate, overhead),
+            Some(Ok(s)) => (s.certificate, s.security_bytes),
+            Some(Err(_)) => {
+                self.trace.rejected("encap-failed");
+                return;
+            }
         };
         let attached_key = (sec.kind == ProtocolId::TeslaAttached && seq > 0).then(|| seq - 1);
         let extra = if attached_key.is_some() {
@@ -120,11 +136,20 @@ impl<O: Observer> Sim<'_, O> {
 
     /// A separate TESLA key packet disclosing the key of `interval`.
     pub(super) fn tesla_key_gen(&mut self, node: NodeId, interval: u32) {
+        let now = self.now;
+        let bytes = match self.crypto.as_mut() {
+            None => self.sec.tesla_key_frame_bytes,
+            // The real sender's key packet, when one is due.
+            Some(c) => match c.disclose_key(node, interval, now) {
+                Some(b) => b + self.p.mac_overhead,
+                None => return,
+            },
+        };
         let frame = Frame {
             kind: FrameKind::TeslaKey { interval },
             src: node,
             dst: None,
-            bytes: self.sec.tesla_key_frame_bytes,
+            bytes,
         };
         let ac = self.sc.cam.access_category.index();
         self.mac_enqueue(node, ac, frame);
@@ -196,9 +221,15 @@ impl<O: Observer> Sim<'_, O> {
         if self.nodes[n as usize].pos.is_none() {
             return;
         }
-        let security = match kind {
-            AttackKind::Unsigned => 0,
-            _ => self.sec.overhead_digest,
+        let now = self.now;
+        let security = match self.crypto.as_mut().map(|c| c.forge(n, kind, now)) {
+            None if kind == AttackKind::Unsigned => 0,
+            None => self.sec.overhead_digest,
+            Some(Ok(bytes)) => bytes,
+            Some(Err(_)) => {
+                self.trace.rejected("forge-failed");
+                return;
+            }
         };
         let replay = match kind {
             AttackKind::Replay => match self.nodes[n as usize].last_heard_cam {
@@ -212,7 +243,11 @@ impl<O: Observer> Sim<'_, O> {
             self.trace.attack_frame_sent();
         }
         let frame = Frame {
-            kind: FrameKind::Attack { kind, replay },
+            kind: FrameKind::Attack {
+                kind,
+                gen_ns: now,
+                replay,
+            },
             src: n,
             dst: None,
             bytes,

@@ -29,6 +29,7 @@ use crate::phy;
 use crate::scenario::{AttackKind, Scenario};
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
+use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, Mac, MacParams};
 use processing::{Neighbour, Work};
@@ -91,6 +92,7 @@ pub enum FrameKind {
     },
     Attack {
         kind: AttackKind,
+        gen_ns: u64,
         replay: Option<(NodeId, u32, u64)>,
     },
 }
@@ -215,6 +217,8 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
     query_id: u32,
+    /// Real security services of the stations (`mode = "real-crypto"`), else `None`.
+    crypto: Option<Box<dyn StationCrypto + 'a>>,
     trace: O,
 }
 
@@ -304,7 +308,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 rsu: i >= vehicles,
                 radio: Radio::default(),
                 mac: Mac::default(),
-                proc: Processor::new(sec.cores, sec.order, sec.deadline_policy),
+                proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
                 cam_seq: 0,
                 last_certificate_ns: None,
                 neighbours: IntMap::default(),
@@ -347,9 +351,17 @@ impl<'a, O: Observer> Sim<'a, O> {
             rng_proc: stream(5),
             attackers: Vec::new(),
             query_id: 0,
+            crypto: None,
             trace: make(n),
             p,
         })
+    }
+
+    /// Hands every security decision of the stations to real implementations (see
+    /// [`crate::station_crypto`]).
+    pub fn with_station_crypto(mut self, crypto: Box<dyn StationCrypto + 'a>) -> Self {
+        self.crypto = Some(crypto);
+        self
     }
 
     /// Cutoff range actually used (m).

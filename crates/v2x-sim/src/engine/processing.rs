@@ -1,13 +1,15 @@
 //! Security processing at each station: its own signing and encryption (urgent queue),
 //! verification of received CAMs and attack frames on `cores` servers with a deadline,
 //! TESLA key buffering, certificate knowledge and replay detection per neighbour, and the
-//! query service's decryptions. Service times come from the variant's cost model.
+//! query service's decryptions. Service times come from the variant's cost model; in
+//! real-crypto mode the stations' real verifications decide what is accepted.
 
 use super::trace::{CamVerified, CryptoLoss, Observer};
 use super::{Event, Frame, FrameKind, NodeId, Sim};
 use crate::mobility::Position;
 use crate::scenario::AttackKind;
 use crate::security::Cost;
+use crate::station_crypto::{Decided, FrameRef, Verdict};
 use crate::verifier::Job;
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -84,7 +86,12 @@ impl<O: Observer> Sim<'_, O> {
     pub(super) fn proc_done(&mut self, n: NodeId, job: Job<Work>) {
         let now = self.now;
         let mut expired = Vec::new();
-        let next = self.nodes[n as usize].proc.complete(now, &mut |j| expired.push(j));
+        let proc = &mut self.nodes[n as usize].proc;
+        let next = if job.on_signing_core {
+            proc.complete_signing(now)
+        } else {
+            proc.complete(now, &mut |j| expired.push(j))
+        };
         for j in expired {
             self.job_expired(j);
         }
@@ -125,9 +132,31 @@ impl<O: Observer> Sim<'_, O> {
         }
     }
 
-    /// A verification finished: deliver to the application or reject.
+    /// A verification finished: deliver to the application or reject (in real-crypto mode
+    /// as the station's real verification decides).
     fn verified(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32) {
         let now = self.now;
+        let real = match frame.kind {
+            FrameKind::Cam { seq, .. } => Some(FrameRef::Cam { src: frame.src, seq }),
+            FrameKind::Attack { gen_ns, .. } => Some(FrameRef::Attack { src: frame.src, gen_ns }),
+            _ => None,
+        };
+        if let (Some(crypto), Some(r)) = (self.crypto.as_mut(), real) {
+            if let Verdict::Rejected { reason, unknown_signer } = crypto.verify(n, r, now) {
+                match frame.kind {
+                    FrameKind::Cam { gen_ns, .. } if unknown_signer && gen_ns >= self.p.warmup_ns => {
+                        self.trace.crypto_lost(CryptoLoss::UnknownCertificate, dist)
+                    }
+                    FrameKind::Cam { gen_ns, .. } if gen_ns < self.p.warmup_ns => {}
+                    _ => self.trace.rejected(reason),
+                }
+                return;
+            }
+            if let FrameKind::Attack { .. } = frame.kind {
+                self.trace.attack_accepted();
+                return;
+            }
+        }
         match frame.kind {
             FrameKind::Cam {
                 seq,
@@ -216,7 +245,10 @@ impl<O: Observer> Sim<'_, O> {
                         // Lost if no key has come by its deadline, even if none ever comes.
                         let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
                         self.schedule(expiry, Event::TeslaExpiry { node: n, src });
-                        if let Some(k) = attached_key {
+                        if let Some(crypto) = self.crypto.as_mut() {
+                            let decided = crypto.receive_delayed(n, src, seq, now);
+                            self.tesla_release(n, decided);
+                        } else if let Some(k) = attached_key {
                             self.tesla_key(n, src, k);
                         }
                     }
@@ -237,7 +269,13 @@ impl<O: Observer> Sim<'_, O> {
                     }
                 }
             }
-            FrameKind::TeslaKey { interval } => self.tesla_key(n, frame.src, interval),
+            FrameKind::TeslaKey { interval } => match self.crypto.as_mut() {
+                Some(crypto) => {
+                    let decided = crypto.receive_key(n, frame.src, interval, now);
+                    self.tesla_release(n, decided);
+                }
+                None => self.tesla_key(n, frame.src, interval),
+            },
             FrameKind::QueryReply { id, gen_ns } => {
                 if id != 0 {
                     self.trace.query_reply_received();
@@ -253,7 +291,7 @@ impl<O: Observer> Sim<'_, O> {
                 }
             }
             FrameKind::QueryRequest { .. } => {}
-            FrameKind::Attack { kind, replay } => self.attack_received(n, frame.clone(), kind, replay, dist),
+            FrameKind::Attack { kind, replay, .. } => self.attack_received(n, frame.clone(), kind, replay, dist),
         }
     }
 
@@ -305,6 +343,23 @@ impl<O: Observer> Sim<'_, O> {
         }
     }
 
+    /// Real-crypto TESLA: the buffered CAMs the stations' real receivers decided go to
+    /// verification (at the cost of a verification); `verified` applies their verdicts.
+    fn tesla_release(&mut self, n: NodeId, decided: Vec<Decided>) {
+        for d in decided {
+            self.tesla_expiry(n, d.src);
+            let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&d.src) else {
+                continue;
+            };
+            let Some(i) = nb.pending.iter().position(|p| p.0 == d.seq) else {
+                continue;
+            };
+            let (_, frame, rx_ns, dist) = nb.pending.swap_remove(i);
+            let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
+            self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
+        }
+    }
+
     fn attack_received(
         &mut self,
         n: NodeId,
@@ -314,6 +369,12 @@ impl<O: Observer> Sim<'_, O> {
         dist: f32,
     ) {
         let sec = self.sec;
+        if self.crypto.is_some() {
+            // The station's real verification decides, at the cost of a verification.
+            let service_ns = sec.verify.sample_ns(self.rng_proc.gen()).max(1);
+            self.enqueue_verify(n, frame, self.now, dist, service_ns);
+            return;
+        }
         if sec.kind == ProtocolId::None {
             // Without security every forged message is accepted.
             self.trace.attack_accepted();

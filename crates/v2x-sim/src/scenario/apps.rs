@@ -19,6 +19,12 @@ pub struct CamConfig {
     pub start_offsets_s: Vec<f64>,
     /// Road side units also beacon.
     pub rsus_send: bool,
+    /// Generation jitter (ms): each interval between two CAMs of a station is the period
+    /// plus a uniform draw in [0, jitter]. ETSI EN 302 637-2 (6.1.3) lets the interval
+    /// T_GenCam vary between T_GenCamMin = 100 ms and T_GenCamMax = 1000 ms (generation is
+    /// checked every T_CheckCamGen <= T_GenCamMin), so a jitter may only lengthen it:
+    /// period + jitter must stay at or below 1000 ms. 0 = strictly periodic.
+    pub generation_jitter_ms: f64,
 }
 
 impl Default for CamConfig {
@@ -30,6 +36,7 @@ impl Default for CamConfig {
             access_category: AccessCategory::Voice,
             start_offsets_s: Vec::new(),
             rsus_send: false,
+            generation_jitter_ms: 0.0,
         }
     }
 }
@@ -78,6 +85,13 @@ impl CamConfig {
         }
         if self.payload_bytes > 4000 {
             return Err(ScenarioError::invalid("cam.payload_bytes", "at most 4000"));
+        }
+        nonneg("cam.generation_jitter_ms", self.generation_jitter_ms)?;
+        if self.generation_jitter_ms > 0.0 && 1000.0 / self.rate_hz + self.generation_jitter_ms > 1000.0 {
+            return Err(ScenarioError::invalid(
+                "cam.generation_jitter_ms",
+                "the period plus the jitter must stay within T_GenCamMax = 1000 ms (EN 302 637-2)",
+            ));
         }
         for o in &self.start_offsets_s {
             nonneg("cam.start_offsets_s", *o)?;

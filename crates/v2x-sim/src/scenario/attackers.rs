@@ -22,6 +22,20 @@ pub enum AttackKind {
     Flood,
 }
 
+impl AttackKind {
+    /// The name scenario files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            AttackKind::InvalidSignature => "invalid-signature",
+            AttackKind::Unsigned => "unsigned",
+            AttackKind::Stale => "stale",
+            AttackKind::ExpiredCertificate => "expired-certificate",
+            AttackKind::Replay => "replay",
+            AttackKind::Flood => "flood",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AttackerConfig {

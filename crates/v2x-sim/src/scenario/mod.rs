@@ -25,7 +25,8 @@ pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel};
 pub use security::{
-    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, VariantConfig, SIMULATED_PROTOCOLS,
+    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
+    VariantConfig, SIMULATED_PROTOCOLS,
 };
 
 use crate::error::ScenarioError;

@@ -29,6 +29,29 @@ pub enum DeadlinePolicy {
     AbortAtDeadline,
 }
 
+/// How a variant's security is simulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SecurityMode {
+    /// Sizes, schedules and service times from the profile; outcomes from the model.
+    CostModel,
+    /// Every station runs its real `Authenticator` (real signatures, real rejections of
+    /// attack frames), service times still charged from the profile. Run by the
+    /// `v2x-sim-crypto` crate (`v2x sim`); meant for small scenarios.
+    RealCrypto,
+}
+
+/// Where a station's own signing and encryption run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SigningCore {
+    /// A core (or HSM) of its own: own messages never wait for verifications.
+    OwnCore,
+    /// The verification cores: own jobs go first at the next free core, so they wait for
+    /// the verification in service (the simulator's behaviour before this option).
+    Priority,
+}
+
 /// The protocols the simulator models: every [`ProtocolId`] but the session-key schemes,
 /// whose pairwise handshakes a broadcast cost model does not capture.
 pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
@@ -50,6 +73,8 @@ pub struct VariantConfig {
     /// `none`, `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `tesla-attached`, `hash-chain`,
     /// `2flip` (see [`SIMULATED_PROTOCOLS`]).
     pub protocol: String,
+    /// `cost-model` (default) or `real-crypto` (see [`SecurityMode`]).
+    pub mode: SecurityMode,
     /// Shipped profile name (`v2x_profile::BUILTIN_NAMES`) or path of a `v2x bench` profile
     /// (relative to the scenario file). Empty is allowed only when costs are given below
     /// or the protocol is `none`.
@@ -70,6 +95,13 @@ pub struct VariantConfig {
     pub sign_cost_us: f64,
     /// Verification cores per receiver (0 = the profile's `cores`).
     pub cores: u32,
+    /// Where own signing/encryption runs: `own-core` (default) or `priority` (shares the
+    /// verification cores, first in line).
+    pub signing: SigningCore,
+    /// Spread of service times around costs given as a mean alone (fixed costs, and
+    /// profile costs without quantiles, overriding the profile's `spread`), e.g.
+    /// `{ family = "lognormal", cv = 0.05 }`; `cv = 0` draws every service at the mean.
+    pub service_time_spread: Option<v2x_profile::Spread>,
     pub order: QueueOrder,
     /// A message not verified this long after reception is lost (cryptographic loss);
     /// `deadline_policy` says when the loss is decided.
@@ -105,6 +137,7 @@ impl Default for VariantConfig {
         VariantConfig {
             name: "no-security".into(),
             protocol: "none".into(),
+            mode: SecurityMode::CostModel,
             profile: String::new(),
             cost_protocol: String::new(),
             verify_variant: String::new(),
@@ -113,6 +146,8 @@ impl Default for VariantConfig {
             verify_cost_us: 0.0,
             sign_cost_us: 0.0,
             cores: 0,
+            signing: SigningCore::OwnCore,
+            service_time_spread: None,
             order: QueueOrder::Fifo,
             deadline_ms: 100.0,
             deadline_policy: DeadlinePolicy::DropAtStart,
@@ -186,6 +221,9 @@ impl VariantConfig {
         pos(&f("freshness_ms"), self.freshness_ms)?;
         if let Some(d) = self.tesla_disclosure_delay_s {
             pos(&f("tesla_disclosure_delay_s"), d)?;
+        }
+        if let Some(Err(e)) = self.service_time_spread.as_ref().map(v2x_profile::Spread::check) {
+            return Err(ScenarioError::invalid(f("service_time_spread"), e));
         }
         if self.cores > 1024 {
             return Err(ScenarioError::invalid(f("cores"), "at most 1024"));

@@ -1,0 +1,45 @@
+//! Helpers shared by the CLI's end-to-end tests: run the built `v2x`, read what it wrote.
+// Each test binary uses a subset of these.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `v2x` binary built for these tests, as a command to add arguments to.
+pub fn v2x_command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_v2x"));
+    // A panic must show as one line in the output the tests read, not a backtrace.
+    c.env("RUST_BACKTRACE", "0");
+    c
+}
+
+/// Runs `v2x ARGS` to completion.
+pub fn v2x(args: &[&str]) -> Output {
+    v2x_command().args(args).output().expect("run v2x")
+}
+
+/// A path as a command-line argument.
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// Bytes as text (invalid UTF-8 replaced).
+pub fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// What a run printed: stdout then stderr.
+pub fn text(o: &Output) -> String {
+    format!("{}{}", lossy(&o.stdout), lossy(&o.stderr))
+}
+
+/// A JSON file written by a run.
+pub fn json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A path in the repository (scenarios, vectors).
+pub fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+}
