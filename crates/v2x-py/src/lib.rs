@@ -160,9 +160,12 @@ fn sim(
     Ok(d.unbind())
 }
 
-/// The runs of a sweep: a list of `(id, point, replication, seed, params as JSON text)`.
+/// One run of a sweep for Python: (id, point, replication, seed, params as JSON text).
+type RunRow = (String, usize, u32, u64, String);
+
+/// The runs of a sweep.
 #[pyfunction]
-fn sweep_runs(text: &str, format: &str, base_dir: PathBuf) -> PyResult<Vec<(String, usize, u32, u64, String)>> {
+fn sweep_runs(text: &str, format: &str, base_dir: PathBuf) -> PyResult<Vec<RunRow>> {
     let s = sweep_spec(text, format, &base_dir)?;
     Ok(s.runs
         .iter()

@@ -19,7 +19,7 @@ pub enum SweepError {
         run: String,
         params: String,
         #[source]
-        source: v2x_sim::ScenarioError,
+        source: Box<v2x_sim::ScenarioError>,
     },
     /// The simulator failed on a run.
     #[error("run {run} ({params}): {source}")]
@@ -27,7 +27,7 @@ pub enum SweepError {
         run: String,
         params: String,
         #[source]
-        source: v2x_sim::SimError,
+        source: Box<v2x_sim::SimError>,
     },
     #[error("no run {id} in this sweep (`v2x sweep SPEC --list` shows the run ids)")]
     UnknownRun { id: String },

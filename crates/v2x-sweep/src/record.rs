@@ -129,7 +129,7 @@ pub fn execute(sweep: &Sweep, run: &Run) -> Result<(SimResults, Record), SweepEr
     let results = v2x_sim_crypto::run(&sc, &v2x_report::Silent).map_err(|e| SweepError::Sim {
         run: run.id.clone(),
         params: run.params_text(),
-        source: e,
+        source: Box::new(e),
     })?;
     let rec = record(run, &results);
     Ok((results, rec))

@@ -218,7 +218,7 @@ impl Sweep {
             Scenario::parse(&text, &format!("{} run {}", self.origin, run.id)).map_err(|e| SweepError::Scenario {
                 run: run.id.clone(),
                 params: run.params_text(),
-                source: e,
+                source: Box::new(e),
             })?;
         sc.resolve_paths(&self.base_dir);
         Ok(sc)
@@ -330,9 +330,9 @@ mod tests {
             sweep("[scenario]\n[axes]\n\"a\" = []\n"),
             Err(SweepError::Spec { .. })
         ));
-        assert!(matches!(sweep("[scenario]\nbogus = 1\n"), Ok(_)));
+        let s = sweep("[scenario]\nbogus = 1\n").unwrap();
+        assert!(s.scenario(&s.runs[0]).unwrap_err().to_string().contains("bogus"));
         assert!(matches!(sweep("nonsense = 1\n"), Err(SweepError::Spec { .. })));
-        assert!(matches!(sweep("[scenario]\nseeds = [1]\nreplications = 2\n"), Ok(_)));
         assert!(matches!(
             sweep("seeds = [1]\nreplications = 2\n[scenario]\n"),
             Err(SweepError::Spec { .. })
