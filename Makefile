@@ -11,9 +11,11 @@ demo: build
 build:
 	$(CARGO) build --release -p v2x-cli
 
-## Runs every test (unit, integration, interop vectors, tshark, end-to-end CLI).
+## Runs every test (unit, integration, interop vectors, tshark, end-to-end CLI), then the
+## Python package's (wheel built and installed in a fresh venv, pytest, the example notebook).
 test:
 	$(CARGO) test --workspace --all-targets
+	scripts/test-python.sh
 
 ## Formatting, lints, docs (warnings denied), module cycles and dependency policy, as CI checks them.
 lint:

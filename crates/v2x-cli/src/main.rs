@@ -40,6 +40,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run a simulation scenario.
     Sim(cmd::sim::Args),
+    /// Parameter sweep: a base scenario x axes x seeds, resumable, one tidy Parquet table.
+    Sweep(cmd::sweep::Args),
     /// Live testbed: run station processes exchanging real secured packets over UDP.
     Testbed(cmd::testbed::Args),
     /// One station process of the live testbed (started by `v2x testbed`).
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Overhead(a) => cmd::overhead::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Sim(a) => cmd::sim::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
         Command::Testbed(a) => cmd::testbed::run(a),
         Command::Station(a) => cmd::station::run(a),
         Command::Model(a) => cmd::model::run(a),

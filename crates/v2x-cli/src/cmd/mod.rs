@@ -13,4 +13,5 @@ pub mod pki;
 pub mod reproduce;
 pub mod sim;
 pub mod station;
+pub mod sweep;
 pub mod testbed;

@@ -154,7 +154,9 @@ impl Scenario {
         Ok(s)
     }
 
-    fn resolve_paths(&mut self, base: &Path) {
+    /// Resolves relative trace and profile paths against `base` (what [`Scenario::load`] does
+    /// with the file's directory); for scenarios built in memory from a file's text.
+    pub fn resolve_paths(&mut self, base: &Path) {
         match &mut self.mobility {
             MobilityConfig::SumoFcd { path, .. } | MobilityConfig::Ngsim { path, .. } if path.is_relative() => {
                 *path = base.join(&*path);
