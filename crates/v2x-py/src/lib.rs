@@ -119,7 +119,7 @@ fn sim(
     out: Option<PathBuf>,
     threads: usize,
 ) -> PyResult<Py<PyDict>> {
-    let (summary, rows, wall) = py.allow_threads(|| -> Result<_, Failure> {
+    let (summary, rows, wall) = py.detach(|| -> Result<_, Failure> {
         let sc = scenario(text, format, &base_dir)?;
         let results = pool(threads)?
             .install(|| v2x_sim_crypto::run(&sc, &v2x_report::Silent))
@@ -198,7 +198,7 @@ fn sweep_run_one(
     run_id: &str,
     threads: usize,
 ) -> PyResult<String> {
-    let rec = py.allow_threads(|| -> Result<Record, Failure> {
+    let rec = py.detach(|| -> Result<Record, Failure> {
         let s = sweep_spec(text, format, &base_dir)?;
         let run = s.run_by_id(run_id).map_err(sweep_failure)?;
         let (_, rec) = pool(threads)?
@@ -245,7 +245,7 @@ fn sweep(
     threads: usize,
     only: Vec<String>,
 ) -> PyResult<(usize, usize, usize, usize)> {
-    let o = py.allow_threads(|| -> Result<_, Failure> {
+    let o = py.detach(|| -> Result<_, Failure> {
         let s = sweep_spec(text, format, &base_dir)?;
         v2x_sweep::run(&s, &out, threads, &only, &v2x_report::Silent).map_err(sweep_failure)
     })?;
@@ -255,7 +255,7 @@ fn sweep(
 /// The security overhead report (every protocol and message, field by field) as JSON text.
 #[pyfunction]
 fn overhead(py: Python<'_>) -> PyResult<String> {
-    py.allow_threads(|| -> Result<String, Failure> {
+    py.detach(|| -> Result<String, Failure> {
         let r = v2x_protocols::overhead::try_report().map_err(|e| Failure::Bench(e.to_string()))?;
         serde_json::to_string(&r).map_err(|e| Failure::Bench(e.to_string()))
     })
@@ -274,7 +274,7 @@ fn run_bench(
     trials: Option<usize>,
 ) -> PyResult<String> {
     let list = v2x_bench::Suite::parse_list(suites).map_err(|e| BenchError::new_err(e.to_string()))?;
-    py.allow_threads(|| -> Result<String, Failure> {
+    py.detach(|| -> Result<String, Failure> {
         let mut config = v2x_bench::Config::new(list, quick);
         if let Some(t) = threads {
             config.threads = t.max(1);
@@ -292,7 +292,7 @@ fn run_bench(
 #[pyfunction]
 fn inspect(py: Python<'_>, data: &Bound<'_, PyBytes>) -> PyResult<(String, String, String)> {
     let raw = data.as_bytes().to_vec();
-    py.allow_threads(|| -> Result<_, Failure> {
+    py.detach(|| -> Result<_, Failure> {
         let bytes = v2x_wire::inspect::decode_input(&raw);
         let i = v2x_wire::inspect::inspect_any(&bytes).map_err(|e| Failure::Decode(e.to_string()))?;
         let json = serde_json::to_string(&i).map_err(|e| Failure::Decode(e.to_string()))?;
