@@ -10,7 +10,7 @@
 //! duration_s = 3.0
 //! [axes]                                # cartesian product, keys in sorted order
 //! "mobility.density_veh_per_km_lane" = [10.0, 20.0, 40.0]
-//! "variant.0.verifier_cores" = [1, 2]   # a number indexes a [[variant]] array
+//! "variant.0.cores" = [1, 2]            # a number indexes a [[variant]] array
 //! ```
 
 use crate::error::SweepError;

@@ -9,7 +9,7 @@ use v2x_sweep::Sweep;
 pub struct Args {
     /// Sweep spec (TOML): base scenario, `[axes]` by dotted key, replications or seeds.
     pub spec: PathBuf,
-    /// Sweep folder: `runs/<id>/` per run, `runs.csv`, `results.parquet` and `results.csv`.
+    /// Sweep folder: `runs/<id>/` per run, runs.csv, results.parquet and results.csv.
     #[arg(long, required_unless_present = "list")]
     pub out: Option<PathBuf>,
     /// Worker threads (cores) to use at most; 0 = all.
