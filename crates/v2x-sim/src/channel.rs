@@ -285,8 +285,9 @@ impl LinkBudget {
         }
     }
 
-    /// Received power (mW) over `d` metres for one packet, `None` below the floor.
-    pub fn sample_mw(&self, d: f64, rng: &mut ChaCha8Rng) -> Option<f64> {
+    /// Received power (mW) over `d` metres for one packet whose fading draw is the uniform
+    /// `u` in [0, 1), `None` below the floor.
+    pub fn sample_mw(&self, d: f64, u: f64) -> Option<f64> {
         let pos = d / self.step_m;
         let k = pos as usize;
         let (Some(&a), Some(&b)) = (self.mean_mw.get(k), self.mean_mw.get(k + 1)) else {
@@ -296,7 +297,6 @@ impl LinkBudget {
         let mw = match self.table_of.get(k).copied() {
             Some(NO_FADING) | None => mean,
             Some(t) => {
-                let u: f64 = rng.gen();
                 if u < self.p_below.get(k).copied().unwrap_or(1.0) {
                     return None;
                 }
@@ -429,6 +429,52 @@ mod tests {
                 let back = q.quantile(u);
                 assert!((back - g).abs() / g < 0.01, "m={m} g={g}: {back}");
             }
+        }
+    }
+
+    /// The link powers drawn with the counter-based draws (one per receiver of a
+    /// transmission, as the engine does) follow the Nakagami law: the empirical CDF of the
+    /// power over the mean matches the Gamma(m, 1/m) CDF (Kolmogorov-Smirnov at 0.1 %),
+    /// and the share below the floor matches `p_below`.
+    #[test]
+    fn keyed_link_draws_follow_the_gamma_cdf() {
+        use crate::keyed_rng::{Draw, RunDice};
+        let pl = PathLoss::new(&PathLossConfig::default(), 5.9e9);
+        let fading = Fading::new(&FadingConfig::default());
+        let link = LinkBudget::new(&pl, &fading, 20.0, -101.0, 2000.0);
+        let dice = RunDice::new(3);
+        for (d, m) in [(50.0, 1.5), (300.0, 0.75), (700.0, 0.75)] {
+            let mean = dbm_to_mw(20.0 - pl.loss_db(d));
+            let floor_mw = dbm_to_mw(-101.0);
+            let n = 40_000u32;
+            let mut gains: Vec<f64> = Vec::new();
+            let mut below = 0u32;
+            for r in 0..n {
+                let u = dice.transmission(u64::from(r / 200)).uniform(r % 200, Draw::Fading);
+                match link.sample_mw(d, u) {
+                    Some(mw) => gains.push(mw / mean),
+                    None => below += 1,
+                }
+            }
+            let p_below = gamma_p(m, m * floor_mw / mean);
+            let sigma = (p_below * (1.0 - p_below) / f64::from(n)).sqrt();
+            let got_below = f64::from(below) / f64::from(n);
+            assert!(
+                (got_below - p_below).abs() <= 4.0 * sigma + 1e-4,
+                "d={d}: below {got_below} vs {p_below}"
+            );
+            // KS distance of the whole power distribution (a draw below the floor counts
+            // at the floor).
+            gains.sort_by(f64::total_cmp);
+            let floor_gain = floor_mw / mean;
+            let mut ks = 0f64;
+            for (i, &g) in gains.iter().enumerate() {
+                let emp = (f64::from(below) + i as f64 + 1.0) / f64::from(n);
+                ks = ks.max((emp - gamma_p(m, m * g)).abs());
+            }
+            ks = ks.max((got_below - gamma_p(m, m * floor_gain)).abs());
+            // The 0.1 % critical value 1.95 / sqrt(n), plus the tables' interpolation.
+            assert!(ks < 1.95 / f64::from(n).sqrt() + 0.002, "d={d} m={m}: KS {ks}");
         }
     }
 

@@ -67,6 +67,12 @@ pub enum SimError {
     },
     #[error("CSV output: {0}")]
     Csv(#[source] csv::Error),
+    #[error("cannot start the run's {threads} threads: {source}")]
+    Threads {
+        threads: usize,
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
 }
 
 /// Why a variant's costs or sizes cannot be resolved.

@@ -17,6 +17,7 @@ pub mod channel;
 pub mod engine;
 pub mod error;
 pub mod histogram;
+pub mod keyed_rng;
 pub mod metrics;
 pub mod mobility;
 pub mod output;
@@ -77,7 +78,8 @@ pub fn run_once(
     crypto: Option<&CryptoFactory>,
 ) -> Result<(RunMetrics, usize, f64), SimError> {
     let seed = sc.seed.wrapping_add(u64::from(replication));
-    let mut sim = engine::Sim::new(sc, model, seed)?;
+    let runs = sc.variants.len() * sc.replications as usize;
+    let mut sim = engine::Sim::new(sc, model, seed)?.with_threads(sc.engine.threads_per_run(runs))?;
     if model.mode == SecurityMode::RealCrypto {
         let make = crypto.ok_or_else(|| SimError::Costs {
             variant: model.name.clone(),

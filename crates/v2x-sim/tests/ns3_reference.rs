@@ -7,10 +7,9 @@
 //!
 //! The full load sweep against ns-3 (scripts/crossval/crossval.py) runs outside CI.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use v2x_sim::channel::{dbm_to_mw, noise_dbm};
 use v2x_sim::engine::reception::{PhyParams, Radio};
+use v2x_sim::keyed_rng::RunDice;
 use v2x_sim::phy::{self, ChunkErrors, ErrorRateModel, Field};
 use v2x_sim::scenario::{RadioPreset, ReceptionModel};
 
@@ -127,15 +126,15 @@ fn cca_and_reception_follow_ns3_on_a_scripted_sequence() {
     }
     // Ends before starts at the same instant, as a signal leaves before the next arrives.
     events.sort_by_key(|&(t, start, id, _)| (t, start, id));
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let dice = RunDice::new(1).station(0);
     let mut rx = Radio::default();
     let (mut busy, mut busy_from) = (false, 0);
     let (mut ours_busy, mut ours_rx) = (Vec::new(), Vec::new());
     for (t, start, id, who) in events {
         let mw = power(who);
         if start {
-            rx.signal_start(id, mw, t + airtime, t, &p, &errors, &mut rng);
-        } else if rx.signal_end(id, mw, t, &p, &errors, &mut rng) == Some(true) {
+            rx.signal_start(id as u64, mw, t + airtime, t, &p, &errors, dice);
+        } else if rx.signal_end(id as u64, mw, t, &p, &errors, dice) == Some(true) {
             ours_rx.push((who, t));
         }
         // As the engine does: a medium turning busy is sensed after the detection window.

@@ -22,6 +22,11 @@ pub struct Args {
     /// Simulated seconds; overrides the scenario (e.g. for quick tests).
     #[arg(long)]
     pub duration: Option<f64>,
+    /// Threads evaluating the receivers of each transmission within one run (0: the
+    /// cores shared among the runs); overrides `[engine] threads`. Results are identical
+    /// for a seed whatever the count.
+    #[arg(long)]
+    pub threads: Option<u32>,
     /// Print only errors.
     #[arg(long)]
     pub quiet: bool,
@@ -34,6 +39,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         replications: args.replications,
     })?;
+    if let Some(threads) = args.threads {
+        sc.engine.threads = threads;
+        sc.validate()?;
+    }
     // Variants in `mode = "real-crypto"` run every station's real security stack.
     let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;
     v2x_sim::output::write_all(&results, &args.out)

@@ -17,12 +17,14 @@
 
 pub mod apps;
 pub mod mac;
+pub mod parallel;
 pub mod processing;
 pub mod reception;
 pub mod trace;
 
 use crate::channel::{self, Fading, LinkBudget, PathLoss};
 use crate::error::SimError;
+use crate::keyed_rng::{Draw, RunDice};
 use crate::metrics::RunMetrics;
 use crate::mobility::{Mobility, Position};
 use crate::phy;
@@ -32,6 +34,7 @@ use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, Mac, MacParams};
+use parallel::Workers;
 use processing::{Neighbour, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -107,6 +110,8 @@ pub struct Frame {
 }
 
 struct Transmission {
+    /// Unique within the run: the key of the channel's random draws.
+    serial: u64,
     frame: Frame,
     /// (receiver, received power in mW, distance in m)
     receivers: Vec<(NodeId, f64, f32)>,
@@ -225,13 +230,19 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     near: Vec<(NodeId, f64)>,
     /// Receiver lists of finished transmissions, reused (no allocation per transmission).
     free_receivers: Vec<Vec<(NodeId, f64, f32)>>,
+    /// Per-receiver results of the parallel part of a transmission's start and end, reused.
+    arrivals: Vec<Option<(f64, MediumChange)>>,
+    departures: Vec<(bool, MediumChange)>,
+    workers: Workers,
+    /// Counter-based draws of the channel and the receivers.
+    dice: RunDice,
+    next_serial: u64,
     queue: BinaryHeap<Scheduled>,
     seq: u64,
     now: u64,
     txs: Vec<Option<Transmission>>,
     free_tx: Vec<usize>,
     rng_mobility: ChaCha8Rng,
-    rng_channel: ChaCha8Rng,
     rng_mac: ChaCha8Rng,
     rng_app: ChaCha8Rng,
     rng_proc: ChaCha8Rng,
@@ -368,13 +379,17 @@ impl<'a, O: Observer> Sim<'a, O> {
             positions: Vec::new(),
             near: Vec::new(),
             free_receivers: Vec::new(),
+            arrivals: Vec::new(),
+            departures: Vec::new(),
+            workers: Workers::sequential(),
+            dice: RunDice::new(seed),
+            next_serial: 0,
             queue: BinaryHeap::new(),
             seq: 0,
             now: 0,
             txs: Vec::new(),
             free_tx: Vec::new(),
             rng_mobility,
-            rng_channel: stream(2),
             rng_mac: stream(3),
             rng_app: stream(4),
             rng_proc: stream(5),
@@ -391,6 +406,13 @@ impl<'a, O: Observer> Sim<'a, O> {
     pub fn with_station_crypto(mut self, crypto: Box<dyn StationCrypto + 'a>) -> Self {
         self.crypto = Some(crypto);
         self
+    }
+
+    /// Evaluates the receivers of each transmission on `threads` threads (results do not
+    /// depend on the count).
+    pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
+        self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
+        Ok(self)
     }
 
     /// Cutoff range actually used (m).
@@ -618,33 +640,57 @@ impl<'a, O: Observer> Sim<'a, O> {
             let key_frame = matches!(frame.kind, FrameKind::TeslaKey { .. });
             self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
         }
+        let serial = self.next_serial;
+        self.next_serial += 1;
         // Half duplex: a frame being received is lost when this node starts sending.
         let node = &mut self.nodes[n as usize];
         node.radio
-            .start_tx(end, now, &self.p.phy, &self.errors, &mut self.rng_channel);
+            .start_tx(end, now, &self.p.phy, &self.errors, self.dice.station(n));
         node.mac.set_rx_error(false);
         self.update_medium(n, now);
 
         let mut near = std::mem::take(&mut self.near);
         self.grid.within(src_pos, self.p.search_m, &mut near);
+        if is_cam && counted {
+            for &(j, d) in &near {
+                if j != n && d <= self.p.max_distance_m && !self.is_rsu[j as usize] {
+                    self.trace.cam_attempt(d);
+                }
+            }
+        }
+        // The candidates, by increasing id (as the parallel split needs).
+        near.retain(|&(j, d)| j != n && d <= self.p.cutoff_m);
+        near.sort_unstable_by_key(|e| e.0);
+        let mut arrivals = std::mem::take(&mut self.arrivals);
+        arrivals.clear();
+        arrivals.resize(near.len(), None);
+        let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
+        let tx_dice = dice.transmission(serial);
+        self.workers.for_each(
+            &mut self.nodes,
+            &near,
+            &mut arrivals,
+            |&(j, _)| j as usize,
+            &|node: &mut Node, &(j, d): &(NodeId, f64), out: &mut Option<(f64, MediumChange)>| {
+                let Some(mw) = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
+                    return;
+                };
+                node.radio
+                    .signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
+                // The CCA senses it after the propagation delay and the detection window.
+                let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
+                *out = Some((mw, sense(node, now, sensed_at, params)));
+            },
+        );
         let mut receivers = self.free_receivers.pop().unwrap_or_default();
-        let count_attempts = is_cam && counted;
-        for &(j, d) in &near {
-            if j == n {
-                continue;
+        for (&(j, d), arrival) in near.iter().zip(arrivals.iter_mut()) {
+            if let Some((mw, change)) = arrival.take() {
+                receivers.push((j, mw, d as f32));
+                self.apply_medium(j, change);
             }
-            if count_attempts && d <= self.p.max_distance_m && !self.is_rsu[j as usize] {
-                self.trace.cam_attempt(d);
-            }
-            if d > self.p.cutoff_m {
-                continue;
-            }
-            let Some(mw) = self.link.sample_mw(d, &mut self.rng_channel) else {
-                continue;
-            };
-            receivers.push((j, mw, d as f32));
         }
         self.near = near;
+        self.arrivals = arrivals;
         let id = match self.free_tx.pop() {
             Some(i) => i,
             None => {
@@ -652,22 +698,12 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.txs.len() - 1
             }
         };
-        for &(j, mw, d) in &receivers {
-            self.nodes[j as usize].radio.signal_start(
-                id,
-                mw,
-                end,
-                now,
-                &self.p.phy,
-                &self.errors,
-                &mut self.rng_channel,
-            );
-            // The CCA senses it after the propagation delay and the detection window.
-            let sensed_at = now + ns(channel::propagation_delay_s(f64::from(d))) + self.p.phy.detection_ns;
-            self.update_medium(j, sensed_at);
-        }
         self.trace.signals(receivers.len() as u64);
-        self.txs[id] = Some(Transmission { frame, receivers });
+        self.txs[id] = Some(Transmission {
+            serial,
+            frame,
+            receivers,
+        });
         self.schedule(end, Event::TxEnd(id));
     }
 
@@ -679,19 +715,30 @@ impl<'a, O: Observer> Sim<'a, O> {
         let src = tx.frame.src;
         let now = self.now;
         self.update_medium(src, now);
-        for &(j, mw, dist) in &tx.receivers {
-            let node = &mut self.nodes[j as usize];
-            let outcome = node
-                .radio
-                .signal_end(id, mw, now, &self.p.phy, &self.errors, &mut self.rng_channel);
-            if let Some(decoded) = outcome {
-                node.mac.set_rx_error(!decoded);
-            }
-            self.update_medium(j, now);
-            if outcome == Some(true) {
+        let mut departures = std::mem::take(&mut self.departures);
+        departures.clear();
+        departures.resize(tx.receivers.len(), (false, MediumChange::Same));
+        let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
+        self.workers.for_each(
+            &mut self.nodes,
+            &tx.receivers,
+            &mut departures,
+            |&(j, _, _)| j as usize,
+            &|node: &mut Node, &(j, mw, _): &(NodeId, f64, f32), out: &mut (bool, MediumChange)| {
+                let outcome = node.radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
+                if let Some(decoded) = outcome {
+                    node.mac.set_rx_error(!decoded);
+                }
+                *out = (outcome == Some(true), sense(node, now, now, params));
+            },
+        );
+        for (&(j, _, dist), (decoded, change)) in tx.receivers.iter().zip(departures.drain(..)) {
+            self.apply_medium(j, change);
+            if decoded {
                 self.received(j, tx.frame.clone(), dist);
             }
         }
+        self.departures = departures;
         let mut receivers = tx.receivers;
         receivers.clear();
         self.free_receivers.push(receivers);
@@ -700,24 +747,54 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
     /// turning busy is sensed from `sensed_at`.
     fn update_medium(&mut self, n: NodeId, sensed_at: u64) {
-        let now = self.now;
-        let node = &mut self.nodes[n as usize];
-        let busy = node.radio.cca_busy(now, &self.p.phy);
-        if busy == node.radio.busy {
-            return;
-        }
-        node.radio.busy = busy;
-        if busy {
-            node.radio.busy_since = sensed_at;
-            node.mac.medium_busy(sensed_at, &self.p.mac);
-        } else {
-            let since = node.radio.busy_since.max(self.p.warmup_ns);
-            if !node.rsu && now > since {
-                self.trace.busy_time((now - since) as f64);
+        let change = sense(&mut self.nodes[n as usize], self.now, sensed_at, &self.p);
+        self.apply_medium(n, change);
+    }
+
+    /// The part of a medium change that reaches beyond the station: the busy time it
+    /// reports and the accesses it schedules.
+    fn apply_medium(&mut self, n: NodeId, change: MediumChange) {
+        if let MediumChange::Idle { busy_ns, timers } = change {
+            if let Some(busy_ns) = busy_ns {
+                self.trace.busy_time(busy_ns);
             }
-            for t in node.mac.medium_idle(now, &self.p.mac).into_iter().flatten() {
+            for t in timers.into_iter().flatten() {
                 self.schedule_access(n, t);
             }
+        }
+    }
+}
+
+/// What a station's clear-channel assessment did, for the engine to report and schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum MediumChange {
+    Same,
+    Busy,
+    Idle {
+        /// Busy time to report (vehicles, after the warm-up).
+        busy_ns: Option<f64>,
+        timers: [Option<AccessTimer>; 5],
+    },
+}
+
+/// Recomputes the clear-channel assessment of one station and updates its MAC; a medium
+/// turning busy is sensed from `sensed_at`. Touches this station only (the receivers of a
+/// transmission run it in parallel).
+fn sense(node: &mut Node, now: u64, sensed_at: u64, p: &Params) -> MediumChange {
+    let busy = node.radio.cca_busy(now, &p.phy);
+    if busy == node.radio.busy {
+        return MediumChange::Same;
+    }
+    node.radio.busy = busy;
+    if busy {
+        node.radio.busy_since = sensed_at;
+        node.mac.medium_busy(sensed_at, &p.mac);
+        MediumChange::Busy
+    } else {
+        let since = node.radio.busy_since.max(p.warmup_ns);
+        MediumChange::Idle {
+            busy_ns: (!node.rsu && now > since).then(|| (now - since) as f64),
+            timers: node.mac.medium_idle(now, &p.mac),
         }
     }
 }

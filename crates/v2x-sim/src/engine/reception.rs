@@ -21,9 +21,9 @@
 //! the next call for this radio (the energy cannot change in between without a call), so
 //! they cost no event.
 
+use crate::keyed_rng::{Draw, StationDice};
 use crate::phy::{self, ChunkErrors, Field};
 use crate::scenario::{CcaModel, ReceptionModel};
-use rand::Rng;
 
 /// Run-wide PHY constants (linear powers in mW).
 #[derive(Debug, Clone)]
@@ -49,7 +49,8 @@ pub struct PhyParams {
 /// The frame a receiver is detecting or receiving.
 #[derive(Debug, Clone)]
 struct Rx {
-    tx: usize,
+    /// The transmission's serial number.
+    tx: u64,
     signal_mw: f64,
     start: u64,
     /// End of the preamble-detection window.
@@ -110,7 +111,7 @@ impl Radio {
 
     /// Takes the decisions due by `now`: the end of the detection window, then the end of
     /// the SIGNAL field.
-    fn settle(&mut self, now: u64, p: &PhyParams, errors: &ChunkErrors, rng: &mut impl Rng) {
+    fn settle(&mut self, now: u64, p: &PhyParams, errors: &ChunkErrors, dice: StationDice) {
         let Some(rx) = self.rx.as_ref() else { return };
         let (detect_at, detected, signal_mw) = (rx.detect_at, rx.detected, rx.signal_mw);
         if !detected && detect_at <= now {
@@ -129,10 +130,10 @@ impl Radio {
         let signal_end = rx.start + phy::PREAMBLE_AND_SIGNAL_NS;
         if rx.detected && !rx.signal_ok && signal_end <= now {
             self.close_chunk(signal_end, p, errors);
-            let ln_signal = self.rx.as_ref().map_or(f64::NEG_INFINITY, |r| r.ln_signal);
+            let (tx, ln_signal) = self.rx.as_ref().map_or((0, f64::NEG_INFINITY), |r| (r.tx, r.ln_signal));
             let ok = match p.model {
                 ReceptionModel::SinrThreshold => true,
-                _ => rng.gen::<f64>() < ln_signal.exp(),
+                _ => dice.uniform(tx, Draw::SignalField) < ln_signal.exp(),
             };
             match self.rx.as_mut() {
                 Some(rx) if ok => rx.signal_ok = true,
@@ -142,25 +143,26 @@ impl Radio {
     }
 
     /// This station starts transmitting until `until`: a frame being received is lost.
-    pub fn start_tx(&mut self, until: u64, now: u64, p: &PhyParams, errors: &ChunkErrors, rng: &mut impl Rng) {
-        self.settle(now, p, errors, rng);
+    pub fn start_tx(&mut self, until: u64, now: u64, p: &PhyParams, errors: &ChunkErrors, dice: StationDice) {
+        self.settle(now, p, errors, dice);
         self.rx = None;
         self.tx_until = until;
     }
 
-    /// Transmission `tx` arrives with power `mw` and stays on the air until `end`.
+    /// Transmission `tx` (its serial number) arrives with power `mw` and stays on the air
+    /// until `end`.
     #[allow(clippy::too_many_arguments)] // the signal (3), the time, and the radio's context (3)
     pub fn signal_start(
         &mut self,
-        tx: usize,
+        tx: u64,
         mw: f64,
         end: u64,
         now: u64,
         p: &PhyParams,
         errors: &ChunkErrors,
-        rng: &mut impl Rng,
+        dice: StationDice,
     ) {
-        self.settle(now, p, errors, rng);
+        self.settle(now, p, errors, dice);
         self.close_chunk(now, p, errors);
         let before = self.energy_mw;
         self.energy_mw += mw;
@@ -197,14 +199,14 @@ impl Radio {
     /// frame).
     pub fn signal_end(
         &mut self,
-        tx: usize,
+        tx: u64,
         mw: f64,
         now: u64,
         p: &PhyParams,
         errors: &ChunkErrors,
-        rng: &mut impl Rng,
+        dice: StationDice,
     ) -> Option<bool> {
-        self.settle(now, p, errors, rng);
+        self.settle(now, p, errors, dice);
         self.close_chunk(now, p, errors);
         self.energy_mw -= mw;
         self.signals = self.signals.saturating_sub(1);
@@ -220,7 +222,7 @@ impl Radio {
         }
         Some(match p.model {
             ReceptionModel::SinrThreshold => rx.min_sinr >= p.sinr_threshold,
-            _ => rng.gen::<f64>() < rx.ln_data.exp(),
+            _ => dice.uniform(tx, Draw::Data) < rx.ln_data.exp(),
         })
     }
 
@@ -237,9 +239,8 @@ impl Radio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keyed_rng::RunDice;
     use crate::phy::ErrorRateModel;
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
 
     fn params() -> PhyParams {
         PhyParams {
@@ -263,38 +264,34 @@ mod tests {
     #[test]
     fn locks_on_a_strong_frame_and_loses_it_to_interference() {
         let (p, e) = (params(), errors());
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let dice = RunDice::new(1).station(0);
         let mut r = Radio::default();
-        r.signal_start(1, 1e-7, 100_000, 0, &p, &e, &mut rng);
+        r.signal_start(1, 1e-7, 100_000, 0, &p, &e, dice);
         assert!(r.cca_busy(0, &p), "detectable preamble: busy");
-        assert_eq!(r.signal_end(1, 1e-7, 100_000, &p, &e, &mut rng), Some(true));
+        assert_eq!(r.signal_end(1, 1e-7, 100_000, &p, &e, dice), Some(true));
         assert!(!r.cca_busy(100_000, &p));
         // Same frame, with an interferer of half its power during it: SINR 2 < 3.
-        r.signal_start(2, 1e-7, 300_000, 200_000, &p, &e, &mut rng);
-        r.signal_start(3, 5e-8, 250_000, 210_000, &p, &e, &mut rng);
-        assert_eq!(
-            r.signal_end(3, 5e-8, 250_000, &p, &e, &mut rng),
-            None,
-            "not locked on 3"
-        );
-        assert_eq!(r.signal_end(2, 1e-7, 300_000, &p, &e, &mut rng), Some(false));
+        r.signal_start(2, 1e-7, 300_000, 200_000, &p, &e, dice);
+        r.signal_start(3, 5e-8, 250_000, 210_000, &p, &e, dice);
+        assert_eq!(r.signal_end(3, 5e-8, 250_000, &p, &e, dice), None, "not locked on 3");
+        assert_eq!(r.signal_end(2, 1e-7, 300_000, &p, &e, dice), Some(false));
     }
 
     #[test]
     fn half_duplex_and_weak_preambles() {
         let (p, e) = (params(), errors());
-        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let dice = RunDice::new(2).station(0);
         let mut r = Radio::default();
-        r.start_tx(50_000, 0, &p, &e, &mut rng);
-        r.signal_start(1, 1e-7, 60_000, 10_000, &p, &e, &mut rng);
+        r.start_tx(50_000, 0, &p, &e, dice);
+        r.signal_start(1, 1e-7, 60_000, 10_000, &p, &e, dice);
         assert_eq!(
-            r.signal_end(1, 1e-7, 60_000, &p, &e, &mut rng),
+            r.signal_end(1, 1e-7, 60_000, &p, &e, dice),
             None,
             "transmitting: no lock"
         );
-        r.signal_start(2, 5e-9, 150_000, 100_000, &p, &e, &mut rng);
+        r.signal_start(2, 5e-9, 150_000, 100_000, &p, &e, dice);
         assert!(!r.cca_busy(100_000, &p), "below preamble detection and ED: idle");
-        assert_eq!(r.signal_end(2, 5e-9, 150_000, &p, &e, &mut rng), None);
+        assert_eq!(r.signal_end(2, 5e-9, 150_000, &p, &e, dice), None);
     }
 
     /// Two frames start together; the stronger one, though processed second, is the one
@@ -302,22 +299,22 @@ mod tests {
     #[test]
     fn strongest_preamble_within_the_detection_window_wins() {
         let (p, e) = (params(), errors());
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let dice = RunDice::new(3).station(0);
         let mut r = Radio::default();
-        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, &mut rng);
-        r.signal_start(2, 2e-6, 300_000, 0, &p, &e, &mut rng);
-        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, &mut rng), None);
-        assert_eq!(r.signal_end(2, 2e-6, 300_000, &p, &e, &mut rng), Some(true));
+        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, dice);
+        r.signal_start(2, 2e-6, 300_000, 0, &p, &e, dice);
+        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, dice), None);
+        assert_eq!(r.signal_end(2, 2e-6, 300_000, &p, &e, dice), Some(true));
         // 3 µs apart (within the 4 µs window): still the stronger.
-        r.signal_start(3, 2e-8, 700_000, 400_000, &p, &e, &mut rng);
-        r.signal_start(4, 2e-6, 703_000, 403_000, &p, &e, &mut rng);
-        assert_eq!(r.signal_end(3, 2e-8, 700_000, &p, &e, &mut rng), None);
-        assert_eq!(r.signal_end(4, 2e-6, 703_000, &p, &e, &mut rng), Some(true));
+        r.signal_start(3, 2e-8, 700_000, 400_000, &p, &e, dice);
+        r.signal_start(4, 2e-6, 703_000, 403_000, &p, &e, dice);
+        assert_eq!(r.signal_end(3, 2e-8, 700_000, &p, &e, dice), None);
+        assert_eq!(r.signal_end(4, 2e-6, 703_000, &p, &e, dice), Some(true));
         // 5 µs apart: the first was already detected; the second is interference.
-        r.signal_start(5, 2e-6, 1_100_000, 800_000, &p, &e, &mut rng);
-        r.signal_start(6, 2e-8, 1_105_000, 805_000, &p, &e, &mut rng);
-        assert_eq!(r.signal_end(5, 2e-6, 1_100_000, &p, &e, &mut rng), Some(true));
-        assert_eq!(r.signal_end(6, 2e-8, 1_105_000, &p, &e, &mut rng), None);
+        r.signal_start(5, 2e-6, 1_100_000, 800_000, &p, &e, dice);
+        r.signal_start(6, 2e-8, 1_105_000, 805_000, &p, &e, dice);
+        assert_eq!(r.signal_end(5, 2e-6, 1_100_000, &p, &e, dice), Some(true));
+        assert_eq!(r.signal_end(6, 2e-8, 1_105_000, &p, &e, dice), None);
     }
 
     /// The detection SNR is taken at the end of the window: an interferer arriving 2 µs
@@ -325,13 +322,13 @@ mod tests {
     #[test]
     fn preamble_snr_is_evaluated_at_the_end_of_the_window() {
         let (p, e) = (params(), errors());
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let dice = RunDice::new(4).station(0);
         let mut r = Radio::default();
-        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, &mut rng);
+        r.signal_start(1, 2e-8, 300_000, 0, &p, &e, dice);
         // Weaker than the candidate (no takeover) but SNR 2e-8 / 1.01e-8 < 2.5.
-        r.signal_start(2, 1e-8, 300_000, 2_000, &p, &e, &mut rng);
-        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, &mut rng), None);
-        assert_eq!(r.signal_end(2, 1e-8, 300_000, &p, &e, &mut rng), None);
+        r.signal_start(2, 1e-8, 300_000, 2_000, &p, &e, dice);
+        assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, dice), None);
+        assert_eq!(r.signal_end(2, 1e-8, 300_000, &p, &e, dice), None);
     }
 
     /// ns-3's CCA: busy while the summed energy reaches the CCA sensitivity, even when
@@ -339,7 +336,7 @@ mod tests {
     #[test]
     fn aggregate_energy_cca_follows_the_sum_of_undecodable_signals() {
         let e = errors();
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let dice = RunDice::new(5).station(0);
         let agg = PhyParams {
             cca: CcaModel::AggregateEnergy,
             ..params()
@@ -348,11 +345,11 @@ mod tests {
         for (p, busy_when_summed) in [(&agg, true), (&std, false)] {
             let mut r = Radio::default();
             // Two signals of 2e-9 mW each (below the preamble RSSI, below 3e-9 alone).
-            r.signal_start(1, 2e-9, 200_000, 0, p, &e, &mut rng);
+            r.signal_start(1, 2e-9, 200_000, 0, p, &e, dice);
             assert!(!r.cca_busy(0, p));
-            r.signal_start(2, 2e-9, 300_000, 50_000, p, &e, &mut rng);
+            r.signal_start(2, 2e-9, 300_000, 50_000, p, &e, dice);
             assert_eq!(r.cca_busy(50_000, p), busy_when_summed);
-            r.signal_end(1, 2e-9, 200_000, p, &e, &mut rng);
+            r.signal_end(1, 2e-9, 200_000, p, &e, dice);
             assert!(!r.cca_busy(200_000, p));
         }
     }

@@ -5,12 +5,13 @@
 //! [`Scenario::validate`] checks the value ranges and names the offending field. Each
 //! model's parameters live in their own module, with their `validate()` beside them:
 //! [`mobility`], [`radio`] (PHY) and [`channel`], [`mac`], [`apps`] (CAM, query),
-//! [`attackers`], [`security`] (the `[[variant]]`s) and [`metrics`].
+//! [`attackers`], [`security`] (the `[[variant]]`s), [`metrics`] and [`engine`] (threads).
 
 pub mod apps;
 pub mod attackers;
 pub mod channel;
 mod check;
+pub mod engine;
 pub mod mac;
 pub mod metrics;
 pub mod mobility;
@@ -20,6 +21,7 @@ pub mod security;
 pub use apps::{CamConfig, QueryConfig};
 pub use attackers::{AttackKind, AttackerConfig};
 pub use channel::{FadingConfig, PathLossConfig};
+pub use engine::EngineConfig;
 pub use mac::{AccessCategory, IdleAccess, MacConfig};
 pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
@@ -61,6 +63,8 @@ pub struct Scenario {
     /// The security configurations to compare; each runs on identical mobility and seeds.
     #[serde(rename = "variant")]
     pub variants: Vec<VariantConfig>,
+    /// How runs execute (threads); changes no result.
+    pub engine: EngineConfig,
 }
 
 impl Default for Scenario {
@@ -80,6 +84,7 @@ impl Default for Scenario {
             attackers: Vec::new(),
             metrics: MetricsConfig::default(),
             variants: vec![VariantConfig::default()],
+            engine: EngineConfig::default(),
         }
     }
 }
@@ -213,6 +218,7 @@ impl Scenario {
             a.validate(i)?;
         }
         self.metrics.validate()?;
+        self.engine.validate()?;
         if self.variants.is_empty() {
             return Err(ScenarioError::invalid("variant", "at least one [[variant]] is needed"));
         }
