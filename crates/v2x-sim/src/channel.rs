@@ -237,6 +237,9 @@ impl GainQuantiles {
 pub struct LinkBudget {
     step_m: f64,
     mean_mw: Vec<f64>,
+    /// Mean of the faded power counting draws below the floor as 0 (what a receiver sums
+    /// on average from this distance).
+    mean_above_floor_mw: Vec<f64>,
     p_below: Vec<f64>,
     table_of: Vec<u8>,
     tables: Vec<GainQuantiles>,
@@ -253,6 +256,7 @@ impl LinkBudget {
         let mut tables: Vec<GainQuantiles> = Vec::new();
         let (mut mean_mw, mut p_below, mut table_of) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut mean_above_floor_mw = Vec::with_capacity(n);
         for k in 0..n {
             let d = k as f64 * step_m;
             let mean = dbm_to_mw(tx_dbm - pl.loss_db(d));
@@ -261,6 +265,7 @@ impl LinkBudget {
                 None => {
                     table_of.push(NO_FADING);
                     p_below.push(if mean >= floor_mw { 0.0 } else { 1.0 });
+                    mean_above_floor_mw.push(if mean >= floor_mw { mean } else { 0.0 });
                 }
                 Some(m) => {
                     let t = match tables.iter().position(|t| t.m == m) {
@@ -272,12 +277,15 @@ impl LinkBudget {
                     };
                     table_of.push(t.min(254) as u8);
                     p_below.push(gamma_p(m, m * floor_mw / mean));
+                    // E[G; G >= t] = Q(m + 1, m t) for G ~ Gamma(m, 1/m).
+                    mean_above_floor_mw.push(mean * (1.0 - gamma_p(m + 1.0, m * floor_mw / mean)));
                 }
             }
         }
         LinkBudget {
             step_m,
             mean_mw,
+            mean_above_floor_mw,
             p_below,
             table_of,
             tables,
@@ -304,6 +312,37 @@ impl LinkBudget {
             }
         };
         (mw >= self.floor_mw).then_some(mw)
+    }
+}
+
+impl LinkBudget {
+    /// Mean received power over `d` metres, draws below the floor counting 0 (mW).
+    pub fn mean_above_floor_mw(&self, d: f64) -> f64 {
+        let pos = d / self.step_m;
+        let k = pos as usize;
+        match (self.mean_above_floor_mw.get(k), self.mean_above_floor_mw.get(k + 1)) {
+            (Some(&a), Some(&b)) => a + (pos - k as f64) * (b - a),
+            _ => 0.0,
+        }
+    }
+
+    /// The largest tabulated distance at which the power reaches `threshold_mw` with
+    /// probability `p` or more (0 when it never does).
+    pub fn reach_m(&self, threshold_mw: f64, p: f64) -> f64 {
+        let p_above = |k: usize| {
+            let mean = self.mean_mw[k];
+            match self.table_of[k] {
+                NO_FADING => f64::from(u8::from(mean >= threshold_mw)),
+                t => {
+                    let m = self.tables[t as usize].m;
+                    1.0 - gamma_p(m, m * threshold_mw / mean)
+                }
+            }
+        };
+        (0..self.mean_mw.len())
+            .rev()
+            .find(|&k| p_above(k) >= p)
+            .map_or(0.0, |k| (k + 1) as f64 * self.step_m)
     }
 }
 

@@ -44,17 +44,24 @@ impl SpatialGrid {
 
     /// Distance from `a` to the nearest image of `b`.
     pub fn distance(&self, a: Position, b: Position) -> f64 {
+        self.distance2(a, b).sqrt()
+    }
+
+    /// Its square (no `hypot`, and a remainder only for points more than a period apart:
+    /// this runs for every candidate of every transmission).
+    fn distance2(&self, a: Position, b: Position) -> f64 {
         let d = |k: usize| {
             let d = (a[k] - b[k]).abs();
             match self.periods[k] {
                 Some(p) => {
-                    let d = d.rem_euclid(p);
+                    let d = if d < p { d } else { d.rem_euclid(p) };
                     d.min(p - d)
                 }
                 None => d,
             }
         };
-        d(0).hypot(d(1))
+        let (x, y) = (d(0), d(1));
+        x * x + y * y
     }
 
     /// Rebuilds from the current positions (absent nodes are left out).
@@ -114,36 +121,62 @@ impl SpatialGrid {
     }
 
     /// Replaces `out` with every node within distance `r` of `p` (on a wrapping map, of
-    /// its nearest image) and that distance, in increasing id order on a wrapping map.
-    /// Reads only the grid, and reuses `out`'s allocation.
+    /// its nearest image) and that distance, each node once, in cell order. Reads only the
+    /// grid, and reuses `out`'s allocation.
     pub fn within(&self, p: Position, r: f64, out: &mut Vec<(u32, f64)>) {
         out.clear();
-        if self.periods == [None, None] {
-            self.near_unwrapped(p, r, |slot| {
-                let d = self.distance(self.at[slot], p);
-                if d <= r {
-                    out.push((self.ids[slot], d));
-                }
-            });
+        if self.ids.is_empty() {
             return;
         }
-        // The images' windows cover disjoint cells unless the window reaches around the
-        // map; only then can a node be found twice.
-        let overlapping = self.periods.iter().any(|q| q.is_some_and(|q| q < 2.0 * r + self.cell));
-        for dx in Self::shifts(self.periods[0]) {
-            for dy in Self::shifts(self.periods[1]) {
-                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |slot| {
-                    let d = self.distance(self.at[slot], p);
-                    if d <= r {
-                        out.push((self.ids[slot], d));
+        let r2 = r * r;
+        let columns = self.spans(0, p[0], r);
+        let rows = self.spans(1, p[1], r);
+        for &(y0, y1) in rows.iter().flatten() {
+            for cy in y0..=y1 {
+                let row = cy * self.nx;
+                for &(x0, x1) in columns.iter().flatten() {
+                    let (a, b) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
+                    for slot in a..b {
+                        let d2 = self.distance2(self.at[slot], p);
+                        if d2 <= r2 {
+                            out.push((self.ids[slot], d2.sqrt()));
+                        }
                     }
-                });
+                }
             }
         }
-        out.sort_unstable_by_key(|e| e.0);
-        if overlapping {
-            out.dedup_by_key(|e| e.0);
+    }
+
+    /// The cells along `axis` within `r` of `v` or of its images, as at most three
+    /// disjoint ranges (so that no cell, hence no node, is visited twice).
+    fn spans(&self, axis: usize, v: f64, r: f64) -> [Option<(usize, usize)>; 3] {
+        let (lo, n) = (self.min[axis], if axis == 0 { self.nx } else { self.ny });
+        let span = |v: f64| {
+            let a = ((v - r - lo) / self.cell).floor();
+            let b = ((v + r - lo) / self.cell).floor();
+            if b < 0.0 || a > (n - 1) as f64 {
+                None
+            } else {
+                Some((a.max(0.0) as usize, (b as usize).min(n - 1)))
+            }
+        };
+        let mut spans: [Option<(usize, usize)>; 3] = [None; 3];
+        for (slot, shift) in spans.iter_mut().zip(Self::shifts(self.periods[axis])) {
+            *slot = span(v + shift);
         }
+        spans.sort_unstable_by_key(|s| s.map(|(a, _)| a));
+        // Merge overlapping or adjacent ranges into the earlier one.
+        for i in 1..3 {
+            for j in 0..i {
+                if let (Some((a0, b0)), Some((a1, b1))) = (spans[j], spans[i]) {
+                    if a1 <= b0 + 1 && a0 <= b1 + 1 {
+                        spans[j] = Some((a0.min(a1), b0.max(b1)));
+                        spans[i] = None;
+                    }
+                }
+            }
+        }
+        spans
     }
 
     fn shifts(period: Option<f64>) -> impl Iterator<Item = f64> {

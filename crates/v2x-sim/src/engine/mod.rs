@@ -21,6 +21,7 @@ pub mod parallel;
 pub mod processing;
 pub mod reception;
 pub mod trace;
+pub mod weak;
 
 use crate::channel::{self, Fading, LinkBudget, PathLoss};
 use crate::error::SimError;
@@ -34,7 +35,7 @@ use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, Mac, MacParams};
-use parallel::Workers;
+use parallel::{Buckets, Workers};
 use processing::{Neighbour, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -43,6 +44,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use trace::{CollectorParams, MetricsCollector, Observer};
+use weak::WeakField;
 
 pub type NodeId = u32;
 
@@ -115,6 +117,8 @@ struct Transmission {
     frame: Frame,
     /// (receiver, received power in mW, distance in m)
     receivers: Vec<(NodeId, f64, f32)>,
+    /// What it added to the weak-interference field (cell, units).
+    weak: Vec<(u32, i64)>,
 }
 
 enum Event {
@@ -188,12 +192,21 @@ struct Node {
     tables: crate::signer_tables::SignerTables,
 }
 
+/// The weak-interference field a run builds once it knows where its nodes are.
+struct WeakSpec {
+    periods: [Option<f64>; 2],
+    cell_m: f64,
+    radius_m: f64,
+}
+
 /// Run-wide constants derived from the scenario.
 struct Params {
     end_ns: u64,
     warmup_ns: u64,
     cutoff_m: f64,
     search_m: f64,
+    /// Radius of the range query for the receivers of a transmission.
+    receivers_m: f64,
     mac_overhead: u32,
     max_distance_m: f64,
     phy: PhyParams,
@@ -233,7 +246,16 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     /// Per-receiver results of the parallel part of a transmission's start and end, reused.
     arrivals: Vec<Option<(f64, MediumChange)>>,
     departures: Vec<(bool, MediumChange)>,
+    arrival_buckets: Buckets<Option<(f64, MediumChange)>>,
+    departure_buckets: Buckets<(bool, MediumChange)>,
     workers: Workers,
+    /// Weak interference summed per map cell (`aggregate` mode), and each node's cell.
+    weak: Option<WeakField>,
+    /// The field to build over the first positions.
+    weak_spec: Option<WeakSpec>,
+    node_cell: Vec<u32>,
+    /// Lists of what finished transmissions added to the field, reused.
+    free_weak: Vec<Vec<(u32, i64)>>,
     /// Counter-based draws of the channel and the receivers.
     dice: RunDice,
     next_serial: u64,
@@ -303,6 +325,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             search_m: cutoff_m
                 .max(sc.metrics.max_distance_m)
                 .max(sc.metrics.awareness_radius_m),
+            receivers_m: cutoff_m.max(sc.metrics.max_distance_m),
             mac_overhead: m.mac_overhead_bytes,
             max_distance_m: sc.metrics.max_distance_m,
             phy: PhyParams {
@@ -331,6 +354,14 @@ impl<'a, O: Observer> Sim<'a, O> {
                 queue_capacity: m.queue_capacity_packets as usize,
             },
         };
+        let link = LinkBudget::new(
+            &path_loss,
+            &Fading::new(&r.fading),
+            r.tx_power_dbm,
+            r.rx_sensitivity_dbm,
+            cutoff_m,
+        );
+        let mut p = p;
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
         let nodes: Vec<Node> = (0..n)
@@ -350,26 +381,39 @@ impl<'a, O: Observer> Sim<'a, O> {
             .collect();
         // The grid mobility is a torus and the highway a ring road: radio distances wrap as
         // the vehicles do, so that vehicles near an edge see as many neighbours as others.
-        let grid = match sc.mobility {
-            crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => {
-                SpatialGrid::wrapping(p.search_m, [Some(width_m), Some(height_m)])
+        let periods = match sc.mobility {
+            crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
+            crate::scenario::MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
+            _ => [None, None],
+        };
+        let grid = SpatialGrid::wrapping(p.search_m, periods);
+        let weak_spec = match r.weak_interference {
+            crate::scenario::WeakInterference::PerReceiver => None,
+            crate::scenario::WeakInterference::Aggregate => {
+                // Weak: reaching neither the preamble threshold nor the CCA's.
+                let cca_mw = match p.phy.cca {
+                    crate::scenario::CcaModel::AggregateEnergy => p.phy.cca_mw,
+                    crate::scenario::CcaModel::PreambleAndEnergy => p.phy.ed_mw,
+                };
+                let radius = WeakField::radius_m(&link, p.phy.preamble_mw.min(cca_mw));
+                let cell = r.weak_interference_cell_m;
+                // Receivers heard individually lie within the radius of some point of
+                // their cell.
+                p.receivers_m = cutoff_m
+                    .min(radius + cell * std::f64::consts::SQRT_2)
+                    .max(sc.metrics.max_distance_m);
+                Some(WeakSpec {
+                    periods,
+                    cell_m: cell,
+                    radius_m: radius,
+                })
             }
-            crate::scenario::MobilityConfig::Highway { length_m, .. } => {
-                SpatialGrid::wrapping(p.search_m, [Some(length_m), None])
-            }
-            _ => SpatialGrid::new(p.search_m),
         };
         Ok(Sim {
             sc,
             sec,
             mobility,
-            link: LinkBudget::new(
-                &path_loss,
-                &Fading::new(&r.fading),
-                r.tx_power_dbm,
-                r.rx_sensitivity_dbm,
-                cutoff_m,
-            ),
+            link,
             errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             grid,
             in_service: Vec::new(),
@@ -381,7 +425,13 @@ impl<'a, O: Observer> Sim<'a, O> {
             free_receivers: Vec::new(),
             arrivals: Vec::new(),
             departures: Vec::new(),
+            arrival_buckets: Buckets::default(),
+            departure_buckets: Buckets::default(),
             workers: Workers::sequential(),
+            weak: None,
+            weak_spec,
+            node_cell: Vec::new(),
+            free_weak: Vec::new(),
             dice: RunDice::new(seed),
             next_serial: 0,
             queue: BinaryHeap::new(),
@@ -537,6 +587,28 @@ impl<'a, O: Observer> Sim<'a, O> {
             }
         }
         self.grid.rebuild(&pos);
+        if let Some(spec) = self.weak_spec.take() {
+            let (mut lo, mut hi) = ([0f64; 2], [0f64; 2]);
+            for (k, q) in pos.iter().flatten().enumerate() {
+                for a in 0..2 {
+                    lo[a] = if k == 0 { q[a] } else { lo[a].min(q[a]) };
+                    hi[a] = if k == 0 { q[a] } else { hi[a].max(q[a]) };
+                }
+            }
+            self.weak = Some(WeakField::new(
+                lo,
+                hi,
+                spec.periods,
+                spec.cell_m,
+                spec.radius_m,
+                self.p.cutoff_m,
+            ));
+        }
+        if let Some(field) = &self.weak {
+            self.node_cell.clear();
+            self.node_cell
+                .extend(pos.iter().map(|q| q.map_or(u32::MAX, |q| field.cell_of(q))));
+        }
         self.positions = pos;
     }
 
@@ -593,6 +665,15 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     fn on_access(&mut self, n: NodeId, ac: usize, gen: u32) {
         let now = self.now;
+        // The weak interference may have changed since this radio last looked.
+        if let (Some(field), Some(&cell)) = (&self.weak, self.node_cell.get(n as usize)) {
+            let weak_mw = field.mw(cell);
+            let dice = self.dice.station(n);
+            self.nodes[n as usize]
+                .radio
+                .set_weak(weak_mw, now, &self.p.phy, &self.errors, dice);
+            self.update_medium(n, now);
+        }
         let node = &mut self.nodes[n as usize];
         let transmitting = node.radio.tx_until > now;
         let (frame, queued_ns) = match node
@@ -649,8 +730,12 @@ impl<'a, O: Observer> Sim<'a, O> {
         node.mac.set_rx_error(false);
         self.update_medium(n, now);
 
+        let mut weak_added = self.free_weak.pop().unwrap_or_default();
+        if let Some(field) = &mut self.weak {
+            field.add(src_pos, &self.link, &mut weak_added);
+        }
         let mut near = std::mem::take(&mut self.near);
-        self.grid.within(src_pos, self.p.search_m, &mut near);
+        self.grid.within(src_pos, self.p.receivers_m, &mut near);
         if is_cam && counted {
             for &(j, d) in &near {
                 if j != n && d <= self.p.max_distance_m && !self.is_rsu[j as usize] {
@@ -658,28 +743,31 @@ impl<'a, O: Observer> Sim<'a, O> {
                 }
             }
         }
-        // The candidates, by increasing id (as the parallel split needs).
-        near.retain(|&(j, d)| j != n && d <= self.p.cutoff_m);
-        near.sort_unstable_by_key(|e| e.0);
+        // The candidates heard individually.
+        let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
+        near.retain(|&(j, d)| {
+            j != n && d <= self.p.cutoff_m && weak.is_none_or(|f| f.individual(src_pos, node_cell[j as usize]))
+        });
         let mut arrivals = std::mem::take(&mut self.arrivals);
-        arrivals.clear();
-        arrivals.resize(near.len(), None);
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
         let tx_dice = dice.transmission(serial);
-        self.workers.for_each(
+        self.workers.map(
+            &mut self.arrival_buckets,
             &mut self.nodes,
             &near,
             &mut arrivals,
             |&(j, _)| j as usize,
-            &|node: &mut Node, &(j, d): &(NodeId, f64), out: &mut Option<(f64, MediumChange)>| {
-                let Some(mw) = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
-                    return;
-                };
+            &|node: &mut Node, &(j, d): &(NodeId, f64)| {
+                let mw = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading))?;
+                if let Some(field) = weak {
+                    let weak_mw = field.mw(node_cell[j as usize]);
+                    node.radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                }
                 node.radio
                     .signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
                 // The CCA senses it after the propagation delay and the detection window.
                 let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
-                *out = Some((mw, sense(node, now, sensed_at, params)));
+                Some((mw, sense(node, now, sensed_at, params)))
             },
         );
         let mut receivers = self.free_receivers.pop().unwrap_or_default();
@@ -703,6 +791,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             serial,
             frame,
             receivers,
+            weak: weak_added,
         });
         self.schedule(end, Event::TxEnd(id));
     }
@@ -714,22 +803,29 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.free_tx.push(id);
         let src = tx.frame.src;
         let now = self.now;
+        if let Some(field) = &mut self.weak {
+            field.remove(&tx.weak);
+        }
         self.update_medium(src, now);
         let mut departures = std::mem::take(&mut self.departures);
-        departures.clear();
-        departures.resize(tx.receivers.len(), (false, MediumChange::Same));
         let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
-        self.workers.for_each(
+        let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
+        self.workers.map(
+            &mut self.departure_buckets,
             &mut self.nodes,
             &tx.receivers,
             &mut departures,
             |&(j, _, _)| j as usize,
-            &|node: &mut Node, &(j, mw, _): &(NodeId, f64, f32), out: &mut (bool, MediumChange)| {
+            &|node: &mut Node, &(j, mw, _): &(NodeId, f64, f32)| {
+                if let Some(field) = weak {
+                    let weak_mw = field.mw(node_cell[j as usize]);
+                    node.radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                }
                 let outcome = node.radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
                 if let Some(decoded) = outcome {
                     node.mac.set_rx_error(!decoded);
                 }
-                *out = (outcome == Some(true), sense(node, now, now, params));
+                (outcome == Some(true), sense(node, now, now, params))
             },
         );
         for (&(j, _, dist), (decoded, change)) in tx.receivers.iter().zip(departures.drain(..)) {
@@ -742,6 +838,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         let mut receivers = tx.receivers;
         receivers.clear();
         self.free_receivers.push(receivers);
+        self.free_weak.push(tx.weak);
     }
 
     /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
@@ -766,8 +863,9 @@ impl<'a, O: Observer> Sim<'a, O> {
 }
 
 /// What a station's clear-channel assessment did, for the engine to report and schedule.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 enum MediumChange {
+    #[default]
     Same,
     Busy,
     Idle {

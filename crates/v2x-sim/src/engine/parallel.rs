@@ -1,26 +1,48 @@
 //! The receivers of one transmission, evaluated on several threads: each receiver's radio
-//! and MAC are its own, so the work splits into disjoint halves of the node array
-//! (recursively, at the middle receiver) that rayon runs side by side. Every result lands
-//! at its receiver's index, and the draws are keyed by (transmission, receiver), so the
-//! outcome does not depend on how many threads took part.
+//! and MAC are its own, so the node array is cut into chunks by id, each receiver goes to
+//! its chunk's bucket (in the order given), and rayon runs the chunks side by side. The
+//! results are then gathered back in the order given, and the draws are keyed by
+//! (transmission, receiver), so the outcome does not depend on how many threads took part.
 
-/// Below this many receivers a half runs on the calling thread: waking a second thread
-/// costs more than it saves.
-const GRAIN: usize = 64;
+use rayon::prelude::*;
 
-/// The thread pool of one run (`None`: everything on the calling thread).
+/// Below this many receivers everything runs on the calling thread: waking the other
+/// threads costs more than it saves.
+const PARALLEL_FROM: usize = 128;
+
+/// Chunks per thread: chunks are id ranges, and a transmission's receivers may crowd into
+/// a few of them; more chunks than threads lets work stealing even the load.
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// The thread pool of one run.
 pub struct Workers {
     pool: Option<rayon::ThreadPool>,
 }
 
+/// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per chunk,
+/// the positions (in the input) of its receivers and their results.
+pub struct Buckets<O> {
+    chunks: Vec<(Vec<u32>, Vec<O>)>,
+    cursor: Vec<usize>,
+}
+
+impl<O> Default for Buckets<O> {
+    fn default() -> Self {
+        Buckets {
+            chunks: Vec::new(),
+            cursor: Vec::new(),
+        }
+    }
+}
+
 impl Workers {
     /// Everything on the calling thread.
-    pub fn sequential() -> Workers {
+    pub fn sequential() -> Self {
         Workers { pool: None }
     }
 
     /// `threads` threads (1: none started).
-    pub fn new(threads: usize) -> Result<Workers, rayon::ThreadPoolBuildError> {
+    pub fn new(threads: usize) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = if threads > 1 {
             Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
         } else {
@@ -29,56 +51,62 @@ impl Workers {
         Ok(Workers { pool })
     }
 
-    pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
-    }
-
-    /// Calls `f(&mut items[id(input)], input, output)` for every input, with `outputs`
-    /// index for index beside `inputs`; the ids must be strictly increasing.
-    pub fn for_each<T, I, O, F>(&self, items: &mut [T], inputs: &[I], outputs: &mut [O], id: fn(&I) -> usize, f: &F)
-    where
+    /// Replaces `outputs` with `f(&mut items[id(input)], input)` for every input, in input
+    /// order; the ids must be distinct.
+    pub fn map<T, I, O, F>(
+        &self,
+        scratch: &mut Buckets<O>,
+        items: &mut [T],
+        inputs: &[I],
+        outputs: &mut Vec<O>,
+        id: fn(&I) -> usize,
+        f: &F,
+    ) where
         T: Send,
         I: Sync,
-        O: Send,
-        F: Fn(&mut T, &I, &mut O) + Sync,
+        O: Default + Send,
+        F: Fn(&mut T, &I) -> O + Sync,
     {
-        debug_assert_eq!(inputs.len(), outputs.len());
-        match &self.pool {
-            Some(pool) if inputs.len() >= 2 * GRAIN => pool.install(|| split(items, 0, inputs, outputs, id, f)),
-            _ => sequential(items, 0, inputs, outputs, id, f),
+        outputs.clear();
+        let pool = match &self.pool {
+            Some(pool) if inputs.len() >= PARALLEL_FROM && !items.is_empty() => pool,
+            _ => {
+                outputs.extend(inputs.iter().map(|input| f(&mut items[id(input)], input)));
+                return;
+            }
+        };
+        let chunks = pool.current_num_threads() * CHUNKS_PER_THREAD;
+        scratch.chunks.resize_with(chunks, Default::default);
+        let size = items.len().div_ceil(chunks);
+        for (positions, results) in &mut scratch.chunks {
+            positions.clear();
+            results.clear();
+        }
+        for (k, input) in inputs.iter().enumerate() {
+            scratch.chunks[id(input) / size].0.push(k as u32);
+        }
+        let buckets = &mut scratch.chunks;
+        pool.install(|| {
+            items
+                .par_chunks_mut(size)
+                .zip(buckets.par_iter_mut())
+                .enumerate()
+                .for_each(|(c, (chunk, (positions, results)))| {
+                    let base = c * size;
+                    results.extend(positions.iter().map(|&k| {
+                        let input = &inputs[k as usize];
+                        f(&mut chunk[id(input) - base], input)
+                    }));
+                });
+        });
+        scratch.cursor.clear();
+        scratch.cursor.resize(chunks, 0);
+        for input in inputs {
+            let b = id(input) / size;
+            outputs.push(std::mem::take(&mut scratch.chunks[b].1[scratch.cursor[b]]));
+            scratch.cursor[b] += 1;
         }
     }
-}
-
-fn sequential<T, I, O, F>(items: &mut [T], base: usize, inputs: &[I], outputs: &mut [O], id: fn(&I) -> usize, f: &F)
-where
-    F: Fn(&mut T, &I, &mut O),
-{
-    for (input, out) in inputs.iter().zip(outputs.iter_mut()) {
-        f(&mut items[id(input) - base], input, out);
-    }
-}
-
-/// `items` starts at node `base`.
-fn split<T, I, O, F>(items: &mut [T], base: usize, inputs: &[I], outputs: &mut [O], id: fn(&I) -> usize, f: &F)
-where
-    T: Send,
-    I: Sync,
-    O: Send,
-    F: Fn(&mut T, &I, &mut O) + Sync,
-{
-    if inputs.len() < 2 * GRAIN {
-        return sequential(items, base, inputs, outputs, id, f);
-    }
-    let mid = inputs.len() / 2;
-    let at = id(&inputs[mid]) - base;
-    let (left_items, right_items) = items.split_at_mut(at);
-    let (left_in, right_in) = inputs.split_at(mid);
-    let (left_out, right_out) = outputs.split_at_mut(mid);
-    rayon::join(
-        || split(left_items, base, left_in, left_out, id, f),
-        || split(right_items, base + at, right_in, right_out, id, f),
-    );
 }
 
 #[cfg(test)]
@@ -86,21 +114,30 @@ mod tests {
     use super::*;
 
     /// Every input reaches its own item once, whatever the thread count, and the outputs
-    /// stay in input order.
+    /// come back in input order (which need not be id order).
     #[test]
-    fn each_receiver_is_visited_once_in_place() {
-        let ids: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).collect();
+    fn each_receiver_is_visited_once_and_results_keep_the_input_order() {
+        let ids: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).rev().collect();
         for threads in [1, 2, 3] {
             let workers = Workers::new(threads).unwrap();
+            let mut scratch = Buckets::default();
             let mut items = vec![0u32; 5000];
-            let mut out = vec![0u64; ids.len()];
-            workers.for_each(&mut items, &ids, &mut out, |&i| i as usize, &|item, &i, o| {
-                *item += 1;
-                *o = u64::from(i) * 2;
-            });
+            let mut out = Vec::new();
+            workers.map(
+                &mut scratch,
+                &mut items,
+                &ids,
+                &mut out,
+                |&i| i as usize,
+                &|item, &i| {
+                    *item += 1;
+                    u64::from(i) * 2
+                },
+            );
             for (i, &v) in items.iter().enumerate() {
                 assert_eq!(v, u32::from(i % 3 != 1), "threads {threads}, item {i}");
             }
+            assert_eq!(out.len(), ids.len());
             assert!(out.iter().zip(&ids).all(|(&o, &i)| o == u64::from(i) * 2));
         }
     }

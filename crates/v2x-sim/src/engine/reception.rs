@@ -71,6 +71,9 @@ pub struct Radio {
     /// Transmitting until then (half duplex).
     pub tx_until: u64,
     energy_mw: f64,
+    /// Weak interference summed over the station's map cell (`aggregate` mode), as read
+    /// at the last call.
+    weak_mw: f64,
     signals: u32,
     rx: Option<Rx>,
     /// Under the standard's CCA: busy until the end of the last frame whose preamble was
@@ -85,7 +88,7 @@ impl Radio {
     /// Accounts the SINR of the locked frame from its last change up to `until` (the
     /// summed energy was constant meanwhile), split into preamble, SIGNAL field and data.
     fn close_chunk(&mut self, until: u64, p: &PhyParams, errors: &ChunkErrors) {
-        let energy = self.energy_mw;
+        let energy = self.energy_mw + self.weak_mw;
         let Some(rx) = self.rx.as_mut() else { return };
         if until <= rx.last_change {
             return;
@@ -116,7 +119,7 @@ impl Radio {
         let (detect_at, detected, signal_mw) = (rx.detect_at, rx.detected, rx.signal_mw);
         if !detected && detect_at <= now {
             self.close_chunk(detect_at, p, errors);
-            let interference = (self.energy_mw - signal_mw).max(0.0);
+            let interference = (self.energy_mw + self.weak_mw - signal_mw).max(0.0);
             let ok = signal_mw >= p.preamble_mw && signal_mw / (p.noise_mw + interference) >= p.preamble_snr;
             match self.rx.as_mut() {
                 Some(rx) if ok => rx.detected = true,
@@ -142,6 +145,17 @@ impl Radio {
         }
     }
 
+    /// The weak interference at this station is `weak_mw` from `now` on (it was the last
+    /// value read until then).
+    pub fn set_weak(&mut self, weak_mw: f64, now: u64, p: &PhyParams, errors: &ChunkErrors, dice: StationDice) {
+        if weak_mw == self.weak_mw {
+            return;
+        }
+        self.settle(now, p, errors, dice);
+        self.close_chunk(now, p, errors);
+        self.weak_mw = weak_mw;
+    }
+
     /// This station starts transmitting until `until`: a frame being received is lost.
     pub fn start_tx(&mut self, until: u64, now: u64, p: &PhyParams, errors: &ChunkErrors, dice: StationDice) {
         self.settle(now, p, errors, dice);
@@ -164,7 +178,7 @@ impl Radio {
     ) {
         self.settle(now, p, errors, dice);
         self.close_chunk(now, p, errors);
-        let before = self.energy_mw;
+        let before = self.energy_mw + self.weak_mw;
         self.energy_mw += mw;
         self.signals += 1;
         if self.tx_until > now || mw < p.preamble_mw {
@@ -230,8 +244,8 @@ impl Radio {
     pub fn cca_busy(&self, now: u64, p: &PhyParams) -> bool {
         self.tx_until > now
             || match p.cca {
-                CcaModel::AggregateEnergy => self.energy_mw >= p.cca_mw,
-                CcaModel::PreambleAndEnergy => self.sd_until > now || self.energy_mw >= p.ed_mw,
+                CcaModel::AggregateEnergy => self.energy_mw + self.weak_mw >= p.cca_mw,
+                CcaModel::PreambleAndEnergy => self.sd_until > now || self.energy_mw + self.weak_mw >= p.ed_mw,
             }
     }
 }
@@ -329,6 +343,32 @@ mod tests {
         r.signal_start(2, 1e-8, 300_000, 2_000, &p, &e, dice);
         assert_eq!(r.signal_end(1, 2e-8, 300_000, &p, &e, dice), None);
         assert_eq!(r.signal_end(2, 1e-8, 300_000, &p, &e, dice), None);
+    }
+
+    /// Weak interference read from the map field counts like any other energy: in the
+    /// SINR of the frame being received (from when it is read) and in the CCA.
+    #[test]
+    fn weak_interference_enters_sinr_and_cca() {
+        let e = errors();
+        let dice = RunDice::new(6).station(0);
+        let p = PhyParams {
+            cca: CcaModel::AggregateEnergy,
+            ..params()
+        };
+        let mut r = Radio::default();
+        r.set_weak(2e-9, 0, &p, &e, dice);
+        assert!(!r.cca_busy(0, &p), "2e-9 alone is below the CCA threshold");
+        r.set_weak(4e-9, 10_000, &p, &e, dice);
+        assert!(r.cca_busy(10_000, &p), "4e-9 reaches it");
+        r.set_weak(0.0, 20_000, &p, &e, dice);
+        // A frame at SINR 1e-7 / (1e-10 + 2.5e-8) = 3.98 (above 3) is received; one
+        // that weak interference of 4e-8 joins during its data (SINR 2.49) is lost.
+        r.signal_start(1, 1e-7, 300_000, 100_000, &p, &e, dice);
+        r.set_weak(2.5e-8, 100_000, &p, &e, dice);
+        assert_eq!(r.signal_end(1, 1e-7, 300_000, &p, &e, dice), Some(true));
+        r.signal_start(2, 1e-7, 600_000, 400_000, &p, &e, dice);
+        r.set_weak(4e-8, 500_000, &p, &e, dice);
+        assert_eq!(r.signal_end(2, 1e-7, 600_000, &p, &e, dice), Some(false));
     }
 
     /// ns-3's CCA: busy while the summed energy reaches the CCA sensitivity, even when

@@ -25,7 +25,7 @@ pub use engine::EngineConfig;
 pub use mac::{AccessCategory, IdleAccess, MacConfig};
 pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
-pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel};
+pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel, WeakInterference};
 pub use security::{
     parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
     VariantConfig, VerifierConfig, VerifierStrategy, SIMULATED_PROTOCOLS,

@@ -42,6 +42,19 @@ pub enum CcaModel {
     PreambleAndEnergy,
 }
 
+/// How signals that can never be decoded nor trigger the CCA at a receiver are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeakInterference {
+    /// Every signal above the floor is an event at its receiver.
+    PerReceiver,
+    /// Signals from beyond the weak radius (where they reach neither the preamble nor the
+    /// CCA threshold with probability 1e-6 or more) are summed per map cell of
+    /// `weak_interference_cell_m` while on the air; receivers read their cell's sum when
+    /// they evaluate SINR and CCA.
+    Aggregate,
+}
+
 /// A named set of defaults for `[radio]` and `[mac]`; keys given in the file still win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RadioPreset {
@@ -120,6 +133,10 @@ pub struct RadioConfig {
     pub cutoff_range_m: f64,
     /// Fading headroom used when deriving the cutoff range.
     pub cutoff_fading_margin_db: f64,
+    /// `per-receiver` or `aggregate` (see [`WeakInterference`]).
+    pub weak_interference: WeakInterference,
+    /// Side of the map cells over which `aggregate` sums weak signals (m).
+    pub weak_interference_cell_m: f64,
     pub path_loss: PathLossConfig,
     pub fading: FadingConfig,
 }
@@ -144,6 +161,8 @@ impl Default for RadioConfig {
             data_rate_mbps: 6.0,
             cutoff_range_m: 0.0,
             cutoff_fading_margin_db: 10.0,
+            weak_interference: WeakInterference::PerReceiver,
+            weak_interference_cell_m: 100.0,
             path_loss: PathLossConfig::default(),
             fading: FadingConfig::default(),
         }
@@ -171,6 +190,13 @@ impl RadioConfig {
         pos("radio.channel_width_hz", r.channel_width_hz)?;
         nonneg("radio.cutoff_range_m", r.cutoff_range_m)?;
         nonneg("radio.cca_detection_us", r.cca_detection_us)?;
+        pos("radio.weak_interference_cell_m", r.weak_interference_cell_m)?;
+        if !(1.0..=10_000.0).contains(&r.weak_interference_cell_m) {
+            return Err(ScenarioError::invalid(
+                "radio.weak_interference_cell_m",
+                "between 1 and 10000 m",
+            ));
+        }
         if r.cca_detection_us > 32.0 {
             return Err(ScenarioError::invalid(
                 "radio.cca_detection_us",
