@@ -746,7 +746,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         // The candidates heard individually.
         let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
         near.retain(|&(j, d)| {
-            j != n && d <= self.p.cutoff_m && weak.is_none_or(|f| f.individual(src_pos, node_cell[j as usize]))
+            j != n && d <= self.p.cutoff_m && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]))
         });
         let mut arrivals = std::mem::take(&mut self.arrivals);
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
@@ -849,20 +849,27 @@ impl<'a, O: Observer> Sim<'a, O> {
     }
 
     /// The part of a medium change that reaches beyond the station: the busy time it
-    /// reports and the accesses it schedules.
+    /// reports, and the accesses the MAC resumes when the medium turned idle.
     fn apply_medium(&mut self, n: NodeId, change: MediumChange) {
-        if let MediumChange::Idle { busy_ns, timers } = change {
+        if let MediumChange::Idle { busy_ns } = change {
             if let Some(busy_ns) = busy_ns {
                 self.trace.busy_time(busy_ns);
             }
-            for t in timers.into_iter().flatten() {
+            let now = self.now;
+            for t in self.nodes[n as usize]
+                .mac
+                .medium_idle(now, &self.p.mac)
+                .into_iter()
+                .flatten()
+            {
                 self.schedule_access(n, t);
             }
         }
     }
 }
 
-/// What a station's clear-channel assessment did, for the engine to report and schedule.
+/// What a station's clear-channel assessment did, for the engine to report and schedule
+/// (small: one per receiver of every transmission).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 enum MediumChange {
     #[default]
@@ -871,13 +878,13 @@ enum MediumChange {
     Idle {
         /// Busy time to report (vehicles, after the warm-up).
         busy_ns: Option<f64>,
-        timers: [Option<AccessTimer>; 5],
     },
 }
 
-/// Recomputes the clear-channel assessment of one station and updates its MAC; a medium
-/// turning busy is sensed from `sensed_at`. Touches this station only (the receivers of a
-/// transmission run it in parallel).
+/// Recomputes the clear-channel assessment of one station and freezes its MAC's backoff
+/// when the medium turns busy (sensed from `sensed_at`); resuming it on idle is left to
+/// [`Sim::apply_medium`]. Touches this station only (the receivers of a transmission run
+/// it in parallel).
 fn sense(node: &mut Node, now: u64, sensed_at: u64, p: &Params) -> MediumChange {
     let busy = node.radio.cca_busy(now, &p.phy);
     if busy == node.radio.busy {
@@ -892,7 +899,6 @@ fn sense(node: &mut Node, now: u64, sensed_at: u64, p: &Params) -> MediumChange 
         let since = node.radio.busy_since.max(p.warmup_ns);
         MediumChange::Idle {
             busy_ns: (!node.rsu && now > since).then(|| (now - since) as f64),
-            timers: node.mac.medium_idle(now, &p.mac),
         }
     }
 }

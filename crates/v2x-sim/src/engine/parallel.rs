@@ -1,10 +1,10 @@
 //! The receivers of one transmission, evaluated on several threads: each receiver's radio
 //! and MAC are its own, so the node array is cut into chunks by id, each receiver goes to
-//! its chunk's bucket (in the order given), and rayon runs the chunks side by side. The
-//! results are then gathered back in the order given, and the draws are keyed by
-//! (transmission, receiver), so the outcome does not depend on how many threads took part.
-
-use rayon::prelude::*;
+//! its chunk's bucket (in the order given), and consecutive chunks of about equal work run
+//! side by side: the first group on the calling thread (the event loop, which would
+//! otherwise sit waiting), the others on the run's pool. The results are then gathered
+//! back in the order given, and the draws are keyed by (transmission, receiver), so the
+//! outcome does not depend on how many threads took part.
 
 /// Below this many receivers everything runs on the calling thread: waking the other
 /// threads costs more than it saves.
@@ -41,10 +41,10 @@ impl Workers {
         Workers { pool: None }
     }
 
-    /// `threads` threads (1: none started).
+    /// `threads` threads: the calling one and `threads - 1` started (1: none).
     pub fn new(threads: usize) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = if threads > 1 {
-            Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
+            Some(rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build()?)
         } else {
             None
         };
@@ -75,7 +75,8 @@ impl Workers {
                 return;
             }
         };
-        let chunks = pool.current_num_threads() * CHUNKS_PER_THREAD;
+        let threads = pool.current_num_threads() + 1;
+        let chunks = threads * CHUNKS_PER_THREAD;
         scratch.chunks.resize_with(chunks, Default::default);
         let size = items.len().div_ceil(chunks);
         for (positions, results) in &mut scratch.chunks {
@@ -85,19 +86,34 @@ impl Workers {
         for (k, input) in inputs.iter().enumerate() {
             scratch.chunks[id(input) / size].0.push(k as u32);
         }
-        let buckets = &mut scratch.chunks;
-        pool.install(|| {
-            items
-                .par_chunks_mut(size)
-                .zip(buckets.par_iter_mut())
-                .enumerate()
-                .for_each(|(c, (chunk, (positions, results)))| {
-                    let base = c * size;
-                    results.extend(positions.iter().map(|&k| {
-                        let input = &inputs[k as usize];
-                        f(&mut chunk[id(input) - base], input)
-                    }));
-                });
+        // Consecutive chunks grouped into one group per thread, of about equal work; the
+        // calling thread takes the first group, the pool's threads the others.
+        let share = inputs.len().div_ceil(threads);
+        let (mut rest_items, mut rest_chunks) = (items, &mut scratch.chunks[..]);
+        pool.in_place_scope(|scope| {
+            let mut first = None;
+            let mut chunk = 0;
+            while !rest_chunks.is_empty() {
+                let (mut take, mut load) = (0, 0);
+                while take < rest_chunks.len() && (load < share || take == 0) {
+                    load += rest_chunks[take].0.len();
+                    take += 1;
+                }
+                let (group, tail) = std::mem::take(&mut rest_chunks).split_at_mut(take);
+                let cut = (take * size).min(rest_items.len());
+                let (group_items, tail_items) = std::mem::take(&mut rest_items).split_at_mut(cut);
+                let base = chunk * size;
+                if first.is_none() {
+                    first = Some((group_items, group, base));
+                } else {
+                    scope.spawn(move |_| run_group(group_items, group, base, inputs, id, f));
+                }
+                chunk += take;
+                (rest_chunks, rest_items) = (tail, tail_items);
+            }
+            if let Some((group_items, group, base)) = first {
+                run_group(group_items, group, base, inputs, id, f);
+            }
         });
         scratch.cursor.clear();
         scratch.cursor.resize(chunks, 0);
@@ -106,6 +122,25 @@ impl Workers {
             outputs.push(std::mem::take(&mut scratch.chunks[b].1[scratch.cursor[b]]));
             scratch.cursor[b] += 1;
         }
+    }
+}
+
+/// The receivers of consecutive chunks; `items` starts at node `base`.
+fn run_group<T, I, O, F>(
+    items: &mut [T],
+    chunks: &mut [(Vec<u32>, Vec<O>)],
+    base: usize,
+    inputs: &[I],
+    id: fn(&I) -> usize,
+    f: &F,
+) where
+    F: Fn(&mut T, &I) -> O,
+{
+    for (positions, results) in chunks {
+        results.extend(positions.iter().map(|&k| {
+            let input = &inputs[k as usize];
+            f(&mut items[id(input) - base], input)
+        }));
     }
 }
 

@@ -143,13 +143,13 @@ impl WeakField {
         let (dx, dy) = (self.axes[0].to_centre(p[0], ix), self.axes[1].to_centre(p[1], iy));
         let near_x = (dx - self.axes[0].cell / 2.0).max(0.0);
         let near_y = (dy - self.axes[1].cell / 2.0).max(0.0);
-        (near_x.hypot(near_y), dx.hypot(dy))
+        ((near_x * near_x + near_y * near_y).sqrt(), (dx * dx + dy * dy).sqrt())
     }
 
-    /// Whether receivers in `cell` hear a transmitter at `p` individually (some point of
-    /// the cell is within the weak radius).
-    pub fn individual(&self, p: Position, cell: u32) -> bool {
-        self.distances(p, cell).0 <= self.radius_m
+    /// Whether a receiver `d` metres from a transmitter at `p`, in `cell`, hears it
+    /// individually (some point of its cell is within the weak radius).
+    pub fn individual(&self, p: Position, d: f64, cell: u32) -> bool {
+        d <= self.radius_m || self.distances(p, cell).0 <= self.radius_m
     }
 
     /// Adds a transmitter at `p` to every cell beyond the weak radius; `added` receives
@@ -217,8 +217,8 @@ mod tests {
         let dice = RunDice::new(5);
         for x in [1550.0, 1950.0, 6000.0 - 1450.0] {
             let cell = field.cell_of([x, 5.0]);
-            assert!(!field.individual(tx, cell));
             let d = (x - 50.0f64).abs().min(6000.0 - (x - 50.0).abs());
+            assert!(!field.individual(tx, d, cell));
             let n = 200_000u32;
             let mean: f64 = (0..n)
                 .filter_map(|r| link.sample_mw(d, dice.transmission(u64::from(r)).uniform(0, Draw::Fading)))
@@ -232,7 +232,7 @@ mod tests {
         }
         // Cells within the radius get nothing (their receivers are individual).
         let near = field.cell_of([700.0, 5.0]);
-        assert!(field.individual(tx, near));
+        assert!(field.individual(tx, 650.0, near));
         assert_eq!(field.mw(near), 0.0);
         // Removing restores zero exactly.
         field.remove(&added);
