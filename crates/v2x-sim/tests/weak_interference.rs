@@ -2,7 +2,9 @@
 //! against every signal as its own event at every receiver, on a dense ring road where
 //! most signals within the cutoff range are weak: PDR by distance, decoded frames and the
 //! channel busy ratio agree within the replications' noise, while the receivers evaluate
-//! far fewer signals one by one.
+//! fewer signals one by one.
+
+#![allow(clippy::field_reassign_with_default)] // scenarios read best as "defaults, then these changes"
 
 use v2x_sim::scenario::{MobilityConfig, WeakInterference};
 use v2x_sim::{RunMetrics, Scenario};
