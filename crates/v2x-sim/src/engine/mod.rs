@@ -179,7 +179,6 @@ impl Ord for Scheduled {
 struct Node {
     pos: Option<Position>,
     rsu: bool,
-    radio: Radio,
     mac: Mac<Frame>,
     proc: Processor<Work>,
     cam_seq: u32,
@@ -235,6 +234,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     in_service: Vec<Option<Job<Work>>>,
     free_service: Vec<usize>,
     nodes: Vec<Node>,
+    /// The radio of node i, apart from the rest of its state: every signal touches the
+    /// radios of its receivers, so they are packed together (struct of arrays).
+    radios: Vec<Radio>,
     /// Whether node i is a road side unit, apart from the rest of its state: the loop over
     /// the candidates of every transmission reads it.
     is_rsu: Vec<bool>,
@@ -245,9 +247,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     free_receivers: Vec<Vec<(NodeId, f64, f32)>>,
     /// Per-receiver results of the parallel part of a transmission's start and end, reused.
     arrivals: Vec<Option<(f64, MediumChange)>>,
-    departures: Vec<(bool, MediumChange)>,
+    departures: Vec<(Option<bool>, MediumChange)>,
     arrival_buckets: Buckets<Option<(f64, MediumChange)>>,
-    departure_buckets: Buckets<(bool, MediumChange)>,
+    departure_buckets: Buckets<(Option<bool>, MediumChange)>,
     workers: Workers,
     /// Weak interference summed per map cell (`aggregate` mode), and each node's cell.
     weak: Option<WeakField>,
@@ -368,7 +370,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             .map(|i| Node {
                 pos: None,
                 rsu: i >= vehicles,
-                radio: Radio::default(),
                 mac: Mac::default(),
                 proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
                 cam_seq: 0,
@@ -419,6 +420,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             in_service: Vec::new(),
             free_service: Vec::new(),
             is_rsu: nodes.iter().map(|n| n.rsu).collect(),
+            radios: (0..n).map(|_| Radio::default()).collect(),
             nodes,
             positions: Vec::new(),
             near: Vec::new(),
@@ -504,8 +506,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.now = self.p.end_ns;
         // Close the busy-time accounting of nodes still busy at the end.
         for i in 0..self.nodes.len() {
-            if self.nodes[i].radio.busy {
-                let since = self.nodes[i].radio.busy_since.max(self.p.warmup_ns);
+            if self.radios[i].busy {
+                let since = self.radios[i].busy_since.max(self.p.warmup_ns);
                 self.trace.busy_time(self.p.end_ns.saturating_sub(since) as f64);
             }
         }
@@ -654,8 +656,8 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     fn mac_enqueue(&mut self, n: NodeId, ac: usize, frame: Frame) {
         let now = self.now;
+        let busy = self.radios[n as usize].busy;
         let node = &mut self.nodes[n as usize];
-        let busy = node.radio.busy;
         match node.mac.enqueue(ac, frame, now, busy, &self.p.mac, &mut self.rng_mac) {
             mac::Enqueued::Dropped => self.trace.mac_queue_drop(),
             mac::Enqueued::Queued => {}
@@ -669,13 +671,11 @@ impl<'a, O: Observer> Sim<'a, O> {
         if let (Some(field), Some(&cell)) = (&self.weak, self.node_cell.get(n as usize)) {
             let weak_mw = field.mw(cell);
             let dice = self.dice.station(n);
-            self.nodes[n as usize]
-                .radio
-                .set_weak(weak_mw, now, &self.p.phy, &self.errors, dice);
+            self.radios[n as usize].set_weak(weak_mw, now, &self.p.phy, &self.errors, dice);
             self.update_medium(n, now);
         }
+        let transmitting = self.radios[n as usize].tx_until > now;
         let node = &mut self.nodes[n as usize];
-        let transmitting = node.radio.tx_until > now;
         let (frame, queued_ns) = match node
             .mac
             .access(ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
@@ -724,10 +724,8 @@ impl<'a, O: Observer> Sim<'a, O> {
         let serial = self.next_serial;
         self.next_serial += 1;
         // Half duplex: a frame being received is lost when this node starts sending.
-        let node = &mut self.nodes[n as usize];
-        node.radio
-            .start_tx(end, now, &self.p.phy, &self.errors, self.dice.station(n));
-        node.mac.set_rx_error(false);
+        self.radios[n as usize].start_tx(end, now, &self.p.phy, &self.errors, self.dice.station(n));
+        self.nodes[n as usize].mac.set_rx_error(false);
         self.update_medium(n, now);
 
         let mut weak_added = self.free_weak.pop().unwrap_or_default();
@@ -750,24 +748,24 @@ impl<'a, O: Observer> Sim<'a, O> {
         });
         let mut arrivals = std::mem::take(&mut self.arrivals);
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
+        let is_rsu = &self.is_rsu;
         let tx_dice = dice.transmission(serial);
         self.workers.map(
             &mut self.arrival_buckets,
-            &mut self.nodes,
+            &mut self.radios,
             &near,
             &mut arrivals,
             |&(j, _)| j as usize,
-            &|node: &mut Node, &(j, d): &(NodeId, f64)| {
+            &|radio: &mut Radio, &(j, d): &(NodeId, f64)| {
                 let mw = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading))?;
                 if let Some(field) = weak {
                     let weak_mw = field.mw(node_cell[j as usize]);
-                    node.radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                    radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
                 }
-                node.radio
-                    .signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
+                radio.signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
                 // The CCA senses it after the propagation delay and the detection window.
                 let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
-                Some((mw, sense(node, now, sensed_at, params)))
+                Some((mw, sense(radio, is_rsu[j as usize], now, sensed_at, params)))
             },
         );
         let mut receivers = self.free_receivers.pop().unwrap_or_default();
@@ -809,28 +807,28 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.update_medium(src, now);
         let mut departures = std::mem::take(&mut self.departures);
         let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
-        let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
+        let (weak, node_cell, is_rsu) = (self.weak.as_ref(), &self.node_cell, &self.is_rsu);
         self.workers.map(
             &mut self.departure_buckets,
-            &mut self.nodes,
+            &mut self.radios,
             &tx.receivers,
             &mut departures,
             |&(j, _, _)| j as usize,
-            &|node: &mut Node, &(j, mw, _): &(NodeId, f64, f32)| {
+            &|radio: &mut Radio, &(j, mw, _): &(NodeId, f64, f32)| {
                 if let Some(field) = weak {
                     let weak_mw = field.mw(node_cell[j as usize]);
-                    node.radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                    radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
                 }
-                let outcome = node.radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
-                if let Some(decoded) = outcome {
-                    node.mac.set_rx_error(!decoded);
-                }
-                (outcome == Some(true), sense(node, now, now, params))
+                let outcome = radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
+                (outcome, sense(radio, is_rsu[j as usize], now, now, params))
             },
         );
-        for (&(j, _, dist), (decoded, change)) in tx.receivers.iter().zip(departures.drain(..)) {
+        for (&(j, _, dist), (outcome, change)) in tx.receivers.iter().zip(departures.drain(..)) {
+            if let Some(decoded) = outcome {
+                self.nodes[j as usize].mac.set_rx_error(!decoded);
+            }
             self.apply_medium(j, change);
-            if decoded {
+            if outcome == Some(true) {
                 self.received(j, tx.frame.clone(), dist);
             }
         }
@@ -844,25 +842,35 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
     /// turning busy is sensed from `sensed_at`.
     fn update_medium(&mut self, n: NodeId, sensed_at: u64) {
-        let change = sense(&mut self.nodes[n as usize], self.now, sensed_at, &self.p);
+        let change = sense(
+            &mut self.radios[n as usize],
+            self.is_rsu[n as usize],
+            self.now,
+            sensed_at,
+            &self.p,
+        );
         self.apply_medium(n, change);
     }
 
-    /// The part of a medium change that reaches beyond the station: the busy time it
-    /// reports, and the accesses the MAC resumes when the medium turned idle.
+    /// What a medium change does beyond the radio: the MAC freezes its backoff when the
+    /// medium turns busy, reports the busy time and resumes its accesses when it turns idle.
     fn apply_medium(&mut self, n: NodeId, change: MediumChange) {
-        if let MediumChange::Idle { busy_ns } = change {
-            if let Some(busy_ns) = busy_ns {
-                self.trace.busy_time(busy_ns);
-            }
-            let now = self.now;
-            for t in self.nodes[n as usize]
-                .mac
-                .medium_idle(now, &self.p.mac)
-                .into_iter()
-                .flatten()
-            {
-                self.schedule_access(n, t);
+        match change {
+            MediumChange::Same => {}
+            MediumChange::Busy { sensed_at } => self.nodes[n as usize].mac.medium_busy(sensed_at, &self.p.mac),
+            MediumChange::Idle { busy_ns } => {
+                if let Some(busy_ns) = busy_ns {
+                    self.trace.busy_time(busy_ns);
+                }
+                let now = self.now;
+                for t in self.nodes[n as usize]
+                    .mac
+                    .medium_idle(now, &self.p.mac)
+                    .into_iter()
+                    .flatten()
+                {
+                    self.schedule_access(n, t);
+                }
             }
         }
     }
@@ -874,31 +882,31 @@ impl<'a, O: Observer> Sim<'a, O> {
 enum MediumChange {
     #[default]
     Same,
-    Busy,
+    /// Sensed busy from then on.
+    Busy { sensed_at: u64 },
     Idle {
         /// Busy time to report (vehicles, after the warm-up).
         busy_ns: Option<f64>,
     },
 }
 
-/// Recomputes the clear-channel assessment of one station and freezes its MAC's backoff
-/// when the medium turns busy (sensed from `sensed_at`); resuming it on idle is left to
-/// [`Sim::apply_medium`]. Touches this station only (the receivers of a transmission run
-/// it in parallel).
-fn sense(node: &mut Node, now: u64, sensed_at: u64, p: &Params) -> MediumChange {
-    let busy = node.radio.cca_busy(now, &p.phy);
-    if busy == node.radio.busy {
+/// Recomputes the clear-channel assessment of one station's radio (a medium turning busy
+/// is sensed from `sensed_at`); what the MAC does about a change is left to
+/// [`Sim::apply_medium`]. Touches this radio only (the receivers of a transmission run it
+/// in parallel).
+fn sense(radio: &mut Radio, rsu: bool, now: u64, sensed_at: u64, p: &Params) -> MediumChange {
+    let busy = radio.cca_busy(now, &p.phy);
+    if busy == radio.busy {
         return MediumChange::Same;
     }
-    node.radio.busy = busy;
+    radio.busy = busy;
     if busy {
-        node.radio.busy_since = sensed_at;
-        node.mac.medium_busy(sensed_at, &p.mac);
-        MediumChange::Busy
+        radio.busy_since = sensed_at;
+        MediumChange::Busy { sensed_at }
     } else {
-        let since = node.radio.busy_since.max(p.warmup_ns);
+        let since = radio.busy_since.max(p.warmup_ns);
         MediumChange::Idle {
-            busy_ns: (!node.rsu && now > since).then(|| (now - since) as f64),
+            busy_ns: (!rsu && now > since).then(|| (now - since) as f64),
         }
     }
 }
