@@ -8,7 +8,7 @@
 #   DURATION=5 SIZES="1000 10000" scripts/bench-city.sh
 #   REPEAT=3 scripts/bench-city.sh           # medians over 3 runs per N
 #   THREADS=2 scripts/bench-city.sh          # v2x sim --threads 2 (results identical to 1)
-#   WEAK=aggregate scripts/bench-city.sh     # [radio] weak_interference = "aggregate"
+#   WEAK=per-receiver scripts/bench-city.sh  # [radio] weak_interference = "per-receiver" (or "aggregate")
 #
 # Needs a release build (`cargo build --release -p v2x-cli`); V2X names another binary.
 # The figures are wall-clock: say how loaded the machine was (the load average is printed).
@@ -21,7 +21,7 @@ REPEAT=${REPEAT:-1}
 THREADS=${THREADS:-}
 threads=()
 [ -n "$THREADS" ] && threads=(--threads "$THREADS")
-WEAK=${WEAK:-per-receiver}
+WEAK=${WEAK:-}
 V2X=${V2X:-${CARGO_TARGET_DIR:-target}/release/v2x}
 [ -x "$V2X" ] || { echo "no release binary at $V2X: cargo build --release -p v2x-cli" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
@@ -39,11 +39,11 @@ scenario() {
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${DURATION} s simulated, ${REPEAT} run(s) per N (median), ${THREADS:-default} thread(s), weak interference ${WEAK}"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${DURATION} s simulated, ${REPEAT} run(s) per N (median), ${THREADS:-default} thread(s), weak interference ${WEAK:-default}"
 printf '%7s %10s %12s %14s %13s %14s %10s\n' N wall_s engine_s/s ns/signal rx/wall_s signals RSS_MiB
 for n in $SIZES; do
     sc=$(scenario "$n")
-    if [ "$WEAK" != per-receiver ]; then
+    if [ -n "$WEAK" ]; then
         # The bench scenarios have no [radio] section: append one.
         cp "$sc" "$work/scenario-$n.toml"
         printf '\n[radio]\nweak_interference = "%s"\n' "$WEAK" >> "$work/scenario-$n.toml"

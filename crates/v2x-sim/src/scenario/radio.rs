@@ -133,7 +133,7 @@ pub struct RadioConfig {
     pub cutoff_range_m: f64,
     /// Fading headroom used when deriving the cutoff range.
     pub cutoff_fading_margin_db: f64,
-    /// `per-receiver` or `aggregate` (see [`WeakInterference`]).
+    /// `aggregate` (default) or `per-receiver` (see [`WeakInterference`]).
     pub weak_interference: WeakInterference,
     /// Side of the map cells over which `aggregate` sums weak signals (m).
     pub weak_interference_cell_m: f64,
@@ -161,7 +161,7 @@ impl Default for RadioConfig {
             data_rate_mbps: 6.0,
             cutoff_range_m: 0.0,
             cutoff_fading_margin_db: 10.0,
-            weak_interference: WeakInterference::PerReceiver,
+            weak_interference: WeakInterference::Aggregate,
             weak_interference_cell_m: 100.0,
             path_loss: PathLossConfig::default(),
             fading: FadingConfig::default(),
