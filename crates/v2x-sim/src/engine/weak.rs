@@ -13,7 +13,7 @@
 //!
 //! The weak radius is the distance beyond which a signal reaches neither the preamble
 //! threshold nor the CCA threshold with probability above [`NEVER`], fading included.
-//! Sums are kept in integer units of [`UNIT_MW`]: removing a transmission restores the
+//! Sums are kept in integer units of 1e-18 mW: removing a transmission restores the
 //! sum exactly, whatever the order.
 
 use crate::channel::LinkBudget;
