@@ -10,10 +10,16 @@
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling, neighbour tables);
 //! - [`trace`]: the [`Observer`] the models report to, and the collector
-//!   that turns those events into [`RunMetrics`].
+//!   that turns those events into [`RunMetrics`];
+//! - [`parallel`]: the receivers of one transmission on the run's threads;
+//! - [`weak`]: weak interference summed per map cell.
 //!
 //! A transmission touches only the receivers found in the spatial grid within the cutoff
-//! range.
+//! range (within the weak radius when weak interference is aggregated). Their part of the
+//! work (fading draw, radio, CCA) runs first, possibly in parallel, touching each receiver's
+//! radio alone; what reaches further (the MAC's reactions, metrics, new events, received
+//! frames) is then applied in the order of the candidate list, so a run does not depend on
+//! the thread count.
 
 pub mod apps;
 pub mod mac;
@@ -320,7 +326,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         }
         .min(MAX_CUTOFF_M);
         let m = &sc.mac;
-        let p = Params {
+        let mut p = Params {
             end_ns: ns(sc.duration_s),
             warmup_ns: ns(sc.warmup_s),
             cutoff_m,
@@ -363,7 +369,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             r.rx_sensitivity_dbm,
             cutoff_m,
         );
-        let mut p = p;
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
         let nodes: Vec<Node> = (0..n)
