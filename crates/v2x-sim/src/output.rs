@@ -1,5 +1,6 @@
-//! The results folder: resolved configuration, `summary.json`, CSV tables, SVG plots and a
-//! self-contained `report.html`.
+//! The results folder: resolved configuration, `summary.json`, CSV tables (each with a typed
+//! `.parquet` beside it; `results.csv` holds the tidy per-replication rows of [`crate::tidy`]),
+//! SVG plots and a self-contained `report.html`.
 
 use crate::error::SimError;
 use crate::histogram::Histogram;
@@ -119,6 +120,11 @@ fn finish(w: csv::Writer<Vec<u8>>) -> Result<String, SimError> {
     String::from_utf8(bytes).map_err(|e| SimError::Csv(csv::Error::from(std::io::Error::other(e))))
 }
 
+/// Writes a CSV table and the typed Parquet file beside it (for pandas).
+fn write_table(dir: &Path, name: &str, csv_text: &str) -> Result<(), SimError> {
+    Ok(v2x_report::table::write_csv_and_parquet(dir, name, csv_text)?)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), SimError> {
     let p = dir.join(name);
     std::fs::write(&p, text).map_err(|e| SimError::Output {
@@ -153,6 +159,8 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
         "summary.json",
         &serde_json::to_string_pretty(&sum).unwrap_or_default(),
     )?;
+
+    write_table(dir, "results.csv", &crate::tidy::csv_text(r).map_err(SimError::Csv)?)?;
 
     let bin = r.scenario.metrics.distance_bin_m;
     let mut pdr = table(&[
@@ -191,7 +199,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             )?;
         }
     }
-    write(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
+    write_table(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
 
     let mut dist = table(&["variant", "metric", "value_ms", "count_at_or_below", "cdf", "ccdf"]);
     for v in &r.variants {
@@ -212,7 +220,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             }
         }
     }
-    write(dir, "delay_distributions.csv", &finish(dist)?)?;
+    write_table(dir, "delay_distributions.csv", &finish(dist)?)?;
 
     let mut rows = table(&[
         "variant",
@@ -249,7 +257,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             )?;
         }
     }
-    write(dir, "runs.csv", &finish(rows)?)?;
+    write_table(dir, "runs.csv", &finish(rows)?)?;
 
     if r.scenario.metrics.per_pair_counts {
         let mut pairs = table(&[
@@ -277,7 +285,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
                 )?;
             }
         }
-        write(dir, "per_pair_counts.csv", &finish(pairs)?)?;
+        write_table(dir, "per_pair_counts.csv", &finish(pairs)?)?;
     }
 
     let plots = plots(r);
