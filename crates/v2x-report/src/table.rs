@@ -183,11 +183,19 @@ pub fn write_csv_and_parquet(dir: &Path, name: &str, csv_text: &str) -> Result<(
     parquet_beside(&path)
 }
 
-/// Writes the table of the CSV file `csv_path` to the `.parquet` file beside it.
+/// Writes the table of the CSV file `csv_path` to the `.parquet` file beside it. An empty
+/// CSV (not even a header: nothing was logged) has no Parquet twin.
 pub fn parquet_beside(csv_path: &Path) -> Result<(), TableError> {
     let text = std::fs::read_to_string(csv_path).map_err(|e| failed(csv_path)(&e))?;
     let t = from_csv(&text, csv_path)?;
-    write_parquet(&t, &csv_path.with_extension("parquet"))
+    let parquet = csv_path.with_extension("parquet");
+    if t.is_empty() {
+        return match std::fs::remove_file(&parquet) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(failed(&parquet)(&e)),
+            _ => Ok(()),
+        };
+    }
+    write_parquet(&t, &parquet)
 }
 
 #[cfg(test)]
@@ -246,6 +254,19 @@ mod tests {
             ]
         );
         assert!(!dir.join("runs.parquet.tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_empty_csv_has_no_parquet_twin_and_a_header_only_one_has_no_rows() {
+        let dir = std::env::temp_dir().join(format!("v2x-report-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_csv_and_parquet(&dir, "none.csv", "").unwrap();
+        assert!(!dir.join("none.parquet").exists());
+        write_csv_and_parquet(&dir, "header.csv", "a,b\n").unwrap();
+        let file = std::fs::File::open(dir.join("header.parquet")).unwrap();
+        let reader = SerializedFileReader::new(file).unwrap();
+        assert_eq!(reader.metadata().file_metadata().num_rows(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
