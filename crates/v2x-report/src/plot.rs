@@ -2,9 +2,11 @@
 //! colour-blind readers and in grey), solid and dashed lines for two views of the same
 //! variant, a shaded 95 % confidence band where replications give one, distributions drawn
 //! as steps (a CDF never ramps through values nothing took), log axes where the data span
-//! decades, and the legend below the plot so that it never hides data.
+//! decades, and the legend below the plot so that it never hides data. [`DotChart`] is the
+//! same for per-item values (benchmarks): a dot per item with its spread, no bars.
 
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -131,7 +133,7 @@ fn tick(v: f64) -> String {
         return "0".into();
     }
     let a = v.abs();
-    if !(1e-3..1e5).contains(&a) {
+    if !(1e-3..1e4).contains(&a) {
         return format!("{v:.0e}");
     }
     let s = format!("{v:.3}");
@@ -276,27 +278,181 @@ impl LineChart {
     }
 
     fn legend(&self, area: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), PlotError> {
-        for (i, l) in self.lines.iter().enumerate() {
-            let c = colour(l.colour);
-            let y = 12 + (i as u32 * LEGEND_ROW) as i32;
-            let sample = vec![(60, y), (92, y)];
-            if l.dashed {
-                area.draw(&DashedPathElement::new(sample, 7, 4, c.stroke_width(2)))
-                    .map_err(err)?;
-            } else {
-                area.draw(&PathElement::new(sample, c.stroke_width(2))).map_err(err)?;
-            }
-            if !l.band.is_empty() {
-                area.draw(&Rectangle::new([(60, y - 6), (92, y + 6)], c.mix(0.18).filled()))
-                    .map_err(err)?;
-            }
-            area.draw(&Text::new(l.label.clone(), (102, y - 7), (FONT, 13)))
+        legend_rows(area, &self.lines, self.note.as_deref(), false)
+    }
+}
+
+/// The legend below a plot: a sample (a line, or a dot for dot charts, with the band's
+/// shade where the line has one) and the label, one row each, then the note.
+fn legend_rows(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    lines: &[Line],
+    note: Option<&str>,
+    dots: bool,
+) -> Result<(), PlotError> {
+    for (i, l) in lines.iter().enumerate() {
+        let c = colour(l.colour);
+        let y = 12 + (i as u32 * LEGEND_ROW) as i32;
+        let sample = vec![(60, y), (92, y)];
+        if dots {
+            area.draw(&Circle::new((76, y), 4, c.filled())).map_err(err)?;
+        } else if l.dashed {
+            area.draw(&DashedPathElement::new(sample, 7, 4, c.stroke_width(2)))
+                .map_err(err)?;
+        } else {
+            area.draw(&PathElement::new(sample, c.stroke_width(2))).map_err(err)?;
+        }
+        if !l.band.is_empty() {
+            area.draw(&Rectangle::new([(60, y - 6), (92, y + 6)], c.mix(0.18).filled()))
                 .map_err(err)?;
         }
-        if let Some(note) = &self.note {
-            let y = 12 + (self.lines.len() as u32 * LEGEND_ROW) as i32;
-            area.draw(&Text::new(note.clone(), (60, y - 7), (FONT, 12)))
+        area.draw(&Text::new(l.label.clone(), (102, y - 7), (FONT, 13)))
+            .map_err(err)?;
+    }
+    if let Some(note) = note {
+        let y = 12 + (lines.len() as u32 * LEGEND_ROW) as i32;
+        area.draw(&Text::new(note.to_string(), (60, y - 7), (FONT, 12)))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// One row of a dot chart: a value (dot) and an optional spread (whisker).
+#[derive(Debug, Clone)]
+pub struct Dot {
+    pub label: String,
+    /// Index into [`COLOURS`] and into [`DotChart::groups`].
+    pub group: usize,
+    pub value: f64,
+    /// (low, high) drawn as a line through the dot; None for none.
+    pub spread: Option<(f64, f64)>,
+}
+
+/// A dot chart (a row per item, labels on the left): what bar charts show, without bars
+/// whose length means nothing on a log axis, and with each value's spread.
+#[derive(Debug, Clone)]
+pub struct DotChart {
+    pub title: String,
+    pub x_label: String,
+    pub x_scale: Scale,
+    pub dots: Vec<Dot>,
+    /// Legend names of the groups (colours), in group order.
+    pub groups: Vec<String>,
+    pub note: Option<String>,
+}
+
+const DOT_ROW: u32 = 17;
+
+impl DotChart {
+    /// The chart as an SVG document.
+    pub fn render(&self) -> Result<String, PlotError> {
+        let n = self.dots.len().max(1);
+        let label_chars = self.dots.iter().map(|d| d.label.chars().count()).max().unwrap_or(8);
+        let label_area = (label_chars as u32 * 6 + 12).clamp(60, 330);
+        let width = WIDTH.max(label_area + 320);
+        let plot_height = 70 + DOT_ROW * n as u32;
+        let rows = self.groups.len() as u32 + u32::from(self.note.is_some());
+        let height = plot_height + rows * LEGEND_ROW + 14;
+        let values = self
+            .dots
+            .iter()
+            .flat_map(|d| [Some(d.value), d.spread.map(|s| s.0), d.spread.map(|s| s.1)])
+            .flatten();
+        let (x0, x1) = range(values, self.x_scale);
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+            root.fill(&WHITE).map_err(err)?;
+            let (plot, legend) = root.split_vertically(plot_height);
+            if self.dots.is_empty() {
+                plot.draw(&Text::new(
+                    format!("{}: nothing measured", self.title),
+                    (20, 30),
+                    (FONT, 15),
+                ))
                 .map_err(err)?;
+            } else {
+                let mut builder = ChartBuilder::on(&plot);
+                builder
+                    .caption(&self.title, (FONT, 16))
+                    .margin(10)
+                    .x_label_area_size(40)
+                    .y_label_area_size(label_area);
+                let y = -0.5..(n as f64 - 0.5);
+                match self.x_scale {
+                    Scale::Linear => self.draw(builder.build_cartesian_2d(x0..x1, y).map_err(err)?)?,
+                    Scale::Log => self.draw(builder.build_cartesian_2d((x0..x1).log_scale(), y).map_err(err)?)?,
+                }
+            }
+            let entries: Vec<Line> = self
+                .groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| Line {
+                    label: g.clone(),
+                    colour: i,
+                    ..Line::default()
+                })
+                .collect();
+            legend_rows(&legend, &entries, self.note.as_deref(), true)?;
+            root.present().map_err(err)?;
+        }
+        Ok(svg)
+    }
+
+    fn draw<X>(
+        &self,
+        mut chart: ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, RangedCoordf64>>,
+    ) -> Result<(), PlotError>
+    where
+        X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        let n = self.dots.len();
+        // Row 0 at the top: the first item is read first.
+        let row = |i: usize| (n - 1 - i) as f64;
+        let labels: Vec<&str> = self.dots.iter().map(|d| d.label.as_str()).collect();
+        let y_fmt = |v: &f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                labels[n - 1 - i as usize].to_string()
+            } else {
+                String::new()
+            }
+        };
+        let x_desc = match self.x_scale {
+            Scale::Log => format!("{} (log scale)", self.x_label),
+            Scale::Linear => self.x_label.clone(),
+        };
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_labels(n)
+            .y_label_formatter(&y_fmt)
+            .x_label_formatter(&|v| tick(*v))
+            .disable_y_mesh()
+            .axis_desc_style((FONT, 14))
+            .label_style((FONT, 11))
+            .bold_line_style(RGBColor(225, 225, 225))
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(err)?;
+        let ok = |x: f64| x.is_finite() && (self.x_scale == Scale::Linear || x > 0.0);
+        for (i, d) in self.dots.iter().enumerate() {
+            let c = colour(d.group);
+            let y = row(i);
+            if let Some((lo, hi)) = d.spread.filter(|s| ok(s.0) && ok(s.1)) {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(lo, y), (hi, y)],
+                        c.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            if ok(d.value) {
+                chart
+                    .draw_series(std::iter::once(Circle::new((d.value, y), 4, c.filled())))
+                    .map_err(err)?;
+            }
         }
         Ok(())
     }
@@ -358,6 +514,41 @@ mod tests {
         assert!(y > f64::from(PLOT_HEIGHT), "legend at y = {y}");
         // The band is a filled polygon in the variant's colour.
         assert!(svg.contains("<polygon"), "no band drawn");
+    }
+
+    #[test]
+    fn a_dot_chart_draws_each_value_and_spread_in_its_group_colour() {
+        let chart = DotChart {
+            title: "Latency".into(),
+            x_label: "µs".into(),
+            x_scale: Scale::Log,
+            dots: vec![
+                Dot {
+                    label: "p256 sign".into(),
+                    group: 1,
+                    value: 20.0,
+                    spread: Some((18.0, 30.0)),
+                },
+                Dot {
+                    label: "p256 verify".into(),
+                    group: 2,
+                    value: 60.0,
+                    spread: None,
+                },
+            ],
+            groups: vec!["".into(), "sign".into(), "verify".into()],
+            note: Some("dot: median; line: 5th-95th percentile".into()),
+        };
+        let svg = chart.render().unwrap();
+        assert!(svg.contains("p256 sign") && svg.contains("p256 verify"));
+        assert_eq!(
+            svg.matches("<circle").count(),
+            2 + 3,
+            "two dots and three legend samples"
+        );
+        assert!(svg.contains("#D55E00") && svg.contains("#0072B2"));
+        let empty = DotChart { dots: vec![], ..chart };
+        assert!(empty.render().unwrap().contains("nothing measured"));
     }
 
     #[test]
