@@ -188,7 +188,7 @@ mod tests {
             value,
             spread: Some((value * 0.9, value * 1.2)),
         };
-        let svg = chart("t", "x", vec![dot("a", 10.0), dot("b", 1000.0)], "note", true).unwrap();
+        let svg = chart("t", "x", vec![dot("a", 10.0), dot("b", 5000.0)], "note", true).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("</svg>") && svg.contains("<circle"));
         assert!(
             svg.contains("(log scale)"),
