@@ -1,8 +1,7 @@
 //! The native half of the `v2xsec` Python package (`v2xsec._native`): the simulator, the
 //! sweep engine, the benchmark, the overhead report, `inspect` and the security stack
-//! ([`security`]: PKI, SN-ENCAP, SN-DECAP), called as libraries (no
-//! CLI in between). The GIL is released while Rust works; failures raise the typed
-//! exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
+//! (`security`: PKI, SN-ENCAP, SN-DECAP), called as libraries (no CLI in between). The GIL
+//! is released while Rust works; failures raise the typed exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
 //! pandas DataFrames and runs sweeps on Dask.
 
 mod security;
