@@ -51,6 +51,9 @@ pub struct CaseStats {
     pub rejected: u64,
     /// Dropped before verification (queue overflow, deadline, rate limit).
     pub dropped: u64,
+    /// Rejected or dropped on the socket thread by a defence (`precheck`, rate limit),
+    /// before taking a verifier-queue slot (included in `rejected` and `dropped`).
+    pub prechecked: u64,
     /// Never read from the socket.
     pub network_lost: u64,
     /// Reject and drop reasons, with counts.
@@ -80,6 +83,9 @@ pub struct Summary {
     /// receiver -> case -> stats.
     pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
     pub processes: BTreeMap<String, Usage>,
+    /// The `[flood_search]` result, when the scenario asked for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flood_search: Option<crate::flood::FloodResult>,
 }
 
 /// Reads every station's log under `logs`.
@@ -111,6 +117,10 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
     for t in tx.iter().filter(|t| !t.kind.is_empty()) {
         data.entry(t.digest.as_str()).or_default().push(t);
     }
+    // Rows are logged when decided, which can be out of arrival order (a packet refused on
+    // the socket thread is logged before an earlier one still being verified); copies of
+    // one digest are matched to their sendings in arrival order.
+    rx.sort_by_key(|r| r.received_us);
     let mut receivers: Vec<&str> = rx.iter().map(|r| r.station.as_str()).collect();
     receivers.sort_unstable();
     receivers.dedup();
@@ -148,6 +158,9 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             }
             if let (Some(s), Some(e)) = (r.verify_start_us, r.verify_end_us) {
                 ver.entry(t.case.clone()).or_default().push(e.saturating_sub(s));
+            }
+            if r.stage == "precheck" {
+                c.prechecked += 1;
             }
             if !r.reason.is_empty() {
                 *c.reasons.entry(r.reason.clone()).or_default() += 1;
@@ -214,6 +227,9 @@ pub fn table(s: &Summary) -> String {
             100.0 * u.cpu_share,
             u.max_rss_kib as f64 / 1024.0
         ));
+    }
+    if let Some(f) = &s.flood_search {
+        out.push_str(&crate::flood::table(f));
     }
     out
 }

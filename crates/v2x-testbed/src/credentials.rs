@@ -383,6 +383,16 @@ impl StationCredentials {
         Ok(entity)
     }
 
+    /// HashedId8 of the CAs this station trusts to issue tickets (root, EA, AA): the
+    /// receiver's `precheck` refuses a carried certificate from any other issuer.
+    pub fn known_issuers(&self) -> Result<Vec<[u8; 8]>, CredentialError> {
+        let pki = self.pki()?;
+        Ok([pki.root(), pki.ea(), pki.aa()]
+            .iter()
+            .map(|a| a.certificate.hashed_id8().0)
+            .collect())
+    }
+
     /// The station's active 1609.2 credentials (attackers that sign by hand).
     pub fn active_ticket(&self) -> Result<(Credentials, Vec<v2x_security::CertRef>), CredentialError> {
         let pki = self.pki()?;

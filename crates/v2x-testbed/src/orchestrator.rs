@@ -8,6 +8,7 @@
 
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
+use crate::flood::{self, FloodResult, FloodSearch};
 use crate::station::{Attack, Role, StationConfig};
 use serde::Deserialize;
 use std::net::{SocketAddr, UdpSocket};
@@ -34,6 +35,10 @@ pub struct Scenario {
     pub receiver: ReceiverOptions,
     #[serde(default)]
     pub attackers: Vec<AttackerGroup>,
+    /// `[flood_search]`: after the run, find the highest flood rate that keeps benign loss
+    /// within a bound, without and with the receiver's defences ([`crate::flood`]).
+    #[serde(default)]
+    pub flood_search: Option<FloodSearch>,
 }
 
 /// The receiver's verifier pool and DoS defences.
@@ -46,9 +51,22 @@ pub struct ReceiverOptions {
     pub queue_capacity: usize,
     #[serde(default = "deadline")]
     pub deadline_ms: u64,
-    /// Defence `rate-limit-per-source`: Hz per source address (0 = off).
+    /// Defence: Hz per source address (0 = off); see [`crate::defence`].
     #[serde(default)]
     pub rate_limit_per_source_hz: f64,
+    /// Defence: cheap 1609.2 header checks before a packet is queued (ieee1609.2 only).
+    #[serde(default)]
+    pub precheck: bool,
+    /// Defence: packets of already verified signers are verified first.
+    #[serde(default)]
+    pub known_signers_first: bool,
+    /// Cap of each known signer's priority share, Hz (0 = no cap).
+    #[serde(default)]
+    pub known_signer_rate_hz: f64,
+    /// Lab setting: sleep this long after every decap that reached the signature check,
+    /// emulating a slower processor (0 = off).
+    #[serde(default)]
+    pub emulated_verify_cost_us: u64,
     /// `[receiver.verifier]`: `strategy = "plain"` (default) or `"precomputed"` (opt-in
     /// per-signer tables, with `build_after`, `max_bytes`, `window`, `max_tracked`).
     #[serde(default)]
@@ -62,7 +80,39 @@ impl Default for ReceiverOptions {
             queue_capacity: 1024,
             deadline_ms: 100,
             rate_limit_per_source_hz: 0.0,
+            precheck: false,
+            known_signers_first: false,
+            known_signer_rate_hz: 0.0,
+            emulated_verify_cost_us: 0,
             verifier: v2x_crypto::VerifyStrategy::Plain,
+        }
+    }
+}
+
+impl ReceiverOptions {
+    /// The defences switched on, by option name.
+    pub fn defences(&self) -> Vec<String> {
+        let mut d = Vec::new();
+        if self.rate_limit_per_source_hz > 0.0 {
+            d.push(format!("rate_limit_per_source_hz = {}", self.rate_limit_per_source_hz));
+        }
+        if self.precheck {
+            d.push("precheck".into());
+        }
+        if self.known_signers_first {
+            d.push("known_signers_first".into());
+        }
+        d
+    }
+
+    /// The same receiver with every defence off.
+    pub fn undefended(&self) -> ReceiverOptions {
+        ReceiverOptions {
+            rate_limit_per_source_hz: 0.0,
+            precheck: false,
+            known_signers_first: false,
+            known_signer_rate_hz: 0.0,
+            ..self.clone()
         }
     }
 }
@@ -144,6 +194,22 @@ impl Scenario {
                 ));
             }
         }
+        if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+            return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
+        }
+        if let Some(f) = &self.flood_search {
+            f.check()?;
+            if self.senders == 0 {
+                return Err("flood_search measures benign loss: it needs senders >= 1".into());
+            }
+            if self.receiver.defences().is_empty() {
+                return Err(
+                    "flood_search compares the receiver without and with its defences: switch on at least \
+                            one of rate_limit_per_source_hz, precheck, known_signers_first in [receiver]"
+                        .into(),
+                );
+            }
+        }
         if self.senders + self.receivers + self.attackers.iter().map(|a| a.count).sum::<u32>() > 200 {
             return Err("at most 200 station processes".into());
         }
@@ -170,8 +236,74 @@ fn free_port() -> Result<SocketAddr, TestbedError> {
     s.local_addr().map_err(io("reading a loopback port"))
 }
 
-/// Runs `scenario`, with station processes started as `station_exe station --config F`.
+/// Runs `scenario`, with station processes started as `station_exe station --config F`,
+/// then its `[flood_search]` if it has one; writes `summary.json` and `report.md`.
 pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+    let mut summary = run_once(scenario, out, station_exe)?;
+    if let Some(search) = &scenario.flood_search {
+        summary.flood_search = Some(flood_search(scenario, search, &out.join("flood-search"), station_exe)?);
+        analysis::write(&summary, out).map_err(io("writing the report"))?;
+    }
+    Ok(summary)
+}
+
+/// Bisects the flood rate without and with the receiver's defences; each probe is a run
+/// of the scenario's benign traffic and `search.attackers` attackers of `search.case`
+/// (the scenario's own attackers are left out). Probe folders keep their summary and
+/// report; their PKI and logs are removed.
+fn flood_search(
+    scenario: &Scenario,
+    search: &FloodSearch,
+    out: &Path,
+    station_exe: &Path,
+) -> Result<FloodResult, TestbedError> {
+    let duration_s = search.duration_s.unwrap_or(scenario.duration_s);
+    let mut result = FloodResult {
+        case: search.case.code().into(),
+        attackers: search.attackers,
+        max_benign_loss: search.max_benign_loss,
+        probe_duration_s: duration_s,
+        ..FloodResult::default()
+    };
+    for defended in [false, true] {
+        let receiver = if defended {
+            scenario.receiver.clone()
+        } else {
+            scenario.receiver.undefended()
+        };
+        let label = if defended { "defended" } else { "undefended" };
+        let probes = flood::bisect(search.min_rate_hz, search.max_rate_hz, search.steps, |rate| {
+            let probe = Scenario {
+                duration_s,
+                receiver: receiver.clone(),
+                attackers: vec![AttackerGroup {
+                    case: search.case,
+                    count: search.attackers,
+                    rate_hz: rate,
+                }],
+                flood_search: None,
+                ..scenario.clone()
+            };
+            let dir = out.join(label).join(format!("{rate:.0}hz"));
+            let s = run_once(&probe, &dir, station_exe)?;
+            let _ = std::fs::remove_dir_all(dir.join("pki"));
+            let _ = std::fs::remove_dir_all(dir.join("logs"));
+            let p = flood::probe_of(&s, search.case.code(), rate, search.attackers, search.max_benign_loss);
+            tracing::info!(label, rate, loss = p.benign_loss, "flood probe");
+            Ok::<_, TestbedError>(p)
+        })?;
+        let t = flood::threshold(receiver.defences(), search.attackers, probes);
+        if defended {
+            result.with_defences = t;
+        } else {
+            result.without_defences = t;
+        }
+    }
+    Ok(result)
+}
+
+/// One run of `scenario` (without its flood search).
+fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
     std::fs::create_dir_all(out).map_err(io(format!("creating {}", out.display())))?;
     let pki_dir = out.join("pki");
     let pki = credentials::open_or_init_pki(&pki_dir)?;
@@ -202,6 +334,10 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
         queue_capacity: scenario.receiver.queue_capacity,
         deadline_ms: scenario.receiver.deadline_ms,
         rate_limit_per_source_hz: scenario.receiver.rate_limit_per_source_hz,
+        precheck: scenario.receiver.precheck,
+        known_signers_first: scenario.receiver.known_signers_first,
+        known_signer_rate_hz: scenario.receiver.known_signer_rate_hz,
+        emulated_verify_cost_us: scenario.receiver.emulated_verify_cost_us,
         verifier: scenario.receiver.verifier,
         parent_pid: Some(std::process::id()),
     };

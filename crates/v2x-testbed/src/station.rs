@@ -11,14 +11,13 @@
 //! security-layer loss PRESERVE's stack showed under flooding (paper 002 §4.2).
 
 use crate::credentials::{BuildOptions, CredentialError, StationCredentials};
+use crate::defence::{peek, Buckets, Header, KnownSigners, Precheck, Pushed, SignerKey, WorkQueue};
 use crate::log::{digest, digest_hex, EventRecord, Log, Logger, RxRecord, TxRecord};
 use crate::payload::{MessageKind, Payload, DEFAULT_PAYLOAD_LEN};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_protocols::{Authenticator, DecapOutcome, PacketKind, ProtocolConfig, SenderId, Timestamp};
@@ -156,6 +155,19 @@ pub struct StationConfig {
     /// (0 = off); the excess is dropped before verification (`rate-limited`).
     #[serde(default)]
     pub rate_limit_per_source_hz: f64,
+    /// Defence: cheap 1609.2 header checks before a packet is queued ([`crate::defence`]).
+    #[serde(default)]
+    pub precheck: bool,
+    /// Defence: verify packets of already verified signers first ([`crate::defence`]).
+    #[serde(default)]
+    pub known_signers_first: bool,
+    /// Priority share of each known signer, packets per second (0 = no cap).
+    #[serde(default)]
+    pub known_signer_rate_hz: f64,
+    /// Lab setting: every decap that reaches the signature check also sleeps this long,
+    /// emulating a slower processor (0 = off).
+    #[serde(default)]
+    pub emulated_verify_cost_us: u64,
     /// Exit when this process is gone (the orchestrator): no orphans.
     #[serde(default)]
     pub parent_pid: Option<u32>,
@@ -433,6 +445,8 @@ struct Received {
     src: SocketAddr,
     received_us: u64,
     queue_len: u32,
+    /// Who it claims to come from (signer certificate, else source address).
+    signer: SignerKey,
 }
 
 fn sender_name(s: &SenderId) -> String {
@@ -448,54 +462,73 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
         path: cfg.log_dir.clone(),
         msg: "a receiver needs `bind`".into(),
     })?;
+    let dot2 = matches!(cfg.protocol, ProtocolConfig::Ieee1609Dot2(_));
+    let mut precheck = match (cfg.precheck, dot2) {
+        (false, _) => None,
+        (true, true) => Some(Precheck::new(creds.known_issuers()?)),
+        (true, false) => {
+            return Err(StationError::Config {
+                path: cfg.log_dir.clone(),
+                msg: "precheck needs protocol \"ieee1609.2\"".into(),
+            })
+        }
+    };
     let sock = UdpSocket::bind(bind)?;
     // A large receive buffer: the kernel, not our queue, should be the last resort.
     let _ = nix::sys::socket::setsockopt(&sock, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
     sock.set_read_timeout(Some(Duration::from_millis(50)))?;
     let k = cfg.verifier_threads.max(1) as usize;
-    let queued: Arc<Vec<std::sync::atomic::AtomicU32>> =
-        Arc::new((0..k).map(|_| std::sync::atomic::AtomicU32::new(0)).collect());
-    let mut queues: Vec<SyncSender<Received>> = Vec::with_capacity(k);
+    let known = Arc::new(KnownSigners::default());
+    let mut queues: Vec<Arc<WorkQueue<Received>>> = Vec::with_capacity(k);
     let mut workers = Vec::with_capacity(k);
     for w in 0..k {
-        let (tx, rx) = mpsc::sync_channel::<Received>(cfg.queue_capacity.max(1));
-        queues.push(tx);
+        let queue = Arc::new(WorkQueue::new(cfg.queue_capacity, cfg.known_signers_first));
+        queues.push(queue.clone());
         let mut auth = creds.authenticator()?;
         let log = log.clone();
         let name = cfg.name.clone();
-        let deadline_us = cfg.deadline_ms * 1000;
-        let queued = queued.clone();
+        let known = known.clone();
+        let limits = Limits {
+            deadline_us: cfg.deadline_ms * 1000,
+            emulated_cost: Duration::from_micros(cfg.emulated_verify_cost_us),
+        };
         workers.push(std::thread::spawn(move || {
-            for r in rx {
-                queued[w].fetch_sub(1, Ordering::Relaxed);
-                verify(&name, w as u32, auth.as_mut(), r, deadline_us, &log);
+            while let Some(r) = queue.pop() {
+                let signer = r.signer.clone();
+                if verify(&name, w as u32, auth.as_mut(), r, limits, &log) {
+                    known.insert(signer);
+                }
             }
         }));
     }
     let end = cfg.start_at_us.max(crate::clock::now_us()) + ((cfg.duration_s + cfg.linger_s) * 1e6) as u64;
     let mut buf = vec![0u8; 65_536];
-    let mut buckets: HashMap<SocketAddr, (f64, u64)> = HashMap::new();
-    while !stop.load(Ordering::Relaxed) && crate::clock::now_us() < end {
+    let mut per_source: Buckets<SocketAddr> = Buckets::default();
+    let mut per_signer: Buckets<SignerKey> = Buckets::default();
+    let result = loop {
+        if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= end {
+            break Ok(());
+        }
         let (n, src) = match sock.recv_from(&mut buf) {
             Ok(x) => x,
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(e) => return Err(e.into()),
+            Err(e) => break Err(e.into()),
         };
         let received_us = crate::clock::now_us();
         let bytes = buf[..n].to_vec();
         let w = (digest(src.to_string().as_bytes()) % k as u64) as usize;
-        let drop_row = |reason: &str, worker: Option<u32>| RxRecord {
+        let unverified = |bytes: &[u8], stage: &str, verdict: &str, reason: &str, worker: Option<u32>| RxRecord {
             station: cfg.name.clone(),
             src: src.to_string(),
-            digest: digest_hex(digest(&bytes)),
-            bytes: n,
+            digest: digest_hex(digest(bytes)),
+            bytes: bytes.len(),
             received_us,
             worker,
             queue_len: None,
             verify_start_us: None,
             verify_end_us: None,
-            stage: if reason == "rate-limited" { "precheck" } else { "queue" }.into(),
-            verdict: "dropped".into(),
+            stage: stage.into(),
+            verdict: verdict.into(),
             reason: reason.into(),
             sender: String::new(),
             origin: None,
@@ -503,45 +536,84 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             generated_us: None,
             kind: String::new(),
         };
-        if cfg.rate_limit_per_source_hz > 0.0 && !token(&mut buckets, src, received_us, cfg.rate_limit_per_source_hz) {
-            log.rx(drop_row("rate-limited", None));
+        if cfg.rate_limit_per_source_hz > 0.0 && !per_source.take(src, received_us, cfg.rate_limit_per_source_hz) {
+            log.rx(unverified(&bytes, "precheck", "dropped", "rate-limited", None));
             continue;
         }
-        let queue_len = queued[w].fetch_add(1, Ordering::Relaxed);
-        match queues[w].try_send(Received {
-            bytes: bytes.clone(),
-            src,
-            received_us,
-            queue_len,
-        }) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                queued[w].fetch_sub(1, Ordering::Relaxed);
-                log.rx(drop_row("queue-overflow", Some(w as u32)));
+        let header = (dot2 && (precheck.is_some() || cfg.known_signers_first)).then(|| peek(&bytes));
+        if let Some(pre) = precheck.as_mut() {
+            let verdict = match &header {
+                Some(Ok(h)) => pre.check(&bytes, h, &known, received_us),
+                Some(Err(reason)) => Err(*reason),
+                None => Ok(()),
+            };
+            if let Err(reason) = verdict {
+                log.rx(unverified(&bytes, "precheck", "rejected", reason, None));
+                continue;
             }
         }
+        let signer: SignerKey = match &header {
+            Some(Ok(Header { signer: Some(id), .. })) => id.to_vec(),
+            _ => src.to_string().into_bytes(),
+        };
+        let is_known = cfg.known_signers_first
+            && known.contains(&signer)
+            && (cfg.known_signer_rate_hz <= 0.0
+                || per_signer.take(signer.clone(), received_us, cfg.known_signer_rate_hz));
+        let item = Received {
+            bytes,
+            src,
+            received_us,
+            queue_len: queues[w].len() as u32,
+            signer,
+        };
+        let overflow = |r: &Received| RxRecord {
+            received_us: r.received_us,
+            ..unverified(&r.bytes, "queue", "dropped", "queue-overflow", Some(w as u32))
+        };
+        match queues[w].push(item, src, is_known) {
+            Pushed::Queued => {}
+            Pushed::Evicted(old) => log.rx(overflow(&old)),
+            Pushed::Full(r) => log.rx(overflow(&r)),
+        }
+    };
+    for q in &queues {
+        q.close();
     }
-    drop(queues);
     for h in workers {
         let _ = h.join();
     }
-    Ok(())
+    result
 }
 
-/// Token bucket per source: burst of one second's worth.
-fn token(buckets: &mut HashMap<SocketAddr, (f64, u64)>, src: SocketAddr, now: u64, rate: f64) -> bool {
-    let b = buckets.entry(src).or_insert((rate, now));
-    b.0 = (b.0 + (now.saturating_sub(b.1)) as f64 * rate / 1e6).min(rate);
-    b.1 = now;
-    if b.0 >= 1.0 {
-        b.0 -= 1.0;
-        true
-    } else {
-        false
-    }
+/// What a verifier thread enforces besides the protocol.
+#[derive(Clone, Copy)]
+struct Limits {
+    /// Drop a packet that waited longer than this, µs (0 = no deadline).
+    deadline_us: u64,
+    /// Lab setting: sleep this long after each decap that reached the signature check.
+    emulated_cost: Duration,
 }
 
-fn verify(name: &str, worker: u32, auth: &mut dyn Authenticator, r: Received, deadline_us: u64, log: &Log) {
+/// Reject reasons SN-DECAP (and the lightweight schemes) give before any signature or MAC
+/// work: a decap that ends with one of them cost no verification.
+const BEFORE_VERIFICATION: [&str; 12] = [
+    "invalid-encoding",
+    "incompatible-protocol",
+    "unsigned-message",
+    "unencrypted-message",
+    "missing-header-field",
+    "stale-message",
+    "future-message",
+    "signer-certificate-not-found",
+    "unsupported-signer-identifier-type",
+    "duplicate-message",
+    "invalid-certificate",
+    "unknown-key",
+];
+
+/// Verifies one queued packet and logs it; true when it was accepted.
+fn verify(name: &str, worker: u32, auth: &mut dyn Authenticator, r: Received, limits: Limits, log: &Log) -> bool {
     let mut row = RxRecord {
         station: name.to_string(),
         src: r.src.to_string(),
@@ -562,15 +634,24 @@ fn verify(name: &str, worker: u32, auth: &mut dyn Authenticator, r: Received, de
         kind: String::new(),
     };
     let start = crate::clock::now_us();
-    if deadline_us > 0 && start.saturating_sub(r.received_us) > deadline_us {
+    if limits.deadline_us > 0 && start.saturating_sub(r.received_us) > limits.deadline_us {
         row.stage = "queue".into();
         row.verdict = "dropped".into();
         row.reason = "deadline-expired".into();
         log.rx(row);
-        return;
+        return false;
     }
     row.verify_start_us = Some(start);
     let out = auth.decap(&r.bytes, crate::clock::now());
+    let verified = match &out.outcome {
+        DecapOutcome::Rejected(rej) => !BEFORE_VERIFICATION.contains(&rej.reason.code()),
+        _ => true,
+    };
+    if verified && !limits.emulated_cost.is_zero() {
+        std::thread::sleep(limits.emulated_cost);
+    }
+    // Authenticated: accepted data, a valid control packet, or a pending packet released.
+    let mut authenticated = matches!(out.outcome, DecapOutcome::Accepted(_) | DecapOutcome::Control(_));
     row.verify_end_us = Some(crate::clock::now_us());
     match out.outcome {
         DecapOutcome::Accepted(d) => {
@@ -595,6 +676,7 @@ fn verify(name: &str, worker: u32, auth: &mut dyn Authenticator, r: Received, de
         r2.received_us = rel.received_at.as_micros();
         match rel.result {
             Ok(d) => {
+                authenticated = true;
                 r2.verdict = "accepted".into();
                 r2.reason.clear();
                 r2.sender = sender_name(&d.sender);
@@ -607,6 +689,7 @@ fn verify(name: &str, worker: u32, auth: &mut dyn Authenticator, r: Received, de
         }
         log.rx(r2);
     }
+    authenticated
 }
 
 fn fill_payload(row: &mut RxRecord, payload: &[u8]) {
@@ -621,19 +704,7 @@ fn fill_payload(row: &mut RxRecord, payload: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rate_limit_admits_its_rate_per_source_only() {
-        let mut b = HashMap::new();
-        let a: SocketAddr = "127.0.0.1:1".parse().unwrap();
-        let c: SocketAddr = "127.0.0.1:2".parse().unwrap();
-        // 1,000 datagrams from `a` within one second at 20 Hz: a burst of 20, then ~20 more.
-        let admitted = (0..1000)
-            .filter(|i| token(&mut b, a, 1_000_000 + i * 1000, 20.0))
-            .count();
-        assert!((20..=41).contains(&admitted), "{admitted}");
-        assert!(token(&mut b, c, 1_999_000, 20.0), "another source has its own bucket");
-    }
+    use std::collections::HashMap;
 
     #[test]
     fn attack_cases_use_the_paper_codes() {

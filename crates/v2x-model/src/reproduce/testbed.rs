@@ -72,6 +72,7 @@ impl Run {
                 count: self.attackers,
                 rate_hz: self.rate_hz,
             }],
+            flood_search: None,
         }
     }
 }
