@@ -272,3 +272,30 @@ fn flood_search_needs_a_defence_to_compare_and_lists_the_options() {
     assert!(!o.status.success());
     assert!(err.contains("known_signers_first") && err.contains("precheck"), "{err}");
 }
+
+/// `[load_plan]` runs one benign run per (senders, rate) cell and writes the §4.1-style
+/// table with the paper's values beside ours.
+#[test]
+fn load_plan_runs_every_cell_with_the_papers_values_beside() {
+    let _one = exclusive();
+    let dir = tempfile::tempdir().unwrap();
+    let s = run_scenario(
+        dir.path(),
+        "plan",
+        "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+         [load_plan]\nsenders = [1, 15]\nrates_hz = [20.0]\nduration_s = 1.0\n",
+    );
+    let cells = s["load_plan"].as_array().expect("load_plan in summary.json");
+    assert_eq!(cells.len(), 2, "{cells:?}");
+    for (c, senders) in cells.iter().zip([1, 15]) {
+        assert_eq!(c["senders"], senders);
+        assert_eq!(c["benign_sent"], 20 * senders, "{c}");
+        assert!(c["benign_accepted"].as_u64().unwrap() > 0, "{c}");
+        assert!(c["e2e_mean_ms"].as_f64().unwrap() > 0.0, "{c}");
+    }
+    // Paper 002 §4.1: 15 senders at 20 Hz, verification "approximately 0.011 sec".
+    assert_eq!(cells[1]["paper"]["verify_ms"], 11.0);
+    let report = std::fs::read_to_string(dir.path().join("plan/report.md")).unwrap();
+    assert!(report.contains("PRESERVE load plan"), "{report}");
+    assert!(dir.path().join("plan/load-plan/15x20hz/summary.json").exists());
+}

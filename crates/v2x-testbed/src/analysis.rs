@@ -86,6 +86,9 @@ pub struct Summary {
     /// The `[flood_search]` result, when the scenario asked for one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flood_search: Option<crate::flood::FloodResult>,
+    /// The `[load_plan]` cells, when the scenario asked for them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub load_plan: Vec<crate::load_plan::LoadCell>,
 }
 
 /// Reads every station's log under `logs`.
@@ -227,6 +230,9 @@ pub fn table(s: &Summary) -> String {
             100.0 * u.cpu_share,
             u.max_rss_kib as f64 / 1024.0
         ));
+    }
+    if !s.load_plan.is_empty() {
+        out.push_str(&crate::load_plan::table(&s.load_plan));
     }
     if let Some(f) = &s.flood_search {
         out.push_str(&crate::flood::table(f));

@@ -43,50 +43,89 @@ pub struct Header {
     pub certificate_valid_us: Option<(u64, u64)>,
 }
 
-/// Parses the header of a 1609.2 datagram; `Err` is the reject reason code.
-pub fn peek(bytes: &[u8]) -> Result<Header, &'static str> {
-    match w::peek_protocol_version(bytes) {
-        Some(3) => {}
-        Some(_) => return Err("incompatible-protocol"),
-        None => return Err("invalid-encoding"),
-    }
-    let (data, spans) = w::parse_data(bytes).map_err(|_| "invalid-encoding")?;
-    let signed = match &data.content {
-        w::Ieee1609Dot2Content::SignedData(s) => s,
-        w::Ieee1609Dot2Content::UnsecuredData(_) => return Err("unsigned-message"),
-        _ => return Err("invalid-encoding"),
-    };
-    let header = &signed.tbs_data.header_info;
-    let mut h = Header {
-        psid: v2x_security::convert::psid_value(&header.psid),
-        generation_us: header.generation_time.as_ref().map(|t| t.0),
-        signer: None,
-        signer_is_digest: false,
-        issuer: None,
-        certificate_valid_us: None,
-    };
-    match &signed.signer {
-        w::SignerIdentifier::Digest(d) => {
-            h.signer = Some(w::hashed_id8_bytes(d));
-            h.signer_is_digest = true;
+/// What a carried certificate tells the pre-checks.
+#[derive(Debug, Clone, Copy)]
+struct CertInfo {
+    hashed_id8: [u8; 8],
+    issuer: Option<[u8; 8]>,
+    valid_us: (u64, u64),
+}
+
+/// Reads 1609.2 headers on the socket thread. Decoding a certificate costs far more than
+/// hashing it, and a flood repeats the same few: they are decoded once and kept by digest.
+#[derive(Default)]
+pub struct HeaderReader {
+    certs: HashMap<u64, CertInfo>,
+}
+
+/// Certificates kept by [`HeaderReader`] (cleared when full).
+const MAX_CERTS: usize = 4096;
+
+impl HeaderReader {
+    /// Parses the header of a 1609.2 datagram; `Err` is the reject reason code.
+    pub fn peek(&mut self, bytes: &[u8]) -> Result<Header, &'static str> {
+        match w::peek_protocol_version(bytes) {
+            Some(3) => {}
+            Some(_) => return Err("incompatible-protocol"),
+            None => return Err("invalid-encoding"),
         }
-        w::SignerIdentifier::Certificate(_) => {
-            let range = spans
-                .as_ref()
-                .and_then(|s| s.signer_certificates.first().cloned())
-                .ok_or("invalid-encoding")?;
-            let cert = Certificate::from_bytes(bytes.get(range).ok_or("invalid-encoding")?)
-                .map_err(|_| "invalid-certificate")?;
-            h.signer = Some(cert.hashed_id8().0);
-            if let v2x_security::Issuer::Digest(_, id) = cert.issuer() {
-                h.issuer = Some(id.0);
+        let (data, spans) = w::parse_data(bytes).map_err(|_| "invalid-encoding")?;
+        let signed = match &data.content {
+            w::Ieee1609Dot2Content::SignedData(s) => s,
+            w::Ieee1609Dot2Content::UnsecuredData(_) => return Err("unsigned-message"),
+            _ => return Err("invalid-encoding"),
+        };
+        let header = &signed.tbs_data.header_info;
+        let mut h = Header {
+            psid: v2x_security::convert::psid_value(&header.psid),
+            generation_us: header.generation_time.as_ref().map(|t| t.0),
+            signer: None,
+            signer_is_digest: false,
+            issuer: None,
+            certificate_valid_us: None,
+        };
+        match &signed.signer {
+            w::SignerIdentifier::Digest(d) => {
+                h.signer = Some(w::hashed_id8_bytes(d));
+                h.signer_is_digest = true;
             }
-            let v = cert.validity();
-            h.certificate_valid_us = Some((v.start.saturating_mul(1_000_000), v.end.saturating_mul(1_000_000)));
+            w::SignerIdentifier::Certificate(_) => {
+                let range = spans
+                    .as_ref()
+                    .and_then(|s| s.signer_certificates.first().cloned())
+                    .ok_or("invalid-encoding")?;
+                let encoded = bytes.get(range).ok_or("invalid-encoding")?;
+                let info = self.certificate(encoded)?;
+                h.signer = Some(info.hashed_id8);
+                h.issuer = info.issuer;
+                h.certificate_valid_us = Some(info.valid_us);
+            }
+            _ => return Err("unsupported-signer-identifier-type"),
         }
-        _ => return Err("unsupported-signer-identifier-type"),
+        Ok(h)
     }
-    Ok(h)
+
+    fn certificate(&mut self, encoded: &[u8]) -> Result<CertInfo, &'static str> {
+        let key = digest(encoded);
+        if let Some(info) = self.certs.get(&key) {
+            return Ok(*info);
+        }
+        let cert = Certificate::from_bytes(encoded).map_err(|_| "invalid-certificate")?;
+        let v = cert.validity();
+        let info = CertInfo {
+            hashed_id8: cert.hashed_id8().0,
+            issuer: match cert.issuer() {
+                v2x_security::Issuer::Digest(_, id) => Some(id.0),
+                v2x_security::Issuer::SelfSigned(_) => None,
+            },
+            valid_us: (v.start.saturating_mul(1_000_000), v.end.saturating_mul(1_000_000)),
+        };
+        if self.certs.len() >= MAX_CERTS {
+            self.certs.clear();
+        }
+        self.certs.insert(key, info);
+        Ok(info)
+    }
 }
 
 /// Bound of [`Precheck`]'s heard-signer set (cleared when full: the verified ones stay in
@@ -391,9 +430,10 @@ mod tests {
 
     #[test]
     fn peek_refuses_what_is_not_signed_1609_2() {
-        assert_eq!(peek(&[]), Err("invalid-encoding"));
-        assert_eq!(peek(&[2, 0, 0]), Err("incompatible-protocol"));
-        assert_eq!(peek(&[3, 0x80, 5, 1, 2, 3, 4, 5]), Err("unsigned-message"));
-        assert_eq!(peek(&[3, 0x81, 0xff]), Err("invalid-encoding"));
+        let mut r = HeaderReader::default();
+        assert_eq!(r.peek(&[]), Err("invalid-encoding"));
+        assert_eq!(r.peek(&[2, 0, 0]), Err("incompatible-protocol"));
+        assert_eq!(r.peek(&[3, 0x80, 5, 1, 2, 3, 4, 5]), Err("unsigned-message"));
+        assert_eq!(r.peek(&[3, 0x81, 0xff]), Err("invalid-encoding"));
     }
 }

@@ -9,6 +9,7 @@
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
 use crate::flood::{self, FloodResult, FloodSearch};
+use crate::load_plan::{self, LoadCell, LoadPlan};
 use crate::station::{Attack, Role, StationConfig};
 use serde::Deserialize;
 use std::net::{SocketAddr, UdpSocket};
@@ -39,6 +40,10 @@ pub struct Scenario {
     /// within a bound, without and with the receiver's defences ([`crate::flood`]).
     #[serde(default)]
     pub flood_search: Option<FloodSearch>,
+    /// `[load_plan]`: after the run, one benign run per (senders, rate) cell of the
+    /// PRESERVE load plan ([`crate::load_plan`]).
+    #[serde(default)]
+    pub load_plan: Option<LoadPlan>,
 }
 
 /// The receiver's verifier pool and DoS defences.
@@ -197,6 +202,9 @@ impl Scenario {
         if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
             return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
         }
+        if let Some(p) = &self.load_plan {
+            p.check()?;
+        }
         if let Some(f) = &self.flood_search {
             f.check()?;
             if self.senders == 0 {
@@ -240,6 +248,10 @@ fn free_port() -> Result<SocketAddr, TestbedError> {
 /// then its `[flood_search]` if it has one; writes `summary.json` and `report.md`.
 pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
     let mut summary = run_once(scenario, out, station_exe)?;
+    if let Some(plan) = &scenario.load_plan {
+        summary.load_plan = run_load_plan(scenario, plan, &out.join("load-plan"), station_exe)?;
+        analysis::write(&summary, out).map_err(io("writing the report"))?;
+    }
     if let Some(search) = &scenario.flood_search {
         summary.flood_search = Some(flood_search(scenario, search, &out.join("flood-search"), station_exe)?);
         analysis::write(&summary, out).map_err(io("writing the report"))?;
@@ -247,10 +259,44 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
     Ok(summary)
 }
 
+/// Runs `dir`'s probe of `scenario`, keeping its summary and report only.
+fn probe_run(scenario: &Scenario, dir: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+    let s = run_once(scenario, dir, station_exe)?;
+    let _ = std::fs::remove_dir_all(dir.join("pki"));
+    let _ = std::fs::remove_dir_all(dir.join("logs"));
+    Ok(s)
+}
+
+/// One benign run per cell of the plan (the scenario's receiver and protocol, no attackers).
+fn run_load_plan(
+    scenario: &Scenario,
+    plan: &LoadPlan,
+    out: &Path,
+    station_exe: &Path,
+) -> Result<Vec<LoadCell>, TestbedError> {
+    let mut cells = Vec::new();
+    for &senders in &plan.senders {
+        for &rate_hz in &plan.rates_hz {
+            let cell = Scenario {
+                duration_s: plan.duration_s.unwrap_or(scenario.duration_s),
+                receivers: 1,
+                senders,
+                rate_hz,
+                attackers: Vec::new(),
+                flood_search: None,
+                load_plan: None,
+                ..scenario.clone()
+            };
+            let s = probe_run(&cell, &out.join(format!("{senders}x{rate_hz}hz")), station_exe)?;
+            cells.push(load_plan::cell_of(&s, senders, rate_hz));
+        }
+    }
+    Ok(cells)
+}
+
 /// Bisects the flood rate without and with the receiver's defences; each probe is a run
 /// of the scenario's benign traffic and `search.attackers` attackers of `search.case`
-/// (the scenario's own attackers are left out). Probe folders keep their summary and
-/// report; their PKI and logs are removed.
+/// (the scenario's own attackers are left out).
 fn flood_search(
     scenario: &Scenario,
     search: &FloodSearch,
@@ -282,12 +328,10 @@ fn flood_search(
                     rate_hz: rate,
                 }],
                 flood_search: None,
+                load_plan: None,
                 ..scenario.clone()
             };
-            let dir = out.join(label).join(format!("{rate:.0}hz"));
-            let s = run_once(&probe, &dir, station_exe)?;
-            let _ = std::fs::remove_dir_all(dir.join("pki"));
-            let _ = std::fs::remove_dir_all(dir.join("logs"));
+            let s = probe_run(&probe, &out.join(label).join(format!("{rate:.0}hz")), station_exe)?;
             let p = flood::probe_of(&s, search.case.code(), rate, search.attackers, search.max_benign_loss);
             tracing::info!(label, rate, loss = p.benign_loss, "flood probe");
             Ok::<_, TestbedError>(p)

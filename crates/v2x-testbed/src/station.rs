@@ -11,7 +11,7 @@
 //! security-layer loss PRESERVE's stack showed under flooding (paper 002 §4.2).
 
 use crate::credentials::{BuildOptions, CredentialError, StationCredentials};
-use crate::defence::{peek, Buckets, Header, KnownSigners, Precheck, Pushed, SignerKey, WorkQueue};
+use crate::defence::{Buckets, Header, HeaderReader, KnownSigners, Precheck, Pushed, SignerKey, WorkQueue};
 use crate::log::{digest, digest_hex, EventRecord, Log, Logger, RxRecord, TxRecord};
 use crate::payload::{MessageKind, Payload, DEFAULT_PAYLOAD_LEN};
 use serde::{Deserialize, Serialize};
@@ -505,6 +505,7 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
     let mut buf = vec![0u8; 65_536];
     let mut per_source: Buckets<SocketAddr> = Buckets::default();
     let mut per_signer: Buckets<SignerKey> = Buckets::default();
+    let mut headers = HeaderReader::default();
     let result = loop {
         if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= end {
             break Ok(());
@@ -540,7 +541,7 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             log.rx(unverified(&bytes, "precheck", "dropped", "rate-limited", None));
             continue;
         }
-        let header = (dot2 && (precheck.is_some() || cfg.known_signers_first)).then(|| peek(&bytes));
+        let header = (dot2 && (precheck.is_some() || cfg.known_signers_first)).then(|| headers.peek(&bytes));
         if let Some(pre) = precheck.as_mut() {
             let verdict = match &header {
                 Some(Ok(h)) => pre.check(&bytes, h, &known, received_us),

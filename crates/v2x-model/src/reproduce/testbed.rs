@@ -73,6 +73,7 @@ impl Run {
                 rate_hz: self.rate_hz,
             }],
             flood_search: None,
+            load_plan: None,
         }
     }
 }
