@@ -68,6 +68,15 @@ pub struct CaseStats {
     pub consistent: bool,
 }
 
+/// F-PSN-01, the receiver's view of one benign sender: the pseudonyms (signer ids) its
+/// accepted packets came under, in order, and how often the pseudonym changed.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct PseudonymView {
+    pub pseudonyms: Vec<String>,
+    pub changes: u32,
+    pub accepted: u64,
+}
+
 /// A station process's resource use.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Usage {
@@ -82,6 +91,8 @@ pub struct Summary {
     pub duration_s: f64,
     /// receiver -> case -> stats.
     pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
+    /// receiver -> benign sender (payload origin) -> pseudonyms seen.
+    pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
     /// The `[flood_search]` result, when the scenario asked for one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -132,6 +143,8 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
         let mut e2e: HashMap<String, Vec<u64>> = HashMap::new();
         let mut ver: HashMap<String, Vec<u64>> = HashMap::new();
         let mut seen: HashMap<&str, usize> = HashMap::new();
+        let mut views: BTreeMap<u32, PseudonymView> = BTreeMap::new();
+        let mut current: HashMap<u32, String> = HashMap::new();
         for t in tx.iter().filter(|t| !t.kind.is_empty()) {
             cases.entry(t.case.clone()).or_default().sent += u64::from(t.copies.min(1));
         }
@@ -149,6 +162,20 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             match r.verdict.as_str() {
                 "accepted" => {
                     c.accepted += 1;
+                    if t.case == "benign" {
+                        let v = views.entry(t.origin).or_default();
+                        v.accepted += 1;
+                        let now = current.entry(t.origin).or_default();
+                        if *now != r.sender {
+                            if !now.is_empty() {
+                                v.changes += 1;
+                            }
+                            now.clone_from(&r.sender);
+                            if !v.pseudonyms.contains(&r.sender) {
+                                v.pseudonyms.push(r.sender.clone());
+                            }
+                        }
+                    }
                     if let Some(end) = r.verify_end_us {
                         e2e.entry(t.case.clone())
                             .or_default()
@@ -182,6 +209,7 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             c.verify = Latency::of(ver.remove(case).unwrap_or_default());
         }
         summary.receivers.insert(station.to_string(), cases);
+        summary.pseudonyms.insert(station.to_string(), views);
     }
     Ok(summary)
 }

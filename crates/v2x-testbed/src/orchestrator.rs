@@ -32,6 +32,10 @@ pub struct Scenario {
     /// Benign message rate per sender, Hz.
     pub rate_hz: f64,
     pub protocol: ProtocolConfig,
+    /// F-PSN-01: benign senders change pseudonym (1609.2 ticket) this often, s (0 = never);
+    /// the summary's `pseudonyms` shows the receiver's view.
+    #[serde(default)]
+    pub pseudonym_change_s: f64,
     #[serde(default)]
     pub receiver: ReceiverOptions,
     #[serde(default)]
@@ -191,6 +195,12 @@ impl Scenario {
             return Err(format!("rate_hz must be in (0, 10000], got {}", self.rate_hz));
         }
         for a in &self.attackers {
+            if a.case.needs_ieee1609_2() && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+                return Err(format!(
+                    "attacker {} signs outside its 1609.2 permissions: it needs protocol = \"ieee1609.2\"",
+                    a.case.code()
+                ));
+            }
             if !(a.rate_hz > 0.0 && a.rate_hz <= 100_000.0) {
                 return Err(format!(
                     "attacker {} rate_hz must be in (0, 100000], got {}",
@@ -198,6 +208,15 @@ impl Scenario {
                     a.rate_hz
                 ));
             }
+        }
+        if !(self.pseudonym_change_s >= 0.0 && self.pseudonym_change_s.is_finite()) {
+            return Err(format!(
+                "pseudonym_change_s must be >= 0, got {}",
+                self.pseudonym_change_s
+            ));
+        }
+        if self.pseudonym_change_s > 0.0 && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+            return Err("pseudonym_change_s rotates 1609.2 tickets: it needs protocol = \"ieee1609.2\"".into());
         }
         if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
             return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
@@ -383,6 +402,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         known_signer_rate_hz: scenario.receiver.known_signer_rate_hz,
         emulated_verify_cost_us: scenario.receiver.emulated_verify_cost_us,
         verifier: scenario.receiver.verifier,
+        pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
     };
     let mut number = 1u32;
@@ -394,7 +414,9 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         number += 1;
     }
     for i in 0..scenario.senders {
-        configs.push(base(format!("tx{i}"), number, Role::Sender));
+        let mut c = base(format!("tx{i}"), number, Role::Sender);
+        c.pseudonym_change_s = scenario.pseudonym_change_s;
+        configs.push(c);
         number += 1;
     }
     for g in &scenario.attackers {
@@ -408,10 +430,10 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     }
     for c in &configs {
         // A-CER-03 signs with tickets that expired before the run.
-        let set = if c.attack == Some(Attack::ExpiredCertificate) {
-            TicketSet::Expired
-        } else {
-            TicketSet::Standard
+        let set = match c.attack {
+            Some(Attack::ExpiredCertificate) => TicketSet::Expired,
+            Some(Attack::OutsidePermissions) => TicketSet::CamOnly,
+            _ => TicketSet::Standard,
         };
         credentials::issue_tickets(&pki, &c.name, set, 4)?;
         if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {

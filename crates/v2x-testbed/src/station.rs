@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use v2x_protocols::dot2::Dot2Profile;
 use v2x_protocols::{Authenticator, DecapOutcome, PacketKind, ProtocolConfig, SenderId, Timestamp};
 
 /// What a station does.
@@ -59,6 +60,10 @@ pub enum Attack {
     /// orchestrator issues such tickets to this case).
     #[serde(rename = "A-CER-03")]
     ExpiredCertificate,
+    /// A-CON-01: validly signed DENMs from a ticket that only permits CAMs (content outside
+    /// its permissions; the orchestrator issues CAM-only tickets to this case).
+    #[serde(rename = "A-CON-01")]
+    OutsidePermissions,
 }
 
 /// How old the generation time of an A-SIG-06 packet is: far beyond any freshness window
@@ -75,11 +80,12 @@ impl Attack {
             Attack::Replay => "A-SIG-05",
             Attack::OldTimestamp => "A-SIG-06",
             Attack::ExpiredCertificate => "A-CER-03",
+            Attack::OutsidePermissions => "A-CON-01",
         }
     }
 
     /// Every case, in the order of the paper's code numbers.
-    pub const ALL: [Attack; 7] = [
+    pub const ALL: [Attack; 8] = [
         Attack::InvalidSignature,
         Attack::InvalidSignatureDenm,
         Attack::Unsigned,
@@ -87,11 +93,17 @@ impl Attack {
         Attack::Replay,
         Attack::OldTimestamp,
         Attack::ExpiredCertificate,
+        Attack::OutsidePermissions,
     ];
+
+    /// Whether this case needs the 1609.2 protocol (it rests on 1609.2 permissions).
+    pub fn needs_ieee1609_2(self) -> bool {
+        self == Attack::OutsidePermissions
+    }
 
     fn kind(self) -> MessageKind {
         match self {
-            Attack::InvalidSignatureDenm => MessageKind::Denm,
+            Attack::InvalidSignatureDenm | Attack::OutsidePermissions => MessageKind::Denm,
             _ => MessageKind::Cam,
         }
     }
@@ -168,6 +180,9 @@ pub struct StationConfig {
     /// emulating a slower processor (0 = off).
     #[serde(default)]
     pub emulated_verify_cost_us: u64,
+    /// F-PSN-01: change to the next pseudonym (1609.2 ticket) this often, s (0 = never).
+    #[serde(default)]
+    pub pseudonym_change_s: f64,
     /// Exit when this process is gone (the orchestrator): no orphans.
     #[serde(default)]
     pub parent_pid: Option<u32>,
@@ -236,6 +251,10 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
             always_certificate: cfg.role == Role::Attacker,
             verifier: cfg.verifier,
             insecure_sign_with_invalid_certificate: cfg.attack == Some(Attack::ExpiredCertificate),
+            insecure_sign_outside_permissions: cfg.attack == Some(Attack::OutsidePermissions),
+            pseudonym_change: (cfg.pseudonym_change_s > 0.0).then(|| Duration::from_secs_f64(cfg.pseudonym_change_s)),
+            // DENM cases are secured with the DENM profile (PSID 37, certificate signer, location).
+            profile: (cfg.attack.map(Attack::kind) == Some(MessageKind::Denm)).then_some(Dot2Profile::Denm),
             ..BuildOptions::default()
         },
     )?;

@@ -66,6 +66,7 @@ impl Run {
             senders: 5,
             rate_hz: 10.0,
             protocol: ProtocolConfig::Ieee1609Dot2(Dot2Config::default()),
+            pseudonym_change_s: 0.0,
             receiver: ReceiverOptions::default(),
             attackers: vec![AttackerGroup {
                 case: self.case,
