@@ -94,12 +94,6 @@ pub struct Summary {
     /// receiver -> benign sender (payload origin) -> pseudonyms seen.
     pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
-    /// The `[flood_search]` result, when the scenario asked for one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub flood_search: Option<crate::flood::FloodResult>,
-    /// The `[load_plan]` cells, when the scenario asked for them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub load_plan: Vec<crate::load_plan::LoadCell>,
 }
 
 /// Reads every station's log under `logs`.
@@ -258,12 +252,6 @@ pub fn table(s: &Summary) -> String {
             100.0 * u.cpu_share,
             u.max_rss_kib as f64 / 1024.0
         ));
-    }
-    if !s.load_plan.is_empty() {
-        out.push_str(&crate::load_plan::table(&s.load_plan));
-    }
-    if let Some(f) = &s.flood_search {
-        out.push_str(&crate::flood::table(f));
     }
     out
 }

@@ -11,7 +11,7 @@ use crate::credentials::{self, TicketSet};
 use crate::flood::{self, FloodResult, FloodSearch};
 use crate::load_plan::{self, LoadCell, LoadPlan};
 use crate::station::{Attack, Role, StationConfig};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -263,19 +263,58 @@ fn free_port() -> Result<SocketAddr, TestbedError> {
     s.local_addr().map_err(io("reading a loopback port"))
 }
 
+/// What `v2x testbed` produced: the run's summary, and the load plan and flood search
+/// when the scenario asked for them (`summary.json` holds all three).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Outcome {
+    #[serde(flatten)]
+    pub summary: Summary,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub load_plan: Vec<LoadCell>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flood_search: Option<FloodResult>,
+}
+
+impl Outcome {
+    /// The report: the run's tables, then the load plan's and the flood search's.
+    pub fn report(&self) -> String {
+        let mut out = analysis::table(&self.summary);
+        if !self.load_plan.is_empty() {
+            out.push_str(&load_plan::table(&self.load_plan));
+        }
+        if let Some(f) = &self.flood_search {
+            out.push_str(&flood::table(f));
+        }
+        out
+    }
+
+    fn write(&self, out: &Path) -> Result<(), TestbedError> {
+        let json = serde_json::to_string_pretty(self).map_err(|e| TestbedError::Io {
+            context: "writing summary.json".into(),
+            source: std::io::Error::other(e),
+        })?;
+        std::fs::write(out.join("summary.json"), json).map_err(io("writing summary.json"))?;
+        std::fs::write(out.join("report.md"), self.report()).map_err(io("writing report.md"))
+    }
+}
+
 /// Runs `scenario`, with station processes started as `station_exe station --config F`,
-/// then its `[flood_search]` if it has one; writes `summary.json` and `report.md`.
-pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
-    let mut summary = run_once(scenario, out, station_exe)?;
+/// then its `[load_plan]` and `[flood_search]` if it has them; writes `summary.json` and
+/// `report.md`.
+pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcome, TestbedError> {
+    let mut outcome = Outcome {
+        summary: run_once(scenario, out, station_exe)?,
+        ..Outcome::default()
+    };
     if let Some(plan) = &scenario.load_plan {
-        summary.load_plan = run_load_plan(scenario, plan, &out.join("load-plan"), station_exe)?;
-        analysis::write(&summary, out).map_err(io("writing the report"))?;
+        outcome.load_plan = run_load_plan(scenario, plan, &out.join("load-plan"), station_exe)?;
+        outcome.write(out)?;
     }
     if let Some(search) = &scenario.flood_search {
-        summary.flood_search = Some(flood_search(scenario, search, &out.join("flood-search"), station_exe)?);
-        analysis::write(&summary, out).map_err(io("writing the report"))?;
+        outcome.flood_search = Some(flood_search(scenario, search, &out.join("flood-search"), station_exe)?);
+        outcome.write(out)?;
     }
-    Ok(summary)
+    Ok(outcome)
 }
 
 /// Runs `dir`'s probe of `scenario`, keeping its summary and report only.

@@ -101,12 +101,12 @@ pub fn add(report: &mut Report, data: &PaperData, quick: bool, place: &TestbedPl
     let duration = if quick { QUICK_DURATION_S } else { FULL_DURATION_S };
     for run in runs {
         let out = place.dir.join(run.name());
-        let summary = orchestrator::run(&run.scenario(duration), &out, &place.station_exe).map_err(|source| {
-            ReproduceError::Testbed {
+        let summary = orchestrator::run(&run.scenario(duration), &out, &place.station_exe)
+            .map_err(|source| ReproduceError::Testbed {
                 run: run.name(),
                 source: Box::new(source),
-            }
-        })?;
+            })?
+            .summary;
         for e in &entries {
             let m = e.testbed.as_ref().expect("filtered");
             if Run::of(m)? == run {
