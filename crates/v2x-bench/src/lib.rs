@@ -55,6 +55,8 @@ pub enum BenchError {
     Json(#[source] serde_json::Error),
     #[error("CSV output: {0}")]
     Csv(#[from] csv::Error),
+    #[error("cannot write table {0}")]
+    Table(#[from] v2x_report::table::TableError),
     #[error("plot: {0}")]
     Plot(String),
     #[error("the measured profile does not validate: {0}")]

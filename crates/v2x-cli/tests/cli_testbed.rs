@@ -63,6 +63,17 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
         );
     }
     assert!(out.join("report.md").exists());
+    // The stations' logs merged into one table each, with a Parquet twin for pandas: the
+    // receiver's rows of the 90 benign and 30 attack packets are all in rx.csv.
+    let rx_csv = std::fs::read_to_string(out.join("rx.csv")).unwrap();
+    let header = rx_csv.lines().next().unwrap();
+    assert!(header.starts_with("station,src,digest,bytes,received_us"), "{header}");
+    let rx0_rows = rx_csv.lines().filter(|l| l.starts_with("rx0,")).count();
+    assert!(rx0_rows >= 120, "{rx0_rows} rows of rx0");
+    for t in ["tx", "rx", "events"] {
+        let p = std::fs::read(out.join(format!("{t}.parquet"))).unwrap();
+        assert!(p.starts_with(b"PAR1") && p.ends_with(b"PAR1"), "{t}.parquet");
+    }
     assert!(survivors(&out).is_empty(), "orphan stations: {:?}", survivors(&out));
 }
 

@@ -1,11 +1,13 @@
 //! The native half of the `v2xsec` Python package (`v2xsec._native`): the simulator, the
-//! sweep engine, the benchmark, the overhead report and `inspect`, called as libraries (no
-//! CLI in between). The GIL is released while Rust works; failures raise the typed
-//! exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
+//! sweep engine, the benchmark, the overhead report, `inspect` and the security stack
+//! (`security`: PKI, SN-ENCAP, SN-DECAP), called as libraries (no CLI in between). The GIL
+//! is released while Rust works; failures raise the typed exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
 //! pandas DataFrames and runs sweeps on Dask.
 
+mod security;
+
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::{Path, PathBuf};
@@ -33,6 +35,18 @@ create_exception!(
 );
 create_exception!(_native, DecodeError, V2xError, "Bytes that no decoder accepts.");
 create_exception!(_native, BenchError, V2xError, "The benchmark could not run.");
+create_exception!(
+    _native,
+    PkiError,
+    V2xError,
+    "A PKI directory is missing, damaged or cannot do what was asked."
+);
+create_exception!(
+    _native,
+    EncapError,
+    V2xError,
+    "SN-ENCAP refused to sign or encrypt (e.g. an expired ticket, a PSID outside its permissions)."
+);
 
 /// An error from the Rust side, kept typed until it becomes a Python exception.
 enum Failure {
@@ -41,6 +55,10 @@ enum Failure {
     Sweep(String),
     Decode(String),
     Bench(String),
+    Pki(String),
+    Encap(String),
+    /// A bad argument (raised as Python's `ValueError`).
+    Value(String),
 }
 
 impl From<Failure> for PyErr {
@@ -51,6 +69,9 @@ impl From<Failure> for PyErr {
             Failure::Sweep(m) => SweepError::new_err(m),
             Failure::Decode(m) => DecodeError::new_err(m),
             Failure::Bench(m) => BenchError::new_err(m),
+            Failure::Pki(m) => PkiError::new_err(m),
+            Failure::Encap(m) => EncapError::new_err(m),
+            Failure::Value(m) => PyValueError::new_err(m),
         }
     }
 }
@@ -128,7 +149,7 @@ fn sim(
             v2x_sim::output::write_all(&results, dir).map_err(sim_failure)?;
         }
         let summary = v2x_sim::output::summary(&results).to_string();
-        Ok((summary, v2x_sweep::record::rows(&results), results.wall_s))
+        Ok((summary, v2x_sim::tidy::rows(&results), results.wall_s))
     })?;
     let d = PyDict::new(py);
     d.set_item("summary", summary)?;
@@ -310,6 +331,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SweepError", py.get_type::<SweepError>())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("BenchError", py.get_type::<BenchError>())?;
+    m.add("PkiError", py.get_type::<PkiError>())?;
+    m.add("EncapError", py.get_type::<EncapError>())?;
+    m.add_class::<security::PyPki>()?;
+    m.add_class::<security::PySender>()?;
+    m.add_class::<security::PyReceiver>()?;
     m.add_function(wrap_pyfunction!(sim, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_runs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_run_one, m)?)?;

@@ -64,6 +64,22 @@ sign_cost_us = 500.0
     assert (tmp_path / "res" / "summary.json").is_file()
 
 
+def test_results_folder_tables_load_into_pandas_from_parquet(tiny, tmp_path):
+    r = v2xsec.sim(tiny, out=tmp_path / "res")
+    res = tmp_path / "res"
+    # The tidy per-replication table of the folder is the table the API returns.
+    tidy = pd.read_parquet(res / "results.parquet")
+    pd.testing.assert_frame_equal(tidy, r.table, check_dtype=False)
+    # Every CSV of the folder has its typed Parquet twin with the same rows.
+    for name in ("results", "runs", "pdr_vs_distance", "delay_distributions"):
+        p = pd.read_parquet(res / f"{name}.parquet")
+        c = pd.read_csv(res / f"{name}.csv")
+        pd.testing.assert_frame_equal(p, c, check_dtype=False)
+    runs = pd.read_parquet(res / "runs.parquet")
+    assert runs["replication"].dtype.kind == "i" and runs["pdr_network"].dtype.kind == "f"
+    assert len(runs) == 4  # 2 variants x 2 replications
+
+
 def test_errors_are_typed_exceptions(tiny, tmp_path):
     bad = dict(tiny, duration_s=-1.0)
     with pytest.raises(v2xsec.ScenarioError, match="duration_s"):

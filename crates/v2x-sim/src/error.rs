@@ -67,6 +67,11 @@ pub enum SimError {
     },
     #[error("CSV output: {0}")]
     Csv(#[source] csv::Error),
+    #[error("plot: {0}")]
+    Plot(String),
+    /// A results table (CSV and the Parquet file beside it) could not be written.
+    #[error("cannot write table {0}")]
+    Table(#[from] v2x_report::table::TableError),
 }
 
 /// Why a variant's costs or sizes cannot be resolved.

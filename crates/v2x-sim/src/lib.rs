@@ -6,7 +6,8 @@
 //! - [`channel`], [`phy`]: path loss, Nakagami fading, noise, 802.11p timing, error rates;
 //! - [`engine`]: MAC (EDCA broadcast), SINR reception, security processing, applications;
 //! - [`security`], [`verifier`]: per-protocol sizes/schedules and the verification queue;
-//! - [`metrics`], [`histogram`], [`output`]: streaming metrics and the results folder.
+//! - [`metrics`], [`histogram`], [`output`]: streaming metrics and the results folder;
+//! - [`tidy`]: the results as tidy per-replication rows (`results.csv` / `.parquet`).
 //!
 //! The simulator needs no real cryptography: service times come from processor profiles
 //! ([`v2x_profile`]), either shipped paper profiles or `v2x bench` output. Variants in
@@ -26,6 +27,7 @@ pub mod security;
 pub mod signer_tables;
 pub mod spatial;
 pub mod station_crypto;
+pub mod tidy;
 pub mod verifier;
 
 pub use error::{CostsError, MobilityError, ScenarioError, SimError};

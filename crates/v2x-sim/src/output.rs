@@ -1,14 +1,15 @@
-//! The results folder: resolved configuration, `summary.json`, CSV tables, SVG plots and a
-//! self-contained `report.html`.
+//! The results folder: resolved configuration, `summary.json`, CSV tables (each with a typed
+//! `.parquet` beside it; `results.csv` holds the tidy per-replication rows of [`crate::tidy`]),
+//! SVG plots and a self-contained `report.html`.
 
 use crate::error::SimError;
 use crate::histogram::Histogram;
 use crate::metrics::RunMetrics;
 use crate::{SimResults, VariantResult};
-use plotters::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
 use v2x_report::html::{Cell, Page};
+use v2x_report::plot::{steps, Line, LineChart, Scale};
 
 /// Mean over replications and the half-width of its 95% confidence interval (Student t,
 /// the same table as the bench); runs without a value (NaN) are left out.
@@ -119,6 +120,11 @@ fn finish(w: csv::Writer<Vec<u8>>) -> Result<String, SimError> {
     String::from_utf8(bytes).map_err(|e| SimError::Csv(csv::Error::from(std::io::Error::other(e))))
 }
 
+/// Writes a CSV table and the typed Parquet file beside it (for pandas).
+fn write_table(dir: &Path, name: &str, csv_text: &str) -> Result<(), SimError> {
+    Ok(v2x_report::table::write_csv_and_parquet(dir, name, csv_text)?)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), SimError> {
     let p = dir.join(name);
     std::fs::write(&p, text).map_err(|e| SimError::Output {
@@ -153,6 +159,8 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
         "summary.json",
         &serde_json::to_string_pretty(&sum).unwrap_or_default(),
     )?;
+
+    write_table(dir, "results.csv", &crate::tidy::csv_text(r).map_err(SimError::Csv)?)?;
 
     let bin = r.scenario.metrics.distance_bin_m;
     let mut pdr = table(&[
@@ -191,7 +199,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             )?;
         }
     }
-    write(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
+    write_table(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
 
     let mut dist = table(&["variant", "metric", "value_ms", "count_at_or_below", "cdf", "ccdf"]);
     for v in &r.variants {
@@ -212,7 +220,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             }
         }
     }
-    write(dir, "delay_distributions.csv", &finish(dist)?)?;
+    write_table(dir, "delay_distributions.csv", &finish(dist)?)?;
 
     let mut rows = table(&[
         "variant",
@@ -249,7 +257,7 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             )?;
         }
     }
-    write(dir, "runs.csv", &finish(rows)?)?;
+    write_table(dir, "runs.csv", &finish(rows)?)?;
 
     if r.scenario.metrics.per_pair_counts {
         let mut pairs = table(&[
@@ -277,10 +285,10 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
                 )?;
             }
         }
-        write(dir, "per_pair_counts.csv", &finish(pairs)?)?;
+        write_table(dir, "per_pair_counts.csv", &finish(pairs)?)?;
     }
 
-    let plots = plots(r);
+    let plots = plots(r)?;
     for (name, svg) in &plots {
         write(dir, name, svg)?;
     }
@@ -298,137 +306,193 @@ fn histograms(m: &RunMetrics) -> [(&'static str, &Histogram); 5] {
     ]
 }
 
-type Series = (String, Vec<(f64, f64)>);
-
-fn line_chart(title: &str, x_desc: &str, y_desc: &str, series: &[Series], log_y: bool) -> String {
-    let mut svg = String::new();
-    let xmax = series.iter().flat_map(|s| s.1.iter().map(|p| p.0)).fold(1e-3, f64::max) * 1.05;
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let mut builder = ChartBuilder::on(&root);
-        builder
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(42)
-            .y_label_area_size(56);
-        macro_rules! draw {
-            ($chart:expr) => {{
-                let mut chart = $chart;
-                let _ = chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw();
-                for (i, (name, pts)) in series.iter().enumerate() {
-                    let color = Palette99::pick(i).to_rgba();
-                    let pts: Vec<(f64, f64)> = pts
-                        .iter()
-                        .copied()
-                        .filter(|p| p.1.is_finite() && (!log_y || p.1 > 0.0))
-                        .collect();
-                    if let Ok(a) = chart.draw_series(LineSeries::new(pts, color.stroke_width(2))) {
-                        a.label(name.as_str())
-                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-                    }
-                }
-                let _ = chart
-                    .configure_series_labels()
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK)
-                    .position(SeriesLabelPosition::UpperRight)
-                    .draw();
-            }};
-        }
-        if log_y {
-            if let Ok(c) = builder.build_cartesian_2d(0f64..xmax, (1e-5f64..1.0f64).log_scale()) {
-                draw!(c);
+/// A distribution of every variant as steps: CDF (or CCDF) over the histogram's counts,
+/// normalised by `total` (the histogram's count, or the CAMs received).
+fn distribution_lines(
+    r: &SimResults,
+    sel: fn(&RunMetrics) -> &Histogram,
+    ccdf: bool,
+    norm_by_received: bool,
+) -> (Vec<Line>, Scale) {
+    let cums: Vec<Vec<(f64, f64)>> = r
+        .variants
+        .iter()
+        .map(|v| {
+            let h = sel(&v.pooled);
+            let total = if norm_by_received {
+                v.pooled.security_arrivals.max(1) as f64
+            } else {
+                h.count.max(1) as f64
+            };
+            h.cumulative()
+                .into_iter()
+                .map(|(x, c)| {
+                    let cdf = c as f64 / total;
+                    (x, if ccdf { 1.0 - cdf } else { cdf })
+                })
+                .collect()
+        })
+        .collect();
+    let x_scale = Scale::for_values(cums.iter().flatten().map(|p| p.0));
+    let lines = r
+        .variants
+        .iter()
+        .zip(cums)
+        .enumerate()
+        .map(|(i, (v, cum))| {
+            let x0 = match x_scale {
+                Scale::Linear => 0.0,
+                Scale::Log => cum.first().map_or(1.0, |p| p.0),
+            };
+            Line {
+                label: v.name.clone(),
+                colour: i,
+                points: steps(x0, if ccdf { 1.0 } else { 0.0 }, &cum),
+                ..Line::default()
             }
-        } else if let Ok(c) = builder.build_cartesian_2d(0f64..xmax, 0f64..1.05f64) {
-            draw!(c);
-        }
-        let _ = root.present();
-    }
-    svg
+        })
+        .collect();
+    (lines, x_scale)
 }
 
-fn plots(r: &SimResults) -> Vec<(String, String)> {
+/// PDR vs distance per variant: radio (dashed) and verified (solid) in the variant's colour,
+/// the mean over replications with its 95 % confidence band.
+fn pdr_lines(r: &SimResults) -> Vec<Line> {
     let bin = r.scenario.metrics.distance_bin_m;
-    let mut pdr: Vec<Series> = Vec::new();
-    for v in &r.variants {
-        let pts = |sel: fn(&crate::metrics::DistanceBin) -> u64| -> Vec<(f64, f64)> {
-            v.pooled
-                .bins
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.attempts > 0)
-                .map(|(i, b)| ((i as f64 + 0.5) * bin, sel(b) as f64 / b.attempts as f64))
-                .collect()
-        };
-        pdr.push((format!("{} network", v.name), pts(|b| b.received)));
-        pdr.push((format!("{} verified", v.name), pts(|b| b.verified)));
-    }
-    let dist = |sel: fn(&RunMetrics) -> &Histogram, ccdf: bool, norm_by_received: bool| -> Vec<Series> {
-        r.variants
-            .iter()
-            .map(|v| {
-                let h = sel(&v.pooled);
-                let total = if norm_by_received {
-                    v.pooled.security_arrivals.max(1) as f64
-                } else {
-                    h.count.max(1) as f64
-                };
-                let mut pts = vec![(0.0, if ccdf { 1.0 } else { 0.0 })];
-                for (x, c) in h.cumulative() {
-                    let cdf = c as f64 / total;
-                    pts.push((x, if ccdf { 1.0 - cdf } else { cdf }));
+    let mut lines = Vec::new();
+    for (i, v) in r.variants.iter().enumerate() {
+        let nbins = v.runs.iter().map(|m| m.bins.len()).max().unwrap_or(0);
+        for (what, dashed, sel) in [
+            (
+                "radio",
+                true,
+                (|b: &crate::metrics::DistanceBin| b.received) as fn(&crate::metrics::DistanceBin) -> u64,
+            ),
+            ("verified", false, |b: &crate::metrics::DistanceBin| b.verified),
+        ] {
+            let mut points = Vec::new();
+            let mut band = Vec::new();
+            for k in 0..nbins {
+                let ratios: Vec<f64> = v
+                    .runs
+                    .iter()
+                    .filter_map(|m| m.bins.get(k))
+                    .filter(|b| b.attempts > 0)
+                    .map(|b| sel(b) as f64 / b.attempts as f64)
+                    .collect();
+                if ratios.is_empty() {
+                    continue;
                 }
-                (v.name.clone(), pts)
-            })
-            .collect()
+                let x = (k as f64 + 0.5) * bin;
+                let (mean, ci) = mean_ci(&ratios);
+                points.push((x, mean));
+                if ci.is_finite() {
+                    band.push((x, (mean - ci).max(0.0), (mean + ci).min(1.0)));
+                }
+            }
+            lines.push(Line {
+                label: format!("{} {what}", v.name),
+                colour: i,
+                dashed,
+                points,
+                band,
+                ..Line::default()
+            });
+        }
+    }
+    lines
+}
+
+fn plots(r: &SimResults) -> Result<Vec<(String, String)>, SimError> {
+    let reps = r.scenario.replications;
+    let band_note = if reps > 1 {
+        format!("mean of {reps} replications; band: 95 % confidence interval")
+    } else {
+        "one replication (no confidence band)".to_string()
     };
-    vec![
+    let chart = |title: &str,
+                 x_label: &str,
+                 y_label: &str,
+                 (lines, x_scale): (Vec<Line>, Scale),
+                 y_scale,
+                 y_range,
+                 note: Option<String>| LineChart {
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        x_scale,
+        y_scale,
+        y_range,
+        lines,
+        note,
+    };
+    let distribution_note = Some("steps of the streaming histogram (bins of 1/128 relative width)".to_string());
+    let charts = [
         (
-            "pdr_vs_distance.svg".into(),
-            line_chart("Packet delivery ratio vs distance", "distance (m)", "PDR", &pdr, false),
+            "pdr_vs_distance.svg",
+            chart(
+                "Packet delivery ratio vs distance",
+                "distance (m)",
+                "PDR",
+                (pdr_lines(r), Scale::Linear),
+                Scale::Linear,
+                Some((0.0, 1.0)),
+                Some(format!("dashed: radio, solid: verified; {band_note}")),
+            ),
         ),
         (
-            "mac_delay_ccdf.svg".into(),
-            line_chart(
+            "mac_delay_ccdf.svg",
+            chart(
                 "MAC delay CCDF",
                 "MAC delay (ms)",
                 "P(delay > x)",
-                &dist(|m| &m.mac_delay, true, false),
-                true,
+                distribution_lines(r, |m| &m.mac_delay, true, false),
+                Scale::Log,
+                Some((1e-5, 1.0)),
+                distribution_note.clone(),
             ),
         ),
         (
-            "verification_latency_cdf.svg".into(),
-            line_chart(
-                "Verification latency CDF (share of CAMs received by the radio)",
-                "latency from reception to verified (ms)",
-                "fraction",
-                &dist(|m| &m.verification_latency, false, true),
-                false,
+            "verification_latency_cdf.svg",
+            chart(
+                "Verification latency CDF",
+                "reception to verified (ms)",
+                "share of CAMs received",
+                distribution_lines(r, |m| &m.verification_latency, false, true),
+                Scale::Linear,
+                Some((0.0, 1.0)),
+                Some("normalised by CAMs received by the radio (as paper 004 Fig. 5)".into()),
             ),
         ),
         (
-            "e2e_delay_cdf.svg".into(),
-            line_chart(
+            "e2e_delay_cdf.svg",
+            chart(
                 "End-to-end delay CDF",
                 "delay (ms)",
                 "fraction",
-                &dist(|m| &m.e2e_delay, false, false),
-                false,
+                distribution_lines(r, |m| &m.e2e_delay, false, false),
+                Scale::Linear,
+                Some((0.0, 1.0)),
+                distribution_note.clone(),
             ),
         ),
         (
-            "inter_arrival_cdf.svg".into(),
-            line_chart(
+            "inter_arrival_cdf.svg",
+            chart(
                 "Inter-arrival time CDF",
                 "inter-arrival (ms)",
                 "fraction",
-                &dist(|m| &m.inter_arrival, false, false),
-                false,
+                distribution_lines(r, |m| &m.inter_arrival, false, false),
+                Scale::Linear,
+                Some((0.0, 1.0)),
+                distribution_note,
             ),
         ),
-    ]
+    ];
+    charts
+        .into_iter()
+        .map(|(name, c)| Ok((name.to_string(), c.render().map_err(|e| SimError::Plot(e.to_string()))?)))
+        .collect()
 }
 
 fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> String {

@@ -99,7 +99,6 @@ pub fn merge(sweep: &Sweep, out: &Path) -> Result<(usize, usize), SweepError> {
         }
     }
     let t = table::build(&records, &sweep.axis_keys());
-    table::write_parquet(&t, &out.join("results.parquet"))?;
-    table::write_csv(&t, &out.join("results.csv"))?;
+    table::write(&t, out)?;
     Ok((records.iter().map(|r| r.rows.len()).sum(), missing))
 }

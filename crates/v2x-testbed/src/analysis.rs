@@ -256,6 +256,34 @@ pub fn table(s: &Summary) -> String {
     out
 }
 
+/// Every station's log rows as one table, CSV text with a header.
+fn merged<T: serde::de::DeserializeOwned + serde::Serialize>(logs: &Path, file: &str) -> std::io::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut dirs: Vec<_> = std::fs::read_dir(logs)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        for row in read_rows::<T>(&dir.join(file)).unwrap_or_default() {
+            w.serialize(row).map_err(std::io::Error::other)?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| std::io::Error::other(e.to_string()))?;
+    String::from_utf8(bytes).map_err(std::io::Error::other)
+}
+
+/// Writes the stations' logs merged into `tx`, `rx` and `events` tables in `out`, each a
+/// CSV with a typed Parquet file beside it (for pandas).
+pub fn write_tables(logs: &Path, out: &Path) -> std::io::Result<()> {
+    let table = |name: &str, text: String| {
+        v2x_report::table::write_csv_and_parquet(out, name, &text).map_err(std::io::Error::other)
+    };
+    table(TX_FILE, merged::<TxRecord>(logs, TX_FILE)?)?;
+    table(RX_FILE, merged::<RxRecord>(logs, RX_FILE)?)?;
+    table(EVENTS_FILE, merged::<EventRecord>(logs, EVENTS_FILE)?)
+}
+
 /// Writes `summary.json` and `report.md` into `out`.
 pub fn write(s: &Summary, out: &Path) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(s).map_err(std::io::Error::other)?;

@@ -11,11 +11,14 @@ use crate::BenchError;
 use std::path::{Path, PathBuf};
 
 /// Files written by [`write_all`], relative to the results folder.
-pub const FILES: [&str; 11] = [
+pub const FILES: [&str; 14] = [
     "results.json",
     "measurements.csv",
+    "measurements.parquet",
     "scaling.csv",
+    "scaling.parquet",
     "comparison.csv",
+    "comparison.parquet",
     "results.md",
     "comparison.md",
     "profile.json",
@@ -45,9 +48,14 @@ pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, Bench
     })?;
     let p = |name: &str| dir.join(name);
     write_file(&p("results.json"), to_json(result)?.as_bytes())?;
-    write_file(&p("measurements.csv"), &csv::measurements(result)?)?;
-    write_file(&p("scaling.csv"), &csv::scaling(result)?)?;
-    write_file(&p("comparison.csv"), &csv::comparison(result)?)?;
+    // Each table as CSV and, typed, as Parquet beside it (for pandas).
+    let table = |name: &str, bytes: Vec<u8>| -> Result<(), BenchError> {
+        let text = String::from_utf8(bytes).map_err(|e| ::csv::Error::from(std::io::Error::other(e)))?;
+        Ok(v2x_report::table::write_csv_and_parquet(dir, name, &text)?)
+    };
+    table("measurements.csv", csv::measurements(result)?)?;
+    table("scaling.csv", csv::scaling(result)?)?;
+    table("comparison.csv", csv::comparison(result)?)?;
     write_file(&p("results.md"), markdown::results(result).as_bytes())?;
     write_file(&p("comparison.md"), markdown::comparison(result).as_bytes())?;
     let profile = profile::from_result(result);

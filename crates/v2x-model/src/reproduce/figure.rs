@@ -1,8 +1,9 @@
 //! Paper versus ours for a simulated scenario, as a journal-column SVG: one category per
-//! published statistic, one colour per variant in both panels, our mean (filled circle)
-//! with its 95% confidence interval over replications (bar), the paper's value (hollow
-//! triangle) beside it, fractions on a linear 0-1 axis and delays on a log axis (their
-//! range spans three decades), the legend below the plot.
+//! published statistic, one colour per variant in both panels (those of
+//! [`v2x_report::plot`]), our mean (filled circle) with its 95% confidence interval over
+//! replications (bar), the paper's value (hollow triangle) beside it, fractions on a linear
+//! 0-1 axis and delays on a log axis (their range spans three decades), the legend below
+//! the plot.
 
 use super::sim::value;
 use crate::figures::FigureError;
@@ -10,19 +11,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use v2x_bench::metric::Metric;
 use v2x_bench::papers::PaperValue;
+use v2x_report::plot::colour;
 use v2x_sim::SimResults;
 
 const WIDTH: u32 = 480;
 const PLOT_HEIGHT: u32 = 330;
 const FONT: &str = "sans-serif";
-/// Okabe-Ito: black for no security, vermillion and blue for the security variants.
-const COLOURS: [RGBColor; 5] = [
-    RGBColor(0, 0, 0),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 114, 178),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-];
 
 fn err<E: std::fmt::Display>(e: E) -> FigureError {
     FigureError::Draw(e.to_string())
@@ -176,7 +170,7 @@ where
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
     for p in points {
-        let colour = COLOURS[p.variant % COLOURS.len()];
+        let colour = colour(p.variant);
         let x = offset(p);
         let area = chart.plotting_area();
         if let Some((v, ci)) = p.ours {
@@ -202,7 +196,7 @@ where
 
 fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, variants: &[String]) -> Result<(), FigureError> {
     for (i, v) in variants.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
+        let colour = colour(i);
         let y = 10 + i as i32 * 20;
         area.draw(&Circle::new((70, y), 4, colour.filled())).map_err(err)?;
         area.draw(&TriangleMarker::new((90, y), 6, colour.stroke_width(2)))

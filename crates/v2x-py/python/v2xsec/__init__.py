@@ -5,7 +5,9 @@
 - ``sweep(spec, out, client=None)``: a parameter sweep, in this process or on a Dask
   cluster (one task per run), written as per-run folders and one tidy Parquet table;
 - ``bench(...)``, ``overhead()``, ``inspect(data)``: the benchmark, the overhead report and
-  the decoder, as Python objects.
+  the decoder, as Python objects;
+- ``Pki``, ``Sender.encap``, ``Receiver.decap`` (and one-shot ``encap``/``decap``): the
+  1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason.
 
 Errors raise subclasses of ``V2xError``. The native code releases the GIL while it works.
 """
@@ -24,11 +26,14 @@ from . import _native
 from ._native import (
     BenchError,
     DecodeError,
+    EncapError,
+    PkiError,
     ScenarioError,
     SimulationError,
     SweepError,
     V2xError,
 )
+from .security import Decapped, Pki, Receiver, Rejected, Sender, decap, encap
 from .sweep import SweepResult, sweep, sweep_runs
 
 __all__ = [
@@ -41,7 +46,16 @@ __all__ = [
     "overhead",
     "inspect",
     "Inspected",
+    "Pki",
+    "Sender",
+    "Receiver",
+    "Decapped",
+    "encap",
+    "decap",
     "V2xError",
+    "Rejected",
+    "PkiError",
+    "EncapError",
     "ScenarioError",
     "SimulationError",
     "SweepError",

@@ -1,0 +1,365 @@
+//! The security stack for Python: a PKI directory (`Pki`), a signing station (`Sender`,
+//! SN-ENCAP) and a receiver (`Receiver`, SN-DECAP with its state: learnt certificates,
+//! replay window, P2PCD), over the same `v2x_security` types the CLI uses. One `Receiver`
+//! kept across calls is a real receiver: digest-signed messages verify once the signer's
+//! certificate was seen, and a second copy of a message is a replay.
+//!
+//! Times cross the boundary as Unix seconds (floats); the Python half turns them into
+//! `datetime`s. A rejection is not an exception here: `decap` returns the verdict with the
+//! reason code, and the Python half raises `Rejected` from it.
+
+use crate::Failure;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use v2x_security::{
+    Certificate, DecapMode, EncapRequest, GeoPoint, ItsAid, Location, Pki, PkiConfig, ProfileKind, Recipient,
+    SecurityEntity, TaiTime, TicketSpec,
+};
+
+fn pki_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::Pki(e.to_string())
+}
+
+/// `at` (Unix seconds) as 1609.2 time, or now.
+fn tai(at: Option<f64>) -> Result<TaiTime, Failure> {
+    match at {
+        None => Ok(TaiTime::now()),
+        Some(s) if s.is_finite() => TaiTime::from_unix_micros((s * 1e6).round() as i64)
+            .ok_or_else(|| Failure::Value(format!("time {s} s is before 2004 (1609.2 time starts there)"))),
+        Some(s) => Err(Failure::Value(format!("time {s} is not a number of seconds"))),
+    }
+}
+
+fn unix_seconds(t: TaiTime) -> Option<f64> {
+    t.to_unix_micros().map(|us| us as f64 / 1e6)
+}
+
+fn parse_psid(s: &str) -> Result<ItsAid, Failure> {
+    ItsAid::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = ItsAid::NAMED.iter().filter_map(|a| a.name()).collect();
+        Failure::Value(format!(
+            "unknown PSID {s:?}: give a number (e.g. 36 or 0x24) or one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+fn certificate(bytes: &[u8], what: &str) -> Result<Arc<Certificate>, Failure> {
+    Certificate::from_bytes(bytes)
+        .map(Arc::new)
+        .map_err(|e| Failure::Decode(format!("{what} is not a 1609.2 certificate: {e}")))
+}
+
+/// A PKI directory (`v2x pki`): root CA, EA, AA, stations with their pseudonym tickets, CRL.
+#[pyclass(module = "v2xsec._native", name = "Pki")]
+pub struct PyPki {
+    pki: Pki,
+}
+
+#[pymethods]
+impl PyPki {
+    /// Opens an existing PKI directory.
+    #[new]
+    fn open(dir: PathBuf) -> PyResult<Self> {
+        let pki = Pki::open(&dir).map_err(|e| pki_failure(format!("opening PKI {}: {e}", dir.display())))?;
+        Ok(PyPki { pki })
+    }
+
+    /// Creates a PKI in `dir` (which must not hold one) with one station.
+    #[staticmethod]
+    #[pyo3(signature = (dir, station="station-1", curve="p256"))]
+    fn init(py: Python<'_>, dir: PathBuf, station: &str, curve: &str) -> PyResult<Self> {
+        let curve = v2x_crypto::Curve::from_short_name(curve)
+            .ok_or_else(|| Failure::Value(format!("unknown curve {curve:?} (p256, p384, bp256, bp384)")))?;
+        let config = PkiConfig {
+            curve,
+            ..PkiConfig::default()
+        };
+        let pki = py
+            .detach(|| Pki::init(&dir, config, station))
+            .map_err(|e| pki_failure(format!("creating PKI in {}: {e}", dir.display())))?;
+        Ok(PyPki { pki })
+    }
+
+    #[getter]
+    fn dir(&self) -> PathBuf {
+        self.pki.dir().to_path_buf()
+    }
+
+    #[getter]
+    fn stations(&self) -> Vec<String> {
+        self.pki.stations()
+    }
+
+    /// HashedId8 (hex) of the root CA, the EA and the AA.
+    fn authorities(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("root", self.pki.root().certificate.hashed_id8().to_string()),
+            ("ea", self.pki.ea().certificate.hashed_id8().to_string()),
+            ("aa", self.pki.aa().certificate.hashed_id8().to_string()),
+        ]
+    }
+
+    /// Issues `count` tickets for `station` (enrolled on first use); returns their HashedId8s.
+    #[pyo3(signature = (station, count=1, psids=Vec::new(), validity_s=604_800, encryption_key=true))]
+    fn issue(
+        &self,
+        py: Python<'_>,
+        station: &str,
+        count: usize,
+        psids: Vec<String>,
+        validity_s: u64,
+        encryption_key: bool,
+    ) -> PyResult<Vec<String>> {
+        if count == 0 || count > 100_000 {
+            return Err(Failure::Value("count must be between 1 and 100000".into()).into());
+        }
+        if validity_s == 0 {
+            return Err(Failure::Value("validity_s must be positive".into()).into());
+        }
+        let psids = if psids.is_empty() {
+            self.pki.config().psids.clone()
+        } else {
+            psids.iter().map(|s| parse_psid(s)).collect::<Result<_, _>>()?
+        };
+        let mut spec = TicketSpec::new(&psids, Duration::from_secs(validity_s));
+        spec.encryption_key = encryption_key;
+        let issued = py
+            .detach(|| self.pki.issue_tickets(station, count, &spec))
+            .map_err(pki_failure)?;
+        Ok(issued.iter().map(|t| t.certificate.hashed_id8().to_string()).collect())
+    }
+
+    /// The tickets of `station`: (HashedId8 hex, certificate C-OER bytes), in ticket order.
+    fn tickets<'py>(&self, py: Python<'py>, station: &str) -> PyResult<Vec<(String, Bound<'py, PyBytes>)>> {
+        let tickets = self.pki.tickets(station).map_err(pki_failure)?;
+        Ok(tickets
+            .iter()
+            .map(|t| {
+                (
+                    t.certificate.hashed_id8().to_string(),
+                    PyBytes::new(py, t.certificate.encoded()),
+                )
+            })
+            .collect())
+    }
+
+    /// Revokes a certificate (C-OER bytes): the root re-issues the CRL; returns its serial.
+    fn revoke(&mut self, certificate_bytes: &[u8]) -> PyResult<u32> {
+        let cert = certificate(certificate_bytes, "the certificate to revoke")?;
+        Ok(self.pki.revoke(&cert).map_err(pki_failure)?)
+    }
+
+    /// A signing station: `station`'s first valid ticket (or the one at `pseudonym`).
+    #[pyo3(signature = (station, pseudonym=None))]
+    fn sender(&self, station: &str, pseudonym: Option<usize>) -> PyResult<PySender> {
+        let mut pool = self.pki.pseudonyms(station).map_err(pki_failure)?;
+        if pool.is_empty() {
+            return Err(pki_failure(format!("station {station} has no ticket")).into());
+        }
+        if let Some(i) = pseudonym {
+            if pool.select(i).is_none() {
+                return Err(Failure::Value(format!(
+                    "pseudonym {i}: station {station} has {} tickets (0 to {})",
+                    pool.len(),
+                    pool.len() - 1
+                ))
+                .into());
+            }
+        }
+        let chain = vec![self.pki.aa().certificate.clone(), self.pki.root().certificate.clone()];
+        let entity = SecurityEntity::with_pseudonyms(self.pki.trust_store().map_err(pki_failure)?, pool, chain);
+        Ok(PySender {
+            entity,
+            station: station.to_owned(),
+        })
+    }
+
+    /// A receiver trusting this PKI; with `station`, it also decrypts with that station's
+    /// ticket keys. `signature_only` is the insecure lab mode (only the message signature).
+    #[pyo3(signature = (station=None, signature_only=false, sender_clock_omits_leap_seconds=false))]
+    fn receiver(
+        &self,
+        station: Option<&str>,
+        signature_only: bool,
+        sender_clock_omits_leap_seconds: bool,
+    ) -> PyResult<PyReceiver> {
+        let mut entity = SecurityEntity::new(self.pki.trust_store().map_err(pki_failure)?);
+        if let Some(station) = station {
+            for t in self.pki.tickets(station).map_err(pki_failure)? {
+                if let Some(k) = t.encryption_key {
+                    entity.add_decryption_key(t.certificate.clone(), k);
+                }
+            }
+        }
+        if signature_only {
+            entity.set_decap_mode(DecapMode::SignatureOnly);
+        }
+        if sender_clock_omits_leap_seconds {
+            entity.policy_mut().sender_clock_lag = v2x_security::LEAP_SECONDS_SINCE_2004;
+        }
+        Ok(PyReceiver { entity })
+    }
+}
+
+/// SN-ENCAP with a station's pseudonym tickets. It keeps the sender's state: a CAM carries
+/// the full certificate once per second and after a pseudonym change, a digest otherwise.
+#[pyclass(module = "v2xsec._native", name = "Sender")]
+pub struct PySender {
+    entity: SecurityEntity,
+    station: String,
+}
+
+#[pymethods]
+impl PySender {
+    #[getter]
+    fn station(&self) -> &str {
+        &self.station
+    }
+
+    /// The signing ticket: (HashedId8 hex, certificate C-OER bytes).
+    fn certificate<'py>(&self, py: Python<'py>) -> Option<(String, Bound<'py, PyBytes>)> {
+        self.entity
+            .signing_certificate()
+            .map(|c| (c.hashed_id8().to_string(), PyBytes::new(py, c.encoded())))
+    }
+
+    /// Signs `payload` (and encrypts it to `encrypt_to`, a recipient certificate); returns
+    /// (message bytes, whether the full certificate signs). The `insecure_*` options are lab
+    /// options named as such.
+    #[pyo3(signature = (payload, profile="cam", psid=None, location=None, encrypt_to=None, at=None,
+                        insecure_unsigned=false, insecure_sign_outside_permissions=false,
+                        insecure_sign_with_invalid_ticket=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encap<'py>(
+        &mut self,
+        py: Python<'py>,
+        payload: &[u8],
+        profile: &str,
+        psid: Option<&str>,
+        location: Option<(f64, f64)>,
+        encrypt_to: Option<&[u8]>,
+        at: Option<f64>,
+        insecure_unsigned: bool,
+        insecure_sign_outside_permissions: bool,
+        insecure_sign_with_invalid_ticket: bool,
+    ) -> PyResult<(Bound<'py, PyBytes>, bool)> {
+        let kind = ProfileKind::from_name(profile)
+            .ok_or_else(|| Failure::Value(format!("unknown profile {profile:?} (cam, denm, generic)")))?;
+        let mut req = EncapRequest::new(kind, payload).at(tai(at)?);
+        if let Some(p) = psid {
+            req = req.with_psid(parse_psid(p)?);
+        }
+        if let Some((lat, lon)) = location {
+            if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+                return Err(Failure::Value(format!("location {lat},{lon} out of range")).into());
+            }
+            req = req.with_location(Location {
+                point: GeoPoint::from_degrees(lat, lon),
+                elevation: 0,
+            });
+        } else if kind == ProfileKind::Denm {
+            return Err(
+                Failure::Value("the denm profile needs location=(lat, lon), the generation location".into()).into(),
+            );
+        }
+        if let Some(bytes) = encrypt_to {
+            let cert = certificate(bytes, "encrypt_to")?;
+            if cert.encryption_key().is_none() {
+                return Err(Failure::Value("the encrypt_to certificate has no encryption key".into()).into());
+            }
+            req = req.encrypted_to(Recipient::Certificate(cert));
+        }
+        if insecure_unsigned {
+            req = req.unsigned();
+        }
+        let policy = self.entity.encap_policy_mut();
+        policy.insecure_sign_outside_permissions = insecure_sign_outside_permissions;
+        policy.insecure_sign_with_invalid_certificate = insecure_sign_with_invalid_ticket;
+        let out = self.entity.encap(&req).map_err(|e| Failure::Encap(e.to_string()))?;
+        Ok((PyBytes::new(py, &out.bytes), out.signer_was_certificate))
+    }
+
+    /// Moves to the next valid ticket (the next message carries its full certificate);
+    /// returns the new ticket's HashedId8 hex.
+    #[pyo3(signature = (at=None))]
+    fn change_pseudonym(&mut self, at: Option<f64>) -> PyResult<String> {
+        let before = self.entity.signing_certificate().map(|c| c.hashed_id8());
+        self.entity.rotate_pseudonym(tai(at)?);
+        let after = self.entity.signing_certificate().map(|c| c.hashed_id8());
+        match after {
+            Some(a) if Some(a) != before => Ok(a.to_string()),
+            _ => Err(pki_failure(format!(
+                "station {} has no other valid ticket (Pki.issue adds some)",
+                self.station
+            ))
+            .into()),
+        }
+    }
+}
+
+/// SN-DECAP with a receiver's state (learnt certificates, replay window, P2PCD).
+#[pyclass(module = "v2xsec._native", name = "Receiver")]
+pub struct PyReceiver {
+    entity: SecurityEntity,
+}
+
+#[pymethods]
+impl PyReceiver {
+    /// Verifies a secured message (bare, or inside a GeoNetworking packet) as of `at`
+    /// (Unix seconds; default now). Returns a dict: `accepted`, and `reason` and `detail`
+    /// when rejected, or the payload and what was verified when accepted.
+    #[pyo3(signature = (message, at=None))]
+    fn decap<'py>(&mut self, py: Python<'py>, message: &[u8], at: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+        let now = tai(at)?;
+        // A bare 1609.2 message starts with its version, 3; anything else may be a
+        // GeoNetworking packet around one (as `v2x decap` reads its input).
+        let bytes = match (message.first(), v2x_wire::geonet::GnPacket::parse(message)) {
+            (Some(3), _) => message,
+            (_, Ok(v2x_wire::geonet::GnPacket::Secured { secured, .. })) => secured,
+            _ => message,
+        };
+        let d = PyDict::new(py);
+        match self.entity.decap_at(bytes, now) {
+            Ok(m) => {
+                d.set_item("accepted", true)?;
+                d.set_item("payload", PyBytes::new(py, &m.payload))?;
+                d.set_item("signed", m.signed)?;
+                d.set_item("encrypted", m.encrypted)?;
+                d.set_item("psid", m.psid.map(|p| p.value()))?;
+                d.set_item("generation_time", m.generation_time.and_then(unix_seconds))?;
+                d.set_item(
+                    "generation_location",
+                    m.generation_location
+                        .map(|p| (f64::from(p.lat) / 1e7, f64::from(p.lon) / 1e7)),
+                )?;
+                d.set_item("signer", m.signer.as_ref().map(|c| c.hashed_id8().to_string()))?;
+                d.set_item("ssp", m.ssp.as_deref().map(|s| PyBytes::new(py, s)))?;
+                d.set_item(
+                    "mode",
+                    match m.mode {
+                        DecapMode::Strict => "strict",
+                        DecapMode::SignatureOnly => "signature-only",
+                    },
+                )?;
+                d.set_item("region_checked", m.region_checked)?;
+            }
+            Err(r) => {
+                d.set_item("accepted", false)?;
+                d.set_item("reason", r.reason.code())?;
+                d.set_item("detail", r.detail)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Signers whose certificate chain this receiver has validated (digest-signed messages
+    /// from them verify).
+    #[getter]
+    fn known_signers(&self) -> usize {
+        self.entity.trust_store().known_chains().len()
+    }
+}
