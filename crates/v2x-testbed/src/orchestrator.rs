@@ -317,11 +317,17 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcom
     Ok(outcome)
 }
 
-/// Runs `dir`'s probe of `scenario`, keeping its summary and report only.
+/// Runs `dir`'s probe of `scenario`, keeping its summary and report only (a flood probe's
+/// packet tables run to tens of MB).
 fn probe_run(scenario: &Scenario, dir: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
     let s = run_once(scenario, dir, station_exe)?;
     let _ = std::fs::remove_dir_all(dir.join("pki"));
     let _ = std::fs::remove_dir_all(dir.join("logs"));
+    for table in ["tx", "rx", "events"] {
+        for ext in ["csv", "parquet"] {
+            let _ = std::fs::remove_file(dir.join(format!("{table}.{ext}")));
+        }
+    }
     Ok(s)
 }
 
