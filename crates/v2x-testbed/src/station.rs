@@ -5,10 +5,12 @@
 //!
 //! Receiver pipeline: one socket thread reads datagrams, stamps them and routes them to
 //! a verifier thread by source address (so that one sender's packets meet one replay
-//! window, in order). Each verifier owns its own [`Authenticator`] and a bounded FIFO
-//! queue; a full queue drops the datagram (`queue-overflow`), and a packet that waited
-//! longer than the deadline is dropped unverified (`deadline-expired`) — the two kinds of
-//! security-layer loss PRESERVE's stack showed under flooding (paper 002 §4.2).
+//! window, in order). Each verifier owns its own [`Authenticator`] and a bounded queue
+//! (FIFO, or known signers first: [`crate::defence`]); a full queue drops the datagram
+//! (`queue-overflow`), and a packet that waited longer than the deadline is dropped
+//! unverified (`deadline-expired`) — the two kinds of security-layer loss PRESERVE's
+//! stack showed under flooding (paper 002 §4.2). The socket thread applies the enabled
+//! defences (rate limit, `precheck`) before a packet takes a queue slot.
 
 use crate::credentials::{BuildOptions, CredentialError, StationCredentials};
 use crate::defence::{Buckets, Header, HeaderReader, KnownSigners, Precheck, Pushed, SignerKey, WorkQueue};
