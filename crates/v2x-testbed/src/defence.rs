@@ -4,7 +4,7 @@
 //! | option | what it does | what it stops |
 //! |---|---|---|
 //! | `rate_limit_per_source_hz` | token bucket per source address, excess dropped before any work (`rate-limited`) | a flood from few addresses |
-//! | `precheck` | 1609.2 header checks on the socket thread, before the packet takes a queue slot: decodable signed data, PSID CAM/DENM, generation time fresh, digest signer already verified, carried certificate from a known issuer and valid, datagram not seen before (reasons as SN-DECAP names them, `unknown-issuer` for the issuer) | stale, future, replayed, unsigned, expired-certificate and foreign-issuer floods: each costs a parse, not a queue slot and an ECDSA verification |
+//! | `precheck` | 1609.2 header checks on the socket thread, before the packet takes a queue slot: decodable signed data, PSID CAM/DENM, generation time fresh, digest signer already verified (or its certificate already passed these checks), carried certificate from a known issuer and valid, datagram not seen before (reasons as SN-DECAP names them, `unknown-issuer` for the issuer) | stale, future, replayed, unsigned, expired-certificate and foreign-issuer floods: each costs a parse, not a queue slot and an ECDSA verification |
 //! | `known_signers_first` | a priority queue per verifier thread: packets whose signer (1609.2 certificate HashedId8; the source address for the other protocols) was verified before go first; the others wait in per-source round robin and are evicted first when the queue is full | floods of invalid signatures (A-SIG-01/04): benign signers, known after their first accepted packet, never wait behind the flood |
 //!
 //! SN-DECAP itself already orders its steps cheapest first (freshness, signer look-up and
