@@ -10,6 +10,7 @@ use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
 use crate::flood::{self, FloodResult, FloodSearch};
 use crate::load_plan::{self, LoadCell, LoadPlan};
+pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
 use serde::{Deserialize, Serialize};
 use std::net::{SocketAddr, UdpSocket};
@@ -50,93 +51,8 @@ pub struct Scenario {
     pub load_plan: Option<LoadPlan>,
 }
 
-/// The receiver's verifier pool and DoS defences.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReceiverOptions {
-    #[serde(default = "two")]
-    pub verifier_threads: u32,
-    #[serde(default = "queue")]
-    pub queue_capacity: usize,
-    #[serde(default = "deadline")]
-    pub deadline_ms: u64,
-    /// Defence: Hz per source address (0 = off); see [`crate::defence`].
-    #[serde(default)]
-    pub rate_limit_per_source_hz: f64,
-    /// Defence: cheap 1609.2 header checks before a packet is queued (ieee1609.2 only).
-    #[serde(default)]
-    pub precheck: bool,
-    /// Defence: packets of already verified signers are verified first.
-    #[serde(default)]
-    pub known_signers_first: bool,
-    /// Cap of each known signer's priority share, Hz (0 = no cap).
-    #[serde(default)]
-    pub known_signer_rate_hz: f64,
-    /// Lab setting: sleep this long after every decap that reached the signature check,
-    /// emulating a slower processor (0 = off).
-    #[serde(default)]
-    pub emulated_verify_cost_us: u64,
-    /// `[receiver.verifier]`: `strategy = "plain"` (default) or `"precomputed"` (opt-in
-    /// per-signer tables, with `build_after`, `max_bytes`, `window`, `max_tracked`).
-    #[serde(default)]
-    pub verifier: v2x_crypto::VerifyStrategy,
-}
-
-impl Default for ReceiverOptions {
-    fn default() -> Self {
-        ReceiverOptions {
-            verifier_threads: 2,
-            queue_capacity: 1024,
-            deadline_ms: 100,
-            rate_limit_per_source_hz: 0.0,
-            precheck: false,
-            known_signers_first: false,
-            known_signer_rate_hz: 0.0,
-            emulated_verify_cost_us: 0,
-            verifier: v2x_crypto::VerifyStrategy::Plain,
-        }
-    }
-}
-
-impl ReceiverOptions {
-    /// The defences switched on, by option name.
-    pub fn defences(&self) -> Vec<String> {
-        let mut d = Vec::new();
-        if self.rate_limit_per_source_hz > 0.0 {
-            d.push(format!("rate_limit_per_source_hz = {}", self.rate_limit_per_source_hz));
-        }
-        if self.precheck {
-            d.push("precheck".into());
-        }
-        if self.known_signers_first {
-            d.push("known_signers_first".into());
-        }
-        d
-    }
-
-    /// The same receiver with every defence off.
-    pub fn undefended(&self) -> ReceiverOptions {
-        ReceiverOptions {
-            rate_limit_per_source_hz: 0.0,
-            precheck: false,
-            known_signers_first: false,
-            known_signer_rate_hz: 0.0,
-            ..self.clone()
-        }
-    }
-}
-
 fn one() -> u32 {
     1
-}
-fn two() -> u32 {
-    2
-}
-fn queue() -> usize {
-    1024
-}
-fn deadline() -> u64 {
-    100
 }
 
 /// `count` attacker processes of one case.
@@ -438,15 +354,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         linger_s: 1.0,
         start_at_us: start_at,
         payload_len: crate::payload::DEFAULT_PAYLOAD_LEN,
-        verifier_threads: scenario.receiver.verifier_threads,
-        queue_capacity: scenario.receiver.queue_capacity,
-        deadline_ms: scenario.receiver.deadline_ms,
-        rate_limit_per_source_hz: scenario.receiver.rate_limit_per_source_hz,
-        precheck: scenario.receiver.precheck,
-        known_signers_first: scenario.receiver.known_signers_first,
-        known_signer_rate_hz: scenario.receiver.known_signer_rate_hz,
-        emulated_verify_cost_us: scenario.receiver.emulated_verify_cost_us,
-        verifier: scenario.receiver.verifier,
+        receiver: scenario.receiver.clone(),
         pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
     };

@@ -151,37 +151,9 @@ pub struct StationConfig {
     pub start_at_us: u64,
     #[serde(default = "default_payload_len")]
     pub payload_len: usize,
-    /// Verifier threads (receivers).
-    #[serde(default = "default_verifiers")]
-    pub verifier_threads: u32,
-    /// Verification strategy of every verifier thread (each keeps its own tables):
-    /// `{ strategy = "plain" }` (default) or `{ strategy = "precomputed", build_after = 16,
-    /// max_bytes = 16777216, window = 5, max_tracked = 4096 }` (opt-in).
+    /// The receiver's verifier pool and defences (receivers).
     #[serde(default)]
-    pub verifier: v2x_crypto::VerifyStrategy,
-    /// Queue capacity per verifier thread, packets.
-    #[serde(default = "default_queue")]
-    pub queue_capacity: usize,
-    /// Drop packets that waited longer than this in the queue, ms (0 = no deadline).
-    #[serde(default = "default_deadline")]
-    pub deadline_ms: u64,
-    /// Defence: accept at most this many datagrams per second per source address
-    /// (0 = off); the excess is dropped before verification (`rate-limited`).
-    #[serde(default)]
-    pub rate_limit_per_source_hz: f64,
-    /// Defence: cheap 1609.2 header checks before a packet is queued ([`crate::defence`]).
-    #[serde(default)]
-    pub precheck: bool,
-    /// Defence: verify packets of already verified signers first ([`crate::defence`]).
-    #[serde(default)]
-    pub known_signers_first: bool,
-    /// Priority share of each known signer, packets per second (0 = no cap).
-    #[serde(default)]
-    pub known_signer_rate_hz: f64,
-    /// Lab setting: every decap that reaches the signature check also sleeps this long,
-    /// emulating a slower processor (0 = off).
-    #[serde(default)]
-    pub emulated_verify_cost_us: u64,
+    pub receiver: ReceiverOptions,
     /// F-PSN-01: change to the next pseudonym (1609.2 ticket) this often, s (0 = never).
     #[serde(default)]
     pub pseudonym_change_s: f64,
@@ -204,6 +176,82 @@ fn default_queue() -> usize {
 }
 fn default_deadline() -> u64 {
     100
+}
+
+/// The receiver's verifier pool and DoS defences.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverOptions {
+    #[serde(default = "default_verifiers")]
+    pub verifier_threads: u32,
+    #[serde(default = "default_queue")]
+    pub queue_capacity: usize,
+    #[serde(default = "default_deadline")]
+    pub deadline_ms: u64,
+    /// Defence: Hz per source address (0 = off); see [`crate::defence`].
+    #[serde(default)]
+    pub rate_limit_per_source_hz: f64,
+    /// Defence: cheap 1609.2 header checks before a packet is queued (ieee1609.2 only).
+    #[serde(default)]
+    pub precheck: bool,
+    /// Defence: packets of already verified signers are verified first.
+    #[serde(default)]
+    pub known_signers_first: bool,
+    /// Cap of each known signer's priority share, Hz (0 = no cap).
+    #[serde(default)]
+    pub known_signer_rate_hz: f64,
+    /// Lab setting: sleep this long after every decap that reached the signature check,
+    /// emulating a slower processor (0 = off).
+    #[serde(default)]
+    pub emulated_verify_cost_us: u64,
+    /// `[receiver.verifier]`: `strategy = "plain"` (default) or `"precomputed"` (opt-in
+    /// per-signer tables, with `build_after`, `max_bytes`, `window`, `max_tracked`).
+    #[serde(default)]
+    pub verifier: v2x_crypto::VerifyStrategy,
+}
+
+impl Default for ReceiverOptions {
+    fn default() -> Self {
+        ReceiverOptions {
+            verifier_threads: default_verifiers(),
+            queue_capacity: default_queue(),
+            deadline_ms: default_deadline(),
+            rate_limit_per_source_hz: 0.0,
+            precheck: false,
+            known_signers_first: false,
+            known_signer_rate_hz: 0.0,
+            emulated_verify_cost_us: 0,
+            verifier: v2x_crypto::VerifyStrategy::Plain,
+        }
+    }
+}
+
+impl ReceiverOptions {
+    /// The defences switched on, by option name.
+    pub fn defences(&self) -> Vec<String> {
+        let mut d = Vec::new();
+        if self.rate_limit_per_source_hz > 0.0 {
+            d.push(format!("rate_limit_per_source_hz = {}", self.rate_limit_per_source_hz));
+        }
+        if self.precheck {
+            d.push("precheck".into());
+        }
+        if self.known_signers_first {
+            d.push("known_signers_first".into());
+        }
+        d
+    }
+
+    /// The same receiver with every defence off.
+    pub fn undefended(&self) -> ReceiverOptions {
+        ReceiverOptions {
+            rate_limit_per_source_hz: 0.0,
+            precheck: false,
+            known_signers_first: false,
+            known_signer_rate_hz: 0.0,
+            ..self.clone()
+        }
+    }
 }
 
 /// Why a station could not run.
@@ -251,7 +299,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
         BuildOptions {
             // Attack packets carry the full certificate: the receiver must verify each.
             always_certificate: cfg.role == Role::Attacker,
-            verifier: cfg.verifier,
+            verifier: cfg.receiver.verifier,
             insecure_sign_with_invalid_certificate: cfg.attack == Some(Attack::ExpiredCertificate),
             insecure_sign_outside_permissions: cfg.attack == Some(Attack::OutsidePermissions),
             pseudonym_change: (cfg.pseudonym_change_s > 0.0).then(|| Duration::from_secs_f64(cfg.pseudonym_change_s)),
@@ -494,7 +542,7 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
         msg: "a receiver needs `bind`".into(),
     })?;
     let dot2 = matches!(cfg.protocol, ProtocolConfig::Ieee1609Dot2(_));
-    let mut precheck = match (cfg.precheck, dot2) {
+    let mut precheck = match (cfg.receiver.precheck, dot2) {
         (false, _) => None,
         (true, true) => Some(Precheck::new(creds.known_issuers()?)),
         (true, false) => {
@@ -508,20 +556,23 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
     // A large receive buffer: the kernel, not our queue, should be the last resort.
     let _ = nix::sys::socket::setsockopt(&sock, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
     sock.set_read_timeout(Some(Duration::from_millis(50)))?;
-    let k = cfg.verifier_threads.max(1) as usize;
+    let k = cfg.receiver.verifier_threads.max(1) as usize;
     let known = Arc::new(KnownSigners::default());
     let mut queues: Vec<Arc<WorkQueue<Received>>> = Vec::with_capacity(k);
     let mut workers = Vec::with_capacity(k);
     for w in 0..k {
-        let queue = Arc::new(WorkQueue::new(cfg.queue_capacity, cfg.known_signers_first));
+        let queue = Arc::new(WorkQueue::new(
+            cfg.receiver.queue_capacity,
+            cfg.receiver.known_signers_first,
+        ));
         queues.push(queue.clone());
         let mut auth = creds.authenticator()?;
         let log = log.clone();
         let name = cfg.name.clone();
         let known = known.clone();
         let limits = Limits {
-            deadline_us: cfg.deadline_ms * 1000,
-            emulated_cost: Duration::from_micros(cfg.emulated_verify_cost_us),
+            deadline_us: cfg.receiver.deadline_ms * 1000,
+            emulated_cost: Duration::from_micros(cfg.receiver.emulated_verify_cost_us),
         };
         workers.push(std::thread::spawn(move || {
             while let Some(r) = queue.pop() {
@@ -568,11 +619,13 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             generated_us: None,
             kind: String::new(),
         };
-        if cfg.rate_limit_per_source_hz > 0.0 && !per_source.take(src, received_us, cfg.rate_limit_per_source_hz) {
+        if cfg.receiver.rate_limit_per_source_hz > 0.0
+            && !per_source.take(src, received_us, cfg.receiver.rate_limit_per_source_hz)
+        {
             log.rx(unverified(&bytes, "precheck", "dropped", "rate-limited", None));
             continue;
         }
-        let header = (dot2 && (precheck.is_some() || cfg.known_signers_first)).then(|| headers.peek(&bytes));
+        let header = (dot2 && (precheck.is_some() || cfg.receiver.known_signers_first)).then(|| headers.peek(&bytes));
         if let Some(pre) = precheck.as_mut() {
             let verdict = match &header {
                 Some(Ok(h)) => pre.check(&bytes, h, &known, received_us),
@@ -588,10 +641,10 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             Some(Ok(Header { signer: Some(id), .. })) => id.to_vec(),
             _ => src.to_string().into_bytes(),
         };
-        let is_known = cfg.known_signers_first
+        let is_known = cfg.receiver.known_signers_first
             && known.contains(&signer)
-            && (cfg.known_signer_rate_hz <= 0.0
-                || per_signer.take(signer.clone(), received_us, cfg.known_signer_rate_hz));
+            && (cfg.receiver.known_signer_rate_hz <= 0.0
+                || per_signer.take(signer.clone(), received_us, cfg.receiver.known_signer_rate_hz));
         let item = Received {
             bytes,
             src,
