@@ -192,6 +192,20 @@ fn run_scenario(dir: &Path, name: &str, text: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()
 }
 
+/// Runs `v2x testbed` on a scenario text that must be refused; returns the error text.
+fn refused(dir: &Path, text: &str) -> String {
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, text).unwrap();
+    let o = v2x_command()
+        .args(["testbed", "--out"])
+        .arg(dir.join("refused"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "accepted: {text}");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// DoS defence `known_signers_first`: a single verifier thread made deliberately slow
 /// (5 ms per signature check, `emulated_verify_cost_us`: at most 200 checks/s whatever the
 /// machine's load) under a flood of ~1,000 invalid signatures/s. FIFO, the benign CAMs
@@ -266,21 +280,11 @@ fn precheck_refuses_replayed_stale_unsigned_and_expired_certificate_packets_befo
 #[test]
 fn flood_search_needs_a_defence_to_compare_and_lists_the_options() {
     let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.toml");
-    std::fs::write(
-        &bad,
+    let err = refused(
+        dir.path(),
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
          [flood_search]\nmin_rate_hz = 10.0\nmax_rate_hz = 100.0\n",
-    )
-    .unwrap();
-    let o = v2x_command()
-        .args(["testbed", "--out"])
-        .arg(dir.path().join("o"))
-        .arg(&bad)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success());
+    );
     assert!(err.contains("known_signers_first") && err.contains("precheck"), "{err}");
 }
 
@@ -336,24 +340,12 @@ fn denms_outside_the_tickets_permissions_are_rejected_for_their_psid() {
         assert_eq!(c["reasons"][reason], 20, "{case} rejected as {reason}: {c}");
     }
     // A-CON-01 rests on 1609.2 permissions: other protocols get a clear error.
-    let bad = dir.path().join("bad.toml");
-    std::fs::write(
-        &bad,
+    let err = refused(
+        dir.path(),
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n\
          [[attackers]]\ncase = \"A-CON-01\"\nrate_hz = 10.0\n",
-    )
-    .unwrap();
-    let o = v2x_command()
-        .args(["testbed", "--out"])
-        .arg(dir.path().join("o"))
-        .arg(&bad)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !o.status.success() && err.contains("A-CON-01") && err.contains("ieee1609.2"),
-        "{err}"
     );
+    assert!(err.contains("A-CON-01") && err.contains("ieee1609.2"), "{err}");
 }
 
 /// F-PSN-01: a sender changing pseudonym every second during the run; the receiver sees
