@@ -51,6 +51,9 @@ pub struct CaseStats {
     pub rejected: u64,
     /// Dropped before verification (queue overflow, deadline, rate limit).
     pub dropped: u64,
+    /// Rejected or dropped on the socket thread by a defence (`precheck`, rate limit),
+    /// before taking a verifier-queue slot (included in `rejected` and `dropped`).
+    pub prechecked: u64,
     /// Never read from the socket.
     pub network_lost: u64,
     /// Reject and drop reasons, with counts.
@@ -63,6 +66,15 @@ pub struct CaseStats {
     pub verify: Latency,
     /// sent = accepted + rejected + dropped + network_lost.
     pub consistent: bool,
+}
+
+/// F-PSN-01, the receiver's view of one benign sender: the pseudonyms (signer ids) its
+/// accepted packets came under, in order, and how often the pseudonym changed.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct PseudonymView {
+    pub pseudonyms: Vec<String>,
+    pub changes: u32,
+    pub accepted: u64,
 }
 
 /// A station process's resource use.
@@ -79,6 +91,8 @@ pub struct Summary {
     pub duration_s: f64,
     /// receiver -> case -> stats.
     pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
+    /// receiver -> benign sender (payload origin) -> pseudonyms seen.
+    pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
 }
 
@@ -111,6 +125,10 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
     for t in tx.iter().filter(|t| !t.kind.is_empty()) {
         data.entry(t.digest.as_str()).or_default().push(t);
     }
+    // Rows are logged when decided, which can be out of arrival order (a packet refused on
+    // the socket thread is logged before an earlier one still being verified); copies of
+    // one digest are matched to their sendings in arrival order.
+    rx.sort_by_key(|r| r.received_us);
     let mut receivers: Vec<&str> = rx.iter().map(|r| r.station.as_str()).collect();
     receivers.sort_unstable();
     receivers.dedup();
@@ -119,6 +137,8 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
         let mut e2e: HashMap<String, Vec<u64>> = HashMap::new();
         let mut ver: HashMap<String, Vec<u64>> = HashMap::new();
         let mut seen: HashMap<&str, usize> = HashMap::new();
+        let mut views: BTreeMap<u32, PseudonymView> = BTreeMap::new();
+        let mut current: HashMap<u32, String> = HashMap::new();
         for t in tx.iter().filter(|t| !t.kind.is_empty()) {
             cases.entry(t.case.clone()).or_default().sent += u64::from(t.copies.min(1));
         }
@@ -136,6 +156,20 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             match r.verdict.as_str() {
                 "accepted" => {
                     c.accepted += 1;
+                    if t.case == "benign" {
+                        let v = views.entry(t.origin).or_default();
+                        v.accepted += 1;
+                        let now = current.entry(t.origin).or_default();
+                        if *now != r.sender {
+                            if !now.is_empty() {
+                                v.changes += 1;
+                            }
+                            now.clone_from(&r.sender);
+                            if !v.pseudonyms.contains(&r.sender) {
+                                v.pseudonyms.push(r.sender.clone());
+                            }
+                        }
+                    }
                     if let Some(end) = r.verify_end_us {
                         e2e.entry(t.case.clone())
                             .or_default()
@@ -148,6 +182,9 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             }
             if let (Some(s), Some(e)) = (r.verify_start_us, r.verify_end_us) {
                 ver.entry(t.case.clone()).or_default().push(e.saturating_sub(s));
+            }
+            if r.stage == "precheck" {
+                c.prechecked += 1;
             }
             if !r.reason.is_empty() {
                 *c.reasons.entry(r.reason.clone()).or_default() += 1;
@@ -166,6 +203,7 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             c.verify = Latency::of(ver.remove(case).unwrap_or_default());
         }
         summary.receivers.insert(station.to_string(), cases);
+        summary.pseudonyms.insert(station.to_string(), views);
     }
     Ok(summary)
 }

@@ -291,6 +291,11 @@ pub struct BuildOptions {
     /// INSECURE, for the A-CER-03 attacker only: sign with a certificate that is not valid
     /// (expired) instead of refusing, as SN-ENCAP otherwise does.
     pub insecure_sign_with_invalid_certificate: bool,
+    /// INSECURE, for the A-CON-01 attacker only: sign for a PSID the ticket does not
+    /// permit instead of refusing (`EncapPolicy::insecure_sign_outside_permissions`).
+    pub insecure_sign_outside_permissions: bool,
+    /// 1609.2: secure with this profile instead of the scenario's (DENM attackers).
+    pub profile: Option<Dot2Profile>,
 }
 
 /// Everything a station process needs to build its authenticators.
@@ -380,7 +385,18 @@ impl StationCredentials {
         entity.set_verify_strategy(self.options.verifier);
         entity.encap_policy_mut().insecure_sign_with_invalid_certificate =
             self.options.insecure_sign_with_invalid_certificate;
+        entity.encap_policy_mut().insecure_sign_outside_permissions = self.options.insecure_sign_outside_permissions;
         Ok(entity)
+    }
+
+    /// HashedId8 of the CAs this station trusts to issue tickets (root, EA, AA): the
+    /// receiver's `precheck` refuses a carried certificate from any other issuer.
+    pub fn known_issuers(&self) -> Result<Vec<[u8; 8]>, CredentialError> {
+        let pki = self.pki()?;
+        Ok([pki.root(), pki.ea(), pki.aa()]
+            .iter()
+            .map(|a| a.certificate.hashed_id8().0)
+            .collect())
     }
 
     /// The station's active 1609.2 credentials (attackers that sign by hand).
@@ -402,6 +418,9 @@ impl StationCredentials {
             ProtocolConfig::Ieee1609Dot2(c) => {
                 let mut c = c.clone();
                 c.time_base = v2x_protocols::dot2::TimeBase::Tai;
+                if let Some(p) = self.options.profile {
+                    c.profile = p;
+                }
                 if c.profile == Dot2Profile::Cam && self.options.always_certificate {
                     c.always_certificate = true;
                 }

@@ -5,6 +5,9 @@
 pub mod analysis;
 pub mod clock;
 pub mod credentials;
+pub mod defence;
+pub mod flood;
+pub mod load_plan;
 pub mod log;
 pub mod orchestrator;
 pub mod payload;

@@ -8,8 +8,11 @@
 
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
+use crate::flood::{self, FloodResult, FloodSearch};
+use crate::load_plan::{self, LoadCell, LoadPlan};
+pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -30,54 +33,26 @@ pub struct Scenario {
     /// Benign message rate per sender, Hz.
     pub rate_hz: f64,
     pub protocol: ProtocolConfig,
+    /// F-PSN-01: benign senders change pseudonym (1609.2 ticket) this often, s (0 = never);
+    /// the summary's `pseudonyms` shows the receiver's view.
+    #[serde(default)]
+    pub pseudonym_change_s: f64,
     #[serde(default)]
     pub receiver: ReceiverOptions,
     #[serde(default)]
     pub attackers: Vec<AttackerGroup>,
-}
-
-/// The receiver's verifier pool and DoS defences.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReceiverOptions {
-    #[serde(default = "two")]
-    pub verifier_threads: u32,
-    #[serde(default = "queue")]
-    pub queue_capacity: usize,
-    #[serde(default = "deadline")]
-    pub deadline_ms: u64,
-    /// Defence `rate-limit-per-source`: Hz per source address (0 = off).
+    /// `[flood_search]`: after the run, find the highest flood rate that keeps benign loss
+    /// within a bound, without and with the receiver's defences ([`crate::flood`]).
     #[serde(default)]
-    pub rate_limit_per_source_hz: f64,
-    /// `[receiver.verifier]`: `strategy = "plain"` (default) or `"precomputed"` (opt-in
-    /// per-signer tables, with `build_after`, `max_bytes`, `window`, `max_tracked`).
+    pub flood_search: Option<FloodSearch>,
+    /// `[load_plan]`: after the run, one benign run per (senders, rate) cell of the
+    /// PRESERVE load plan ([`crate::load_plan`]).
     #[serde(default)]
-    pub verifier: v2x_crypto::VerifyStrategy,
-}
-
-impl Default for ReceiverOptions {
-    fn default() -> Self {
-        ReceiverOptions {
-            verifier_threads: 2,
-            queue_capacity: 1024,
-            deadline_ms: 100,
-            rate_limit_per_source_hz: 0.0,
-            verifier: v2x_crypto::VerifyStrategy::Plain,
-        }
-    }
+    pub load_plan: Option<LoadPlan>,
 }
 
 fn one() -> u32 {
     1
-}
-fn two() -> u32 {
-    2
-}
-fn queue() -> usize {
-    1024
-}
-fn deadline() -> u64 {
-    100
 }
 
 /// `count` attacker processes of one case.
@@ -136,12 +111,46 @@ impl Scenario {
             return Err(format!("rate_hz must be in (0, 10000], got {}", self.rate_hz));
         }
         for a in &self.attackers {
+            if a.case.needs_ieee1609_2() && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+                return Err(format!(
+                    "attacker {} signs outside its 1609.2 permissions: it needs protocol = \"ieee1609.2\"",
+                    a.case.code()
+                ));
+            }
             if !(a.rate_hz > 0.0 && a.rate_hz <= 100_000.0) {
                 return Err(format!(
                     "attacker {} rate_hz must be in (0, 100000], got {}",
                     a.case.code(),
                     a.rate_hz
                 ));
+            }
+        }
+        if !(self.pseudonym_change_s >= 0.0 && self.pseudonym_change_s.is_finite()) {
+            return Err(format!(
+                "pseudonym_change_s must be >= 0, got {}",
+                self.pseudonym_change_s
+            ));
+        }
+        if self.pseudonym_change_s > 0.0 && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+            return Err("pseudonym_change_s rotates 1609.2 tickets: it needs protocol = \"ieee1609.2\"".into());
+        }
+        if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+            return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
+        }
+        if let Some(p) = &self.load_plan {
+            p.check()?;
+        }
+        if let Some(f) = &self.flood_search {
+            f.check()?;
+            if self.senders == 0 {
+                return Err("flood_search measures benign loss: it needs senders >= 1".into());
+            }
+            if self.receiver.defences().is_empty() {
+                return Err(
+                    "flood_search compares the receiver without and with its defences: switch on at least \
+                            one of rate_limit_per_source_hz, precheck, known_signers_first in [receiver]"
+                        .into(),
+                );
             }
         }
         if self.senders + self.receivers + self.attackers.iter().map(|a| a.count).sum::<u32>() > 200 {
@@ -170,8 +179,155 @@ fn free_port() -> Result<SocketAddr, TestbedError> {
     s.local_addr().map_err(io("reading a loopback port"))
 }
 
-/// Runs `scenario`, with station processes started as `station_exe station --config F`.
-pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+/// What `v2x testbed` produced: the run's summary, and the load plan and flood search
+/// when the scenario asked for them (`summary.json` holds all three).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Outcome {
+    #[serde(flatten)]
+    pub summary: Summary,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub load_plan: Vec<LoadCell>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flood_search: Option<FloodResult>,
+}
+
+impl Outcome {
+    /// The report: the run's tables, then the load plan's and the flood search's.
+    pub fn report(&self) -> String {
+        let mut out = analysis::table(&self.summary);
+        if !self.load_plan.is_empty() {
+            out.push_str(&load_plan::table(&self.load_plan));
+        }
+        if let Some(f) = &self.flood_search {
+            out.push_str(&flood::table(f));
+        }
+        out
+    }
+
+    fn write(&self, out: &Path) -> Result<(), TestbedError> {
+        let json = serde_json::to_string_pretty(self).map_err(|e| TestbedError::Io {
+            context: "writing summary.json".into(),
+            source: std::io::Error::other(e),
+        })?;
+        std::fs::write(out.join("summary.json"), json).map_err(io("writing summary.json"))?;
+        std::fs::write(out.join("report.md"), self.report()).map_err(io("writing report.md"))
+    }
+}
+
+/// Runs `scenario`, with station processes started as `station_exe station --config F`,
+/// then its `[load_plan]` and `[flood_search]` if it has them; writes `summary.json` and
+/// `report.md`.
+pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcome, TestbedError> {
+    let mut outcome = Outcome {
+        summary: run_once(scenario, out, station_exe)?,
+        ..Outcome::default()
+    };
+    if let Some(plan) = &scenario.load_plan {
+        outcome.load_plan = run_load_plan(scenario, plan, &out.join("load-plan"), station_exe)?;
+        outcome.write(out)?;
+    }
+    if let Some(search) = &scenario.flood_search {
+        outcome.flood_search = Some(flood_search(scenario, search, &out.join("flood-search"), station_exe)?);
+        outcome.write(out)?;
+    }
+    Ok(outcome)
+}
+
+/// Runs `dir`'s probe of `scenario`, keeping its summary and report only (a flood probe's
+/// packet tables run to tens of MB).
+fn probe_run(scenario: &Scenario, dir: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+    let s = run_once(scenario, dir, station_exe)?;
+    let _ = std::fs::remove_dir_all(dir.join("pki"));
+    let _ = std::fs::remove_dir_all(dir.join("logs"));
+    for table in ["tx", "rx", "events"] {
+        for ext in ["csv", "parquet"] {
+            let _ = std::fs::remove_file(dir.join(format!("{table}.{ext}")));
+        }
+    }
+    Ok(s)
+}
+
+/// One benign run per cell of the plan (the scenario's receiver and protocol, no attackers).
+fn run_load_plan(
+    scenario: &Scenario,
+    plan: &LoadPlan,
+    out: &Path,
+    station_exe: &Path,
+) -> Result<Vec<LoadCell>, TestbedError> {
+    let mut cells = Vec::new();
+    for &senders in &plan.senders {
+        for &rate_hz in &plan.rates_hz {
+            let cell = Scenario {
+                duration_s: plan.duration_s.unwrap_or(scenario.duration_s),
+                receivers: 1,
+                senders,
+                rate_hz,
+                attackers: Vec::new(),
+                flood_search: None,
+                load_plan: None,
+                ..scenario.clone()
+            };
+            let s = probe_run(&cell, &out.join(format!("{senders}x{rate_hz}hz")), station_exe)?;
+            cells.push(load_plan::cell_of(&s, senders, rate_hz));
+        }
+    }
+    Ok(cells)
+}
+
+/// Bisects the flood rate without and with the receiver's defences; each probe is a run
+/// of the scenario's benign traffic and `search.attackers` attackers of `search.case`
+/// (the scenario's own attackers are left out).
+fn flood_search(
+    scenario: &Scenario,
+    search: &FloodSearch,
+    out: &Path,
+    station_exe: &Path,
+) -> Result<FloodResult, TestbedError> {
+    let duration_s = search.duration_s.unwrap_or(scenario.duration_s);
+    let mut result = FloodResult {
+        case: search.case.code().into(),
+        attackers: search.attackers,
+        max_benign_loss: search.max_benign_loss,
+        probe_duration_s: duration_s,
+        ..FloodResult::default()
+    };
+    for defended in [false, true] {
+        let receiver = if defended {
+            scenario.receiver.clone()
+        } else {
+            scenario.receiver.undefended()
+        };
+        let label = if defended { "defended" } else { "undefended" };
+        let probes = flood::bisect(search.min_rate_hz, search.max_rate_hz, search.steps, |rate| {
+            let probe = Scenario {
+                duration_s,
+                receiver: receiver.clone(),
+                attackers: vec![AttackerGroup {
+                    case: search.case,
+                    count: search.attackers,
+                    rate_hz: rate,
+                }],
+                flood_search: None,
+                load_plan: None,
+                ..scenario.clone()
+            };
+            let s = probe_run(&probe, &out.join(label).join(format!("{rate:.0}hz")), station_exe)?;
+            let p = flood::probe_of(&s, search.case.code(), rate, search.attackers, search.max_benign_loss);
+            tracing::info!(label, rate, loss = p.benign_loss, "flood probe");
+            Ok::<_, TestbedError>(p)
+        })?;
+        let t = flood::threshold(receiver.defences(), search.attackers, probes);
+        if defended {
+            result.with_defences = t;
+        } else {
+            result.without_defences = t;
+        }
+    }
+    Ok(result)
+}
+
+/// One run of `scenario` (without its flood search).
+fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
     std::fs::create_dir_all(out).map_err(io(format!("creating {}", out.display())))?;
     let pki_dir = out.join("pki");
     let pki = credentials::open_or_init_pki(&pki_dir)?;
@@ -198,11 +354,8 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
         linger_s: 1.0,
         start_at_us: start_at,
         payload_len: crate::payload::DEFAULT_PAYLOAD_LEN,
-        verifier_threads: scenario.receiver.verifier_threads,
-        queue_capacity: scenario.receiver.queue_capacity,
-        deadline_ms: scenario.receiver.deadline_ms,
-        rate_limit_per_source_hz: scenario.receiver.rate_limit_per_source_hz,
-        verifier: scenario.receiver.verifier,
+        receiver: scenario.receiver.clone(),
+        pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
     };
     let mut number = 1u32;
@@ -214,7 +367,9 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
         number += 1;
     }
     for i in 0..scenario.senders {
-        configs.push(base(format!("tx{i}"), number, Role::Sender));
+        let mut c = base(format!("tx{i}"), number, Role::Sender);
+        c.pseudonym_change_s = scenario.pseudonym_change_s;
+        configs.push(c);
         number += 1;
     }
     for g in &scenario.attackers {
@@ -228,10 +383,10 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summar
     }
     for c in &configs {
         // A-CER-03 signs with tickets that expired before the run.
-        let set = if c.attack == Some(Attack::ExpiredCertificate) {
-            TicketSet::Expired
-        } else {
-            TicketSet::Standard
+        let set = match c.attack {
+            Some(Attack::ExpiredCertificate) => TicketSet::Expired,
+            Some(Attack::OutsidePermissions) => TicketSet::CamOnly,
+            _ => TicketSet::Standard,
         };
         credentials::issue_tickets(&pki, &c.name, set, 4)?;
         if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {

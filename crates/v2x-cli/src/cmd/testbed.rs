@@ -20,9 +20,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sc = v2x_testbed::orchestrator::Scenario::load(&args.scenario)?;
     let exe = std::env::current_exe().context("locating the v2x executable to start stations")?;
-    let summary = v2x_testbed::orchestrator::run(&sc, &args.out, &exe)?;
+    let outcome = v2x_testbed::orchestrator::run(&sc, &args.out, &exe)?;
     if !args.quiet {
-        print!("{}", v2x_testbed::analysis::table(&summary));
+        print!("{}", outcome.report());
         println!("results in {}", args.out.display());
     }
     Ok(ExitCode::SUCCESS)

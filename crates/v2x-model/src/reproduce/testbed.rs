@@ -66,12 +66,15 @@ impl Run {
             senders: 5,
             rate_hz: 10.0,
             protocol: ProtocolConfig::Ieee1609Dot2(Dot2Config::default()),
+            pseudonym_change_s: 0.0,
             receiver: ReceiverOptions::default(),
             attackers: vec![AttackerGroup {
                 case: self.case,
                 count: self.attackers,
                 rate_hz: self.rate_hz,
             }],
+            flood_search: None,
+            load_plan: None,
         }
     }
 }
@@ -98,12 +101,12 @@ pub fn add(report: &mut Report, data: &PaperData, quick: bool, place: &TestbedPl
     let duration = if quick { QUICK_DURATION_S } else { FULL_DURATION_S };
     for run in runs {
         let out = place.dir.join(run.name());
-        let summary = orchestrator::run(&run.scenario(duration), &out, &place.station_exe).map_err(|source| {
-            ReproduceError::Testbed {
+        let summary = orchestrator::run(&run.scenario(duration), &out, &place.station_exe)
+            .map_err(|source| ReproduceError::Testbed {
                 run: run.name(),
                 source: Box::new(source),
-            }
-        })?;
+            })?
+            .summary;
         for e in &entries {
             let m = e.testbed.as_ref().expect("filtered");
             if Run::of(m)? == run {
