@@ -70,6 +70,13 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     assert!(header.starts_with("station,src,digest,bytes,received_us"), "{header}");
     let rx0_rows = rx_csv.lines().filter(|l| l.starts_with("rx0,")).count();
     assert!(rx0_rows >= 120, "{rx0_rows} rows of rx0");
+    // report.html with its figures: the goodput of both cases, the benign E2E CDF.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("A-SIG-01") && html.contains("false-signature: 30"), "report.html");
+    for f in ["goodput.svg", "e2e_latency_cdf.svg", "verification_time_cdf.svg"] {
+        let svg = std::fs::read_to_string(out.join(f)).unwrap();
+        assert!(svg.contains("rx0"), "{f} names the receiver");
+    }
     for t in ["tx", "rx", "events"] {
         let p = std::fs::read(out.join(format!("{t}.parquet"))).unwrap();
         assert!(p.starts_with(b"PAR1") && p.ends_with(b"PAR1"), "{t}.parquet");

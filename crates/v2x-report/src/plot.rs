@@ -348,9 +348,9 @@ impl DotChart {
     pub fn render(&self) -> Result<String, PlotError> {
         let n = self.dots.len().max(1);
         let label_chars = self.dots.iter().map(|d| d.label.chars().count()).max().unwrap_or(8);
-        let label_area = (label_chars as u32 * 6 + 12).clamp(60, 330);
+        let label_area = (label_chars as u32 * 7 + 16).clamp(60, 360);
         let width = WIDTH.max(label_area + 320);
-        let plot_height = 70 + DOT_ROW * n as u32;
+        let plot_height = (80 + DOT_ROW * n as u32).max(170);
         let rows = self.groups.len() as u32 + u32::from(self.note.is_some());
         let height = plot_height + rows * LEGEND_ROW + 14;
         let values = self

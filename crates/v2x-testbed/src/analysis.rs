@@ -1,7 +1,7 @@
 //! Analysis of a run's logs: per receiver and traffic case (benign, or an attack code),
 //! what was sent, what arrived, what the security layer did with it, end-to-end and
 //! verification latency, and each process's CPU time and peak RSS. Written as
-//! `summary.json` and a Markdown table (`report.md`).
+//! `summary.json` and a Markdown table (`report.md`); [`crate::report`] draws them.
 //!
 //! Loss accounting: a benign data packet sent to a receiver is either accepted there,
 //! or lost in the security layer (dropped from a full queue, past its deadline, or
@@ -22,6 +22,9 @@ pub struct Latency {
     pub p95_us: u64,
     pub p99_us: u64,
     pub max_us: u64,
+    /// The sample, sorted (for the report's distributions; not in `summary.json`).
+    #[serde(skip)]
+    pub samples_us: Vec<u64>,
 }
 
 impl Latency {
@@ -38,6 +41,7 @@ impl Latency {
             p95_us: at(0.95),
             p99_us: at(0.99),
             max_us: *v.last().expect("non-empty"),
+            samples_us: v,
         }
     }
 }
@@ -284,11 +288,12 @@ pub fn write_tables(logs: &Path, out: &Path) -> std::io::Result<()> {
     table(EVENTS_FILE, merged::<EventRecord>(logs, EVENTS_FILE)?)
 }
 
-/// Writes `summary.json` and `report.md` into `out`.
+/// Writes `summary.json`, `report.md`, and `report.html` with its SVG figures into `out`.
 pub fn write(s: &Summary, out: &Path) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(s).map_err(std::io::Error::other)?;
     std::fs::write(out.join("summary.json"), json)?;
-    std::fs::write(out.join("report.md"), table(s))
+    std::fs::write(out.join("report.md"), table(s))?;
+    crate::report::write(s, "", out)
 }
 
 #[cfg(test)]

@@ -11,4 +11,5 @@ pub mod load_plan;
 pub mod log;
 pub mod orchestrator;
 pub mod payload;
+pub mod report;
 pub mod station;

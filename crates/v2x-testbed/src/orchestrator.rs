@@ -194,7 +194,12 @@ pub struct Outcome {
 impl Outcome {
     /// The report: the run's tables, then the load plan's and the flood search's.
     pub fn report(&self) -> String {
-        let mut out = analysis::table(&self.summary);
+        analysis::table(&self.summary) + &self.plan_tables()
+    }
+
+    /// The load plan's and the flood search's tables (empty without them).
+    fn plan_tables(&self) -> String {
+        let mut out = String::new();
         if !self.load_plan.is_empty() {
             out.push_str(&load_plan::table(&self.load_plan));
         }
@@ -210,7 +215,8 @@ impl Outcome {
             source: std::io::Error::other(e),
         })?;
         std::fs::write(out.join("summary.json"), json).map_err(io("writing summary.json"))?;
-        std::fs::write(out.join("report.md"), self.report()).map_err(io("writing report.md"))
+        std::fs::write(out.join("report.md"), self.report()).map_err(io("writing report.md"))?;
+        crate::report::write(&self.summary, &self.plan_tables(), out).map_err(io("writing report.html"))
     }
 }
 
