@@ -72,7 +72,10 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     assert!(rx0_rows >= 120, "{rx0_rows} rows of rx0");
     // report.html with its figures: the goodput of both cases, the benign E2E CDF.
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
-    assert!(html.contains("A-SIG-01") && html.contains("false-signature: 30"), "report.html");
+    assert!(
+        html.contains("A-SIG-01") && html.contains("false-signature: 30"),
+        "report.html"
+    );
     for f in ["goodput.svg", "e2e_latency_cdf.svg", "verification_time_cdf.svg"] {
         let svg = std::fs::read_to_string(out.join(f)).unwrap();
         assert!(svg.contains("rx0"), "{f} names the receiver");
