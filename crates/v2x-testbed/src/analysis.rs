@@ -1,7 +1,7 @@
 //! Analysis of a run's logs: per receiver and traffic case (benign, or an attack code),
 //! what was sent, what arrived, what the security layer did with it, end-to-end and
 //! verification latency, and each process's CPU time and peak RSS. Written as
-//! `summary.json` and a Markdown table (`report.md`); [`crate::report`] draws them.
+//! `summary.json` and a Markdown table (`report.md`).
 //!
 //! Loss accounting: a benign data packet sent to a receiver is either accepted there,
 //! or lost in the security layer (dropped from a full queue, past its deadline, or
@@ -288,12 +288,11 @@ pub fn write_tables(logs: &Path, out: &Path) -> std::io::Result<()> {
     table(EVENTS_FILE, merged::<EventRecord>(logs, EVENTS_FILE)?)
 }
 
-/// Writes `summary.json`, `report.md`, and `report.html` with its SVG figures into `out`.
+/// Writes `summary.json` and `report.md` into `out`.
 pub fn write(s: &Summary, out: &Path) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(s).map_err(std::io::Error::other)?;
     std::fs::write(out.join("summary.json"), json)?;
-    std::fs::write(out.join("report.md"), table(s))?;
-    crate::report::write(s, "", out)
+    std::fs::write(out.join("report.md"), table(s))
 }
 
 #[cfg(test)]

@@ -446,6 +446,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     drop(children);
     let summary = analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
     analysis::write(&summary, out).map_err(io("writing the report"))?;
+    crate::report::write(&summary, "", out).map_err(io("writing report.html"))?;
     analysis::write_tables(&out.join("logs"), out).map_err(io("writing the packet tables"))?;
     Ok(summary)
 }
