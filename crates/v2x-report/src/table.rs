@@ -180,14 +180,13 @@ pub fn write_csv(t: &Table, path: &Path) -> Result<(), TableError> {
 pub fn write_csv_and_parquet(dir: &Path, name: &str, csv_text: &str) -> Result<(), TableError> {
     let path = dir.join(name);
     std::fs::write(&path, csv_text).map_err(|e| failed(&path)(&e))?;
-    parquet_beside(&path)
+    write_parquet_of(csv_text, &path)
 }
 
-/// Writes the table of the CSV file `csv_path` to the `.parquet` file beside it. An empty
-/// CSV (not even a header: nothing was logged) has no Parquet twin.
-pub fn parquet_beside(csv_path: &Path) -> Result<(), TableError> {
-    let text = std::fs::read_to_string(csv_path).map_err(|e| failed(csv_path)(&e))?;
-    let t = from_csv(&text, csv_path)?;
+/// The table of `csv_text` (the contents of `csv_path`) as the `.parquet` beside that file.
+/// An empty CSV (not even a header: nothing was logged) has no Parquet twin.
+fn write_parquet_of(csv_text: &str, csv_path: &Path) -> Result<(), TableError> {
+    let t = from_csv(csv_text, csv_path)?;
     let parquet = csv_path.with_extension("parquet");
     if t.is_empty() {
         return match std::fs::remove_file(&parquet) {

@@ -125,10 +125,21 @@ impl SpatialGrid {
     /// grid, and reuses `out`'s allocation.
     pub fn within(&self, p: Position, r: f64, out: &mut Vec<(u32, f64)>) {
         out.clear();
+        let r2 = r * r;
+        self.for_each_slot(p, r, |slot| {
+            let d2 = self.distance2(self.at[slot], p);
+            if d2 <= r2 {
+                out.push((self.ids[slot], d2.sqrt()));
+            }
+        });
+    }
+
+    /// Calls `f(slot)` once for every slot of `ids`/`at` in the cells within `r` of `p` or
+    /// of its images on a wrapping map (the spans are disjoint: no cell is visited twice).
+    fn for_each_slot(&self, p: Position, r: f64, mut f: impl FnMut(usize)) {
         if self.ids.is_empty() {
             return;
         }
-        let r2 = r * r;
         let columns = self.spans(0, p[0], r);
         let rows = self.spans(1, p[1], r);
         for &(y0, y1) in rows.iter().flatten() {
@@ -136,12 +147,7 @@ impl SpatialGrid {
                 let row = cy * self.nx;
                 for &(x0, x1) in columns.iter().flatten() {
                     let (a, b) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
-                    for slot in a..b {
-                        let d2 = self.distance2(self.at[slot], p);
-                        if d2 <= r2 {
-                            out.push((self.ids[slot], d2.sqrt()));
-                        }
-                    }
+                    (a..b).for_each(&mut f);
                 }
             }
         }
@@ -191,48 +197,14 @@ impl SpatialGrid {
         cy * self.nx + cx
     }
 
-    /// Calls `f(id)` once for every node in the cells overlapping the square of half-side
-    /// `r` around `p` or around its images on a wrapping map (callers check the exact
-    /// distance with [`SpatialGrid::distance`]).
-    pub fn for_each_near(&self, p: Position, r: f64, mut f: impl FnMut(u32)) {
-        if self.periods == [None, None] {
-            return self.near_unwrapped(p, r, |slot| f(self.ids[slot]));
-        }
+    /// Calls `f(id)` once for every node in the cells within `r` of `p` or of its images
+    /// on a wrapping map, in id order (callers check the exact distance with
+    /// [`SpatialGrid::distance`]).
+    pub fn for_each_near(&self, p: Position, r: f64, f: impl FnMut(u32)) {
         let mut found = Vec::new();
-        for dx in Self::shifts(self.periods[0]) {
-            for dy in Self::shifts(self.periods[1]) {
-                self.near_unwrapped([p[0] + dx, p[1] + dy], r, |slot| found.push(self.ids[slot]));
-            }
-        }
+        self.for_each_slot(p, r, |slot| found.push(self.ids[slot]));
         found.sort_unstable();
-        found.dedup();
-        found.into_iter().for_each(&mut f);
-    }
-
-    /// Calls `f(slot)` for every slot of `ids`/`at` in the cells overlapping the square
-    /// of half-side `r` around `p`.
-    fn near_unwrapped(&self, p: Position, r: f64, mut f: impl FnMut(usize)) {
-        if self.ids.is_empty() {
-            return;
-        }
-        let span = |v: f64, lo: f64, n: usize| {
-            let a = ((v - r - lo) / self.cell).floor();
-            let b = ((v + r - lo) / self.cell).floor();
-            if b < 0.0 || a > (n - 1) as f64 {
-                None
-            } else {
-                Some((a.max(0.0) as usize, (b as usize).min(n - 1)))
-            }
-        };
-        let (Some((x0, x1)), Some((y0, y1))) = (span(p[0], self.min[0], self.nx), span(p[1], self.min[1], self.ny))
-        else {
-            return;
-        };
-        for cy in y0..=y1 {
-            let row = cy * self.nx;
-            let (a, b) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
-            (a..b).for_each(&mut f);
-        }
+        found.into_iter().for_each(f);
     }
 }
 
