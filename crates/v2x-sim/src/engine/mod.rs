@@ -42,7 +42,7 @@ use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, Mac, MacParams};
 use parallel::{Buckets, Workers};
-use processing::{Neighbour, Work};
+use processing::{Neighbour, TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use reception::{PhyParams, Radio};
@@ -192,6 +192,7 @@ struct Node {
     /// The next CAM carries the certificate: a new station was heard.
     certificate_due: bool,
     neighbours: IntMap<Neighbour>,
+    tesla_pending: TeslaPending,
     last_heard_cam: Option<(NodeId, u32, u64)>,
     /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
     tables: crate::signer_tables::SignerTables,
@@ -381,6 +382,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 last_certificate_ns: None,
                 certificate_due: false,
                 neighbours: IntMap::default(),
+                tesla_pending: TeslaPending::default(),
                 last_heard_cam: None,
                 tables: Default::default(),
             })
@@ -546,7 +548,10 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::NeighbourSweep => {
                 let before = self.now.saturating_sub(self.neighbour_timeout_ns());
                 for node in &mut self.nodes {
-                    node.neighbours.retain(|_, nb| !nb.forgettable(before));
+                    node.tesla_pending.retain(|_, p| !p.is_empty());
+                    let pending = &node.tesla_pending;
+                    node.neighbours
+                        .retain(|src, nb| !nb.forgettable(before) || pending.contains_key(src));
                 }
                 let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
                 self.schedule(t, Event::NeighbourSweep);
@@ -642,10 +647,10 @@ impl<'a, O: Observer> Sim<'a, O> {
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
                 total += 1;
                 if let Some(nb) = self.nodes[i].neighbours.get(&j) {
-                    if nb.last_rx_ns.is_some_and(|t| t >= since) {
+                    if nb.last_rx_ns().is_some_and(|t| t >= since) {
                         heard += 1;
                     }
-                    if nb.last_verified_ns.is_some_and(|t| t >= since) {
+                    if nb.last_verified_ns().is_some_and(|t| t >= since) {
                         verified += 1;
                         let err = self.grid.distance(pj, nb.last_pos);
                         weighted += (1.0 - err / max_err).max(0.0);
