@@ -217,3 +217,49 @@ fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, variants: &[String]) -
     .map_err(err)?;
     Ok(())
 }
+
+/// Paper 003's relay chains: delay to the vehicle k hops away against k, the closed form
+/// (dashed) and the simulation (solid, a marker per hop count) in one colour per chain.
+pub fn relay_chain(chains: &[crate::relay::ChainComparison]) -> Result<String, FigureError> {
+    use v2x_report::plot::{Line, LineChart, Scale};
+    let mut lines = Vec::new();
+    for (i, c) in chains.iter().enumerate() {
+        lines.push(Line {
+            label: format!("{} — closed form", c.setup.label),
+            colour: i,
+            dashed: true,
+            markers: false,
+            points: c.rows.iter().map(|r| (f64::from(r.hops), r.closed_form_ms)).collect(),
+            band: Vec::new(),
+        });
+        lines.push(Line {
+            label: format!("{} — simulated", c.setup.label),
+            colour: i,
+            dashed: false,
+            markers: true,
+            points: c
+                .rows
+                .iter()
+                .filter(|r| r.simulated_ms.is_finite())
+                .map(|r| (f64::from(r.hops), r.simulated_ms))
+                .collect(),
+            band: Vec::new(),
+        });
+    }
+    let values = chains.iter().flat_map(|c| c.rows.iter().map(|r| r.closed_form_ms));
+    LineChart {
+        title: "Paper 003: multi-hop delay, closed form vs simulated relay chain".into(),
+        x_label: "hops k (vehicles: k + 1)".into(),
+        y_label: "delay until verified k hops away (ms)".into(),
+        x_scale: Scale::Linear,
+        y_scale: Scale::for_values(values),
+        y_range: None,
+        lines,
+        note: Some(
+            "simulated: mean over the source's messages; closed form: sign + k x (bytes x 8 / rate + hop / c + verify)"
+                .into(),
+        ),
+    }
+    .render()
+    .map_err(err)
+}

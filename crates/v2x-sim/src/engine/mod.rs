@@ -26,6 +26,7 @@ pub mod mac;
 pub mod parallel;
 pub mod processing;
 pub mod reception;
+pub mod relay;
 pub mod trace;
 pub mod weak;
 
@@ -106,6 +107,14 @@ pub enum FrameKind {
         gen_ns: u64,
         replay: Option<(NodeId, u32, u64)>,
     },
+    /// A multi-hop message ([`relay`]): `hops` crossed so far; `decided_ns`, when its
+    /// sender decided to send it (generation at the source, verification at a relay).
+    Relay {
+        seq: u32,
+        gen_ns: u64,
+        hops: u32,
+        decided_ns: u64,
+    },
 }
 
 /// A MAC frame (whole MPDU size).
@@ -156,6 +165,9 @@ enum Event {
     ProcDone {
         node: NodeId,
         slot: usize,
+    },
+    RelayGen {
+        seq: u32,
     },
 }
 
@@ -278,6 +290,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
     query_id: u32,
+    relay: relay::RelayState,
     /// Real security services of the stations (`mode = "real-crypto"`), else `None`.
     crypto: Option<Box<dyn StationCrypto + 'a>>,
     trace: O,
@@ -452,6 +465,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             rng_proc: stream(5),
             attackers: Vec::new(),
             query_id: 0,
+            relay: relay::RelayState::default(),
             crypto: None,
             trace: make(n),
             p,
@@ -526,6 +540,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.schedule(t, Event::Mobility);
         }
         self.start_applications();
+        self.start_relay();
         let t = ns(self.sc.warmup_s.max(self.sc.metrics.awareness_sample_interval_s));
         self.schedule(t, Event::Awareness);
         self.schedule(NEIGHBOUR_TIMEOUT_NS, Event::NeighbourSweep);
@@ -558,6 +573,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
+            Event::RelayGen { seq } => self.relay_gen(seq),
             Event::ProcDone { node, slot } => {
                 if let Some(job) = self.in_service.get_mut(slot).and_then(Option::take) {
                     self.free_service.push(slot);
