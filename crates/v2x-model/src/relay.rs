@@ -109,7 +109,9 @@ pub struct HopRow {
     pub aifs_part_ms: f64,
     /// Of the difference: waiting in the relays' verification queues (behind CAMs).
     pub queueing_part_ms: f64,
-    /// The rest: channel access on a busy medium (AIFS + backoff).
+    /// The rest: the source's wait behind its own CAM signing, channel access on a busy
+    /// medium (AIFS + backoff). Approximate when messages are lost: the queueing part sums
+    /// means over the messages that reached each hop.
     pub access_part_ms: f64,
     pub reason: String,
 }
@@ -284,7 +286,7 @@ fn reason(t: &Terms, r: &HopRow, setup: &ChainSetup) -> String {
     }
     if r.access_part_ms.abs() > noise {
         parts.push(format!(
-            "channel access on a medium busy with CAMs (AIFS + backoff): {:+.3} ms",
+            "the rest (the source's wait behind its own CAM signing, channel access on a medium busy with CAMs: AIFS + backoff): {:+.3} ms",
             r.access_part_ms
         ));
     }
