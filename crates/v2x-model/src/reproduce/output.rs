@@ -40,6 +40,22 @@ pub fn write_all(report: &mut Report, dir: &Path) -> Result<Vec<String>, OutputE
                 .iter()
                 .filter(|e| e.sim.as_ref().is_some_and(|m| m.scenario == run.results.scenario.name))
                 .collect();
+            if let Some(svg) = super::figure::verification_latency_cdf(
+                &format!("Paper {}: verification-latency CDF (Fig. 5a), paper vs ours", run.paper),
+                &entries,
+                &run.results,
+            )? {
+                let name = format!("paper{}_{stem}_verification_latency.svg", run.paper);
+                write(dir, &name, &svg, &mut files)?;
+                report.figures.push(super::Figure {
+                    paper: run.paper.clone(),
+                    file: name,
+                    caption: format!(
+                        "Paper {} Fig. 5(a) ({}): share of receivable packets verified within x ms of PHY reception, ours (staircase) with the paper's quoted values (markers)",
+                        run.paper, run.file
+                    ),
+                });
+            }
             for (metric, what) in [(Metric::Fraction, "fractions"), (Metric::DelayMs, "delays")] {
                 let title = format!("Paper {}: {what}, paper vs ours", run.paper);
                 if let Some(svg) = super::figure::comparison(&title, metric, &entries, &run.results)? {

@@ -306,7 +306,13 @@ impl<'a> Sim<'a, MetricsCollector> {
                 headline_m: sc.metrics.headline_range_m,
                 per_pair_counts: sc.metrics.per_pair_counts,
                 nodes,
-                deadlines_ns: sc.variants.iter().map(|v| ns(v.deadline_ms / 1000.0)).collect(),
+                deadlines_ns: sc
+                    .variants
+                    .iter()
+                    .map(|v| v.deadline_ms)
+                    .chain(sc.metrics.latency_thresholds_ms.iter().copied())
+                    .map(|ms| ns(ms / 1000.0))
+                    .collect(),
             })
         })
     }
