@@ -325,6 +325,23 @@ fn line_fit(rows: &[HopRow]) -> (f64, f64, f64) {
     (slope, intercept, worst)
 }
 
+/// The comparison as a text table (`v2x model --relay-chain`).
+pub fn text(c: &ChainComparison) -> String {
+    let t = &c.terms;
+    let mut s = format!(
+        "Relay chain, {} ({} costs): {} B message, sign {:.4} ms, verify {:.4} ms, {} Mbit/s, {} m per hop, {} messages\n",
+        c.setup.label, c.costs, t.bytes, t.sign_ms, t.verify_ms, c.setup.rate_mbps, c.setup.hop_distance_m, c.setup.messages
+    );
+    s.push_str("hops  closed form ms  simulated ms  difference ms  verified  reason\n");
+    for r in &c.rows {
+        s.push_str(&format!(
+            "{:>4}  {:>14.4}  {:>12.4}  {:>+13.4}  {:>4}/{:<3}  {}\n",
+            r.hops, r.closed_form_ms, r.simulated_ms, r.difference_ms, r.verified, r.generated, r.reason
+        ));
+    }
+    s
+}
+
 /// The chains `v2x reproduce --paper 003` runs: the paper's DSA costs (Tables 2-4) at
 /// 12 Mbit/s (the 802.11p rate nearest its 11 Mbit/s) and today's ECDSA P-256 costs at
 /// 6 Mbit/s, each on an idle chain and with every vehicle beaconing CAMs at 10 Hz.
