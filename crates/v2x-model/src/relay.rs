@@ -32,6 +32,17 @@ use v2x_sim::scenario::{MobilityConfig, Overrides, Scenario};
 pub const SCENARIO_FILE: &str = "003-relay-chain.toml";
 pub const SCENARIO_TEXT: &str = include_str!("../../../scenarios/papers/003-relay-chain.toml");
 
+/// Why a chain could not be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum RelayError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error("scenario {SCENARIO_FILE}: {0}")]
+    Scenario(#[from] v2x_sim::ScenarioError),
+    #[error(transparent)]
+    Sim(#[from] v2x_sim::SimError),
+}
+
 /// One chain to compare.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChainSetup {
@@ -206,10 +217,10 @@ pub fn scenario(setup: &ChainSetup, terms: &Terms, message_bytes: u64) -> Result
 }
 
 /// Runs the chain and sets it beside the closed form.
-pub fn compare(set: &CostSet, setup: &ChainSetup) -> Result<ChainComparison, crate::reproduce::ReproduceError> {
-    let base = Scenario::parse(SCENARIO_TEXT, SCENARIO_FILE).map_err(scenario_error)?;
+pub fn compare(set: &CostSet, setup: &ChainSetup) -> Result<ChainComparison, RelayError> {
+    let base = Scenario::parse(SCENARIO_TEXT, SCENARIO_FILE)?;
     let terms = terms(set, setup, &base)?;
-    let sc = scenario(setup, &terms, set.sizes.message_bytes).map_err(scenario_error)?;
+    let sc = scenario(setup, &terms, set.sizes.message_bytes)?;
     let results = v2x_sim::run(&sc, &v2x_report::progress::Silent)?;
     let relay = &results.variants[0].pooled.relay;
     let mut rows = Vec::new();
@@ -250,13 +261,6 @@ pub fn compare(set: &CostSet, setup: &ChainSetup) -> Result<ChainComparison, cra
         rows,
         fit,
     })
-}
-
-fn scenario_error(source: v2x_sim::ScenarioError) -> crate::reproduce::ReproduceError {
-    crate::reproduce::ReproduceError::Scenario {
-        name: SCENARIO_FILE.into(),
-        source,
-    }
 }
 
 /// One line: where the difference comes from.

@@ -28,6 +28,8 @@ pub enum ReproduceError {
     UnknownPaper(String),
     #[error("paper 003 model: {0}")]
     Model(#[from] crate::ModelError),
+    #[error("paper 003 relay chain: {0}")]
+    Relay(#[from] crate::relay::RelayError),
     #[error("benchmark: {0}")]
     Bench(#[from] Box<v2x_bench::BenchError>),
     #[error("paper data (papers.json): {0}")]
