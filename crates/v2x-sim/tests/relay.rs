@@ -136,6 +136,9 @@ fn relay_scenario_errors_name_the_field_and_the_valid_names() {
     let tesla = CHAIN.replace("protocol = \"raw\"", "protocol = \"tesla\"");
     let e = Scenario::parse(&tesla, "x.toml").unwrap_err().to_string();
     assert!(e.contains("variant[0].protocol") && e.contains("ieee1609.2"), "{e}");
+    let real = CHAIN.replace("protocol = \"raw\"", "protocol = \"raw\"\nmode = \"real-crypto\"");
+    let e = Scenario::parse(&real, "x.toml").unwrap_err().to_string();
+    assert!(e.contains("variant[0].mode") && e.contains("cost-model"), "{e}");
     let zero = CHAIN.replace("max_hops = 10", "max_hops = 0");
     let e = Scenario::parse(&zero, "x.toml").unwrap_err().to_string();
     assert!(e.contains("relay.max_hops"), "{e}");

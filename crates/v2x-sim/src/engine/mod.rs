@@ -7,6 +7,7 @@
 //! - [`mac`]: EDCA broadcast per station;
 //! - [`reception`]: signals, interference, preamble lock, SINR and error model, CCA;
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
+//! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling, neighbour tables);
 //! - [`trace`]: the [`Observer`] the models report to, and the collector

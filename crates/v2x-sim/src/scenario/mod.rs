@@ -223,8 +223,7 @@ impl Scenario {
             MobilityConfig::Static { positions_m } => Some(positions_m.len()),
             _ => None,
         };
-        let protocols: Vec<&str> = self.variants.iter().map(|v| v.protocol.as_str()).collect();
-        self.relay.validate(nodes, &protocols)?;
+        self.relay.validate(nodes, &self.variants)?;
         for (i, a) in self.attackers.iter().enumerate() {
             a.validate(i)?;
         }

@@ -55,9 +55,9 @@ impl Default for RelayConfig {
 pub const MAX_RELAY_HOPS: u32 = 1000;
 
 impl RelayConfig {
-    /// Checks value ranges and that every variant's messages can be verified hop by hop
-    /// (`protocols`: the variants' protocol names); the error names the field.
-    pub fn validate(&self, nodes: Option<usize>, protocols: &[&str]) -> Result<(), ScenarioError> {
+    /// Checks value ranges and that every variant's messages can be verified hop by hop;
+    /// the error names the field.
+    pub fn validate(&self, nodes: Option<usize>, variants: &[super::VariantConfig]) -> Result<(), ScenarioError> {
         if !self.enabled {
             return Ok(());
         }
@@ -86,7 +86,14 @@ impl RelayConfig {
                 ));
             }
         }
-        for (i, p) in protocols.iter().enumerate() {
+        for (i, v) in variants.iter().enumerate() {
+            if v.mode != super::SecurityMode::CostModel {
+                return Err(ScenarioError::invalid(
+                    format!("variant[{i}].mode"),
+                    "relaying runs with mode = \"cost-model\" only (real-crypto stations do not sign relayed messages)",
+                ));
+            }
+            let p = v.protocol.as_str();
             if let Ok(ProtocolId::Tesla | ProtocolId::TeslaAttached) = p.parse::<ProtocolId>() {
                 return Err(ScenarioError::invalid(
                     format!("variant[{i}].protocol"),
