@@ -252,7 +252,7 @@ fn not_done(config: &Config) -> Vec<String> {
         v.push("paper 002: Sec. 4.1 (latency and loss of 1-15 senders at 1-100 Hz over 802.11p radios: Figs. 4.3-4.4 are images without printed values), and Table 4.2's A-CER-03 and A-SIG-03 rows at 50-100 Hz (not in the paper)".into());
     }
     if config.wants("004") {
-        v.push("paper 004: the recorded NGSIM I-80 trace (a synthetic highway at its density stands in), the verification-latency CDF per CPU (Fig. 5; its CPU times are only in a figure image) and the NS-2 per-pair cross-validation against ns-3 — not reproduced".into());
+        v.push("paper 004: the recorded NGSIM I-80 trace (a synthetic highway at its density stands in); Fig. 5 per CPU (the Core 2 and Pentium 3 verification times are only drawn in Fig. 4, so ECDSA runs on the i7-4610m profile and the Pentium 3 curve has no counterpart) and Fig. 5(b) (Lankershim: no printed value); the NS-2 per-pair cross-validation runs against ns-3 outside this command (scripts/crossval/paper004_pairs.py, docs/crossval.md: minutes of ns-3)".into());
     }
     v
 }
