@@ -132,7 +132,7 @@ fn one_paper_only_and_unknown_names() {
         "{idle}"
     );
     assert_eq!(idle["verdict"], "reproduced");
-    assert!(out.join("003-relay-chain.csv").exists() && out.join("paper003_relay_chain.svg").exists());
+    assert!(out.join("003-relay-chain.csv").exists() && out.join("paper003_relay_chain_paper-003.svg").exists());
 
     let o = v2x(&["reproduce", "--paper", "005", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

@@ -218,50 +218,63 @@ fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, variants: &[String]) -
     Ok(())
 }
 
-/// Paper 003's relay chains: delay to the vehicle k hops away against k, the closed form
-/// (dashed) and the simulation (solid, a marker per hop count) in one colour per chain.
-pub fn relay_chain(chains: &[crate::relay::ChainComparison]) -> Result<String, FigureError> {
+/// Paper 003's relay chains, one figure per cost set: delay until the vehicle k hops away
+/// has verified the message against k, the closed form (dashed, once: it is the same for
+/// every chain of the cost set) and each chain's simulation (solid, a marker per hop count).
+/// Returns (cost set, SVG) pairs.
+pub fn relay_chain(chains: &[crate::relay::ChainComparison]) -> Result<Vec<(String, String)>, FigureError> {
     use v2x_report::plot::{Line, LineChart, Scale};
-    let mut lines = Vec::new();
-    for (i, c) in chains.iter().enumerate() {
-        lines.push(Line {
-            label: format!("{} — closed form", c.setup.label),
-            colour: i,
+    let mut sets: Vec<&str> = chains.iter().map(|c| c.costs.as_str()).collect();
+    sets.dedup();
+    let mut out = Vec::new();
+    for set in sets {
+        let of_set: Vec<&crate::relay::ChainComparison> = chains.iter().filter(|c| c.costs == set).collect();
+        let first = of_set[0];
+        let mut lines = vec![Line {
+            label: format!(
+                "closed form ({} Mbit/s, sign + k x (tx + prop + verify))",
+                first.setup.rate_mbps
+            ),
+            colour: 6,
             dashed: true,
             markers: false,
-            points: c.rows.iter().map(|r| (f64::from(r.hops), r.closed_form_ms)).collect(),
-            band: Vec::new(),
-        });
-        lines.push(Line {
-            label: format!("{} — simulated", c.setup.label),
-            colour: i,
-            dashed: false,
-            markers: true,
-            points: c
+            points: first
                 .rows
                 .iter()
-                .filter(|r| r.simulated_ms.is_finite())
-                .map(|r| (f64::from(r.hops), r.simulated_ms))
+                .map(|r| (f64::from(r.hops), r.closed_form_ms))
                 .collect(),
             band: Vec::new(),
-        });
+        }];
+        for (i, c) in of_set.iter().enumerate() {
+            lines.push(Line {
+                label: format!("{} — simulated", c.setup.label),
+                colour: i,
+                dashed: false,
+                markers: true,
+                points: c
+                    .rows
+                    .iter()
+                    .filter(|r| r.simulated_ms.is_finite())
+                    .map(|r| (f64::from(r.hops), r.simulated_ms))
+                    .collect(),
+                band: Vec::new(),
+            });
+        }
+        let svg = LineChart {
+            title: format!("Paper 003 relay chain, {set} costs"),
+            x_label: "hops k (vehicles: k + 1)".into(),
+            y_label: "delay until verified k hops away (ms)".into(),
+            x_scale: Scale::Linear,
+            y_scale: Scale::Linear,
+            y_range: None,
+            lines,
+            note: Some("simulated: mean over the messages verified at that hop".into()),
+        }
+        .render()
+        .map_err(err)?;
+        out.push((set.to_string(), svg));
     }
-    let values = chains.iter().flat_map(|c| c.rows.iter().map(|r| r.closed_form_ms));
-    LineChart {
-        title: "Paper 003: multi-hop delay, closed form vs simulated relay chain".into(),
-        x_label: "hops k (vehicles: k + 1)".into(),
-        y_label: "delay until verified k hops away (ms)".into(),
-        x_scale: Scale::Linear,
-        y_scale: Scale::for_values(values),
-        y_range: None,
-        lines,
-        note: Some(
-            "simulated: mean over the source's messages; closed form: sign + k x (bytes x 8 / rate + hop / c + verify)"
-                .into(),
-        ),
-    }
-    .render()
-    .map_err(err)
+    Ok(out)
 }
 
 /// Paper 004 Fig. 5: per variant, the share of the CAMs that reached the security layer

@@ -75,13 +75,17 @@ pub fn write_all(report: &mut Report, dir: &Path) -> Result<Vec<String>, OutputE
     }
     if !report.relay.is_empty() {
         write(dir, "003-relay-chain.csv", &relay_csv(&report.relay)?, &mut files)?;
-        let svg = super::figure::relay_chain(&report.relay)?;
-        write(dir, "paper003_relay_chain.svg", &svg, &mut files)?;
-        report.figures.push(super::Figure {
-            paper: "003".into(),
-            file: "paper003_relay_chain.svg".into(),
-            caption: "Paper 003 Sec. 3: delay until the vehicle k hops away has verified the message, closed form (dashed) and simulated relay chain (solid), per chain".into(),
-        });
+        for (set, svg) in super::figure::relay_chain(&report.relay)? {
+            let name = format!("paper003_relay_chain_{set}.svg");
+            write(dir, &name, &svg, &mut files)?;
+            report.figures.push(super::Figure {
+                paper: "003".into(),
+                file: name,
+                caption: format!(
+                    "Paper 003 Sec. 3 with the {set} costs: delay until the vehicle k hops away has verified the message, closed form (dashed) and simulated relay chains (solid)"
+                ),
+            });
+        }
     }
     let json = serde_json::to_string_pretty(&*report).map_err(|e| OutputError::Encode {
         path: "report.json".into(),
