@@ -156,7 +156,12 @@ pub fn add_relay(report: &mut Report, quick: bool) -> Result<(), ReproduceError>
                 "the multi-hop cost grows linearly with the hops: sign + k x (transmission + propagation + verification) ({}, {} Mbit/s)",
                 setup.label, setup.rate_mbps
             ),
-            verdict: Support::of(worst <= RELAY_TOLERANCE * last),
+            // A quick run averages 3 messages: with CAMs, queueing noise alone can bend the line.
+            verdict: match worst <= RELAY_TOLERANCE * last {
+                true => Support::Holds,
+                false if quick => Support::Inconclusive,
+                false => Support::Contradicted,
+            },
             evidence: format!(
                 "simulated delay = {slope:.4} ms x k + {intercept:.4} ms (largest distance from the line {worst:.4} ms over 1-{} hops); closed form {per_hop:.4} ms x k + {:.4} ms",
                 setup.hops, c.terms.sign_ms
