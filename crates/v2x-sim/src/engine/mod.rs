@@ -7,6 +7,7 @@
 //! - [`mac`]: EDCA broadcast per station;
 //! - [`reception`]: signals, interference, preamble lock, SINR and error model, CCA;
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
+//! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling, neighbour tables);
 //! - [`trace`]: the [`Observer`] the models report to, and the collector
@@ -26,6 +27,7 @@ pub mod mac;
 pub mod parallel;
 pub mod processing;
 pub mod reception;
+pub mod relay;
 pub mod trace;
 pub mod weak;
 
@@ -106,6 +108,14 @@ pub enum FrameKind {
         gen_ns: u64,
         replay: Option<(NodeId, u32, u64)>,
     },
+    /// A multi-hop message ([`relay`]): `hops` crossed so far; `decided_ns`, when its
+    /// sender decided to send it (generation at the source, verification at a relay).
+    Relay {
+        seq: u32,
+        gen_ns: u64,
+        hops: u32,
+        decided_ns: u64,
+    },
 }
 
 /// A MAC frame (whole MPDU size).
@@ -156,6 +166,9 @@ enum Event {
     ProcDone {
         node: NodeId,
         slot: usize,
+    },
+    RelayGen {
+        seq: u32,
     },
 }
 
@@ -279,6 +292,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
     query_id: u32,
+    relay: relay::RelayState,
     /// Real security services of the stations (`mode = "real-crypto"`), else `None`.
     crypto: Option<Box<dyn StationCrypto + 'a>>,
     trace: O,
@@ -294,7 +308,13 @@ impl<'a> Sim<'a, MetricsCollector> {
                 headline_m: sc.metrics.headline_range_m,
                 per_pair_counts: sc.metrics.per_pair_counts,
                 nodes,
-                deadlines_ns: sc.variants.iter().map(|v| ns(v.deadline_ms / 1000.0)).collect(),
+                deadlines_ns: sc
+                    .variants
+                    .iter()
+                    .map(|v| v.deadline_ms)
+                    .chain(sc.metrics.latency_thresholds_ms.iter().copied())
+                    .map(|ms| ns(ms / 1000.0))
+                    .collect(),
             })
         })
     }
@@ -454,6 +474,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             rng_proc: stream(5),
             attackers: Vec::new(),
             query_id: 0,
+            relay: relay::RelayState::default(),
             crypto: None,
             trace: make(n),
             p,
@@ -528,6 +549,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.schedule(t, Event::Mobility);
         }
         self.start_applications();
+        self.start_relay();
         let t = ns(self.sc.warmup_s.max(self.sc.metrics.awareness_sample_interval_s));
         self.schedule(t, Event::Awareness);
         self.schedule(NEIGHBOUR_TIMEOUT_NS, Event::NeighbourSweep);
@@ -563,6 +585,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
+            Event::RelayGen { seq } => self.relay_gen(seq),
             Event::ProcDone { node, slot } => {
                 if let Some(job) = self.in_service.get_mut(slot).and_then(Option::take) {
                     self.free_service.push(slot);

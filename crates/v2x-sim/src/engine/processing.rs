@@ -174,6 +174,7 @@ impl<O: Observer> Sim<'_, O> {
                     self.trace.crypto_lost(CryptoLoss::Deadline, dist);
                 }
                 FrameKind::Attack { .. } => self.trace.attack_job_expired(),
+                FrameKind::Relay { .. } => self.trace.relay_lost(),
                 _ => {}
             }
         }
@@ -244,6 +245,7 @@ impl<O: Observer> Sim<'_, O> {
                 AttackKind::Replay => self.trace.attack_accepted(),
                 _ => self.trace.rejected("invalid-signature"),
             },
+            FrameKind::Relay { .. } => self.relay_verified(n, frame, rx_ns),
             _ => {}
         }
     }
@@ -345,6 +347,7 @@ impl<O: Observer> Sim<'_, O> {
             }
             FrameKind::QueryRequest { .. } => {}
             FrameKind::Attack { kind, replay, .. } => self.attack_received(n, frame.clone(), kind, replay, dist),
+            FrameKind::Relay { .. } => self.relay_received(n, frame, dist),
         }
     }
 
@@ -368,7 +371,7 @@ impl<O: Observer> Sim<'_, O> {
         }
     }
 
-    fn enqueue_verify(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32, service_ns: u64) {
+    pub(super) fn enqueue_verify(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32, service_ns: u64) {
         if service_ns == 0 {
             self.verified(n, frame, rx_ns, dist);
             return;
