@@ -45,6 +45,9 @@ pub struct Neighbour {
     certificate_known: bool,
 }
 
+// The layout is the point of the type: keep it from growing back unnoticed.
+const _: () = assert!(std::mem::size_of::<Neighbour>() <= 40);
+
 /// "Not yet" for the neighbour's times (a real time is below the run's end).
 const NEVER: u64 = u64::MAX;
 
