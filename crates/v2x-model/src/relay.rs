@@ -144,7 +144,6 @@ pub struct ChainComparison {
 /// nothing more).
 pub fn terms(set: &CostSet, setup: &ChainSetup, base: &Scenario) -> Result<Terms, ModelError> {
     let mac_overhead_bytes = base.mac.mac_overhead_bytes;
-    let (aifsn, _) = base.relay.access_category.parameters();
     let cipher = model::combinations(set, Scheme::RayaHubaux, Topology::Pairwise)
         .into_iter()
         .find(|c| c.signature == setup.signature)
@@ -173,7 +172,7 @@ pub fn terms(set: &CostSet, setup: &ChainSetup, base: &Scenario) -> Result<Terms
         propagation_ms: setup.hop_distance_m / PROPAGATION_M_PER_S * 1e3,
         air_time_ms: v2x_sim::phy::airtime_ns(frame, setup.rate_mbps) as f64 / 1e6,
         mac_overhead_bytes,
-        aifs_ms: (base.mac.sifs_us + f64::from(aifsn) * base.mac.slot_us) / 1e3,
+        aifs_ms: base.mac.aifs_us(base.relay.access_category) / 1e3,
     })
 }
 
