@@ -1,4 +1,4 @@
-//! 802.11p EDCA broadcast MAC of one station (no retries): a queue per access category,
+//! 802.11p EDCA broadcast MAC of each station (no retries): a queue per access category,
 //! AIFS (EIFS after a frame received with errors), backoff counted in idle slots and frozen
 //! while the medium is busy, post-backoff after every transmission, and the collision
 //! window (the medium turns busy for a station only when its CCA senses a transmission,
@@ -95,48 +95,79 @@ pub enum Access<F> {
     Empty { delay_drops: u64 },
 }
 
-/// The MAC of one station.
-pub struct Mac<F> {
-    edca: [Edca<F>; 5],
+/// What a busy/idle change of the medium reads of a station's MAC: every signal's start
+/// or end may change the CCA of each of its receivers, so this lives apart from the queues,
+/// 16 bytes per station in one dense array (struct of arrays), and the common case, nothing
+/// scheduled and nothing waiting, reads nothing else.
+#[derive(Debug, Clone, Copy, Default)]
+struct Flags {
     idle_since: u64,
+    /// Bit `ac`: an access of that category is scheduled (`access_at` is set).
+    scheduled: u8,
+    /// Bit `ac`: that category has frames queued or backoff slots left.
+    waiting: u8,
     last_rx_error: bool,
 }
 
-impl<F> Default for Mac<F> {
-    fn default() -> Self {
-        Mac {
-            edca: Default::default(),
-            idle_since: 0,
-            last_rx_error: false,
-        }
-    }
+/// The MACs of every station of a run, indexed by station.
+pub struct Macs<F> {
+    flags: Vec<Flags>,
+    edca: Vec<[Edca<F>; 5]>,
 }
 
-impl<F> Mac<F> {
-    /// The last frame this station received was decoded with errors (EIFS) or not; an own
+impl<F> Macs<F> {
+    /// `stations` idle MACs with empty queues.
+    pub fn new(stations: usize) -> Self {
+        Macs {
+            flags: vec![Flags::default(); stations],
+            edca: (0..stations).map(|_| Default::default()).collect(),
+        }
+    }
+
+    /// Brings the flags of `(n, ac)` up to date with its queue and backoff (after every
+    /// change of them).
+    fn sync(&mut self, n: usize, ac: usize) {
+        let e = &self.edca[n][ac];
+        let f = &mut self.flags[n];
+        let bit = 1u8 << ac;
+        f.scheduled = if e.access_at.is_some() {
+            f.scheduled | bit
+        } else {
+            f.scheduled & !bit
+        };
+        f.waiting = if !e.queue.is_empty() || e.slots > 0 {
+            f.waiting | bit
+        } else {
+            f.waiting & !bit
+        };
+    }
+
+    /// The last frame station `n` received was decoded with errors (EIFS) or not; an own
     /// transmission clears it too.
-    pub fn set_rx_error(&mut self, error: bool) {
-        self.last_rx_error = error;
+    pub fn set_rx_error(&mut self, n: usize, error: bool) {
+        self.flags[n].last_rx_error = error;
     }
 
     /// Frames queued in `ac`.
-    pub fn queued(&self, ac: usize) -> usize {
-        self.edca[ac].queue.len()
+    pub fn queued(&self, n: usize, ac: usize) -> usize {
+        self.edca[n][ac].queue.len()
     }
 
     /// Remaining backoff slots of `ac`.
-    pub fn backoff_slots(&self, ac: usize) -> u32 {
-        self.edca[ac].slots
+    pub fn backoff_slots(&self, n: usize, ac: usize) -> u32 {
+        self.edca[n][ac].slots
     }
 
     /// When `ac` will access the medium, if scheduled.
-    pub fn access_at(&self, ac: usize) -> Option<u64> {
-        self.edca[ac].access_at
+    pub fn access_at(&self, n: usize, ac: usize) -> Option<u64> {
+        self.edca[n][ac].access_at
     }
 
     /// Queues a frame at `now`.
+    #[allow(clippy::too_many_arguments)] // the station and frame (3), the time and medium, the context (2)
     pub fn enqueue(
         &mut self,
+        n: usize,
         ac: usize,
         frame: F,
         now: u64,
@@ -144,19 +175,24 @@ impl<F> Mac<F> {
         p: &MacParams,
         rng: &mut impl Rng,
     ) -> Enqueued {
-        let e = &mut self.edca[ac];
+        let e = &mut self.edca[n][ac];
         if e.queue.len() >= p.queue_capacity {
             return Enqueued::Dropped;
         }
         e.queue.push_back((now, frame));
-        if e.access_at.is_some() {
-            return Enqueued::Queued;
-        }
-        if medium_busy {
+        let queued = if e.access_at.is_some() {
+            true
+        } else if medium_busy {
             if e.slots == 0 {
                 let (_, cw) = p.timing(ac);
                 e.slots = rng.gen_range(0..=cw);
             }
+            true
+        } else {
+            false
+        };
+        if queued {
+            self.sync(n, ac);
             return Enqueued::Queued;
         }
         // ns-3's DCF counts a full AIFS from the arrival of a frame that needs no backoff.
@@ -164,28 +200,39 @@ impl<F> Mac<F> {
             IdleAccess::AfterAifs if e.slots == 0 && e.queue.len() == 1 => now + p.timing(ac).0,
             _ => now,
         };
-        Enqueued::Schedule(self.schedule(ac, not_before, p))
+        Enqueued::Schedule(self.schedule(n, ac, not_before, p))
     }
 
     /// Medium idle: wait AIFS (or EIFS) from the end of the busy period, and not before
     /// `not_before`, then count the remaining backoff slots.
-    fn schedule(&mut self, ac: usize, not_before: u64, p: &MacParams) -> AccessTimer {
+    fn schedule(&mut self, n: usize, ac: usize, not_before: u64, p: &MacParams) -> AccessTimer {
         let (aifs, _) = p.timing(ac);
-        let aifs = aifs + if self.last_rx_error { p.eifs_extra_ns } else { 0 };
-        let count_start = (self.idle_since + aifs).max(not_before);
-        let e = &mut self.edca[ac];
+        let f = &self.flags[n];
+        let aifs = aifs + if f.last_rx_error { p.eifs_extra_ns } else { 0 };
+        let count_start = (f.idle_since + aifs).max(not_before);
+        let e = &mut self.edca[n][ac];
         let at_ns = count_start + u64::from(e.slots) * p.slot_ns;
         e.gen = e.gen.wrapping_add(1);
         e.access_at = Some(at_ns);
         e.count_start = count_start;
-        AccessTimer { ac, at_ns, gen: e.gen }
+        let gen = e.gen;
+        self.sync(n, ac);
+        AccessTimer { ac, at_ns, gen }
     }
 
-    /// The CCA senses the medium busy from `sensed_at` (at or after the current time):
-    /// freeze every backoff, keeping the slots still to count, except those ending by then
-    /// (they transmit: collision).
-    pub fn medium_busy(&mut self, sensed_at: u64, p: &MacParams) {
-        for e in self.edca.iter_mut() {
+    /// The CCA of station `n` senses the medium busy from `sensed_at` (at or after the
+    /// current time): freeze every backoff, keeping the slots still to count, except those
+    /// ending by then (they transmit: collision).
+    pub fn medium_busy(&mut self, n: usize, sensed_at: u64, p: &MacParams) {
+        let scheduled = self.flags[n].scheduled;
+        if scheduled == 0 {
+            return;
+        }
+        for ac in 0..ACS.len() {
+            if scheduled & (1 << ac) == 0 {
+                continue;
+            }
+            let e = &mut self.edca[n][ac];
             let Some(t) = e.access_at else { continue };
             if t <= sensed_at {
                 continue;
@@ -198,26 +245,34 @@ impl<F> Mac<F> {
             e.slots -= counted.min(e.slots);
             e.access_at = None;
             e.gen = e.gen.wrapping_add(1);
+            self.sync(n, ac);
         }
     }
 
-    /// The medium turned idle at `now`: the accesses to schedule, by category.
-    pub fn medium_idle(&mut self, now: u64, p: &MacParams) -> [Option<AccessTimer>; 5] {
-        self.idle_since = now;
+    /// The medium of station `n` turned idle at `now`: the accesses to schedule, by
+    /// category.
+    pub fn medium_idle(&mut self, n: usize, now: u64, p: &MacParams) -> [Option<AccessTimer>; 5] {
+        let f = &mut self.flags[n];
+        f.idle_since = now;
+        let due = f.waiting & !f.scheduled;
         let mut out = [None; 5];
+        if due == 0 {
+            return out;
+        }
         for (ac, slot) in out.iter_mut().enumerate() {
-            let e = &self.edca[ac];
-            if e.access_at.is_none() && (!e.queue.is_empty() || e.slots > 0) {
-                *slot = Some(self.schedule(ac, now, p));
+            if due & (1 << ac) != 0 {
+                *slot = Some(self.schedule(n, ac, now, p));
             }
         }
         out
     }
 
-    /// The access event of `ac` (generation `gen`) fired at `now`; `transmitting` says
-    /// whether the station is on the air already.
+    /// The access event of `ac` (generation `gen`) at station `n` fired at `now`;
+    /// `transmitting` says whether the station is on the air already.
+    #[allow(clippy::too_many_arguments)] // the station and its timer (3), the time and state, the context (2)
     pub fn access(
         &mut self,
+        n: usize,
         ac: usize,
         gen: u32,
         now: u64,
@@ -226,41 +281,46 @@ impl<F> Mac<F> {
         rng: &mut impl Rng,
     ) -> Access<F> {
         let (_, cw) = p.timing(ac);
-        let e = &mut self.edca[ac];
+        let e = &mut self.edca[n][ac];
         if e.gen != gen || e.access_at.is_none() {
             return Access::Stale;
         }
         e.access_at = None;
         e.slots = 0;
-        if transmitting {
+        let out = if transmitting {
             e.slots = rng.gen_range(0..=cw).max(1);
-            return Access::InternalCollision;
-        }
-        let mut delay_drops = 0;
-        loop {
-            match e.queue.pop_front() {
-                None => return Access::Empty { delay_drops },
-                Some((queued, _)) if now.saturating_sub(queued) > p.queue_max_delay_ns => delay_drops += 1,
-                Some((queued_ns, frame)) => {
-                    return Access::Frame {
-                        frame,
-                        queued_ns,
-                        delay_drops,
+            Access::InternalCollision
+        } else {
+            let mut delay_drops = 0;
+            loop {
+                match e.queue.pop_front() {
+                    None => break Access::Empty { delay_drops },
+                    Some((queued, _)) if now.saturating_sub(queued) > p.queue_max_delay_ns => delay_drops += 1,
+                    Some((queued_ns, frame)) => {
+                        break Access::Frame {
+                            frame,
+                            queued_ns,
+                            delay_drops,
+                        }
                     }
                 }
             }
-        }
+        };
+        self.sync(n, ac);
+        out
     }
 
     /// Post-backoff: a new backoff follows every transmission.
-    pub fn post_backoff(&mut self, ac: usize, p: &MacParams, rng: &mut impl Rng) {
+    pub fn post_backoff(&mut self, n: usize, ac: usize, p: &MacParams, rng: &mut impl Rng) {
         let (_, cw) = p.timing(ac);
-        self.edca[ac].slots = rng.gen_range(0..=cw);
+        self.edca[n][ac].slots = rng.gen_range(0..=cw);
+        self.sync(n, ac);
     }
 
-    /// Drops every frame of `ac` (the station left the map).
-    pub fn clear(&mut self, ac: usize) {
-        self.edca[ac].queue.clear();
+    /// Drops every frame of `ac` at station `n` (it left the map).
+    pub fn clear(&mut self, n: usize, ac: usize) {
+        self.edca[n][ac].queue.clear();
+        self.sync(n, ac);
     }
 }
 
@@ -297,10 +357,10 @@ mod tests {
     fn idle_medium_waits_aifs_then_transmits_and_post_backs_off() {
         let p = params();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut mac: Mac<u32> = Mac::default();
-        let t = schedule(mac.enqueue(VO, 7, 0, false, &p, &mut rng));
+        let mut mac: Macs<u32> = Macs::new(1);
+        let t = schedule(mac.enqueue(0, VO, 7, 0, false, &p, &mut rng));
         assert_eq!(t.at_ns, AIFS_VO, "no backoff pending: AIFS only");
-        match mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng) {
+        match mac.access(0, VO, t.gen, t.at_ns, false, &p, &mut rng) {
             Access::Frame {
                 frame,
                 queued_ns,
@@ -308,33 +368,34 @@ mod tests {
             } => assert_eq!((frame, queued_ns, delay_drops), (7, 0, 0)),
             other => panic!("{other:?}"),
         }
-        mac.post_backoff(VO, &p, &mut rng);
-        assert!(mac.backoff_slots(VO) <= 3, "CW of AC_VO is 3");
+        mac.post_backoff(0, VO, &p, &mut rng);
+        assert!(mac.backoff_slots(0, VO) <= 3, "CW of AC_VO is 3");
     }
 
     #[test]
     fn backoff_is_frozen_while_busy_and_resumes_with_the_remaining_slots() {
         let p = params();
         let mut rng = ChaCha8Rng::seed_from_u64(2);
-        let mut mac: Mac<u32> = Mac::default();
+        let mut mac: Macs<u32> = Macs::new(1);
         // Busy medium: a backoff is drawn, no access yet.
-        assert_eq!(mac.enqueue(VO, 1, 0, true, &p, &mut rng), Enqueued::Queued);
+        assert_eq!(mac.enqueue(0, VO, 1, 0, true, &p, &mut rng), Enqueued::Queued);
         // Force a known backoff: 3 slots, then the medium turns idle at t = 100 µs.
-        mac.edca[VO].slots = 3;
-        let t = mac.medium_idle(100_000, &p)[VO].expect("access scheduled");
+        mac.edca[0][VO].slots = 3;
+        mac.sync(0, VO);
+        let t = mac.medium_idle(0, 100_000, &p)[VO].expect("access scheduled");
         assert_eq!(t.at_ns, 100_000 + AIFS_VO + 3 * p.slot_ns);
         // Busy again after AIFS + 1.5 slots: one slot counted, two left, access cancelled.
         let busy_at = 100_000 + AIFS_VO + p.slot_ns + p.slot_ns / 2;
-        mac.medium_busy(busy_at, &p);
-        assert_eq!(mac.access_at(VO), None);
-        assert_eq!(mac.backoff_slots(VO), 2);
+        mac.medium_busy(0, busy_at, &p);
+        assert_eq!(mac.access_at(0, VO), None);
+        assert_eq!(mac.backoff_slots(0, VO), 2);
         // The old access event is stale.
-        assert_eq!(mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng), Access::Stale);
+        assert_eq!(mac.access(0, VO, t.gen, t.at_ns, false, &p, &mut rng), Access::Stale);
         // Idle again: AIFS then the 2 remaining slots.
-        let t2 = mac.medium_idle(500_000, &p)[VO].expect("access rescheduled");
+        let t2 = mac.medium_idle(0, 500_000, &p)[VO].expect("access rescheduled");
         assert_eq!(t2.at_ns, 500_000 + AIFS_VO + 2 * p.slot_ns);
         assert!(matches!(
-            mac.access(VO, t2.gen, t2.at_ns, false, &p, &mut rng),
+            mac.access(0, VO, t2.gen, t2.at_ns, false, &p, &mut rng),
             Access::Frame { frame: 1, .. }
         ));
     }
@@ -343,61 +404,62 @@ mod tests {
     fn eifs_after_an_errored_frame() {
         let p = params();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let mut mac: Mac<u32> = Mac::default();
-        mac.set_rx_error(true);
-        let t = schedule(mac.enqueue(VO, 1, 0, false, &p, &mut rng));
+        let mut mac: Macs<u32> = Macs::new(1);
+        mac.set_rx_error(0, true);
+        let t = schedule(mac.enqueue(0, VO, 1, 0, false, &p, &mut rng));
         assert_eq!(t.at_ns, AIFS_VO + p.eifs_extra_ns);
-        let mut ok: Mac<u32> = Mac::default();
-        ok.set_rx_error(false);
-        assert_eq!(schedule(ok.enqueue(VO, 1, 0, false, &p, &mut rng)).at_ns, AIFS_VO);
+        let mut ok: Macs<u32> = Macs::new(1);
+        ok.set_rx_error(0, false);
+        assert_eq!(schedule(ok.enqueue(0, VO, 1, 0, false, &p, &mut rng)).at_ns, AIFS_VO);
     }
 
     #[test]
     fn collision_window_keeps_a_backoff_ending_within_cca_detection() {
         let p = params();
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let mut mac: Mac<u32> = Mac::default();
-        let t = schedule(mac.enqueue(VO, 1, 0, false, &p, &mut rng));
+        let mut mac: Macs<u32> = Macs::new(1);
+        let t = schedule(mac.enqueue(0, VO, 1, 0, false, &p, &mut rng));
         // Another station started 5 µs before our access; we sense it 3 µs after it.
-        mac.medium_busy(t.at_ns + 3_000, &p);
-        assert_eq!(mac.access_at(VO), Some(t.at_ns), "transmits anyway: collision");
+        mac.medium_busy(0, t.at_ns + 3_000, &p);
+        assert_eq!(mac.access_at(0, VO), Some(t.at_ns), "transmits anyway: collision");
         assert!(matches!(
-            mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng),
+            mac.access(0, VO, t.gen, t.at_ns, false, &p, &mut rng),
             Access::Frame { .. }
         ));
         // Sensed 20 µs before: frozen.
-        let t = schedule(mac.enqueue(VO, 2, 1_000_000, false, &p, &mut rng));
-        mac.medium_busy(t.at_ns - 20_000, &p);
-        assert_eq!(mac.access_at(VO), None);
+        let t = schedule(mac.enqueue(0, VO, 2, 1_000_000, false, &p, &mut rng));
+        mac.medium_busy(0, t.at_ns - 20_000, &p);
+        assert_eq!(mac.access_at(0, VO), None);
     }
 
     #[test]
     fn full_queue_and_stale_frames_are_dropped() {
         let p = params();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut mac: Mac<u32> = Mac::default();
-        assert_eq!(mac.enqueue(VO, 1, 0, true, &p, &mut rng), Enqueued::Queued);
-        assert_eq!(mac.enqueue(VO, 2, 10, true, &p, &mut rng), Enqueued::Queued);
+        let mut mac: Macs<u32> = Macs::new(1);
+        assert_eq!(mac.enqueue(0, VO, 1, 0, true, &p, &mut rng), Enqueued::Queued);
+        assert_eq!(mac.enqueue(0, VO, 2, 10, true, &p, &mut rng), Enqueued::Queued);
         assert_eq!(
-            mac.enqueue(VO, 3, 20, true, &p, &mut rng),
+            mac.enqueue(0, VO, 3, 20, true, &p, &mut rng),
             Enqueued::Dropped,
             "capacity 2"
         );
-        assert_eq!(mac.queued(VO), 2);
+        assert_eq!(mac.queued(0, VO), 2);
         // Idle only after 1.5 ms: frame 1 waited too long, frame 2 (queued at 10 ns) too.
-        mac.edca[VO].slots = 0;
-        let t = mac.medium_idle(1_500_000, &p)[VO].unwrap();
+        mac.edca[0][VO].slots = 0;
+        mac.sync(0, VO);
+        let t = mac.medium_idle(0, 1_500_000, &p)[VO].unwrap();
         assert_eq!(
-            mac.access(VO, t.gen, t.at_ns, false, &p, &mut rng),
+            mac.access(0, VO, t.gen, t.at_ns, false, &p, &mut rng),
             Access::Empty { delay_drops: 2 }
         );
         // Internal collision: on the air already, a new backoff of at least one slot.
-        let t = schedule(mac.enqueue(VO, 4, 2_000_000, false, &p, &mut rng));
+        let t = schedule(mac.enqueue(0, VO, 4, 2_000_000, false, &p, &mut rng));
         assert_eq!(
-            mac.access(VO, t.gen, t.at_ns, true, &p, &mut rng),
+            mac.access(0, VO, t.gen, t.at_ns, true, &p, &mut rng),
             Access::InternalCollision
         );
-        assert!(mac.backoff_slots(VO) >= 1);
-        assert_eq!(mac.queued(VO), 1);
+        assert!(mac.backoff_slots(0, VO) >= 1);
+        assert_eq!(mac.queued(0, VO), 1);
     }
 }

@@ -42,7 +42,7 @@ use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
-use mac::{AccessTimer, Mac, MacParams};
+use mac::{AccessTimer, MacParams, Macs};
 use parallel::{Buckets, Workers};
 use processing::{Neighbour, TeslaPending, Work};
 use rand::SeedableRng;
@@ -198,7 +198,6 @@ impl Ord for Scheduled {
 struct Node {
     pos: Option<Position>,
     rsu: bool,
-    mac: Mac<Frame>,
     proc: Processor<Work>,
     cam_seq: u32,
     last_certificate_ns: Option<u64>,
@@ -257,6 +256,8 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     /// The radio of node i, apart from the rest of its state: every signal touches the
     /// radios of its receivers, so they are packed together (struct of arrays).
     radios: Vec<Radio>,
+    /// The MAC of every node (its busy/idle flags packed apart from its queues).
+    macs: Macs<Frame>,
     /// Whether node i is a road side unit, apart from the rest of its state: the loop over
     /// the candidates of every transmission reads it.
     is_rsu: Vec<bool>,
@@ -396,7 +397,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             .map(|i| Node {
                 pos: None,
                 rsu: i >= vehicles,
-                mac: Mac::default(),
                 proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
                 cam_seq: 0,
                 last_certificate_ns: None,
@@ -448,6 +448,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             free_service: Vec::new(),
             is_rsu: nodes.iter().map(|n| n.rsu).collect(),
             radios: (0..n).map(|_| Radio::default()).collect(),
+            macs: Macs::new(n),
             nodes,
             positions: Vec::new(),
             near: Vec::new(),
@@ -690,8 +691,10 @@ impl<'a, O: Observer> Sim<'a, O> {
     fn mac_enqueue(&mut self, n: NodeId, ac: usize, frame: Frame) {
         let now = self.now;
         let busy = self.radios[n as usize].busy;
-        let node = &mut self.nodes[n as usize];
-        match node.mac.enqueue(ac, frame, now, busy, &self.p.mac, &mut self.rng_mac) {
+        match self
+            .macs
+            .enqueue(n as usize, ac, frame, now, busy, &self.p.mac, &mut self.rng_mac)
+        {
             mac::Enqueued::Dropped => self.trace.mac_queue_drop(),
             mac::Enqueued::Queued => {}
             mac::Enqueued::Schedule(t) => self.schedule_access(n, t),
@@ -708,31 +711,30 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.update_medium(n, now);
         }
         let transmitting = self.radios[n as usize].tx_until > now;
-        let node = &mut self.nodes[n as usize];
-        let (frame, queued_ns) = match node
-            .mac
-            .access(ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
-        {
-            mac::Access::Stale | mac::Access::InternalCollision => return,
-            mac::Access::Empty { delay_drops } => {
-                self.trace.mac_delay_drops(delay_drops);
-                return;
-            }
-            mac::Access::Frame {
-                frame,
-                queued_ns,
-                delay_drops,
-            } => {
-                self.trace.mac_delay_drops(delay_drops);
-                (frame, queued_ns)
-            }
-        };
-        let node = &mut self.nodes[n as usize];
-        if node.pos.is_none() {
-            node.mac.clear(ac);
+        let (frame, queued_ns) =
+            match self
+                .macs
+                .access(n as usize, ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
+            {
+                mac::Access::Stale | mac::Access::InternalCollision => return,
+                mac::Access::Empty { delay_drops } => {
+                    self.trace.mac_delay_drops(delay_drops);
+                    return;
+                }
+                mac::Access::Frame {
+                    frame,
+                    queued_ns,
+                    delay_drops,
+                } => {
+                    self.trace.mac_delay_drops(delay_drops);
+                    (frame, queued_ns)
+                }
+            };
+        if self.nodes[n as usize].pos.is_none() {
+            self.macs.clear(n as usize, ac);
             return;
         }
-        node.mac.post_backoff(ac, &self.p.mac, &mut self.rng_mac);
+        self.macs.post_backoff(n as usize, ac, &self.p.mac, &mut self.rng_mac);
         self.transmit(n, frame, queued_ns);
     }
 
@@ -758,7 +760,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.next_serial += 1;
         // Half duplex: a frame being received is lost when this node starts sending.
         self.radios[n as usize].start_tx(end, now, &self.p.phy, &self.errors, self.dice.station(n));
-        self.nodes[n as usize].mac.set_rx_error(false);
+        self.macs.set_rx_error(n as usize, false);
         self.update_medium(n, now);
 
         let mut weak_added = self.free_weak.pop().unwrap_or_default();
@@ -858,7 +860,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         );
         for (&(j, _, dist), (outcome, change)) in tx.receivers.iter().zip(departures.drain(..)) {
             if let Some(decoded) = outcome {
-                self.nodes[j as usize].mac.set_rx_error(!decoded);
+                self.macs.set_rx_error(j as usize, !decoded);
             }
             self.apply_medium(j, change);
             if outcome == Some(true) {
@@ -890,15 +892,15 @@ impl<'a, O: Observer> Sim<'a, O> {
     fn apply_medium(&mut self, n: NodeId, change: MediumChange) {
         match change {
             MediumChange::Same => {}
-            MediumChange::Busy { sensed_at } => self.nodes[n as usize].mac.medium_busy(sensed_at, &self.p.mac),
+            MediumChange::Busy { sensed_at } => self.macs.medium_busy(n as usize, sensed_at, &self.p.mac),
             MediumChange::Idle { busy_ns } => {
                 if let Some(busy_ns) = busy_ns {
                     self.trace.busy_time(busy_ns);
                 }
                 let now = self.now;
-                for t in self.nodes[n as usize]
-                    .mac
-                    .medium_idle(now, &self.p.mac)
+                for t in self
+                    .macs
+                    .medium_idle(n as usize, now, &self.p.mac)
                     .into_iter()
                     .flatten()
                 {
