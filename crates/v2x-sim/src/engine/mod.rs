@@ -9,7 +9,8 @@
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
 //! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
-//!   queues, TESLA key buffering, attack handling, neighbour tables);
+//!   queues, TESLA key buffering, attack handling);
+//! - [`neighbours`]: what each station knows of the stations it heard;
 //! - [`trace`]: the [`Observer`] the models report to, and the collector
 //!   that turns those events into [`RunMetrics`];
 //! - [`parallel`]: the receivers of one transmission on the run's threads;
@@ -24,6 +25,7 @@
 
 pub mod apps;
 pub mod mac;
+pub mod neighbours;
 pub mod parallel;
 pub mod processing;
 pub mod reception;
@@ -43,8 +45,9 @@ use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, MacParams, Macs};
+use neighbours::NeighbourTable;
 use parallel::{Buckets, Workers};
-use processing::{Neighbour, TeslaPending, Work};
+use processing::{TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use reception::{PhyParams, Radio};
@@ -203,7 +206,7 @@ struct Node {
     last_certificate_ns: Option<u64>,
     /// The next CAM carries the certificate: a new station was heard.
     certificate_due: bool,
-    neighbours: IntMap<Neighbour>,
+    neighbours: NeighbourTable,
     tesla_pending: TeslaPending,
     last_heard_cam: Option<(NodeId, u32, u64)>,
     /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
@@ -401,7 +404,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 cam_seq: 0,
                 last_certificate_ns: None,
                 certificate_due: false,
-                neighbours: IntMap::default(),
+                neighbours: NeighbourTable::default(),
                 tesla_pending: TeslaPending::default(),
                 last_heard_cam: None,
                 tables: Default::default(),
@@ -574,7 +577,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     node.tesla_pending.retain(|_, p| !p.is_empty());
                     let pending = &node.tesla_pending;
                     node.neighbours
-                        .retain(|src, nb| !nb.forgettable(before) || pending.contains_key(src));
+                        .retain(|src, nb| !nb.forgettable(before) || pending.contains_key(&src));
                 }
                 let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
                 self.schedule(t, Event::NeighbourSweep);
@@ -670,7 +673,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 }
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
                 total += 1;
-                if let Some(nb) = self.nodes[i].neighbours.get(&j) {
+                if let Some(nb) = self.nodes[i].neighbours.get(j) {
                     if nb.last_rx_ns().is_some_and(|t| t >= since) {
                         heard += 1;
                     }

@@ -4,9 +4,9 @@
 //! query service's decryptions. Service times come from the variant's cost model; in
 //! real-crypto mode the stations' real verifications decide what is accepted.
 
+use super::neighbours::Neighbour;
 use super::trace::{CamVerified, CryptoLoss, Observer};
 use super::{Event, Frame, FrameKind, IntMap, NodeId, Sim};
-use crate::mobility::Position;
 use crate::scenario::AttackKind;
 use crate::security::{Cost, VerifierModel};
 use crate::signer_tables::TableUse;
@@ -26,64 +26,6 @@ pub enum Work {
     DecryptRequest { id: u32, gen_ns: u64, vehicle: NodeId },
     /// Decryption of a reply at the vehicle.
     DecryptReply { gen_ns: u64 },
-}
-
-/// What a station knows of one neighbour: 40 bytes with no pointer (instead of 88 with
-/// the TESLA buffer inline), since the receiver's table is probed for every decoded CAM
-/// and a city receiver holds a few hundred of them. The TESLA buffer lives apart, in
-/// [`TeslaPending`], only for the neighbours that have packets waiting.
-#[derive(Clone, Copy)]
-pub struct Neighbour {
-    /// Last CAM heard, or [`NEVER`].
-    last_rx_ns: u64,
-    /// Last CAM verified, or [`NEVER`].
-    last_verified_ns: u64,
-    pub last_pos: Position,
-    /// Highest sequence number verified (meaningful when `seq_known`).
-    highest_seq: u32,
-    seq_known: bool,
-    certificate_known: bool,
-}
-
-// The layout is the point of the type: keep it from growing back unnoticed.
-const _: () = assert!(std::mem::size_of::<Neighbour>() <= 40);
-
-/// "Not yet" for the neighbour's times (a real time is below the run's end).
-const NEVER: u64 = u64::MAX;
-
-impl Default for Neighbour {
-    fn default() -> Neighbour {
-        Neighbour {
-            last_rx_ns: NEVER,
-            last_verified_ns: NEVER,
-            last_pos: [0.0; 2],
-            highest_seq: 0,
-            seq_known: false,
-            certificate_known: false,
-        }
-    }
-}
-
-impl Neighbour {
-    /// When its last CAM was heard.
-    pub fn last_rx_ns(&self) -> Option<u64> {
-        (self.last_rx_ns != NEVER).then_some(self.last_rx_ns)
-    }
-
-    /// When its last CAM was verified.
-    pub fn last_verified_ns(&self) -> Option<u64> {
-        (self.last_verified_ns != NEVER).then_some(self.last_verified_ns)
-    }
-
-    fn highest_seq(&self) -> Option<u32> {
-        self.seq_known.then_some(self.highest_seq)
-    }
-
-    /// Whether the entry can be forgotten: nothing heard since `before` (the caller keeps
-    /// the neighbours with TESLA packets waiting for their key).
-    pub(super) fn forgettable(&self, before: u64) -> bool {
-        self.last_rx_ns().is_none_or(|t| t < before)
-    }
 }
 
 /// TESLA packets waiting for their key, per sender: (interval, frame, rx time, distance).
@@ -218,7 +160,7 @@ impl<O: Observer> Sim<'_, O> {
             } => {
                 let src = frame.src;
                 let node = &mut self.nodes[n as usize];
-                let nb = node.neighbours.entry(src).or_default();
+                let nb = node.neighbours.entry(src);
                 let previous = nb.last_verified_ns();
                 nb.last_verified_ns = now;
                 nb.last_pos = pos;
@@ -287,7 +229,7 @@ impl<O: Observer> Sim<'_, O> {
                 let src = frame.src;
                 self.nodes[n as usize].last_heard_cam = Some((src, seq, gen_ns));
                 let known = {
-                    let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
+                    let nb = self.nodes[n as usize].neighbours.entry(src);
                     nb.last_rx_ns = now;
                     nb.certificate_known
                 };
@@ -467,7 +409,7 @@ impl<O: Observer> Sim<'_, O> {
                 let Some((orig, seq, gen_ns)) = replay else { return };
                 let seen = self.nodes[n as usize]
                     .neighbours
-                    .get(&orig)
+                    .get(orig)
                     .and_then(Neighbour::highest_seq)
                     .is_some_and(|h| h >= seq);
                 if seen {
