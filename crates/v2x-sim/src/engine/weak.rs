@@ -103,19 +103,6 @@ impl Axis {
     }
 }
 
-/// `u.round() as i64` for the non-negative values of [`WeakField::add`] (negative ones
-/// give at most 0, which it skips either way), inline: `f64::round` is a libm call on
-/// baseline x86-64, once per cell of every transmission. Exact: below 2^52, `u - trunc(u)`
-/// is exact; above, `u` is an integer.
-fn round_units(u: f64) -> i64 {
-    let t = u as i64;
-    if u - t as f64 >= 0.5 {
-        t + 1
-    } else {
-        t
-    }
-}
-
 /// The summed weak power per cell.
 pub struct WeakField {
     axes: [Axis; 2],
@@ -208,7 +195,8 @@ impl WeakField {
                 }
                 let cell = (iy * self.axes[0].cells + ix) as u32;
                 let centre = (dx * dx + dy2).sqrt();
-                let units = round_units(link.mean_above_floor_mw(centre) / UNIT_MW);
+                // Inline rounding (0 for the negative values it skips anyway).
+                let units = super::round_nonneg(link.mean_above_floor_mw(centre) / UNIT_MW) as i64;
                 if units > 0 {
                     self.sum[cell as usize] += units;
                     added.push((cell, units));
@@ -280,30 +268,6 @@ mod tests {
         // Removing restores zero exactly.
         field.remove(&added);
         assert!(field.sum.iter().all(|&u| u == 0));
-    }
-
-    /// The inline rounding agrees with `f64::round` on the values a cell can get,
-    /// halves and the integer range included.
-    #[test]
-    fn round_units_is_round() {
-        let mut u: f64 = 1e-3;
-        while u < 1e15 {
-            for v in [u, u + 0.5, (u * 7.3).floor() + 0.5, u.next_up(), u.next_down()] {
-                assert_eq!(round_units(v), v.round() as i64, "{v}");
-            }
-            u *= 1.37;
-        }
-        for v in [
-            0.0,
-            0.5,
-            0.49999999999999994,
-            1.5,
-            2.5,
-            4503599627370495.5,
-            9007199254740993.0,
-        ] {
-            assert_eq!(round_units(v), v.round() as i64, "{v}");
-        }
     }
 
     /// Cells tile a wrapping axis exactly and are listed once even when the range goes
