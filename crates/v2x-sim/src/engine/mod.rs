@@ -874,6 +874,19 @@ impl<'a, O: Observer> Sim<'a, O> {
                 (outcome, sense(radio, is_rsu[j as usize], now, now, params))
             },
         );
+        if matches!(tx.frame.kind, FrameKind::Cam { .. }) {
+            // The receivers that decoded it probe their neighbour tables next, one after
+            // the other, each probe a likely cache miss: reading every such table's first
+            // slot for the sender now, in one pass of independent loads, lets those misses
+            // overlap instead of queueing.
+            let mut seen = 0;
+            for (&(j, ..), &(outcome, _)) in tx.receivers.iter().zip(&departures) {
+                if outcome == Some(true) {
+                    seen ^= self.nodes[j as usize].neighbours.touch(src);
+                }
+            }
+            std::hint::black_box(seen);
+        }
         for (&(j, _, dist), (outcome, change)) in tx.receivers.iter().zip(departures.drain(..)) {
             if let Some(decoded) = outcome {
                 self.macs.set_rx_error(j as usize, !decoded);

@@ -119,6 +119,15 @@ impl NeighbourTable {
         (u64::from(src).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
+    /// Reads the first slot `src` probes (bringing it into the cache) and returns the id
+    /// there: for warming tables about to be probed.
+    pub fn touch(&self, src: NodeId) -> NodeId {
+        if self.slots.is_empty() {
+            return FREE;
+        }
+        self.slots[self.home(src)].src
+    }
+
     pub fn get(&self, src: NodeId) -> Option<&Neighbour> {
         if self.slots.is_empty() {
             return None;
