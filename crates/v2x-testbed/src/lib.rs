@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod clock;
 pub mod credentials;
 pub mod defence;
+pub mod emulator;
 pub mod flood;
 pub mod load_plan;
 pub mod log;

@@ -133,7 +133,8 @@ pub struct StationConfig {
     pub protocol: ProtocolConfig,
     pub pki_dir: PathBuf,
     pub log_dir: PathBuf,
-    /// Address to receive on (receivers); senders bind an ephemeral port.
+    /// Address to receive on (receivers); senders bind it when given (the channel
+    /// emulator identifies them by it), else an ephemeral port.
     #[serde(default)]
     pub bind: Option<SocketAddr>,
     /// Where sent datagrams go (every receiver: loopback has no broadcast medium).
@@ -374,7 +375,12 @@ fn watch_parent(parent: Option<u32>, stop: Arc<AtomicBool>) {
 
 fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &AtomicBool) -> Result<(), StationError> {
     let mut auth = creds.authenticator()?;
-    let sock = UdpSocket::bind("127.0.0.1:0")?;
+    // Through the channel emulator a sender binds its assigned address (how the emulator
+    // knows who transmits); otherwise an ephemeral port.
+    let sock = match cfg.bind {
+        Some(addr) => UdpSocket::bind(addr)?,
+        None => UdpSocket::bind("127.0.0.1:0")?,
+    };
     let kind = cfg.attack.map(Attack::kind).unwrap_or(MessageKind::Cam);
     let case = cfg
         .attack

@@ -1,0 +1,514 @@
+//! The channel emulator (`v2x channel-emulator --config FILE`): one process that relays
+//! every frame between the stations through the simulator's 802.11p channel and PHY
+//! models, so that real secured packets cross a simulated radio channel.
+//!
+//! Senders send each datagram to the emulator instead of to the receivers. The emulator
+//! knows every station's address and position; for each frame it
+//! - charges the air time of the real packet plus the MAC overhead at the data rate
+//!   ([`v2x_sim::phy::airtime_ns`]); a station's frames go on the air one after another;
+//! - draws the received power at every receiver from the same path loss, Nakagami fading
+//!   and link budget `v2x sim` uses ([`v2x_sim::channel::LinkBudget`]);
+//! - judges reception with the simulator's own receiver ([`v2x_sim::engine::reception::Radio`]):
+//!   preamble detection, SIGNAL field and data chunk by chunk under the summed
+//!   interference of every overlapping frame (collisions), with its error-rate model;
+//! - delivers a received frame to the receiver at the end of its air time.
+//!
+//! Not modelled: carrier sense and back-off (stations send on their own schedule, as the
+//! lab's processes do), and propagation delay (below a microsecond at these ranges).
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BinaryHeap};
+use std::net::{SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use v2x_sim::channel::{self, Fading, LinkBudget, PathLoss};
+use v2x_sim::engine::reception::{PhyParams, Radio};
+use v2x_sim::keyed_rng::{Draw, RunDice};
+use v2x_sim::phy::{self, ChunkErrors};
+use v2x_sim::scenario::RadioConfig;
+
+/// The channel the emulator applies: the simulator's `[radio]` keys and MAC overhead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelModel {
+    /// The simulator's `[radio]` table (same keys and defaults as in `v2x sim` scenarios).
+    #[serde(default)]
+    pub radio: RadioConfig,
+    /// MAC header, LLC/SNAP and FCS added to each packet on the air (as `mac.mac_overhead_bytes`).
+    #[serde(default = "default_mac_overhead")]
+    pub mac_overhead_bytes: u32,
+    /// Seed of the fading and error draws.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+}
+
+fn default_mac_overhead() -> u32 {
+    v2x_sim::scenario::MacConfig::default().mac_overhead_bytes
+}
+fn default_seed() -> u64 {
+    1
+}
+
+impl Default for ChannelModel {
+    fn default() -> Self {
+        ChannelModel {
+            radio: RadioConfig::default(),
+            mac_overhead_bytes: default_mac_overhead(),
+            seed: default_seed(),
+        }
+    }
+}
+
+impl ChannelModel {
+    /// Checks the radio keys as `v2x sim` does; the error names the key.
+    pub fn check(&self) -> Result<(), String> {
+        self.radio.validate().map_err(|e| e.to_string())?;
+        if self.mac_overhead_bytes > 4000 {
+            return Err("mac_overhead_bytes must be at most 4000".into());
+        }
+        Ok(())
+    }
+}
+
+/// One station as the emulator sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulatedStation {
+    pub name: String,
+    /// The station's own socket: frames from it are its transmissions, frames to it are
+    /// what it receives.
+    pub addr: SocketAddr,
+    pub position_m: [f64; 2],
+    /// Whether frames are delivered to it.
+    pub receives: bool,
+}
+
+/// Everything the emulator process is told by the orchestrator (a TOML file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulatorConfig {
+    /// Where the stations send their frames.
+    pub listen: SocketAddr,
+    pub stations: Vec<EmulatedStation>,
+    pub channel: ChannelModel,
+    /// Run until this TAI µs (the receivers' end).
+    pub end_us: u64,
+    /// Where `channel.json` (per-link counts) goes.
+    pub log_dir: PathBuf,
+    /// Exit when this process is gone (the orchestrator): no orphans.
+    #[serde(default)]
+    pub parent_pid: Option<u32>,
+}
+
+impl EmulatorConfig {
+    pub fn load(path: &Path) -> Result<EmulatorConfig, EmulatorError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EmulatorError::Config {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        let cfg: EmulatorConfig = toml::from_str(&text).map_err(|e| EmulatorError::Config {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        cfg.channel
+            .check()
+            .map_err(|msg| EmulatorError::Config { path: path.into(), msg })?;
+        Ok(cfg)
+    }
+}
+
+/// Why the emulator could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum EmulatorError {
+    #[error("channel emulator config {path}: {msg}")]
+    Config { path: PathBuf, msg: String },
+    #[error("channel emulator I/O: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What happened to the frames of one (sender, receiver) link.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LinkCount {
+    pub distance_m: f64,
+    /// Frames the sender put on the air.
+    pub frames: u64,
+    /// Delivered to the receiver.
+    pub delivered: u64,
+    /// Received power below the sensitivity, preamble not detected, or the receiver was
+    /// locked on another frame.
+    pub not_received: u64,
+    /// Locked on, but the data failed (error-rate draw or SINR threshold).
+    pub corrupted: u64,
+}
+
+/// The emulator's own record: per link (`"tx0 -> rx0"`), and frames from unknown sources.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChannelLog {
+    pub links: BTreeMap<String, LinkCount>,
+    pub unknown_source_frames: u64,
+    /// Largest lag of a delivery behind its emulated time, µs (how real-time the relay kept up).
+    pub max_delivery_lag_us: u64,
+}
+
+pub fn link_name(from: &str, to: &str) -> String {
+    format!("{from} -> {to}")
+}
+
+/// A frame on the emulated air.
+struct Frame {
+    serial: u64,
+    from: usize,
+    bytes: Vec<u8>,
+    start_ns: u64,
+    end_ns: u64,
+    /// (receiver, received power mW) for every receiver that heard it above the floor.
+    heard: Vec<(usize, f64)>,
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// Ends before starts at the same instant (a frame ending frees the receiver).
+    End,
+    Start,
+}
+
+/// The emulated medium: positions, radios and the frames on the air, in emulated ns.
+pub struct Medium {
+    stations: Vec<EmulatedStation>,
+    link: LinkBudget,
+    params: PhyParams,
+    errors: ChunkErrors,
+    dice: RunDice,
+    mac_overhead: u32,
+    rate_mbps: f64,
+    radios: Vec<Radio>,
+    /// A station's frames go on the air one after another.
+    busy_until: Vec<u64>,
+    frames: BTreeMap<u64, Frame>,
+    /// (time, step, serial), earliest first.
+    queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
+    next_serial: u64,
+    pub log: ChannelLog,
+}
+
+/// A frame to hand to a receiver.
+pub struct Delivery {
+    pub from: usize,
+    pub to: usize,
+    pub bytes: Vec<u8>,
+    /// Emulated time it was received (end of its air time), ns.
+    pub at_ns: u64,
+}
+
+impl Medium {
+    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Medium {
+        let r = &model.radio;
+        let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
+        let span = stations
+            .iter()
+            .flat_map(|a| stations.iter().map(move |b| distance(a.position_m, b.position_m)))
+            .fold(1.0, f64::max);
+        let link = LinkBudget::new(
+            &path_loss,
+            &Fading::new(&r.fading),
+            r.tx_power_dbm,
+            r.rx_sensitivity_dbm,
+            span + 1.0,
+        );
+        let ns = |s: f64| (s * 1e9).round() as u64;
+        // As the simulator derives its PHY constants from `[radio]` (engine::Sim::with_observer).
+        let params = PhyParams {
+            noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
+            preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
+            preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+            detection_ns: ns(r.cca_detection_us * 1e-6),
+            cca: r.cca_model,
+            cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
+            ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
+            sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
+            rate_mbps: r.data_rate_mbps,
+            model: r.reception_model,
+        };
+        let mut log = ChannelLog::default();
+        for a in &stations {
+            for b in stations.iter().filter(|b| b.receives && b.name != a.name) {
+                log.links.insert(
+                    link_name(&a.name, &b.name),
+                    LinkCount {
+                        distance_m: distance(a.position_m, b.position_m),
+                        ..LinkCount::default()
+                    },
+                );
+            }
+        }
+        let n = stations.len();
+        Medium {
+            link,
+            errors: ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
+            params,
+            dice: RunDice::new(model.seed),
+            mac_overhead: model.mac_overhead_bytes,
+            rate_mbps: r.data_rate_mbps,
+            radios: (0..n).map(|_| Radio::default()).collect(),
+            busy_until: vec![0; n],
+            frames: BTreeMap::new(),
+            queue: BinaryHeap::new(),
+            next_serial: 0,
+            stations,
+            log,
+        }
+    }
+
+    /// Air time of a packet of `bytes` with the MAC overhead, ns.
+    pub fn airtime_ns(&self, bytes: usize) -> u64 {
+        phy::airtime_ns(bytes as u32 + self.mac_overhead, self.rate_mbps)
+    }
+
+    /// Station `from` hands over a packet at emulated time `now_ns`; it goes on the air as
+    /// soon as the station's previous frame is done. Returns when it will be on the air until.
+    pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) -> u64 {
+        let start_ns = now_ns.max(self.busy_until[from]);
+        let end_ns = start_ns + self.airtime_ns(bytes.len());
+        self.busy_until[from] = end_ns;
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        self.frames.insert(
+            serial,
+            Frame {
+                serial,
+                from,
+                bytes,
+                start_ns,
+                end_ns,
+                heard: Vec::new(),
+            },
+        );
+        self.queue.push(std::cmp::Reverse((start_ns, Step::Start, serial)));
+        self.queue.push(std::cmp::Reverse((end_ns, Step::End, serial)));
+        end_ns
+    }
+
+    /// Emulated time of the next pending step.
+    pub fn next_step_ns(&self) -> Option<u64> {
+        self.queue.peek().map(|s| s.0 .0)
+    }
+
+    /// Plays every step due by `now_ns`; returns the frames received meanwhile.
+    pub fn advance(&mut self, now_ns: u64) -> Vec<Delivery> {
+        let mut out = Vec::new();
+        while let Some(std::cmp::Reverse((t, _, _))) = self.queue.peek() {
+            if *t > now_ns {
+                break;
+            }
+            let Some(std::cmp::Reverse((t, step, serial))) = self.queue.pop() else {
+                break;
+            };
+            match step {
+                Step::Start => self.start(serial, t),
+                Step::End => self.end(serial, t, &mut out),
+            }
+        }
+        out
+    }
+
+    fn start(&mut self, serial: u64, now: u64) {
+        let Some(f) = self.frames.get_mut(&serial) else { return };
+        let (p, e) = (&self.params, &self.errors);
+        let tx_dice = self.dice.transmission(serial);
+        self.radios[f.from].start_tx(f.end_ns, now, p, e, self.dice.station(f.from as u32));
+        for (j, st) in self.stations.iter().enumerate() {
+            if j == f.from || !st.receives {
+                continue;
+            }
+            let d = distance(self.stations[f.from].position_m, st.position_m);
+            if let Some(mw) = self.link.sample_mw(d, tx_dice.uniform(j as u32, Draw::Fading)) {
+                self.radios[j].signal_start(serial, mw, f.end_ns, now, p, e, self.dice.station(j as u32));
+                f.heard.push((j, mw));
+            }
+        }
+        debug_assert!(f.start_ns == now);
+    }
+
+    fn end(&mut self, serial: u64, now: u64, out: &mut Vec<Delivery>) {
+        let Some(f) = self.frames.remove(&serial) else { return };
+        let (p, e) = (&self.params, &self.errors);
+        let from_name = &self.stations[f.from].name;
+        for (j, st) in self.stations.iter().enumerate() {
+            if j == f.from || !st.receives {
+                continue;
+            }
+            let heard = f.heard.iter().find(|h| h.0 == j).map(|h| h.1);
+            let outcome =
+                heard.and_then(|mw| self.radios[j].signal_end(f.serial, mw, now, p, e, self.dice.station(j as u32)));
+            let Some(count) = self.log.links.get_mut(&link_name(from_name, &st.name)) else {
+                continue;
+            };
+            count.frames += 1;
+            match outcome {
+                Some(true) => {
+                    count.delivered += 1;
+                    out.push(Delivery {
+                        from: f.from,
+                        to: j,
+                        bytes: f.bytes.clone(),
+                        at_ns: now,
+                    });
+                }
+                Some(false) => count.corrupted += 1,
+                None => count.not_received += 1,
+            }
+        }
+    }
+}
+
+pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Runs the emulator until `cfg.end_us` (or until stopped); writes `channel.json`.
+pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
+    std::fs::create_dir_all(&cfg.log_dir)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone());
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone());
+    if let Some(parent) = cfg.parent_pid {
+        let stop = stop.clone();
+        std::thread::spawn(move || loop {
+            if std::os::unix::process::parent_id() != parent {
+                stop.store(true, Ordering::SeqCst);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        });
+    }
+    let listen = UdpSocket::bind(cfg.listen)?;
+    let _ = nix::sys::socket::setsockopt(&listen, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
+    // One outgoing socket per station: a receiver sees each sender as its own source
+    // address (its per-source routing and rate limits keep working).
+    let out: Vec<UdpSocket> = cfg
+        .stations
+        .iter()
+        .map(|_| UdpSocket::bind("127.0.0.1:0"))
+        .collect::<Result<_, _>>()?;
+    let by_addr: BTreeMap<SocketAddr, usize> = cfg.stations.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
+    let mut medium = Medium::new(cfg.stations.clone(), &cfg.channel);
+    let epoch = Instant::now();
+    let now_ns = || epoch.elapsed().as_nanos() as u64;
+    let mut buf = vec![0u8; 65_536];
+    loop {
+        if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= cfg.end_us {
+            break;
+        }
+        let now = now_ns();
+        for d in medium.advance(now) {
+            let lag_us = now.saturating_sub(d.at_ns) / 1000;
+            medium.log.max_delivery_lag_us = medium.log.max_delivery_lag_us.max(lag_us);
+            let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
+        }
+        // Wait for a frame, at most until the next step is due.
+        let wait = medium
+            .next_step_ns()
+            .map_or(Duration::from_millis(20), |t| {
+                Duration::from_nanos(t.saturating_sub(now_ns()))
+            })
+            .clamp(Duration::from_micros(50), Duration::from_millis(20));
+        listen.set_read_timeout(Some(wait))?;
+        match listen.recv_from(&mut buf) {
+            Ok((n, src)) => match by_addr.get(&src) {
+                Some(&i) => {
+                    medium.transmit(i, buf[..n].to_vec(), now_ns());
+                }
+                None => medium.log.unknown_source_frames += 1,
+            },
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let json = serde_json::to_string_pretty(&medium.log).map_err(std::io::Error::other)?;
+    std::fs::write(cfg.log_dir.join("channel.json"), json)?;
+    Ok(medium.log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn station(name: &str, x: f64, receives: bool) -> EmulatedStation {
+        EmulatedStation {
+            name: name.into(),
+            addr: "127.0.0.1:1".parse().unwrap(),
+            position_m: [x, 0.0],
+            receives,
+        }
+    }
+
+    fn no_fading() -> ChannelModel {
+        let mut m = ChannelModel::default();
+        m.radio.fading = v2x_sim::scenario::FadingConfig::None;
+        m
+    }
+
+    #[test]
+    fn airtime_is_the_80211p_frame_of_packet_and_mac_overhead() {
+        let m = Medium::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
+        // 200 B + 36 B at 6 Mb/s: ceil((16 + 1888 + 6) / 48) = 40 symbols -> 40 + 320 µs.
+        assert_eq!(m.airtime_ns(200), 360_000);
+    }
+
+    #[test]
+    fn a_lone_near_frame_is_delivered_at_the_end_of_its_air_time_and_a_far_one_is_not() {
+        let mut m = Medium::new(
+            vec![
+                station("a", 0.0, false),
+                station("near", 50.0, true),
+                station("far", 5000.0, true),
+            ],
+            &no_fading(),
+        );
+        let end = m.transmit(0, vec![7; 200], 1_000);
+        assert!(m.advance(end - 1).is_empty(), "nothing before the frame ends");
+        let got = m.advance(end);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].to, got[0].at_ns, got[0].bytes.len()), (1, end, 200));
+        assert_eq!(m.log.links["a -> far"].not_received, 1);
+        assert_eq!(m.log.links["a -> near"].delivered, 1);
+    }
+
+    #[test]
+    fn overlapping_frames_of_equal_power_collide_and_a_station_sends_one_at_a_time() {
+        // Two senders at the same distance from the receiver start together: neither
+        // frame survives the other's interference (SINR 0 dB at QPSK 1/2).
+        let mut m = Medium::new(
+            vec![
+                station("a", -100.0, false),
+                station("b", 100.0, false),
+                station("rx", 0.0, true),
+            ],
+            &no_fading(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        let end = m.transmit(1, vec![2; 200], 0);
+        assert!(m.advance(end).is_empty());
+        // A strong near frame survives a far weak one (capture).
+        let mut m = Medium::new(
+            vec![
+                station("a", -20.0, false),
+                station("b", 600.0, false),
+                station("rx", 0.0, true),
+            ],
+            &no_fading(),
+        );
+        m.transmit(1, vec![2; 200], 0);
+        let end = m.transmit(0, vec![1; 200], 2_000);
+        let got = m.advance(end);
+        assert_eq!(got.iter().map(|d| d.from).collect::<Vec<_>>(), vec![0]);
+        // Back to back from one station: the second waits for the first.
+        let mut m = Medium::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &no_fading());
+        let first = m.transmit(0, vec![1; 100], 0);
+        let second = m.transmit(0, vec![2; 100], 0);
+        assert_eq!(second, 2 * first);
+        assert_eq!(m.advance(second).len(), 2);
+    }
+}
