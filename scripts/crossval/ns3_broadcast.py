@@ -10,7 +10,9 @@ The ns-3 set-up is ns-3's defaults for 802.11p broadcast: WIFI_STANDARD_80211p (
 AdhocWifiMac without QoS (legacy DCF), ConstantRateWifiManager at OfdmRate6MbpsBW10MHz
 (also for non-unicast frames), YansWifiPhy with its default TableBasedErrorRateModel and
 ThresholdPreambleDetectionModel, ConstantSpeedPropagationDelay, ThreeLogDistance +
-Nakagami propagation loss with their default attributes, UDP/IPv4 broadcast.
+Nakagami propagation loss with their default attributes (or, with `"channel":
+"two-ray-ground"` in the job, the deterministic TwoRayGround model at 5.9 GHz), UDP/IPv4
+broadcast.
 """
 import json
 import os
@@ -98,8 +100,18 @@ def main():
     )
     chan = ns.YansWifiChannelHelper()
     chan.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel")
-    chan.AddPropagationLoss("ns3::ThreeLogDistancePropagationLossModel")
-    chan.AddPropagationLoss("ns3::NakagamiPropagationLossModel")
+    # "channel" is absent from the load sweep's jobs (their cache keys stay as they were).
+    if job.get("channel", "three-log-nakagami") == "two-ray-ground":
+        # Deterministic (paper 004's cross-validation): Friis below the crossover distance,
+        # d^-4 beyond, antennas `antenna_height_m` above the nodes (which sit at z = 0).
+        chan.AddPropagationLoss(
+            "ns3::TwoRayGroundPropagationLossModel",
+            "Frequency", ns.DoubleValue(5.9e9),
+            "HeightAboveZ", ns.DoubleValue(job["antenna_height_m"]),
+        )
+    else:
+        chan.AddPropagationLoss("ns3::ThreeLogDistancePropagationLossModel")
+        chan.AddPropagationLoss("ns3::NakagamiPropagationLossModel")
     phy = ns.YansWifiPhyHelper()
     phy.SetChannel(chan.Create())
     phy.Set("TxPowerStart", ns.DoubleValue(job["tx_power_dbm"]))

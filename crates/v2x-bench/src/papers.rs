@@ -83,6 +83,10 @@ v2x_profile::named_enum! {
         QueryDelayMeanMs = "query_delay_mean_ms",
         /// 99th percentile of the MAC delay (queueing + channel access) of sent frames (ms).
         MacDelayP99Ms = "mac_delay_p99_ms",
+        /// CAMs verified within `threshold_ms` of their reception by the radio / CAMs that
+        /// reached the security layer (paper 004 Fig. 5: the verification-latency CDF over
+        /// the packets that could have been received at the network layer).
+        VerifiedWithinShare = "verified_within_share",
     }
 }
 
@@ -95,6 +99,10 @@ pub struct SimMatch {
     /// Variant name in that scenario.
     pub variant: String,
     pub statistic: SimStatistic,
+    /// The delay a `verified_within_share` is read at (ms; the scenario must list it in
+    /// `[metrics] latency_thresholds_ms` so that it is counted exactly).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_ms: Option<f64>,
 }
 
 /// A live testbed run (paper 002 Table 4.1: 5 benign senders at 10 Hz, one receiver) and

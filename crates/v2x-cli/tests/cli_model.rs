@@ -217,3 +217,43 @@ fn unknown_names_exit_2_and_list_the_valid_ones() {
     assert!(err(&["model", "--costs", bad.to_str().unwrap()]).contains("bad.toml"));
     assert!(err(&["model", "--costs", "/nonexistent/costs.toml"]).contains("cannot read"));
 }
+
+#[test]
+fn relay_chain_sets_the_closed_form_beside_the_simulation() {
+    let o = v2x(&["model", "--relay-chain", "ecdsa-p256", "--rate", "6", "--hops", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Relay chain, ecdsa-p256 6 Mbit/s"))
+        .skip(2)
+        .take(3)
+        .collect();
+    assert_eq!(table.len(), 3, "{out}");
+    for (k, line) in table.iter().enumerate() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cols[0], (k + 1).to_string());
+        let (closed, simulated): (f64, f64) = (cols[1].parse().unwrap(), cols[2].parse().unwrap());
+        // The simulator adds air-time overhead (and AIFS at fast relays), never less.
+        assert!(simulated > closed && simulated < closed * 1.2, "{line}");
+        assert_eq!(cols[4], "10/10", "{line}");
+    }
+    let o = v2x(&["model", "--relay-chain", "ecdsa", "--rate", "6", "--hops", "3"]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("unknown signature algorithm `ecdsa`") && e.contains("ecdsa-p256"),
+        "{e}"
+    );
+    let o = v2x(&[
+        "model",
+        "--relay-chain",
+        "ecdsa-p256",
+        "--radio",
+        "ideal",
+        "--rate",
+        "11",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("802.11p"));
+}

@@ -109,6 +109,30 @@ fn one_paper_only_and_unknown_names() {
     let r = json(&out.join("report.json"));
     assert!(r["rows"].as_array().unwrap().iter().all(|x| x["paper"] == "003"));
     assert!(r["host"].is_null(), "paper 003 alone measures nothing");
+    // The closed form beside the simulated relay chains: 4 chains x 10 hop counts.
+    let relay: Vec<&serde_json::Value> = r["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["source"] == "Sec. 3 relay chain")
+        .collect();
+    assert_eq!(relay.len(), 40);
+    let idle = relay
+        .iter()
+        .find(|x| {
+            x["item"]
+                .as_str()
+                .unwrap()
+                .starts_with("paper DSA idle, 12 Mbit/s: 10 hop(s)")
+        })
+        .unwrap();
+    let (closed, ours) = (idle["paper_value"].as_f64().unwrap(), idle["ours"].as_f64().unwrap());
+    assert!(
+        (closed - 106.7751).abs() < 1e-3 && ours > closed && ours - closed < 0.72,
+        "{idle}"
+    );
+    assert_eq!(idle["verdict"], "reproduced");
+    assert!(out.join("003-relay-chain.csv").exists() && out.join("paper003_relay_chain_paper-003.svg").exists());
 
     let o = v2x(&["reproduce", "--paper", "005", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

@@ -11,6 +11,7 @@
 //! - [`model`]: evaluation into per-step terms and the closed form;
 //! - [`crossover`]: where the cheapest combination changes;
 //! - [`paper003`]: the paper's inputs and printed results, and their reproduction.
+//! - [`relay`]: the closed form beside a simulated relay chain (`v2x sim`).
 
 pub mod costs;
 pub mod crossover;
@@ -20,6 +21,7 @@ pub mod model;
 pub mod output;
 pub mod paper003;
 pub mod radio;
+pub mod relay;
 pub mod reproduce;
 pub mod run;
 pub mod scheme;

@@ -29,6 +29,50 @@ pub struct PairCount {
     pub verified: u64,
 }
 
+/// One hop count of the relay chain: messages verified by the node that many hops from
+/// the source.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RelayHop {
+    /// From the source's generation (before signing) until this node has verified it.
+    pub e2e: Histogram,
+    /// From the previous node's decision to send (generation at the source, its
+    /// verification at a relay) until this node has verified it: signing where due,
+    /// channel access, air time and verification.
+    pub per_hop: Histogram,
+    /// From reception by this node's radio until verified: its verification queue and
+    /// service.
+    pub at_receiver: Histogram,
+}
+
+/// The multi-hop forwarding application (`[relay]`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RelayStats {
+    pub generated: u64,
+    /// Verifications of relayed messages that missed the variant's deadline.
+    pub lost_deadline: u64,
+    /// Copies received again (a node's second copy of a message, e.g. its successor's
+    /// forward): ignored without verification.
+    pub duplicates: u64,
+    /// Index k - 1 holds the messages verified k hops from the source.
+    pub hops: Vec<RelayHop>,
+}
+
+impl RelayStats {
+    fn merge(&mut self, o: &RelayStats) {
+        self.generated += o.generated;
+        self.lost_deadline += o.lost_deadline;
+        self.duplicates += o.duplicates;
+        if self.hops.len() < o.hops.len() {
+            self.hops.resize(o.hops.len(), RelayHop::default());
+        }
+        for (a, b) in self.hops.iter_mut().zip(&o.hops) {
+            a.e2e.merge(&b.e2e);
+            a.per_hop.merge(&b.per_hop);
+            a.at_receiver.merge(&b.at_receiver);
+        }
+    }
+}
+
 /// Everything measured in one run (after the warm-up).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunMetrics {
@@ -62,6 +106,7 @@ pub struct RunMetrics {
     pub attack_jobs_expired: u64,
     pub rejected: BTreeMap<String, u64>,
     pub query: QueryStats,
+    pub relay: RelayStats,
     pub per_pair: BTreeMap<(u32, u32), PairCount>,
     pub per_node_sent: BTreeMap<u32, u64>,
     /// Frames decoded by a radio (any kind, any time): the simulator's unit of work.
@@ -116,6 +161,7 @@ impl RunMetrics {
         self.query.replies_received += o.query.replies_received;
         self.query.successes += o.query.successes;
         self.query.delay.merge(&o.query.delay);
+        self.relay.merge(&o.relay);
         for (k, v) in &o.per_pair {
             let e = self.per_pair.entry(*k).or_default();
             e.received += v.received;

@@ -78,6 +78,7 @@ pub fn variant_summary(v: &VariantResult) -> Value {
             "success_rate": stat(&v.runs, RunMetrics::query_success_rate),
             "delay_ms_mean": num(p.query.delay.mean_ms()),
         },
+        "relay": relay_summary(p),
         "attacks": { "frames_sent": p.attack_frames_sent, "accepted": p.attacks_accepted, "expired_in_queue": p.attack_jobs_expired, "rejected": p.rejected },
         "performance": {
             "events": p.events,
@@ -87,6 +88,26 @@ pub fn variant_summary(v: &VariantResult) -> Value {
             "receptions_per_wall_s": num(p.receptions as f64 / sim_s),
             "signals_per_wall_s": num(p.signals as f64 / sim_s),
         },
+    })
+}
+
+/// The multi-hop forwarding statistics, per hop count (null when no message was relayed).
+fn relay_summary(p: &RunMetrics) -> Value {
+    let r = &p.relay;
+    if r.generated == 0 {
+        return Value::Null;
+    }
+    json!({
+        "generated": r.generated,
+        "lost_deadline": r.lost_deadline,
+        "duplicates": r.duplicates,
+        "hops": r.hops.iter().enumerate().map(|(k, h)| json!({
+            "hops": k + 1,
+            "verified": h.e2e.count,
+            "e2e_ms": { "mean": num(h.e2e.mean_ms()), "p99": num(h.e2e.quantile_ms(0.99)) },
+            "per_hop_ms": { "mean": num(h.per_hop.mean_ms()), "p99": num(h.per_hop.quantile_ms(0.99)) },
+            "at_receiver_ms": { "mean": num(h.at_receiver.mean_ms()), "p99": num(h.at_receiver.quantile_ms(0.99)) },
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -286,6 +307,40 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
             }
         }
         write_table(dir, "per_pair_counts.csv", &finish(pairs)?)?;
+    }
+
+    if r.scenario.relay.enabled {
+        let mut hops = table(&[
+            "variant",
+            "hops",
+            "generated",
+            "verified",
+            "e2e_ms_mean",
+            "e2e_ms_max",
+            "per_hop_ms_mean",
+            "per_hop_ms_max",
+            "at_receiver_ms_mean",
+        ]);
+        for v in &r.variants {
+            let relay = &v.pooled.relay;
+            for (k, h) in relay.hops.iter().enumerate() {
+                row(
+                    &mut hops,
+                    [
+                        v.name.clone(),
+                        (k + 1).to_string(),
+                        relay.generated.to_string(),
+                        h.e2e.count.to_string(),
+                        f(h.e2e.mean_ms()),
+                        f(h.e2e.max_ns as f64 / 1e6),
+                        f(h.per_hop.mean_ms()),
+                        f(h.per_hop.max_ns as f64 / 1e6),
+                        f(h.at_receiver.mean_ms()),
+                    ],
+                )?;
+            }
+        }
+        write_table(dir, "relay_hops.csv", &finish(hops)?)?;
     }
 
     let plots = plots(r)?;

@@ -53,6 +53,11 @@ pub struct Args {
     /// Do not draw a progress bar while measuring.
     #[arg(long)]
     pub no_progress: bool,
+    /// Also run a relay chain of --hops hops in the simulator with today's costs of this
+    /// signature algorithm (e.g. ecdsa-p256) on each 802.11p rate, and print the closed
+    /// form beside the simulation per hop count.
+    #[arg(long, value_name = "SIGNATURE")]
+    pub relay_chain: Option<String>,
 }
 
 fn radios(args: &Args) -> anyhow::Result<Vec<Radio>> {
@@ -88,9 +93,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         (v2x_model::today::reference_costs()?, Vec::new())
     };
+    if args.relay_chain.is_some() && (args.radio.parse::<RadioKind>()? != RadioKind::Dot11p || args.hops > 1000) {
+        bail!("--relay-chain simulates 802.11p (--radio 802.11p) over at most 1000 hops");
+    }
+    let chain_costs = args.relay_chain.as_ref().map(|_| costs.clone());
     let results = run_model(&RunConfig {
         today_costs: Some(costs),
-        radios,
+        radios: radios.clone(),
         group_members: args.group_members,
         hops: args.hops,
         measured,
@@ -104,6 +113,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print!("{}", output::text(&results));
         if let Some(dir) = &args.out {
             println!("\nresults in {}", dir.display());
+        }
+    }
+    if let (Some(signature), Some(costs)) = (&args.relay_chain, chain_costs) {
+        for radio in &radios {
+            let setup = v2x_model::relay::ChainSetup {
+                label: format!("{signature} {} Mbit/s", radio.rate_mbps),
+                signature: signature.clone(),
+                rate_mbps: radio.rate_mbps,
+                hop_distance_m: radio.hop_distance_m,
+                hops: args.hops,
+                messages: 10,
+                interval_s: 0.5137,
+                cam_rate_hz: 0.0,
+                seed: 1,
+            };
+            let c = v2x_model::relay::compare(&costs, &setup)?;
+            print!("\n{}", v2x_model::relay::text(&c));
         }
     }
     Ok(ExitCode::SUCCESS)

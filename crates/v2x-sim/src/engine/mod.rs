@@ -7,6 +7,7 @@
 //! - [`mac`]: EDCA broadcast per station;
 //! - [`reception`]: signals, interference, preamble lock, SINR and error model, CCA;
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
+//! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling, neighbour tables);
 //! - [`trace`]: the [`Observer`] the models report to, and the collector
@@ -26,6 +27,7 @@ pub mod mac;
 pub mod parallel;
 pub mod processing;
 pub mod reception;
+pub mod relay;
 pub mod trace;
 pub mod weak;
 
@@ -42,7 +44,7 @@ use crate::station_crypto::StationCrypto;
 use crate::verifier::{Job, Processor};
 use mac::{AccessTimer, Mac, MacParams};
 use parallel::{Buckets, Workers};
-use processing::{Neighbour, Work};
+use processing::{Neighbour, TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use reception::{PhyParams, Radio};
@@ -106,6 +108,14 @@ pub enum FrameKind {
         gen_ns: u64,
         replay: Option<(NodeId, u32, u64)>,
     },
+    /// A multi-hop message ([`relay`]): `hops` crossed so far; `decided_ns`, when its
+    /// sender decided to send it (generation at the source, verification at a relay).
+    Relay {
+        seq: u32,
+        gen_ns: u64,
+        hops: u32,
+        decided_ns: u64,
+    },
 }
 
 /// A MAC frame (whole MPDU size).
@@ -157,6 +167,9 @@ enum Event {
         node: NodeId,
         slot: usize,
     },
+    RelayGen {
+        seq: u32,
+    },
 }
 
 struct Scheduled {
@@ -192,6 +205,7 @@ struct Node {
     /// The next CAM carries the certificate: a new station was heard.
     certificate_due: bool,
     neighbours: IntMap<Neighbour>,
+    tesla_pending: TeslaPending,
     last_heard_cam: Option<(NodeId, u32, u64)>,
     /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
     tables: crate::signer_tables::SignerTables,
@@ -278,6 +292,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
     query_id: u32,
+    relay: relay::RelayState,
     /// Real security services of the stations (`mode = "real-crypto"`), else `None`.
     crypto: Option<Box<dyn StationCrypto + 'a>>,
     trace: O,
@@ -293,7 +308,13 @@ impl<'a> Sim<'a, MetricsCollector> {
                 headline_m: sc.metrics.headline_range_m,
                 per_pair_counts: sc.metrics.per_pair_counts,
                 nodes,
-                deadlines_ns: sc.variants.iter().map(|v| ns(v.deadline_ms / 1000.0)).collect(),
+                deadlines_ns: sc
+                    .variants
+                    .iter()
+                    .map(|v| v.deadline_ms)
+                    .chain(sc.metrics.latency_thresholds_ms.iter().copied())
+                    .map(|ms| ns(ms / 1000.0))
+                    .collect(),
             })
         })
     }
@@ -381,6 +402,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 last_certificate_ns: None,
                 certificate_due: false,
                 neighbours: IntMap::default(),
+                tesla_pending: TeslaPending::default(),
                 last_heard_cam: None,
                 tables: Default::default(),
             })
@@ -452,6 +474,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             rng_proc: stream(5),
             attackers: Vec::new(),
             query_id: 0,
+            relay: relay::RelayState::default(),
             crypto: None,
             trace: make(n),
             p,
@@ -526,6 +549,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             self.schedule(t, Event::Mobility);
         }
         self.start_applications();
+        self.start_relay();
         let t = ns(self.sc.warmup_s.max(self.sc.metrics.awareness_sample_interval_s));
         self.schedule(t, Event::Awareness);
         self.schedule(NEIGHBOUR_TIMEOUT_NS, Event::NeighbourSweep);
@@ -546,7 +570,10 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::NeighbourSweep => {
                 let before = self.now.saturating_sub(self.neighbour_timeout_ns());
                 for node in &mut self.nodes {
-                    node.neighbours.retain(|_, nb| !nb.forgettable(before));
+                    node.tesla_pending.retain(|_, p| !p.is_empty());
+                    let pending = &node.tesla_pending;
+                    node.neighbours
+                        .retain(|src, nb| !nb.forgettable(before) || pending.contains_key(src));
                 }
                 let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
                 self.schedule(t, Event::NeighbourSweep);
@@ -558,6 +585,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
+            Event::RelayGen { seq } => self.relay_gen(seq),
             Event::ProcDone { node, slot } => {
                 if let Some(job) = self.in_service.get_mut(slot).and_then(Option::take) {
                     self.free_service.push(slot);
@@ -642,10 +670,10 @@ impl<'a, O: Observer> Sim<'a, O> {
                 let Some(pj) = self.nodes[j as usize].pos else { continue };
                 total += 1;
                 if let Some(nb) = self.nodes[i].neighbours.get(&j) {
-                    if nb.last_rx_ns.is_some_and(|t| t >= since) {
+                    if nb.last_rx_ns().is_some_and(|t| t >= since) {
                         heard += 1;
                     }
-                    if nb.last_verified_ns.is_some_and(|t| t >= since) {
+                    if nb.last_verified_ns().is_some_and(|t| t >= since) {
                         verified += 1;
                         let err = self.grid.distance(pj, nb.last_pos);
                         weighted += (1.0 - err / max_err).max(0.0);

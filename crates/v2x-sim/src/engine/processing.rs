@@ -5,7 +5,7 @@
 //! real-crypto mode the stations' real verifications decide what is accepted.
 
 use super::trace::{CamVerified, CryptoLoss, Observer};
-use super::{Event, Frame, FrameKind, NodeId, Sim};
+use super::{Event, Frame, FrameKind, IntMap, NodeId, Sim};
 use crate::mobility::Position;
 use crate::scenario::AttackKind;
 use crate::security::{Cost, VerifierModel};
@@ -28,25 +28,66 @@ pub enum Work {
     DecryptReply { gen_ns: u64 },
 }
 
-/// What a station knows of one neighbour.
-#[derive(Default)]
+/// What a station knows of one neighbour: 40 bytes with no pointer (instead of 88 with
+/// the TESLA buffer inline), since the receiver's table is probed for every decoded CAM
+/// and a city receiver holds a few hundred of them. The TESLA buffer lives apart, in
+/// [`TeslaPending`], only for the neighbours that have packets waiting.
+#[derive(Clone, Copy)]
 pub struct Neighbour {
-    pub last_rx_ns: Option<u64>,
-    pub last_verified_ns: Option<u64>,
+    /// Last CAM heard, or [`NEVER`].
+    last_rx_ns: u64,
+    /// Last CAM verified, or [`NEVER`].
+    last_verified_ns: u64,
     pub last_pos: Position,
-    highest_seq: Option<u32>,
+    /// Highest sequence number verified (meaningful when `seq_known`).
+    highest_seq: u32,
+    seq_known: bool,
     certificate_known: bool,
-    /// TESLA packets waiting for their key: (interval, frame, rx time, distance).
-    pending: Vec<(u32, Frame, u64, f32)>,
+}
+
+// The layout is the point of the type: keep it from growing back unnoticed.
+const _: () = assert!(std::mem::size_of::<Neighbour>() <= 40);
+
+/// "Not yet" for the neighbour's times (a real time is below the run's end).
+const NEVER: u64 = u64::MAX;
+
+impl Default for Neighbour {
+    fn default() -> Neighbour {
+        Neighbour {
+            last_rx_ns: NEVER,
+            last_verified_ns: NEVER,
+            last_pos: [0.0; 2],
+            highest_seq: 0,
+            seq_known: false,
+            certificate_known: false,
+        }
+    }
 }
 
 impl Neighbour {
-    /// Whether the entry can be forgotten: nothing heard since `before` and no TESLA
-    /// packet waiting for its key.
+    /// When its last CAM was heard.
+    pub fn last_rx_ns(&self) -> Option<u64> {
+        (self.last_rx_ns != NEVER).then_some(self.last_rx_ns)
+    }
+
+    /// When its last CAM was verified.
+    pub fn last_verified_ns(&self) -> Option<u64> {
+        (self.last_verified_ns != NEVER).then_some(self.last_verified_ns)
+    }
+
+    fn highest_seq(&self) -> Option<u32> {
+        self.seq_known.then_some(self.highest_seq)
+    }
+
+    /// Whether the entry can be forgotten: nothing heard since `before` (the caller keeps
+    /// the neighbours with TESLA packets waiting for their key).
     pub(super) fn forgettable(&self, before: u64) -> bool {
-        self.pending.is_empty() && self.last_rx_ns.is_none_or(|t| t < before)
+        self.last_rx_ns().is_none_or(|t| t < before)
     }
 }
+
+/// TESLA packets waiting for their key, per sender: (interval, frame, rx time, distance).
+pub type TeslaPending = IntMap<Vec<(u32, Frame, u64, f32)>>;
 
 fn distance_mm(dist: f32) -> u64 {
     (f64::from(dist) * 1000.0) as u64
@@ -136,6 +177,7 @@ impl<O: Observer> Sim<'_, O> {
                     self.trace.crypto_lost(CryptoLoss::Deadline, dist);
                 }
                 FrameKind::Attack { .. } => self.trace.attack_job_expired(),
+                FrameKind::Relay { .. } => self.trace.relay_lost(),
                 _ => {}
             }
         }
@@ -177,10 +219,11 @@ impl<O: Observer> Sim<'_, O> {
                 let src = frame.src;
                 let node = &mut self.nodes[n as usize];
                 let nb = node.neighbours.entry(src).or_default();
-                let previous = nb.last_verified_ns;
-                nb.last_verified_ns = Some(now);
+                let previous = nb.last_verified_ns();
+                nb.last_verified_ns = now;
                 nb.last_pos = pos;
-                nb.highest_seq = Some(nb.highest_seq.map_or(seq, |h| h.max(seq)));
+                nb.highest_seq = nb.highest_seq().map_or(seq, |h| h.max(seq));
+                nb.seq_known = true;
                 if certificate {
                     // A station heard for the first time: the next own CAM carries the
                     // certificate so that it can verify us at once (where enabled).
@@ -205,6 +248,7 @@ impl<O: Observer> Sim<'_, O> {
                 AttackKind::Replay => self.trace.attack_accepted(),
                 _ => self.trace.rejected("invalid-signature"),
             },
+            FrameKind::Relay { .. } => self.relay_verified(n, frame, rx_ns),
             _ => {}
         }
     }
@@ -244,7 +288,7 @@ impl<O: Observer> Sim<'_, O> {
                 self.nodes[n as usize].last_heard_cam = Some((src, seq, gen_ns));
                 let known = {
                     let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
-                    nb.last_rx_ns = Some(now);
+                    nb.last_rx_ns = now;
                     nb.certificate_known
                 };
                 let counted = gen_ns >= self.p.warmup_ns;
@@ -255,8 +299,8 @@ impl<O: Observer> Sim<'_, O> {
                 match sec.kind {
                     ProtocolId::None => self.verified(n, frame, now, dist),
                     ProtocolId::Tesla | ProtocolId::TeslaAttached => {
-                        let nb = self.nodes[n as usize].neighbours.entry(src).or_default();
-                        nb.pending.push((seq, frame, now, dist));
+                        let pending = self.nodes[n as usize].tesla_pending.entry(src).or_default();
+                        pending.push((seq, frame, now, dist));
                         // Lost if no key has come by its deadline, even if none ever comes.
                         let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
                         self.schedule(expiry, Event::TeslaExpiry { node: n, src });
@@ -306,6 +350,7 @@ impl<O: Observer> Sim<'_, O> {
             }
             FrameKind::QueryRequest { .. } => {}
             FrameKind::Attack { kind, replay, .. } => self.attack_received(n, frame.clone(), kind, replay, dist),
+            FrameKind::Relay { .. } => self.relay_received(n, frame, dist),
         }
     }
 
@@ -329,7 +374,7 @@ impl<O: Observer> Sim<'_, O> {
         }
     }
 
-    fn enqueue_verify(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32, service_ns: u64) {
+    pub(super) fn enqueue_verify(&mut self, n: NodeId, frame: Frame, rx_ns: u64, dist: f32, service_ns: u64) {
         if service_ns == 0 {
             self.verified(n, frame, rx_ns, dist);
             return;
@@ -348,11 +393,11 @@ impl<O: Observer> Sim<'_, O> {
     /// are lost (and freed).
     pub(super) fn tesla_expiry(&mut self, n: NodeId, src: NodeId) {
         let cutoff = self.now.saturating_sub(self.sec.deadline_ns);
-        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+        let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&src) else {
             return;
         };
-        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending).into_iter().partition(|p| p.2 < cutoff);
-        nb.pending = keep;
+        let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(pending).into_iter().partition(|p| p.2 < cutoff);
+        *pending = keep;
         for (_, frame, _, dist) in late {
             if matches!(frame.kind, FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns) {
                 self.trace.crypto_lost(CryptoLoss::KeyMissing, dist);
@@ -364,13 +409,11 @@ impl<O: Observer> Sim<'_, O> {
     /// becomes verifiable (later keys verify earlier intervals through the hash chain).
     fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
         self.tesla_expiry(n, src);
-        let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&src) else {
+        let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&src) else {
             return;
         };
-        let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut nb.pending)
-            .into_iter()
-            .partition(|p| p.0 <= interval);
-        nb.pending = keep;
+        let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(pending).into_iter().partition(|p| p.0 <= interval);
+        *pending = keep;
         for (_, frame, rx_ns, dist) in ready {
             let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
             self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
@@ -382,13 +425,13 @@ impl<O: Observer> Sim<'_, O> {
     fn tesla_release(&mut self, n: NodeId, decided: Vec<Decided>) {
         for d in decided {
             self.tesla_expiry(n, d.src);
-            let Some(nb) = self.nodes[n as usize].neighbours.get_mut(&d.src) else {
+            let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&d.src) else {
                 continue;
             };
-            let Some(i) = nb.pending.iter().position(|p| p.0 == d.seq) else {
+            let Some(i) = pending.iter().position(|p| p.0 == d.seq) else {
                 continue;
             };
-            let (_, frame, rx_ns, dist) = nb.pending.swap_remove(i);
+            let (_, frame, rx_ns, dist) = pending.swap_remove(i);
             let service_ns = self.sec.verify.sample_ns(self.rng_proc.gen());
             self.enqueue_verify(n, frame, rx_ns, dist, service_ns);
         }
@@ -425,7 +468,7 @@ impl<O: Observer> Sim<'_, O> {
                 let seen = self.nodes[n as usize]
                     .neighbours
                     .get(&orig)
-                    .and_then(|nb| nb.highest_seq)
+                    .and_then(Neighbour::highest_seq)
                     .is_some_and(|h| h >= seq);
                 if seen {
                     self.trace.rejected("replay");

@@ -5,7 +5,7 @@
 
 use super::NodeId;
 use crate::histogram::Histogram;
-use crate::metrics::{DistanceBin, PairCount, RunMetrics};
+use crate::metrics::{DistanceBin, PairCount, RelayHop, RunMetrics};
 
 /// Why a received CAM was lost at the security layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +66,14 @@ pub trait Observer {
     fn query_request_received(&mut self) {}
     fn query_reply_received(&mut self) {}
     fn query_success(&mut self, delay_ns: u64) {}
+    /// The relay source generated a counted message.
+    fn relay_generated(&mut self) {}
+    /// A counted relayed message was verified `hops` hops from its source.
+    fn relay_verified(&mut self, hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64) {}
+    /// A relayed message missed the verification deadline.
+    fn relay_lost(&mut self) {}
+    /// A node received a relayed message it already had.
+    fn relay_duplicate(&mut self) {}
 }
 
 /// What the collector needs to bin events.
@@ -257,5 +265,26 @@ impl Observer for MetricsCollector {
     fn query_success(&mut self, delay_ns: u64) {
         self.metrics.query.successes += 1;
         self.metrics.query.delay.record(delay_ns);
+    }
+    fn relay_generated(&mut self) {
+        self.metrics.relay.generated += 1;
+    }
+    fn relay_verified(&mut self, hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64) {
+        let Some(k) = (hops as usize).checked_sub(1) else {
+            return;
+        };
+        let r = &mut self.metrics.relay;
+        if r.hops.len() <= k {
+            r.hops.resize(k + 1, RelayHop::default());
+        }
+        r.hops[k].e2e.record(e2e_ns);
+        r.hops[k].per_hop.record(per_hop_ns);
+        r.hops[k].at_receiver.record(at_receiver_ns);
+    }
+    fn relay_lost(&mut self) {
+        self.metrics.relay.lost_deadline += 1;
+    }
+    fn relay_duplicate(&mut self) {
+        self.metrics.relay.duplicates += 1;
     }
 }

@@ -79,6 +79,16 @@ impl Axis {
         }
     }
 
+    /// For each cell of `cells`: the distance from `x` to its centre and to its nearest
+    /// point along this axis.
+    fn offsets(&self, x: f64, cells: &[usize], out: &mut Vec<(f64, f64)>) {
+        out.clear();
+        out.extend(cells.iter().map(|&i| {
+            let d = self.to_centre(x, i);
+            (d, (d - self.cell / 2.0).max(0.0))
+        }));
+    }
+
     /// Replaces `out` with every cell within `r` of `x`, each once.
     fn cells_within(&self, x: f64, r: f64, out: &mut Vec<usize>) {
         out.clear();
@@ -102,6 +112,9 @@ pub struct WeakField {
     /// Scratch cell lists of the two axes, reused.
     columns: Vec<usize>,
     rows: Vec<usize>,
+    /// Scratch (distance to the centre, to the nearest point) per column and per row.
+    along_x: Vec<(f64, f64)>,
+    along_y: Vec<(f64, f64)>,
 }
 
 impl WeakField {
@@ -124,6 +137,8 @@ impl WeakField {
             sum: vec![0; cells],
             columns: Vec::new(),
             rows: Vec::new(),
+            along_x: Vec::new(),
+            along_y: Vec::new(),
         }
     }
 
@@ -160,13 +175,26 @@ impl WeakField {
         let mut rows = std::mem::take(&mut self.rows);
         self.axes[0].cells_within(p[0], self.cutoff_m, &mut columns);
         self.axes[1].cells_within(p[1], self.cutoff_m, &mut rows);
-        for &iy in &rows {
-            for &ix in &columns {
-                let cell = (iy * self.axes[0].cells + ix) as u32;
-                let (near, centre) = self.distances(p, cell);
+        // The distances along each axis depend on the column or the row alone: computed
+        // once per axis (the same arithmetic as `distances`, so the same sums), not per cell.
+        let mut along_x = std::mem::take(&mut self.along_x);
+        let mut along_y = std::mem::take(&mut self.along_y);
+        self.axes[0].offsets(p[0], &columns, &mut along_x);
+        self.axes[1].offsets(p[1], &rows, &mut along_y);
+        for (&iy, &(dy, near_y)) in rows.iter().zip(&along_y) {
+            let near_y2 = near_y * near_y;
+            // Every cell of the row is at least this far (rounding included): beyond the cutoff.
+            if near_y2.sqrt() > self.cutoff_m {
+                continue;
+            }
+            let dy2 = dy * dy;
+            for (&ix, &(dx, near_x)) in columns.iter().zip(&along_x) {
+                let near = (near_x * near_x + near_y2).sqrt();
                 if near <= self.radius_m || near > self.cutoff_m {
                     continue;
                 }
+                let cell = (iy * self.axes[0].cells + ix) as u32;
+                let centre = (dx * dx + dy2).sqrt();
                 let units = (link.mean_above_floor_mw(centre) / UNIT_MW).round() as i64;
                 if units > 0 {
                     self.sum[cell as usize] += units;
@@ -174,6 +202,8 @@ impl WeakField {
                 }
             }
         }
+        self.along_x = along_x;
+        self.along_y = along_y;
         self.columns = columns;
         self.rows = rows;
     }

@@ -87,6 +87,11 @@ impl Default for MacConfig {
 }
 
 impl MacConfig {
+    /// AIFS of an access category: SIFS plus AIFSN slots (µs).
+    pub fn aifs_us(&self, ac: AccessCategory) -> f64 {
+        self.sifs_us + f64::from(ac.parameters().0) * self.slot_us
+    }
+
     /// Checks value ranges; the error names the field.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let m = self;

@@ -16,6 +16,7 @@ pub mod mac;
 pub mod metrics;
 pub mod mobility;
 pub mod radio;
+pub mod relay;
 pub mod security;
 
 pub use apps::{CamConfig, QueryConfig};
@@ -26,6 +27,7 @@ pub use mac::{AccessCategory, IdleAccess, MacConfig};
 pub use metrics::MetricsConfig;
 pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel, WeakInterference};
+pub use relay::RelayConfig;
 pub use security::{
     parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
     VariantConfig, VerifierConfig, VerifierStrategy, SIMULATED_PROTOCOLS,
@@ -57,6 +59,8 @@ pub struct Scenario {
     pub mac: MacConfig,
     pub cam: CamConfig,
     pub query: QueryConfig,
+    /// Multi-hop forwarding of a signed message along a chain (`[relay]`, off by default).
+    pub relay: RelayConfig,
     #[serde(rename = "attacker")]
     pub attackers: Vec<AttackerConfig>,
     pub metrics: MetricsConfig,
@@ -81,6 +85,7 @@ impl Default for Scenario {
             mac: MacConfig::default(),
             cam: CamConfig::default(),
             query: QueryConfig::default(),
+            relay: RelayConfig::default(),
             attackers: Vec::new(),
             metrics: MetricsConfig::default(),
             variants: vec![VariantConfig::default()],
@@ -214,6 +219,11 @@ impl Scenario {
         self.mac.validate()?;
         self.cam.validate()?;
         self.query.validate()?;
+        let nodes = match &self.mobility {
+            MobilityConfig::Static { positions_m } => Some(positions_m.len()),
+            _ => None,
+        };
+        self.relay.validate(nodes, &self.variants)?;
         for (i, a) in self.attackers.iter().enumerate() {
             a.validate(i)?;
         }
