@@ -128,7 +128,9 @@ pub enum EmulatorError {
     Io(#[from] std::io::Error),
 }
 
-/// What happened to the frames of one (sender, receiver) link.
+/// What happened to the frames of one (sender, receiver) link. Every frame the sender
+/// put on the air is delivered or lost for exactly one reason:
+/// `frames = delivered + below_sensitivity + preamble_missed + collision + chunk_error`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LinkCount {
     pub distance_m: f64,
@@ -136,12 +138,79 @@ pub struct LinkCount {
     pub frames: u64,
     /// Delivered to the receiver.
     pub delivered: u64,
-    /// Received power below the sensitivity, preamble not detected, or the receiver was
-    /// locked on another frame.
-    pub not_received: u64,
-    /// Locked on, but the data failed (error-rate draw or SINR threshold).
-    pub corrupted: u64,
+    /// The faded received power was below `radio.rx_sensitivity_dbm`.
+    pub below_sensitivity: u64,
+    /// Above the sensitivity, no other frame on the air, but the preamble was not detected
+    /// or the SIGNAL field was lost.
+    pub preamble_missed: u64,
+    /// Lost while another frame was on the air at the receiver (not locked on, SIGNAL or
+    /// data lost under interference).
+    pub collision: u64,
+    /// Locked on with no other frame on the air, but the data failed (error-rate draw, or
+    /// the SINR threshold).
+    pub chunk_error: u64,
 }
+
+/// Why the channel dropped a frame at a receiver (`frames.csv`, [`LinkCount`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameOutcome {
+    Delivered,
+    BelowSensitivity,
+    PreambleMissed,
+    Collision,
+    ChunkError,
+}
+
+impl FrameOutcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            FrameOutcome::Delivered => "delivered",
+            FrameOutcome::BelowSensitivity => "below-sensitivity",
+            FrameOutcome::PreambleMissed => "preamble-missed",
+            FrameOutcome::Collision => "collision",
+            FrameOutcome::ChunkError => "chunk-error",
+        }
+    }
+}
+
+impl LinkCount {
+    fn count(&mut self, o: FrameOutcome) {
+        self.frames += 1;
+        *match o {
+            FrameOutcome::Delivered => &mut self.delivered,
+            FrameOutcome::BelowSensitivity => &mut self.below_sensitivity,
+            FrameOutcome::PreambleMissed => &mut self.preamble_missed,
+            FrameOutcome::Collision => &mut self.collision,
+            FrameOutcome::ChunkError => &mut self.chunk_error,
+        } += 1;
+    }
+
+    /// Frames the channel lost.
+    pub fn lost(&self) -> u64 {
+        self.frames - self.delivered
+    }
+}
+
+/// One frame at one receiver (a row of the emulator's `frames.csv`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrameRecord {
+    pub from: String,
+    pub to: String,
+    pub distance_m: f64,
+    /// Start on the emulated air, µs after the emulator started.
+    pub start_us: f64,
+    pub airtime_us: f64,
+    pub bytes: usize,
+    /// Faded received power, dBm (empty: below the sensitivity).
+    pub rx_power_dbm: Option<f64>,
+    pub outcome: String,
+}
+
+/// The emulator's per-frame log, under its log folder.
+pub const FRAMES_FILE: &str = "frames.csv";
+/// The emulator's per-link counts, under its log folder.
+pub const CHANNEL_FILE: &str = "channel.json";
 
 /// The emulator's own record: per link (`"tx0 -> rx0"`), and frames from unknown sources.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -165,6 +234,9 @@ struct Frame {
     end_ns: u64,
     /// (receiver, received power mW) for every receiver that heard it above the floor.
     heard: Vec<(usize, f64)>,
+    /// Receivers at which another frame was on the air during this one.
+    overlapped: Vec<usize>,
+    started: bool,
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -191,6 +263,8 @@ pub struct Medium {
     queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
     next_serial: u64,
     pub log: ChannelLog,
+    /// Every frame's outcome at every receiver since the last [`Medium::take_records`].
+    records: Vec<FrameRecord>,
 }
 
 /// A frame to hand to a receiver.
@@ -258,6 +332,7 @@ impl Medium {
             next_serial: 0,
             stations,
             log,
+            records: Vec::new(),
         }
     }
 
@@ -283,6 +358,8 @@ impl Medium {
                 start_ns,
                 end_ns,
                 heard: Vec::new(),
+                overlapped: Vec::new(),
+                started: false,
             },
         );
         self.queue.push(std::cmp::Reverse((start_ns, Step::Start, serial)));
@@ -314,7 +391,10 @@ impl Medium {
     }
 
     fn start(&mut self, serial: u64, now: u64) {
-        let Some(f) = self.frames.get_mut(&serial) else { return };
+        let Some(mut f) = self.frames.remove(&serial) else {
+            return;
+        };
+        debug_assert!(f.start_ns == now);
         let (p, e) = (&self.params, &self.errors);
         let tx_dice = self.dice.transmission(serial);
         self.radios[f.from].start_tx(f.end_ns, now, p, e, self.dice.station(f.from as u32));
@@ -328,38 +408,66 @@ impl Medium {
                 f.heard.push((j, mw));
             }
         }
-        debug_assert!(f.start_ns == now);
+        // Every frame on the air now overlaps this one at the receivers that hear both.
+        for g in self.frames.values_mut().filter(|g| g.started) {
+            for &(j, _) in &f.heard {
+                if g.heard.iter().any(|h| h.0 == j) {
+                    f.overlapped.push(j);
+                    g.overlapped.push(j);
+                }
+            }
+        }
+        f.started = true;
+        self.frames.insert(serial, f);
     }
 
     fn end(&mut self, serial: u64, now: u64, out: &mut Vec<Delivery>) {
         let Some(f) = self.frames.remove(&serial) else { return };
         let (p, e) = (&self.params, &self.errors);
-        let from_name = &self.stations[f.from].name;
+        let from = &self.stations[f.from];
         for (j, st) in self.stations.iter().enumerate() {
             if j == f.from || !st.receives {
                 continue;
             }
             let heard = f.heard.iter().find(|h| h.0 == j).map(|h| h.1);
-            let outcome =
+            let decoded =
                 heard.and_then(|mw| self.radios[j].signal_end(f.serial, mw, now, p, e, self.dice.station(j as u32)));
-            let Some(count) = self.log.links.get_mut(&link_name(from_name, &st.name)) else {
-                continue;
+            let overlapped = f.overlapped.contains(&j);
+            let outcome = match (heard, decoded) {
+                (_, Some(true)) => FrameOutcome::Delivered,
+                (None, _) => FrameOutcome::BelowSensitivity,
+                (Some(_), _) if overlapped => FrameOutcome::Collision,
+                (Some(_), None) => FrameOutcome::PreambleMissed,
+                (Some(_), Some(false)) => FrameOutcome::ChunkError,
             };
-            count.frames += 1;
-            match outcome {
-                Some(true) => {
-                    count.delivered += 1;
-                    out.push(Delivery {
-                        from: f.from,
-                        to: j,
-                        bytes: f.bytes.clone(),
-                        at_ns: now,
-                    });
-                }
-                Some(false) => count.corrupted += 1,
-                None => count.not_received += 1,
+            let d = distance(from.position_m, st.position_m);
+            if let Some(count) = self.log.links.get_mut(&link_name(&from.name, &st.name)) {
+                count.count(outcome);
+            }
+            self.records.push(FrameRecord {
+                from: from.name.clone(),
+                to: st.name.clone(),
+                distance_m: d,
+                start_us: f.start_ns as f64 / 1e3,
+                airtime_us: (f.end_ns - f.start_ns) as f64 / 1e3,
+                bytes: f.bytes.len(),
+                rx_power_dbm: heard.map(|mw| 10.0 * mw.log10()),
+                outcome: outcome.name().into(),
+            });
+            if outcome == FrameOutcome::Delivered {
+                out.push(Delivery {
+                    from: f.from,
+                    to: j,
+                    bytes: f.bytes.clone(),
+                    at_ns: now,
+                });
             }
         }
+    }
+
+    /// The frame records since the last call.
+    pub fn take_records(&mut self) -> Vec<FrameRecord> {
+        std::mem::take(&mut self.records)
     }
 }
 
@@ -367,7 +475,8 @@ pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
-/// Runs the emulator until `cfg.end_us` (or until stopped); writes `channel.json`.
+/// Runs the emulator until `cfg.end_us` (or until stopped); writes `channel.json` and
+/// `frames.csv` into `cfg.log_dir`.
 pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     std::fs::create_dir_all(&cfg.log_dir)?;
     let stop = Arc::new(AtomicBool::new(false));
@@ -390,9 +499,10 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     let out: Vec<UdpSocket> = cfg
         .stations
         .iter()
-        .map(|_| UdpSocket::bind("127.0.0.1:0"))
+        .map(|_| UdpSocket::bind((cfg.listen.ip(), 0)))
         .collect::<Result<_, _>>()?;
     let by_addr: BTreeMap<SocketAddr, usize> = cfg.stations.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
+    let mut frames_csv = csv::Writer::from_path(cfg.log_dir.join(FRAMES_FILE)).map_err(std::io::Error::other)?;
     let mut medium = Medium::new(cfg.stations.clone(), &cfg.channel);
     let epoch = Instant::now();
     let now_ns = || epoch.elapsed().as_nanos() as u64;
@@ -401,11 +511,32 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= cfg.end_us {
             break;
         }
-        let now = now_ns();
-        for d in medium.advance(now) {
-            let lag_us = now.saturating_sub(d.at_ns) / 1000;
+        // Read every frame that has arrived, each stamped with the time just before its
+        // read; `horizon` is the time of the read that found the socket empty: every frame
+        // sent before it is on the emulated air, so no frame that overlaps one ending by
+        // then is still unread (a frame's whole interference window is known at its end).
+        listen.set_nonblocking(true)?;
+        let horizon = loop {
+            let t = now_ns();
+            match listen.recv_from(&mut buf) {
+                Ok((n, src)) => match by_addr.get(&src) {
+                    Some(&i) => {
+                        medium.transmit(i, buf[..n].to_vec(), t);
+                    }
+                    None => medium.log.unknown_source_frames += 1,
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break t,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        };
+        for d in medium.advance(horizon) {
+            let lag_us = now_ns().saturating_sub(d.at_ns) / 1000;
             medium.log.max_delivery_lag_us = medium.log.max_delivery_lag_us.max(lag_us);
             let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
+        }
+        for r in medium.take_records() {
+            frames_csv.serialize(r).map_err(std::io::Error::other)?;
         }
         // Wait for a frame, at most until the next step is due.
         let wait = medium
@@ -413,22 +544,46 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
             .map_or(Duration::from_millis(20), |t| {
                 Duration::from_nanos(t.saturating_sub(now_ns()))
             })
-            .clamp(Duration::from_micros(50), Duration::from_millis(20));
+            .clamp(Duration::from_micros(20), Duration::from_millis(20));
+        listen.set_nonblocking(false)?;
         listen.set_read_timeout(Some(wait))?;
-        match listen.recv_from(&mut buf) {
-            Ok((n, src)) => match by_addr.get(&src) {
-                Some(&i) => {
-                    medium.transmit(i, buf[..n].to_vec(), now_ns());
-                }
-                None => medium.log.unknown_source_frames += 1,
-            },
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+        match listen.peek_from(&mut buf) {
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted
+                ) => {}
             Err(e) => return Err(e.into()),
         }
     }
+    frames_csv.flush()?;
     let json = serde_json::to_string_pretty(&medium.log).map_err(std::io::Error::other)?;
-    std::fs::write(cfg.log_dir.join("channel.json"), json)?;
+    std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;
     Ok(medium.log)
+}
+
+/// The `[radio]` table as `v2x sim` reads it: a `preset` supplies the keys the table does
+/// not give (as `v2x_sim::scenario::Scenario::parse` does).
+pub fn radio_from_table(table: &toml::Table) -> Result<RadioConfig, String> {
+    let as_given: RadioConfig = table
+        .clone()
+        .try_into()
+        .map_err(|e: toml::de::Error| format!("radio: {e}"))?;
+    let radio = match as_given.preset {
+        None => as_given,
+        Some(preset) => {
+            let mut filled = table.clone();
+            if let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(preset.defaults().0) {
+                for (k, v) in defaults {
+                    filled.entry(k).or_insert(v);
+                }
+            }
+            filled.try_into().map_err(|e: toml::de::Error| format!("radio: {e}"))?
+        }
+    };
+    radio.validate().map_err(|e| e.to_string())?;
+    Ok(radio)
 }
 
 #[cfg(test)]
@@ -472,7 +627,7 @@ mod tests {
         let got = m.advance(end);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].to, got[0].at_ns, got[0].bytes.len()), (1, end, 200));
-        assert_eq!(m.log.links["a -> far"].not_received, 1);
+        assert_eq!(m.log.links["a -> far"].below_sensitivity, 1);
         assert_eq!(m.log.links["a -> near"].delivered, 1);
     }
 
@@ -491,6 +646,9 @@ mod tests {
         m.transmit(0, vec![1; 200], 0);
         let end = m.transmit(1, vec![2; 200], 0);
         assert!(m.advance(end).is_empty());
+        assert_eq!((m.log.links["a -> rx"].collision, m.log.links["b -> rx"].collision), (1, 1));
+        let outcomes: Vec<String> = m.take_records().into_iter().map(|r| r.outcome).collect();
+        assert_eq!(outcomes, ["collision", "collision"]);
         // A strong near frame survives a far weak one (capture).
         let mut m = Medium::new(
             vec![

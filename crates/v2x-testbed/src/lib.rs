@@ -10,6 +10,7 @@ pub mod emulator;
 pub mod flood;
 pub mod load_plan;
 pub mod log;
+pub mod medium;
 pub mod orchestrator;
 pub mod payload;
 pub mod report;

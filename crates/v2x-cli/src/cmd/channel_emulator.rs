@@ -1,5 +1,5 @@
 //! `v2x channel-emulator --config FILE`: the live testbed's channel emulator process
-//! (started by `v2x testbed` for `[medium] kind = "emulated"`; see docs/testbed.md).
+//! (started by `v2x testbed` for `[medium] kind = "emulator"`; see docs/testbed.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
