@@ -646,7 +646,10 @@ mod tests {
         m.transmit(0, vec![1; 200], 0);
         let end = m.transmit(1, vec![2; 200], 0);
         assert!(m.advance(end).is_empty());
-        assert_eq!((m.log.links["a -> rx"].collision, m.log.links["b -> rx"].collision), (1, 1));
+        assert_eq!(
+            (m.log.links["a -> rx"].collision, m.log.links["b -> rx"].collision),
+            (1, 1)
+        );
         let outcomes: Vec<String> = m.take_records().into_iter().map(|r| r.outcome).collect();
         assert_eq!(outcomes, ["collision", "collision"]);
         // A strong near frame survives a far weak one (capture).
