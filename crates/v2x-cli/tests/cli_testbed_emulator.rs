@@ -10,6 +10,7 @@
 //! Holm's step-down keeps the family-wise false-alarm rate at 0.1 %.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 mod common;
 use common::{json, p, text, v2x, v2x_command};
@@ -40,6 +41,7 @@ fn testbed(dir: &Path, radio: &str) -> (Vec<(u64, u64)>, u64) {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
+    assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
     let s = json(&out.join("summary.json"));
     let links = s["links"].as_array().expect("per-link table in summary.json");
     assert_eq!(links.len(), DISTANCES_M.len(), "{links:?}");
@@ -199,4 +201,54 @@ fn the_emulated_channel_gives_v2x_sims_pdr_by_distance_and_a_broken_one_is_caugh
     let (diff, table) = differing(&broken_counts, &sim_counts);
     eprintln!("without fading:\n{table}");
     assert!(!diff.is_empty(), "a channel without fading went unnoticed:\n{table}");
+}
+
+/// Processes still alive whose command line names `dir` (stations and the emulator).
+fn survivors(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().to_string();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&needle) && (cmd.contains("station") || cmd.contains("channel-emulator")) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ctrl_c_stops_the_emulator_and_every_station() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("long.toml");
+    std::fs::write(
+        &scenario,
+        "duration_s = 60.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n\
+         [medium]\nkind = \"emulator\"\nsender_distances_m = [50.0, 80.0]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    let mut child = v2x_command()
+        .args(["testbed", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&scenario)
+        .spawn()
+        .unwrap();
+    // Wait until the emulator and the three stations run, then Ctrl-C the orchestrator.
+    let t0 = Instant::now();
+    while survivors(&out).len() < 4 {
+        assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", survivors(&out));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(survivors(&out).iter().any(|c| c.contains("channel-emulator")));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "an interrupted run reports failure");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
 }
