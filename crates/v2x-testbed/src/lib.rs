@@ -11,6 +11,7 @@ pub mod flood;
 pub mod load_plan;
 pub mod log;
 pub mod medium;
+pub mod netns;
 pub mod orchestrator;
 pub mod payload;
 pub mod report;

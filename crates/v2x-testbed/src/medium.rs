@@ -6,6 +6,8 @@
 //! - `kind = "emulator"`: every station sends to the channel-emulator process
 //!   ([`crate::emulator`]), which relays each frame through `v2x sim`'s 802.11p channel
 //!   and PHY models to the receivers, given the stations' positions.
+//! - `kind = "netns"`: as loopback, but each station in its own network namespace behind a
+//!   veth pair into one bridge ([`crate::netns`]); without root, loopback with a message.
 
 use crate::emulator::{self, ChannelLog, ChannelModel, LinkCount};
 use crate::log::{read_rows, RxRecord, TxRecord, RX_FILE, TX_FILE};
@@ -22,10 +24,13 @@ pub enum MediumKind {
     Loopback,
     /// Through the channel-emulator process (802.11p channel of `v2x sim`).
     Emulator,
+    /// One network namespace per station, veths into one bridge ([`crate::netns`]); UDP
+    /// from every sender to every receiver as on loopback. Needs root, else loopback.
+    Netns,
 }
 
 impl MediumKind {
-    pub const NAMES: [&'static str; 2] = ["loopback", "emulator"];
+    pub const NAMES: [&'static str; 3] = ["loopback", "emulator", "netns"];
 }
 
 /// The `[medium]` table.
@@ -56,7 +61,7 @@ pub struct MediumConfig {
 impl MediumConfig {
     /// Checks the table against the scenario's station names; the error names the key.
     pub fn check(&self, stations: &[String], senders: u32) -> Result<(), String> {
-        if self.kind == MediumKind::Loopback {
+        if self.kind != MediumKind::Emulator {
             let emulator_keys = [
                 ("sender_distances_m", !self.sender_distances_m.is_empty()),
                 ("positions_m", !self.positions_m.is_empty()),
@@ -297,7 +302,10 @@ mod tests {
         let e = toml::from_str::<MediumConfig>("kind = \"wifi\"")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("loopback") && e.contains("emulator"), "{e}");
+        assert!(
+            e.contains("loopback") && e.contains("emulator") && e.contains("netns"),
+            "{e}"
+        );
         let stations = names(&["rx0", "tx0", "a-sig-01-0"]);
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n");
         let e = m.check(&stations, 1).unwrap_err();

@@ -5,7 +5,8 @@
 //! Medium ([`crate::medium`]): UDP on loopback, every sender sending one copy to every
 //! receiver (PRESERVE's lab set-up, paper 002 §2.2.1), or through the channel-emulator
 //! process (started first, stopped with the stations), which relays every frame through
-//! `v2x sim`'s 802.11p channel given the stations' positions.
+//! `v2x sim`'s 802.11p channel given the stations' positions, or between network
+//! namespaces, one per station ([`crate::netns`], when root; else loopback with a message).
 
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
@@ -365,15 +366,35 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     let pki = credentials::open_or_init_pki(&pki_dir)?;
     credentials::provision_protocol(&pki, &scenario.protocol)?;
     let mut configs = Vec::new();
+    // Created before the children and dropped after them (also on error and Ctrl-C).
+    let namespaces = match scenario.medium.kind {
+        MediumKind::Netns => match crate::netns::Namespaces::create(&scenario.station_names()) {
+            Ok(n) => Some(n),
+            Err(why) => {
+                eprintln!("medium.kind = \"netns\": {why}; running on loopback instead");
+                None
+            }
+        },
+        _ => None,
+    };
+    // A station's own address in its namespace (port 0: any).
+    let ns_address =
+        |name: &str| -> Option<SocketAddr> { Some(SocketAddr::new(namespaces.as_ref()?.address(name)?.into(), 0)) };
     let mut receivers = Vec::new();
     for i in 0..scenario.receivers {
-        receivers.push((format!("rx{i}"), free_port()?));
+        let name = format!("rx{i}");
+        let addr = match ns_address(&name) {
+            // Each namespace has its own ports.
+            Some(a) => SocketAddr::new(a.ip(), 4000),
+            None => free_port()?,
+        };
+        receivers.push((name, addr));
     }
     // Through the emulator every station sends to it, from an address of its own (how the
     // emulator knows who transmits); on loopback every sender sends to every receiver.
     let emulator_addr = match scenario.medium.kind {
         MediumKind::Emulator => Some(free_port()?),
-        MediumKind::Loopback => None,
+        MediumKind::Loopback | MediumKind::Netns => None,
     };
     let peers: Vec<SocketAddr> = match emulator_addr {
         Some(addr) => vec![addr],
@@ -411,7 +432,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     for i in 0..scenario.senders {
         let mut c = base(format!("tx{i}"), number, Role::Sender);
         c.pseudonym_change_s = scenario.pseudonym_change_s;
-        c.bind = own_address()?;
+        c.bind = own_address()?.or(ns_address(&c.name));
         configs.push(c);
         number += 1;
     }
@@ -420,7 +441,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
             let mut c = base(attacker_name(g.case, i), number, Role::Attacker);
             c.attack = Some(g.case);
             c.rate_hz = g.rate_hz;
-            c.bind = own_address()?;
+            c.bind = own_address()?.or(ns_address(&c.name));
             configs.push(c);
             number += 1;
         }
@@ -459,7 +480,16 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     for c in &configs {
         let path = cfg_dir.join(format!("{}.toml", c.name));
         write_toml(&path, c)?;
-        let child = Command::new(station_exe)
+        let mut command = match namespaces.as_ref().and_then(|n| n.namespace(&c.name)) {
+            Some(ns) => {
+                // `ip netns exec` execs the station in place: the child is the station.
+                let mut command = Command::new("ip");
+                command.args(["netns", "exec", ns]).arg(station_exe);
+                command
+            }
+            None => Command::new(station_exe),
+        };
+        let child = command
             .arg("station")
             .arg("--config")
             .arg(&path)
