@@ -52,7 +52,8 @@ pub struct Scenario {
     /// PRESERVE load plan ([`crate::load_plan`]).
     #[serde(default)]
     pub load_plan: Option<LoadPlan>,
-    /// `[medium]`: loopback (default) or the channel emulator with the stations' positions.
+    /// `[medium]`: loopback (default), the channel emulator with the stations' positions, or
+    /// one network namespace per station.
     #[serde(default)]
     pub medium: MediumConfig,
 }
