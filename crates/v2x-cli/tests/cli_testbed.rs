@@ -13,19 +13,9 @@ fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Processes still alive whose command line names `dir` (the run's station configs).
+/// Station (and emulator) processes still alive whose command line names `dir`.
 fn survivors(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().to_string();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(&needle) && cmd.contains("station") {
-                out.push(cmd);
-            }
-        }
-    }
-    out
+    common::processes_naming(dir, &["station"])
 }
 
 #[test]

@@ -121,27 +121,6 @@ fn sim(dir: &Path, payload_bytes: u64) -> Vec<(f64, f64)> {
     counts
 }
 
-/// erfc(x) (Numerical Recipes' Chebyshev fit, relative error below 1.2e-7).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
-}
-
 /// Two-sided p-value of the pooled two-proportion z-test.
 fn two_proportion_p(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
     let pooled = (k1 + k2) / (n1 + n2);
@@ -149,7 +128,7 @@ fn two_proportion_p(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
     if se == 0.0 {
         return 1.0; // both all delivered or all lost
     }
-    erfc((k1 / n1 - k2 / n2).abs() / se / std::f64::consts::SQRT_2)
+    v2x_sim::phy::nist::erfc((k1 / n1 - k2 / n2).abs() / se / std::f64::consts::SQRT_2)
 }
 
 /// The distances whose PDR differs after Holm's step-down at FAMILY_ALPHA, with the table.
@@ -203,19 +182,9 @@ fn the_emulated_channel_gives_v2x_sims_pdr_by_distance_and_a_broken_one_is_caugh
     assert!(!diff.is_empty(), "a channel without fading went unnoticed:\n{table}");
 }
 
-/// Processes still alive whose command line names `dir` (stations and the emulator).
+/// Station (and emulator) processes still alive whose command line names `dir`.
 fn survivors(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().to_string();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(&needle) && (cmd.contains("station") || cmd.contains("channel-emulator")) {
-                out.push(cmd);
-            }
-        }
-    }
-    out
+    common::processes_naming(dir, &["station", "channel-emulator"])
 }
 
 #[test]

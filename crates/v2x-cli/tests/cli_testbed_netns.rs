@@ -40,19 +40,9 @@ fn leftovers(pid: u32) -> Vec<String> {
     left
 }
 
-/// Station processes still alive whose command line names `dir`.
+/// Station (and emulator) processes still alive whose command line names `dir`.
 fn survivors(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().to_string();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(&needle) && cmd.contains("station --config") {
-                out.push(cmd);
-            }
-        }
-    }
-    out
+    common::processes_naming(dir, &["station --config"])
 }
 
 #[test]
