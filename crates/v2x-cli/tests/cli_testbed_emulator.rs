@@ -42,6 +42,11 @@ fn testbed(dir: &Path, radio: &str) -> (Vec<(u64, u64)>, u64) {
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
     assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
+    // The relay keeps real time: deliveries at the end of their air time, give or take
+    // the machine's scheduling (a relay waking on the kernel's tick would lag by ms).
+    let channel = json(&out.join("logs/channel-emulator/channel.json"));
+    let lag = channel["delivery_lag_p50_us"].as_u64().unwrap();
+    assert!(lag < 5_000, "median delivery lag {lag} µs: {channel}");
     let s = json(&out.join("summary.json"));
     let links = s["links"].as_array().expect("per-link table in summary.json");
     assert_eq!(links.len(), DISTANCES_M.len(), "{links:?}");

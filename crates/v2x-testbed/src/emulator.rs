@@ -217,7 +217,10 @@ pub const CHANNEL_FILE: &str = "channel.json";
 pub struct ChannelLog {
     pub links: BTreeMap<String, LinkCount>,
     pub unknown_source_frames: u64,
-    /// Largest lag of a delivery behind its emulated time, µs (how real-time the relay kept up).
+    /// Lag of the deliveries behind their emulated time (how well the relay kept real
+    /// time): median, 99th percentile and largest, µs.
+    pub delivery_lag_p50_us: u64,
+    pub delivery_lag_p99_us: u64,
     pub max_delivery_lag_us: u64,
 }
 
@@ -505,34 +508,63 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     let mut frames_csv = csv::Writer::from_path(cfg.log_dir.join(FRAMES_FILE)).map_err(std::io::Error::other)?;
     let mut medium = Medium::new(cfg.stations.clone(), &cfg.channel);
     let epoch = Instant::now();
-    let now_ns = || epoch.elapsed().as_nanos() as u64;
-    let mut buf = vec![0u8; 65_536];
+    let now_ns = move || epoch.elapsed().as_nanos() as u64;
+    // A reader thread blocks on the socket and stamps each frame as it arrives; this
+    // thread waits on the channel until the next step is due (a futex wait, precise to
+    // microseconds — a socket read timeout is rounded up to the kernel's tick, ms).
+    let (arrivals, arrived) = std::sync::mpsc::channel::<(u64, SocketAddr, Vec<u8>)>();
+    let reader = {
+        let listen = listen.try_clone()?;
+        let stop = stop.clone();
+        listen.set_read_timeout(Some(Duration::from_millis(100)))?;
+        std::thread::spawn(move || -> std::io::Result<()> {
+            let mut buf = vec![0u8; 65_536];
+            while !stop.load(Ordering::Relaxed) {
+                match listen.recv_from(&mut buf) {
+                    Ok((n, src)) => {
+                        if arrivals.send((now_ns(), src, buf[..n].to_vec())).is_err() {
+                            return Ok(());
+                        }
+                    }
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock
+                                | std::io::ErrorKind::TimedOut
+                                | std::io::ErrorKind::Interrupted
+                        ) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(())
+        })
+    };
+    let mut lags_us: Vec<u64> = Vec::new();
+    let logger = crate::log::Logger::start(&cfg.log_dir)?;
+    // Emulated time already played: a frame goes on the air no earlier (its stamp can
+    // precede it by the microseconds between the reader's stamp and its hand-over).
+    let mut played = 0u64;
+    let on_air = |medium: &mut Medium, played: u64, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src)
+    {
+        Some(&i) => {
+            medium.transmit(i, bytes, t.max(played));
+        }
+        None => medium.log.unknown_source_frames += 1,
+    };
     loop {
         if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= cfg.end_us {
             break;
         }
-        // Read every frame that has arrived, each stamped with the time just before its
-        // read; `horizon` is the time of the read that found the socket empty: every frame
-        // sent before it is on the emulated air, so no frame that overlaps one ending by
-        // then is still unread (a frame's whole interference window is known at its end).
-        listen.set_nonblocking(true)?;
-        let horizon = loop {
-            let t = now_ns();
-            match listen.recv_from(&mut buf) {
-                Ok((n, src)) => match by_addr.get(&src) {
-                    Some(&i) => {
-                        medium.transmit(i, buf[..n].to_vec(), t);
-                    }
-                    None => medium.log.unknown_source_frames += 1,
-                },
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break t,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e.into()),
-            }
-        };
+        // Every frame that arrived before `horizon` is on the emulated air, so no frame
+        // overlapping one that ends by then is still missing: a frame's whole interference
+        // window is known when it ends.
+        let horizon = now_ns();
+        while let Ok(frame) = arrived.try_recv() {
+            on_air(&mut medium, played, frame);
+        }
+        played = horizon;
         for d in medium.advance(horizon) {
-            let lag_us = now_ns().saturating_sub(d.at_ns) / 1000;
-            medium.log.max_delivery_lag_us = medium.log.max_delivery_lag_us.max(lag_us);
+            lags_us.push(now_ns().saturating_sub(d.at_ns) / 1000);
             let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
         }
         for r in medium.take_records() {
@@ -544,20 +576,38 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
             .map_or(Duration::from_millis(20), |t| {
                 Duration::from_nanos(t.saturating_sub(now_ns()))
             })
-            .clamp(Duration::from_micros(20), Duration::from_millis(20));
-        listen.set_nonblocking(false)?;
-        listen.set_read_timeout(Some(wait))?;
-        match listen.peek_from(&mut buf) {
-            Ok(_) => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted
-                ) => {}
-            Err(e) => return Err(e.into()),
+            .min(Duration::from_millis(20));
+        match arrived.recv_timeout(wait) {
+            Ok(frame) => on_air(&mut medium, played, frame),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(match reader.join() {
+                    Ok(Err(e)) => e.into(),
+                    _ => std::io::Error::other("the emulator's socket reader stopped").into(),
+                });
+            }
         }
     }
+    stop.store(true, Ordering::SeqCst);
     frames_csv.flush()?;
+    lags_us.sort_unstable();
+    let at = |q: f64| {
+        lags_us
+            .get(((lags_us.len().max(1) - 1) as f64 * q) as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    medium.log.delivery_lag_p50_us = at(0.5);
+    medium.log.delivery_lag_p99_us = at(0.99);
+    medium.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
+    // CPU time and peak RSS, as the stations log theirs (the report's process table).
+    logger.log().event(crate::log::EventRecord {
+        station: "channel-emulator".into(),
+        time_us: crate::clock::now_us(),
+        event: "usage".into(),
+        detail: crate::station::usage(),
+    });
+    logger.finish()?;
     let json = serde_json::to_string_pretty(&medium.log).map_err(std::io::Error::other)?;
     std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;
     Ok(medium.log)

@@ -338,7 +338,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
 /// Peak RSS is this image's `VmHWM` (/proc/self/status): `getrusage`'s `ru_maxrss` keeps
 /// the high-water mark of the forked orchestrator from before `exec`, so every station
 /// started by a large orchestrator would report at least its size.
-fn usage() -> String {
+pub(crate) fn usage() -> String {
     match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
         Ok(u) => {
             let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
