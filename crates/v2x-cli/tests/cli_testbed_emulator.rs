@@ -226,3 +226,43 @@ fn ctrl_c_stops_the_emulator_and_every_station() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
 }
+
+#[test]
+fn medium_mistakes_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "duration_s = 1.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n";
+    for (medium, expected) in [
+        ("[medium]\nkind = \"wifi\"\n", &["loopback", "emulator", "netns"][..]),
+        (
+            "[medium]\nkind = \"emulator\"\nsender_distances_m = [50.0]\n",
+            &["1 distances for 2 senders"][..],
+        ),
+        (
+            "[medium]\nkind = \"emulator\"\n[medium.positions_m]\nrx0 = [0.0, 0.0]\ntx0 = [10.0, 0.0]\n",
+            &["no position for station `tx1`"][..],
+        ),
+        (
+            "[medium]\nkind = \"emulator\"\nsender_distances_m = [50.0, 60.0]\n[medium.radio]\nfading = \"rayleigh\"\n",
+            &["radio"][..],
+        ),
+        (
+            "[medium]\nsender_distances_m = [50.0, 60.0]\n",
+            &["kind = \"emulator\""][..],
+        ),
+        (
+            "[medium]\nkind = \"emulator\"\nsender_distances_m = [50.0, 60.0]\n\
+             [load_plan]\nsenders = [1]\nrates_hz = [10.0]\n",
+            &["[load_plan]", "loopback"][..],
+        ),
+    ] {
+        let path = dir.path().join("bad.toml");
+        std::fs::write(&path, format!("{head}{medium}")).unwrap();
+        let o = v2x(&["testbed", p(&path), "--out", p(&dir.path().join("out"))]);
+        assert!(!o.status.success(), "{medium}");
+        let msg = text(&o);
+        for e in expected {
+            assert!(msg.contains(e), "{medium}: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "{msg}");
+    }
+}
