@@ -126,3 +126,48 @@ fn ctrl_c_removes_the_namespaces() {
     assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
     assert!(leftovers(pid).is_empty(), "left behind: {:?}", leftovers(pid));
 }
+
+#[test]
+fn the_channel_emulator_runs_in_namespaces_too() {
+    if !(is_root() && has_ip()) {
+        eprintln!("not root: the fallback is covered by the other test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("emulated.toml");
+    std::fs::write(
+        &scenario,
+        SCENARIO.replace(
+            "kind = \"netns\"\n",
+            "kind = \"emulator\"\nnetns = true\nsender_distances_m = [20.0, 40.0]\n",
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    let child = v2x_command()
+        .args(["testbed", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&scenario)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    // Every frame reaches the receiver from the emulator's namespace (10.77.0.4: after
+    // rx0, tx0, tx1), one source port per sender.
+    let rx = std::fs::read_to_string(out.join("rx.csv")).unwrap();
+    let mut sources: Vec<&str> = rx.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
+    assert!(sources.len() >= 36, "{sources:?}");
+    assert!(sources.iter().all(|s| s.starts_with("10.77.0.4:")), "{sources:?}");
+    sources.sort_unstable();
+    sources.dedup();
+    assert_eq!(sources.len(), 2, "{sources:?}");
+    let s = common::json(&out.join("summary.json"));
+    let links = s["links"].as_array().unwrap();
+    assert_eq!(links.len(), 2, "{s}");
+    for l in links {
+        assert!(l["channel"]["frames"].as_u64().unwrap() >= 18, "{l}");
+    }
+    assert!(leftovers(pid).is_empty(), "left behind: {:?}", leftovers(pid));
+}

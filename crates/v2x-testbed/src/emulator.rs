@@ -249,8 +249,8 @@ enum Step {
     Start,
 }
 
-/// The emulated medium: positions, radios and the frames on the air, in emulated ns.
-pub struct Medium {
+/// The emulated air: positions, radios and the frames on the air, in emulated ns.
+pub struct Air {
     stations: Vec<EmulatedStation>,
     link: LinkBudget,
     params: PhyParams,
@@ -266,7 +266,7 @@ pub struct Medium {
     queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
     next_serial: u64,
     pub log: ChannelLog,
-    /// Every frame's outcome at every receiver since the last [`Medium::take_records`].
+    /// Every frame's outcome at every receiver since the last [`Air::take_records`].
     records: Vec<FrameRecord>,
 }
 
@@ -279,8 +279,8 @@ pub struct Delivery {
     pub at_ns: u64,
 }
 
-impl Medium {
-    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Medium {
+impl Air {
+    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Air {
         let r = &model.radio;
         let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
         let span = stations
@@ -321,7 +321,7 @@ impl Medium {
             }
         }
         let n = stations.len();
-        Medium {
+        Air {
             link,
             errors: ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             params,
@@ -506,7 +506,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         .collect::<Result<_, _>>()?;
     let by_addr: BTreeMap<SocketAddr, usize> = cfg.stations.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
     let mut frames_csv = csv::Writer::from_path(cfg.log_dir.join(FRAMES_FILE)).map_err(std::io::Error::other)?;
-    let mut medium = Medium::new(cfg.stations.clone(), &cfg.channel);
+    let mut air = Air::new(cfg.stations.clone(), &cfg.channel);
     let epoch = Instant::now();
     let now_ns = move || epoch.elapsed().as_nanos() as u64;
     // A reader thread blocks on the socket and stamps each frame as it arrives; this
@@ -544,12 +544,11 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     // Emulated time already played: a frame goes on the air no earlier (its stamp can
     // precede it by the microseconds between the reader's stamp and its hand-over).
     let mut played = 0u64;
-    let on_air = |medium: &mut Medium, played: u64, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src)
-    {
+    let on_air = |air: &mut Air, played: u64, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src) {
         Some(&i) => {
-            medium.transmit(i, bytes, t.max(played));
+            air.transmit(i, bytes, t.max(played));
         }
-        None => medium.log.unknown_source_frames += 1,
+        None => air.log.unknown_source_frames += 1,
     };
     loop {
         if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= cfg.end_us {
@@ -560,25 +559,25 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         // window is known when it ends.
         let horizon = now_ns();
         while let Ok(frame) = arrived.try_recv() {
-            on_air(&mut medium, played, frame);
+            on_air(&mut air, played, frame);
         }
         played = horizon;
-        for d in medium.advance(horizon) {
+        for d in air.advance(horizon) {
             lags_us.push(now_ns().saturating_sub(d.at_ns) / 1000);
             let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
         }
-        for r in medium.take_records() {
+        for r in air.take_records() {
             frames_csv.serialize(r).map_err(std::io::Error::other)?;
         }
         // Wait for a frame, at most until the next step is due.
-        let wait = medium
+        let wait = air
             .next_step_ns()
             .map_or(Duration::from_millis(20), |t| {
                 Duration::from_nanos(t.saturating_sub(now_ns()))
             })
             .min(Duration::from_millis(20));
         match arrived.recv_timeout(wait) {
-            Ok(frame) => on_air(&mut medium, played, frame),
+            Ok(frame) => on_air(&mut air, played, frame),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(match reader.join() {
@@ -597,20 +596,20 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
             .copied()
             .unwrap_or(0)
     };
-    medium.log.delivery_lag_p50_us = at(0.5);
-    medium.log.delivery_lag_p99_us = at(0.99);
-    medium.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
+    air.log.delivery_lag_p50_us = at(0.5);
+    air.log.delivery_lag_p99_us = at(0.99);
+    air.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
     // CPU time and peak RSS, as the stations log theirs (the report's process table).
     logger.log().event(crate::log::EventRecord {
-        station: "channel-emulator".into(),
+        station: crate::medium::EMULATOR.into(),
         time_us: crate::clock::now_us(),
         event: "usage".into(),
         detail: crate::station::usage(),
     });
     logger.finish()?;
-    let json = serde_json::to_string_pretty(&medium.log).map_err(std::io::Error::other)?;
+    let json = serde_json::to_string_pretty(&air.log).map_err(std::io::Error::other)?;
     std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;
-    Ok(medium.log)
+    Ok(air.log)
 }
 
 /// The `[radio]` table as `v2x sim` reads it: a `preset` supplies the keys the table does
@@ -657,14 +656,14 @@ mod tests {
 
     #[test]
     fn airtime_is_the_80211p_frame_of_packet_and_mac_overhead() {
-        let m = Medium::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
+        let m = Air::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
         // 200 B + 36 B at 6 Mb/s: ceil((16 + 1888 + 6) / 48) = 40 symbols -> 40 + 320 µs.
         assert_eq!(m.airtime_ns(200), 360_000);
     }
 
     #[test]
     fn a_lone_near_frame_is_delivered_at_the_end_of_its_air_time_and_a_far_one_is_not() {
-        let mut m = Medium::new(
+        let mut m = Air::new(
             vec![
                 station("a", 0.0, false),
                 station("near", 50.0, true),
@@ -685,7 +684,7 @@ mod tests {
     fn overlapping_frames_of_equal_power_collide_and_a_station_sends_one_at_a_time() {
         // Two senders at the same distance from the receiver start together: neither
         // frame survives the other's interference (SINR 0 dB at QPSK 1/2).
-        let mut m = Medium::new(
+        let mut m = Air::new(
             vec![
                 station("a", -100.0, false),
                 station("b", 100.0, false),
@@ -703,7 +702,7 @@ mod tests {
         let outcomes: Vec<String> = m.take_records().into_iter().map(|r| r.outcome).collect();
         assert_eq!(outcomes, ["collision", "collision"]);
         // A strong near frame survives a far weak one (capture).
-        let mut m = Medium::new(
+        let mut m = Air::new(
             vec![
                 station("a", -20.0, false),
                 station("b", 600.0, false),
@@ -716,7 +715,7 @@ mod tests {
         let got = m.advance(end);
         assert_eq!(got.iter().map(|d| d.from).collect::<Vec<_>>(), vec![0]);
         // Back to back from one station: the second waits for the first.
-        let mut m = Medium::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &no_fading());
+        let mut m = Air::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &no_fading());
         let first = m.transmit(0, vec![1; 100], 0);
         let second = m.transmit(0, vec![2; 100], 0);
         assert_eq!(second, 2 * first);

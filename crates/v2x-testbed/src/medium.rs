@@ -56,11 +56,27 @@ pub struct MediumConfig {
     /// Seed of the emulator's fading and error draws.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// With `kind = "emulator"`: the emulator and every station each in a network
+    /// namespace of its own (as `kind = "netns"`; root only, else loopback).
+    #[serde(default)]
+    pub netns: bool,
 }
 
 impl MediumConfig {
+    /// Whether the stations run in network namespaces ([`crate::netns`]).
+    pub fn in_namespaces(&self) -> bool {
+        self.kind == MediumKind::Netns || (self.kind == MediumKind::Emulator && self.netns)
+    }
+
     /// Checks the table against the scenario's station names; the error names the key.
     pub fn check(&self, stations: &[String], senders: u32) -> Result<(), String> {
+        if self.netns && self.kind != MediumKind::Emulator {
+            return Err(
+                "medium.netns puts the channel emulator's run in namespaces: it needs medium.kind = \"emulator\" \
+                 (kind = \"netns\" is the plain run in namespaces)"
+                    .into(),
+            );
+        }
         if self.kind != MediumKind::Emulator {
             let emulator_keys = [
                 ("sender_distances_m", !self.sender_distances_m.is_empty()),
@@ -160,13 +176,14 @@ pub struct LinkStats {
     pub security_lost: u64,
 }
 
-/// The emulator's log folder under the run's `logs/`.
-pub const EMULATOR_LOG_DIR: &str = "channel-emulator";
+/// The channel emulator's process name: its log folder under the run's `logs/`, its
+/// namespace and its row in the process table.
+pub const EMULATOR: &str = "channel-emulator";
 
 /// Per-link delivery of a run through the emulator, from the stations' logs under `logs`
 /// and the emulator's `channel.json`.
 pub fn links(logs: &Path, medium: &MediumConfig) -> std::io::Result<Vec<LinkStats>> {
-    let channel: ChannelLog = match std::fs::read(logs.join(EMULATOR_LOG_DIR).join(emulator::CHANNEL_FILE)) {
+    let channel: ChannelLog = match std::fs::read(logs.join(EMULATOR).join(emulator::CHANNEL_FILE)) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(std::io::Error::other)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => ChannelLog::default(),
         Err(e) => return Err(e),
@@ -315,6 +332,8 @@ mod tests {
         let m = parse("kind = \"emulator\"\n[positions_m]\ntx9 = [1.0, 2.0]\n");
         let e = m.check(&stations, 1).unwrap_err();
         assert!(e.contains("tx9") && e.contains("rx0, tx0"), "{e}");
+        let m = parse("kind = \"netns\"\nnetns = true\n");
+        assert!(m.check(&stations, 1).unwrap_err().contains("medium.netns"));
         let m = parse("sender_distances_m = [50.0]\n");
         assert!(m.check(&stations, 1).unwrap_err().contains("kind = \"emulator\""));
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n[radio]\ndata_rate_mbps = 7.0\n");

@@ -12,7 +12,7 @@ use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
 use crate::flood::{self, FloodResult, FloodSearch};
 use crate::load_plan::{self, LoadCell, LoadPlan};
-use crate::medium::{self, MediumConfig, MediumKind};
+use crate::medium::{self, MediumConfig, MediumKind, EMULATOR};
 pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
 use serde::{Deserialize, Serialize};
@@ -368,17 +368,21 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     credentials::provision_protocol(&pki, &scenario.protocol)?;
     let mut configs = Vec::new();
     // Created before the children and dropped after them (also on error and Ctrl-C).
-    let namespaces = match scenario.medium.kind {
-        MediumKind::Netns => match crate::netns::Namespaces::create(&scenario.station_names()) {
+    let namespaces = if scenario.medium.in_namespaces() {
+        let mut names = scenario.station_names();
+        if scenario.medium.kind == MediumKind::Emulator {
+            names.push(EMULATOR.into());
+        }
+        match crate::netns::Namespaces::create(&names) {
             Ok(n) => Some(n),
             Err(why) => {
-                eprintln!("medium.kind = \"netns\": {why}; running on loopback instead");
+                eprintln!("[medium]: {why}; running on loopback instead");
                 None
             }
-        },
-        _ => None,
+        }
+    } else {
+        None
     };
-    // A station's own address in its namespace (port 0: any).
     let ns_address =
         |name: &str| -> Option<SocketAddr> { Some(SocketAddr::new(namespaces.as_ref()?.address(name)?.into(), 0)) };
     let mut receivers = Vec::new();
@@ -393,9 +397,10 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     }
     // Through the emulator every station sends to it, from an address of its own (how the
     // emulator knows who transmits); on loopback every sender sends to every receiver.
-    let emulator_addr = match scenario.medium.kind {
-        MediumKind::Emulator => Some(free_port()?),
-        MediumKind::Loopback | MediumKind::Netns => None,
+    let emulator_addr = match (scenario.medium.kind, ns_address(EMULATOR)) {
+        (MediumKind::Emulator, Some(a)) => Some(SocketAddr::new(a.ip(), 5000)),
+        (MediumKind::Emulator, None) => Some(free_port()?),
+        (MediumKind::Loopback | MediumKind::Netns, _) => None,
     };
     let peers: Vec<SocketAddr> = match emulator_addr {
         Some(addr) => vec![addr],
@@ -421,7 +426,15 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
     };
-    let own_address = || -> Result<Option<SocketAddr>, TestbedError> { emulator_addr.map(|_| free_port()).transpose() };
+    // A sender's or attacker's own address: through the emulator a known one (how the
+    // emulator tells who transmits), in a namespace its namespace's, else any.
+    let own_address = |name: &str| -> Result<Option<SocketAddr>, TestbedError> {
+        Ok(match (emulator_addr, ns_address(name)) {
+            (Some(_), Some(a)) => Some(SocketAddr::new(a.ip(), 4001)),
+            (Some(_), None) => Some(free_port()?),
+            (None, in_namespace) => in_namespace,
+        })
+    };
     let mut number = 1u32;
     for (name, addr) in &receivers {
         let mut c = base(name.clone(), number, Role::Receiver);
@@ -433,7 +446,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     for i in 0..scenario.senders {
         let mut c = base(format!("tx{i}"), number, Role::Sender);
         c.pseudonym_change_s = scenario.pseudonym_change_s;
-        c.bind = own_address()?.or(ns_address(&c.name));
+        c.bind = own_address(&c.name)?;
         configs.push(c);
         number += 1;
     }
@@ -442,7 +455,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
             let mut c = base(attacker_name(g.case, i), number, Role::Attacker);
             c.attack = Some(g.case);
             c.rate_hz = g.rate_hz;
-            c.bind = own_address()?.or(ns_address(&c.name));
+            c.bind = own_address(&c.name)?;
             configs.push(c);
             number += 1;
         }
@@ -470,27 +483,18 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         let cfg = emulator_config(scenario, &configs, listen, out, start_at)?;
         let path = cfg_dir.join("channel-emulator.toml");
         write_toml(&path, &cfg)?;
-        let child = Command::new(station_exe)
+        let child = command_in(namespaces.as_ref(), EMULATOR, station_exe)
             .arg("channel-emulator")
             .arg("--config")
             .arg(&path)
             .spawn()
             .map_err(io(format!("starting {}", station_exe.display())))?;
-        children.0.push(("channel-emulator".into(), child));
+        children.0.push((EMULATOR.into(), child));
     }
     for c in &configs {
         let path = cfg_dir.join(format!("{}.toml", c.name));
         write_toml(&path, c)?;
-        let mut command = match namespaces.as_ref().and_then(|n| n.namespace(&c.name)) {
-            Some(ns) => {
-                // `ip netns exec` execs the station in place: the child is the station.
-                let mut command = Command::new("ip");
-                command.args(["netns", "exec", ns]).arg(station_exe);
-                command
-            }
-            None => Command::new(station_exe),
-        };
-        let child = command
+        let child = command_in(namespaces.as_ref(), &c.name, station_exe)
             .arg("station")
             .arg("--config")
             .arg(&path)
@@ -526,10 +530,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
     if emulator_addr.is_some() {
         summary.links = medium::links(&out.join("logs"), &scenario.medium).map_err(io("reading the emulator's log"))?;
-        let frames = out
-            .join("logs")
-            .join(medium::EMULATOR_LOG_DIR)
-            .join(crate::emulator::FRAMES_FILE);
+        let frames = out.join("logs").join(EMULATOR).join(crate::emulator::FRAMES_FILE);
         let text = std::fs::read_to_string(&frames).map_err(io(format!("reading {}", frames.display())))?;
         v2x_report::table::write_csv_and_parquet(out, "channel_frames.csv", &text).map_err(|e| TestbedError::Io {
             context: "writing channel_frames.csv".into(),
@@ -540,6 +541,19 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     crate::report::write(&summary, "", out).map_err(io("writing report.html"))?;
     analysis::write_tables(&out.join("logs"), out).map_err(io("writing the packet tables"))?;
     Ok(summary)
+}
+
+/// `exe` as process `name`: in its namespace when there is one.
+fn command_in(namespaces: Option<&crate::netns::Namespaces>, name: &str, exe: &Path) -> Command {
+    match namespaces.and_then(|n| n.namespace(name)) {
+        Some(ns) => {
+            // `ip netns exec` execs the program in place: the child is the program.
+            let mut command = Command::new("ip");
+            command.args(["netns", "exec", ns]).arg(exe);
+            command
+        }
+        None => Command::new(exe),
+    }
 }
 
 fn write_toml<T: Serialize>(path: &Path, value: &T) -> Result<(), TestbedError> {
@@ -581,7 +595,7 @@ fn emulator_config(
         stations: emulated,
         channel: scenario.medium.channel().map_err(bad)?,
         end_us: start_at_us + ((scenario.duration_s + linger_s) * 1e6) as u64,
-        log_dir: out.join("logs").join(medium::EMULATOR_LOG_DIR),
+        log_dir: out.join("logs").join(EMULATOR),
         parent_pid: Some(std::process::id()),
     })
 }
