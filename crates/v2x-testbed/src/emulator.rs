@@ -207,6 +207,9 @@ pub struct FrameRecord {
     pub outcome: String,
 }
 
+/// The emulator's process name: its log folder under the run's `logs/`, its namespace and
+/// its row in the process table.
+pub const PROCESS_NAME: &str = "channel-emulator";
 /// The emulator's per-frame log, under its log folder.
 pub const FRAMES_FILE: &str = "frames.csv";
 /// The emulator's per-link counts, under its log folder.
@@ -601,7 +604,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     air.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
     // CPU time and peak RSS, as the stations log theirs (the report's process table).
     logger.log().event(crate::log::EventRecord {
-        station: crate::medium::EMULATOR.into(),
+        station: PROCESS_NAME.into(),
         time_us: crate::clock::now_us(),
         event: "usage".into(),
         detail: crate::station::usage(),

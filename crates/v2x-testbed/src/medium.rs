@@ -176,14 +176,10 @@ pub struct LinkStats {
     pub security_lost: u64,
 }
 
-/// The channel emulator's process name: its log folder under the run's `logs/`, its
-/// namespace and its row in the process table.
-pub const EMULATOR: &str = "channel-emulator";
-
 /// Per-link delivery of a run through the emulator, from the stations' logs under `logs`
 /// and the emulator's `channel.json`.
 pub fn links(logs: &Path, medium: &MediumConfig) -> std::io::Result<Vec<LinkStats>> {
-    let channel: ChannelLog = match std::fs::read(logs.join(EMULATOR).join(emulator::CHANNEL_FILE)) {
+    let channel: ChannelLog = match std::fs::read(logs.join(emulator::PROCESS_NAME).join(emulator::CHANNEL_FILE)) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(std::io::Error::other)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => ChannelLog::default(),
         Err(e) => return Err(e),

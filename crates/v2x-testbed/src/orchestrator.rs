@@ -10,9 +10,10 @@
 
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
+use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::flood::{self, FloodResult, FloodSearch};
 use crate::load_plan::{self, LoadCell, LoadPlan};
-use crate::medium::{self, MediumConfig, MediumKind, EMULATOR};
+use crate::medium::{self, MediumConfig, MediumKind};
 pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
 use serde::{Deserialize, Serialize};
