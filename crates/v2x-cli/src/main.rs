@@ -47,7 +47,7 @@ enum Command {
     /// One station process of the live testbed (started by `v2x testbed`).
     Station(cmd::station::Args),
     /// The live testbed's channel emulator: relays frames through the simulator's 802.11p
-    /// channel and PHY models (started by `v2x testbed` for `[medium] kind = "emulated"`).
+    /// channel and PHY models (started by `v2x testbed` for `[medium] kind = "emulator"`).
     ChannelEmulator(cmd::channel_emulator::Args),
     /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
     Model(cmd::model::Args),

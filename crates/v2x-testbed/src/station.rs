@@ -134,7 +134,8 @@ pub struct StationConfig {
     pub pki_dir: PathBuf,
     pub log_dir: PathBuf,
     /// Address to receive on (receivers); senders bind it when given (the channel
-    /// emulator identifies them by it), else an ephemeral port.
+    /// emulator identifies them by it; in a namespace it is the namespace's address), else
+    /// an ephemeral port on loopback.
     #[serde(default)]
     pub bind: Option<SocketAddr>,
     /// Where sent datagrams go (every receiver: loopback has no broadcast medium).
@@ -375,8 +376,8 @@ fn watch_parent(parent: Option<u32>, stop: Arc<AtomicBool>) {
 
 fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &AtomicBool) -> Result<(), StationError> {
     let mut auth = creds.authenticator()?;
-    // Through the channel emulator a sender binds its assigned address (how the emulator
-    // knows who transmits); otherwise an ephemeral port.
+    // Through the channel emulator or in a network namespace a sender binds its assigned
+    // address (how the emulator knows who transmits; its namespace's); else any port.
     let sock = match cfg.bind {
         Some(addr) => UdpSocket::bind(addr)?,
         None => UdpSocket::bind("127.0.0.1:0")?,
