@@ -16,6 +16,7 @@
 //! Not modelled: carrier sense and back-off (stations send on their own schedule, as the
 //! lab's processes do), and propagation delay (below a microsecond at these ranges).
 
+use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap};
 use std::net::{SocketAddr, UdpSocket};
@@ -24,28 +25,39 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use v2x_sim::channel::{self, Fading, LinkBudget, PathLoss};
+use v2x_sim::engine::mac::{self as edca, AccessTimer, Mac, MacParams};
 use v2x_sim::engine::reception::{PhyParams, Radio};
 use v2x_sim::keyed_rng::{Draw, RunDice};
 use v2x_sim::phy::{self, ChunkErrors};
-use v2x_sim::scenario::RadioConfig;
+use v2x_sim::scenario::{AccessCategory, MacConfig, RadioConfig};
 
-/// The channel the emulator applies: the simulator's `[radio]` keys and MAC overhead.
+/// The channel the emulator applies: the simulator's `[radio]` and `[mac]` keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelModel {
     /// The simulator's `[radio]` table (same keys and defaults as in `v2x sim` scenarios).
     #[serde(default)]
     pub radio: RadioConfig,
-    /// MAC header, LLC/SNAP and FCS added to each packet on the air (as `mac.mac_overhead_bytes`).
-    #[serde(default = "default_mac_overhead")]
-    pub mac_overhead_bytes: u32,
-    /// Seed of the fading and error draws.
+    /// The simulator's `[mac]` table: EDCA timing, queue limits, MAC overhead on the air.
+    #[serde(default)]
+    pub mac: MacConfig,
+    /// The stations' access category (as `[cam] access_category`).
+    #[serde(default = "default_access_category")]
+    pub access_category: AccessCategory,
+    /// Carrier sense and back-off before each frame ([`v2x_sim::engine::mac::Mac`], the
+    /// simulator's EDCA); off, a frame goes on the air when its station hands it over.
+    #[serde(default = "yes")]
+    pub carrier_sense: bool,
+    /// Seed of the fading, error and back-off draws.
     #[serde(default = "default_seed")]
     pub seed: u64,
 }
 
-fn default_mac_overhead() -> u32 {
-    v2x_sim::scenario::MacConfig::default().mac_overhead_bytes
+fn default_access_category() -> AccessCategory {
+    v2x_sim::scenario::CamConfig::default().access_category
+}
+fn yes() -> bool {
+    true
 }
 fn default_seed() -> u64 {
     1
@@ -55,20 +67,19 @@ impl Default for ChannelModel {
     fn default() -> Self {
         ChannelModel {
             radio: RadioConfig::default(),
-            mac_overhead_bytes: default_mac_overhead(),
+            mac: MacConfig::default(),
+            access_category: default_access_category(),
+            carrier_sense: true,
             seed: default_seed(),
         }
     }
 }
 
 impl ChannelModel {
-    /// Checks the radio keys as `v2x sim` does; the error names the key.
+    /// Checks the radio and MAC keys as `v2x sim` does; the error names the key.
     pub fn check(&self) -> Result<(), String> {
         self.radio.validate().map_err(|e| e.to_string())?;
-        if self.mac_overhead_bytes > 4000 {
-            return Err("mac_overhead_bytes must be at most 4000".into());
-        }
-        Ok(())
+        self.mac.validate().map_err(|e| e.to_string())
     }
 }
 
@@ -220,6 +231,9 @@ pub const CHANNEL_FILE: &str = "channel.json";
 pub struct ChannelLog {
     pub links: BTreeMap<String, LinkCount>,
     pub unknown_source_frames: u64,
+    /// Frames the stations' MACs dropped (queue full, or waited longer than
+    /// `mac.queue_max_delay_ms`).
+    pub mac_drops: u64,
     /// Lag of the deliveries behind their emulated time (how well the relay kept real
     /// time): median, 99th percentile and largest, µs.
     pub delivery_lag_p50_us: u64,
@@ -247,8 +261,11 @@ struct Frame {
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
 enum Step {
-    /// Ends before starts at the same instant (a frame ending frees the receiver).
+    /// Ends before accesses and starts at the same instant (a frame ending frees the
+    /// receiver and the medium).
     End,
+    /// A station's MAC may access the medium (id: the station, generation of the access).
+    Access(u32),
     Start,
 }
 
@@ -264,8 +281,14 @@ pub struct Air {
     radios: Vec<Radio>,
     /// A station's frames go on the air one after another.
     busy_until: Vec<u64>,
+    /// Each station's EDCA MAC (with carrier sense), its CCA state and back-off draws.
+    carrier_sense: bool,
+    macs: Vec<Mac<Vec<u8>>>,
+    mac_params: MacParams,
+    ac: usize,
+    backoff_rng: rand_chacha::ChaCha8Rng,
     frames: BTreeMap<u64, Frame>,
-    /// (time, step, serial), earliest first.
+    /// (time, step, serial or station), earliest first.
     queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
     next_serial: u64,
     pub log: ChannelLog,
@@ -329,10 +352,15 @@ impl Air {
             errors: ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             params,
             dice: RunDice::new(model.seed),
-            mac_overhead: model.mac_overhead_bytes,
+            mac_overhead: model.mac.mac_overhead_bytes,
             rate_mbps: r.data_rate_mbps,
             radios: (0..n).map(|_| Radio::default()).collect(),
             busy_until: vec![0; n],
+            carrier_sense: model.carrier_sense,
+            macs: (0..n).map(|_| Mac::default()).collect(),
+            mac_params: mac_params(&model.mac),
+            ac: model.access_category.index(),
+            backoff_rng: rand_chacha::ChaCha8Rng::seed_from_u64(model.seed),
             frames: BTreeMap::new(),
             queue: BinaryHeap::new(),
             next_serial: 0,
@@ -347,10 +375,30 @@ impl Air {
         phy::airtime_ns(bytes as u32 + self.mac_overhead, self.rate_mbps)
     }
 
-    /// Station `from` hands over a packet at emulated time `now_ns`; it goes on the air as
-    /// soon as the station's previous frame is done. Returns when it will be on the air until.
-    pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) -> u64 {
-        let start_ns = now_ns.max(self.busy_until[from]);
+    /// Station `from` hands over a packet at emulated time `now_ns`: with carrier sense its
+    /// MAC queues it and accesses the medium when the back-off allows; without, it goes on
+    /// the air as soon as the station's previous frame is done.
+    pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) {
+        if !self.carrier_sense {
+            let start_ns = now_ns.max(self.busy_until[from]);
+            self.put_on_air(from, bytes, start_ns);
+            return;
+        }
+        let busy = self.radios[from].busy;
+        match self.macs[from].enqueue(self.ac, bytes, now_ns, busy, &self.mac_params, &mut self.backoff_rng) {
+            edca::Enqueued::Dropped => self.log.mac_drops += 1,
+            edca::Enqueued::Queued => {}
+            edca::Enqueued::Schedule(t) => self.schedule_access(from, t),
+        }
+    }
+
+    fn schedule_access(&mut self, station: usize, t: AccessTimer) {
+        self.queue
+            .push(std::cmp::Reverse((t.at_ns, Step::Access(t.gen), station as u64)));
+    }
+
+    /// The frame goes on the air from `start_ns` for its air time.
+    fn put_on_air(&mut self, from: usize, bytes: Vec<u8>, start_ns: u64) {
         let end_ns = start_ns + self.airtime_ns(bytes.len());
         self.busy_until[from] = end_ns;
         let serial = self.next_serial;
@@ -370,7 +418,39 @@ impl Air {
         );
         self.queue.push(std::cmp::Reverse((start_ns, Step::Start, serial)));
         self.queue.push(std::cmp::Reverse((end_ns, Step::End, serial)));
-        end_ns
+    }
+
+    /// A station's MAC access event: its head-of-line frame may go on the air now.
+    fn access(&mut self, station: usize, gen: u32, now: u64) {
+        let transmitting = self.busy_until[station] > now;
+        let (ac, p) = (self.ac, &self.mac_params);
+        match self.macs[station].access(ac, gen, now, transmitting, p, &mut self.backoff_rng) {
+            edca::Access::Stale | edca::Access::InternalCollision => {}
+            edca::Access::Empty { delay_drops } => self.log.mac_drops += delay_drops,
+            edca::Access::Frame { frame, delay_drops, .. } => {
+                self.log.mac_drops += delay_drops;
+                self.macs[station].post_backoff(ac, p, &mut self.backoff_rng);
+                self.put_on_air(station, frame, now);
+            }
+        }
+    }
+
+    /// Recomputes station `j`'s clear-channel assessment; its MAC freezes the back-off when
+    /// the medium turns busy (sensed from `sensed_at`) and resumes when it turns idle.
+    fn sense(&mut self, j: usize, now: u64, sensed_at: u64) {
+        let radio = &mut self.radios[j];
+        let busy = radio.cca_busy(now, &self.params);
+        if !self.carrier_sense || busy == radio.busy {
+            return;
+        }
+        radio.busy = busy;
+        if busy {
+            self.macs[j].medium_busy(sensed_at, &self.mac_params);
+        } else {
+            for t in self.macs[j].medium_idle(now, &self.mac_params).into_iter().flatten() {
+                self.schedule_access(j, t);
+            }
+        }
     }
 
     /// Emulated time of the next pending step.
@@ -390,6 +470,7 @@ impl Air {
             };
             match step {
                 Step::Start => self.start(serial, t),
+                Step::Access(gen) => self.access(serial as usize, gen, t),
                 Step::End => self.end(serial, t, &mut out),
             }
         }
@@ -404,15 +485,23 @@ impl Air {
         let (p, e) = (&self.params, &self.errors);
         let tx_dice = self.dice.transmission(serial);
         self.radios[f.from].start_tx(f.end_ns, now, p, e, self.dice.station(f.from as u32));
+        // Every station hears it (receivers decode, every radio's carrier sense counts it).
+        let mut sensed = Vec::new();
         for (j, st) in self.stations.iter().enumerate() {
-            if j == f.from || !st.receives {
+            if j == f.from {
                 continue;
             }
             let d = distance(self.stations[f.from].position_m, st.position_m);
             if let Some(mw) = self.link.sample_mw(d, tx_dice.uniform(j as u32, Draw::Fading)) {
                 self.radios[j].signal_start(serial, mw, f.end_ns, now, p, e, self.dice.station(j as u32));
                 f.heard.push((j, mw));
+                // Sensed after the propagation delay and the detection window.
+                sensed.push((j, now + (channel::propagation_delay_s(d) * 1e9) as u64 + p.detection_ns));
             }
+        }
+        self.sense(f.from, now, now);
+        for (j, at) in sensed {
+            self.sense(j, now, at);
         }
         // Every frame on the air now overlaps this one at the receivers that hear both.
         for g in self.frames.values_mut().filter(|g| g.started) {
@@ -432,12 +521,15 @@ impl Air {
         let (p, e) = (&self.params, &self.errors);
         let from = &self.stations[f.from];
         for (j, st) in self.stations.iter().enumerate() {
-            if j == f.from || !st.receives {
+            if j == f.from {
                 continue;
             }
             let heard = f.heard.iter().find(|h| h.0 == j).map(|h| h.1);
             let decoded =
                 heard.and_then(|mw| self.radios[j].signal_end(f.serial, mw, now, p, e, self.dice.station(j as u32)));
+            if !st.receives {
+                continue;
+            }
             let overlapped = f.overlapped.contains(&j);
             let outcome = match (heard, decoded) {
                 (_, Some(true)) => FrameOutcome::Delivered,
@@ -469,11 +561,33 @@ impl Air {
                 });
             }
         }
+        self.sense(f.from, now, now);
+        for &(j, _) in &f.heard {
+            self.sense(j, now, now);
+        }
     }
 
     /// The frame records since the last call.
     pub fn take_records(&mut self) -> Vec<FrameRecord> {
         std::mem::take(&mut self.records)
+    }
+}
+
+/// The MAC's timing as the simulator derives it from `[mac]` (engine::Sim::with_observer).
+fn mac_params(m: &MacConfig) -> MacParams {
+    let ns = |s: f64| (s * 1e9).round() as u64;
+    MacParams {
+        slot_ns: ns(m.slot_us * 1e-6),
+        sifs_ns: ns(m.sifs_us * 1e-6),
+        idle_access: m.idle_access,
+        // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
+        eifs_extra_ns: if m.use_eifs {
+            ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
+        } else {
+            0
+        },
+        queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
+        queue_capacity: m.queue_capacity_packets as usize,
     }
 }
 
@@ -615,27 +729,34 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     Ok(air.log)
 }
 
-/// The `[radio]` table as `v2x sim` reads it: a `preset` supplies the keys the table does
-/// not give (as `v2x_sim::scenario::Scenario::parse` does).
-pub fn radio_from_table(table: &toml::Table) -> Result<RadioConfig, String> {
-    let as_given: RadioConfig = table
-        .clone()
-        .try_into()
-        .map_err(|e: toml::de::Error| format!("radio: {e}"))?;
-    let radio = match as_given.preset {
-        None => as_given,
-        Some(preset) => {
-            let mut filled = table.clone();
-            if let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(preset.defaults().0) {
-                for (k, v) in defaults {
-                    filled.entry(k).or_insert(v);
-                }
+/// The `[radio]` and `[mac]` tables as `v2x sim` reads them: a `radio.preset` supplies the
+/// keys the tables do not give (as `v2x_sim::scenario::Scenario::parse` does).
+pub fn radio_and_mac(radio: &toml::Table, mac: &toml::Table) -> Result<(RadioConfig, MacConfig), String> {
+    fn read<T: serde::de::DeserializeOwned>(name: &str, t: &toml::Table) -> Result<T, String> {
+        t.clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("{name}: {e}"))
+    }
+    fn fill<T: Serialize>(table: &toml::Table, defaults: &T) -> toml::Table {
+        let mut filled = table.clone();
+        if let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(defaults) {
+            for (k, v) in defaults {
+                filled.entry(k).or_insert(v);
             }
-            filled.try_into().map_err(|e: toml::de::Error| format!("radio: {e}"))?
+        }
+        filled
+    }
+    let as_given: RadioConfig = read("radio", radio)?;
+    let (radio, mac): (RadioConfig, MacConfig) = match as_given.preset {
+        None => (as_given, read("mac", mac)?),
+        Some(preset) => {
+            let (r, m) = preset.defaults();
+            (read("radio", &fill(radio, &r))?, read("mac", &fill(mac, &m))?)
         }
     };
     radio.validate().map_err(|e| e.to_string())?;
-    Ok(radio)
+    mac.validate().map_err(|e| e.to_string())?;
+    Ok((radio, mac))
 }
 
 #[cfg(test)]
@@ -657,6 +778,22 @@ mod tests {
         m
     }
 
+    /// No fading, and frames on the air when handed over (no carrier sense).
+    fn immediate() -> ChannelModel {
+        ChannelModel {
+            carrier_sense: false,
+            ..no_fading()
+        }
+    }
+
+    /// (from, start µs, outcome) of every frame record.
+    fn starts(m: &mut Air) -> Vec<(String, f64, String)> {
+        m.take_records()
+            .into_iter()
+            .map(|r| (r.from, r.start_us, r.outcome))
+            .collect()
+    }
+
     #[test]
     fn airtime_is_the_80211p_frame_of_packet_and_mac_overhead() {
         let m = Air::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
@@ -672,9 +809,10 @@ mod tests {
                 station("near", 50.0, true),
                 station("far", 5000.0, true),
             ],
-            &no_fading(),
+            &immediate(),
         );
-        let end = m.transmit(0, vec![7; 200], 1_000);
+        m.transmit(0, vec![7; 200], 1_000);
+        let end = 1_000 + m.airtime_ns(200);
         assert!(m.advance(end - 1).is_empty(), "nothing before the frame ends");
         let got = m.advance(end);
         assert_eq!(got.len(), 1);
@@ -693,10 +831,11 @@ mod tests {
                 station("b", 100.0, false),
                 station("rx", 0.0, true),
             ],
-            &no_fading(),
+            &immediate(),
         );
         m.transmit(0, vec![1; 200], 0);
-        let end = m.transmit(1, vec![2; 200], 0);
+        m.transmit(1, vec![2; 200], 0);
+        let end = m.airtime_ns(200);
         assert!(m.advance(end).is_empty());
         assert_eq!(
             (m.log.links["a -> rx"].collision, m.log.links["b -> rx"].collision),
@@ -711,17 +850,56 @@ mod tests {
                 station("b", 600.0, false),
                 station("rx", 0.0, true),
             ],
-            &no_fading(),
+            &immediate(),
         );
         m.transmit(1, vec![2; 200], 0);
-        let end = m.transmit(0, vec![1; 200], 2_000);
-        let got = m.advance(end);
+        m.transmit(0, vec![1; 200], 2_000);
+        let got = m.advance(2_000 + m.airtime_ns(200));
         assert_eq!(got.iter().map(|d| d.from).collect::<Vec<_>>(), vec![0]);
         // Back to back from one station: the second waits for the first.
-        let mut m = Air::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &no_fading());
-        let first = m.transmit(0, vec![1; 100], 0);
-        let second = m.transmit(0, vec![2; 100], 0);
-        assert_eq!(second, 2 * first);
-        assert_eq!(m.advance(second).len(), 2);
+        let mut m = Air::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &immediate());
+        m.transmit(0, vec![1; 100], 0);
+        m.transmit(0, vec![2; 100], 0);
+        let first = m.airtime_ns(100);
+        assert_eq!(m.advance(2 * first - 1).len(), 1);
+        assert_eq!(m.advance(2 * first).len(), 1);
+    }
+
+    #[test]
+    fn with_carrier_sense_a_station_defers_to_a_frame_on_the_air() {
+        // b hands its frame over while a's is on the air (100 m away, above the CCA
+        // threshold): its MAC waits for the medium to turn idle, then AIFS and its
+        // back-off; both frames arrive.
+        let mut m = Air::new(
+            vec![
+                station("a", -50.0, false),
+                station("b", 50.0, false),
+                station("rx", 0.0, true),
+            ],
+            &no_fading(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        m.advance(200_000);
+        m.transmit(1, vec![2; 200], 200_000);
+        assert_eq!(m.advance(10_000_000).len(), 2);
+        let s = starts(&mut m);
+        assert_eq!(s.iter().filter(|r| r.2 == "delivered").count(), 2, "{s:?}");
+        let (a, b) = (s[0].1, s[1].1);
+        let aifs_us = MacConfig::default().aifs_us(ChannelModel::default().access_category);
+        assert!(b >= a + m.airtime_ns(200) as f64 / 1e3 + aifs_us, "{s:?}");
+        // The same without carrier sense: b goes on the air at once and both collide.
+        let mut m = Air::new(
+            vec![
+                station("a", -50.0, false),
+                station("b", 50.0, false),
+                station("rx", 0.0, true),
+            ],
+            &immediate(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        m.advance(200_000);
+        m.transmit(1, vec![2; 200], 200_000);
+        assert!(m.advance(10_000_000).is_empty());
+        assert_eq!(m.log.links["b -> rx"].collision, 1);
     }
 }

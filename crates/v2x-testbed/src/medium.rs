@@ -49,10 +49,15 @@ pub struct MediumConfig {
     /// `v2x sim`'s `[radio]` table: the same keys, defaults and presets.
     #[serde(default)]
     pub radio: toml::Table,
-    /// MAC header, LLC/SNAP and FCS added to each packet on the air (as `v2x sim`'s
-    /// `mac.mac_overhead_bytes`).
+    /// `v2x sim`'s `[mac]` table: EDCA timing, queue limits, MAC overhead on the air.
     #[serde(default)]
-    pub mac_overhead_bytes: Option<u32>,
+    pub mac: toml::Table,
+    /// The stations' access category (as `v2x sim`'s `[cam] access_category`).
+    #[serde(default)]
+    pub access_category: Option<v2x_sim::scenario::AccessCategory>,
+    /// Carrier sense and back-off before each frame (default on).
+    #[serde(default)]
+    pub carrier_sense: Option<bool>,
     /// Seed of the emulator's fading and error draws.
     #[serde(default)]
     pub seed: Option<u64>,
@@ -82,7 +87,9 @@ impl MediumConfig {
                 ("sender_distances_m", !self.sender_distances_m.is_empty()),
                 ("positions_m", !self.positions_m.is_empty()),
                 ("radio", !self.radio.is_empty()),
-                ("mac_overhead_bytes", self.mac_overhead_bytes.is_some()),
+                ("mac", !self.mac.is_empty()),
+                ("access_category", self.access_category.is_some()),
+                ("carrier_sense", self.carrier_sense.is_some()),
                 ("seed", self.seed.is_some()),
             ];
             if let Some((key, _)) = emulator_keys.iter().find(|k| k.1) {
@@ -124,12 +131,16 @@ impl MediumConfig {
         Ok(())
     }
 
-    /// The emulator's channel: `[medium.radio]` as `v2x sim` reads `[radio]`.
+    /// The emulator's channel: `[medium.radio]` and `[medium.mac]` as `v2x sim` reads
+    /// `[radio]` and `[mac]`.
     pub fn channel(&self) -> Result<ChannelModel, String> {
         let defaults = ChannelModel::default();
+        let (radio, mac) = emulator::radio_and_mac(&self.radio, &self.mac).map_err(|e| format!("medium.{e}"))?;
         let model = ChannelModel {
-            radio: emulator::radio_from_table(&self.radio).map_err(|e| format!("medium.{e}"))?,
-            mac_overhead_bytes: self.mac_overhead_bytes.unwrap_or(defaults.mac_overhead_bytes),
+            radio,
+            mac,
+            access_category: self.access_category.unwrap_or(defaults.access_category),
+            carrier_sense: self.carrier_sense.unwrap_or(defaults.carrier_sense),
             seed: self.seed.unwrap_or(defaults.seed),
         };
         model.check().map_err(|e| format!("medium: {e}"))?;
@@ -356,5 +367,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r, sim.radio, "the same [radio] as v2x sim's");
+        assert_eq!(m.channel().unwrap().mac, sim.mac, "and the same [mac]");
     }
 }
