@@ -1,20 +1,24 @@
 //! The channel emulator (`v2x channel-emulator --config FILE`): one process that relays
-//! every frame between the stations through the simulator's 802.11p channel and PHY
+//! every frame between the stations through the simulator's 802.11p MAC, channel and PHY
 //! models, so that real secured packets cross a simulated radio channel.
 //!
 //! Senders send each datagram to the emulator instead of to the receivers. The emulator
 //! knows every station's address and position; for each frame it
+//! - queues it in the sender's EDCA MAC ([`v2x_sim::engine::mac::Mac`]), which goes on the
+//!   air after AIFS and its back-off, frozen while the sender's radio senses the medium busy
+//!   (or at once with `carrier_sense = false`);
 //! - charges the air time of the real packet plus the MAC overhead at the data rate
-//!   ([`v2x_sim::phy::airtime_ns`]); a station's frames go on the air one after another;
-//! - draws the received power at every receiver from the same path loss, Nakagami fading
+//!   ([`v2x_sim::phy::airtime_ns`]);
+//! - draws the received power at every station from the same path loss, Nakagami fading
 //!   and link budget `v2x sim` uses ([`v2x_sim::channel::LinkBudget`]);
 //! - judges reception with the simulator's own receiver ([`v2x_sim::engine::reception::Radio`]):
 //!   preamble detection, SIGNAL field and data chunk by chunk under the summed
 //!   interference of every overlapping frame (collisions), with its error-rate model;
-//! - delivers a received frame to the receiver at the end of its air time.
+//! - delivers a received frame to the receiver at the end of its air time, and logs what
+//!   became of every frame at every receiver ([`FrameOutcome`]).
 //!
-//! Not modelled: carrier sense and back-off (stations send on their own schedule, as the
-//! lab's processes do), and propagation delay (below a microsecond at these ranges).
+//! Not modelled: propagation delay on delivery (below a microsecond at these ranges; it
+//! does delay when a station senses a frame), mobility.
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
