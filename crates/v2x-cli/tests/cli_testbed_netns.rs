@@ -28,7 +28,10 @@ fn namespaces_work() -> bool {
     if !(is_root() && has_ip()) {
         return false;
     }
-    let probe = format!("v2xtbprobe{}", std::process::id());
+    // One name per call: the tests of this binary probe at the same time.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let probe = format!("v2xtbprobe{}x{call}", std::process::id());
     let made = Command::new("ip")
         .args(["netns", "add", &probe])
         .status()
@@ -55,6 +58,27 @@ fn leftovers(pid: u32) -> Vec<String> {
     left
 }
 
+/// Runs `v2x testbed` on `scenario` into `out`: the orchestrator's pid (which names its
+/// namespaces), what it printed, and the merged `rx.csv`.
+fn run(scenario: &Path, out: &Path) -> (u32, std::process::Output, String) {
+    let child = v2x_command()
+        .args(["testbed", "--quiet", "--out"])
+        .arg(out)
+        .arg(scenario)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    (pid, o, std::fs::read_to_string(out.join("rx.csv")).unwrap())
+}
+
+/// The source address of every row of an `rx.csv`.
+fn sources(rx_csv: &str) -> Vec<&str> {
+    rx_csv.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect()
+}
+
 /// Station (and emulator) processes still alive whose command line names `dir`.
 fn survivors(dir: &Path) -> Vec<String> {
     common::processes_naming(dir, &["station --config"])
@@ -76,18 +100,8 @@ fn stations_run_in_their_own_namespaces_and_nothing_is_left_behind() {
             .unwrap()
             .success());
     }
-    let child = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    let rx = std::fs::read_to_string(out.join("rx.csv")).unwrap();
-    let sources: Vec<&str> = rx.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
+    let (pid, o, rx) = run(&scenario, &out);
+    let sources = sources(&rx);
     assert_eq!(sources.len(), 40, "2 senders × 10 Hz × 2 s");
     let s = common::json(&out.join("summary.json"));
     assert_eq!(s["receivers"]["rx0"]["benign"]["accepted"], 40, "{s}");
@@ -159,20 +173,10 @@ fn the_channel_emulator_runs_in_namespaces_too() {
     )
     .unwrap();
     let out = dir.path().join("run");
-    let child = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", text(&o));
+    let (pid, _, rx) = run(&scenario, &out);
     // Every frame reaches the receiver from the emulator's namespace (10.77.0.4: after
     // rx0, tx0, tx1), one source port per sender.
-    let rx = std::fs::read_to_string(out.join("rx.csv")).unwrap();
-    let mut sources: Vec<&str> = rx.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
+    let mut sources = sources(&rx);
     assert!(sources.len() >= 36, "{sources:?}");
     assert!(sources.iter().all(|s| s.starts_with("10.77.0.4:")), "{sources:?}");
     sources.sort_unstable();
