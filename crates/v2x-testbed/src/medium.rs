@@ -4,8 +4,8 @@
 //! - `kind = "loopback"` (default): every sender sends one UDP copy to every receiver on
 //!   127.0.0.1, nothing lost on the way (PRESERVE's lab set-up, paper 002 §2.2.1).
 //! - `kind = "emulator"`: every station sends to the channel-emulator process
-//!   ([`crate::emulator`]), which relays each frame through `v2x sim`'s 802.11p channel
-//!   and PHY models to the receivers, given the stations' positions.
+//!   ([`crate::emulator`]), which relays each frame through `v2x sim`'s 802.11p MAC,
+//!   channel and PHY models to the receivers, given the stations' positions.
 //! - `kind = "netns"`: as loopback, but each station in its own network namespace behind a
 //!   veth pair into one bridge ([`crate::netns`]); without root, loopback with a message.
 
@@ -27,10 +27,6 @@ pub enum MediumKind {
     /// One network namespace per station, veths into one bridge ([`crate::netns`]); UDP
     /// from every sender to every receiver as on loopback. Needs root, else loopback.
     Netns,
-}
-
-impl MediumKind {
-    pub const NAMES: [&'static str; 3] = ["loopback", "emulator", "netns"];
 }
 
 /// The `[medium]` table.
@@ -58,7 +54,7 @@ pub struct MediumConfig {
     /// Carrier sense and back-off before each frame (default on).
     #[serde(default)]
     pub carrier_sense: Option<bool>,
-    /// Seed of the emulator's fading and error draws.
+    /// Seed of the emulator's fading, error and back-off draws.
     #[serde(default)]
     pub seed: Option<u64>,
     /// With `kind = "emulator"`: the emulator and every station each in a network
