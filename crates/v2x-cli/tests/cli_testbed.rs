@@ -294,10 +294,15 @@ fn flood_search_needs_a_defence_to_compare_and_lists_the_options() {
 fn load_plan_runs_every_cell_with_the_papers_values_beside() {
     let _one = exclusive();
     let dir = tempfile::tempdir().unwrap();
+    // A loaded 2-core machine running the debug build can stall a verifier beyond the default
+    // 100 ms deadline; this test checks the plan's mechanics, so the deadline is set out of
+    // reach. Zero security-layer loss at high load is measured on the release build
+    // (docs/testbed.md, "PRESERVE load plan").
     let s = run_scenario(
         dir.path(),
         "plan",
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+         [receiver]\ndeadline_ms = 10000\n\
          [load_plan]\nsenders = [1, 15]\nrates_hz = [20.0]\nduration_s = 1.0\n",
     );
     let cells = s["load_plan"].as_array().expect("load_plan in summary.json");
