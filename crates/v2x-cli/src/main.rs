@@ -46,6 +46,9 @@ enum Command {
     Testbed(cmd::testbed::Args),
     /// One station process of the live testbed (started by `v2x testbed`).
     Station(cmd::station::Args),
+    /// The live testbed's channel emulator: relays frames through the simulator's 802.11p
+    /// channel and PHY models (started by `v2x testbed` for `[medium] kind = "emulator"`).
+    ChannelEmulator(cmd::channel_emulator::Args),
     /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
     Model(cmd::model::Args),
     /// Rebuild the papers' tables and figures beside their published values (one report).
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Testbed(a) => cmd::testbed::run(a),
         Command::Station(a) => cmd::station::run(a),
+        Command::ChannelEmulator(a) => cmd::channel_emulator::run(a),
         Command::Model(a) => cmd::model::run(a),
         Command::Reproduce(a) => cmd::reproduce::run(a),
     };

@@ -13,19 +13,9 @@ fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Processes still alive whose command line names `dir` (the run's station configs).
+/// Station (and emulator) processes still alive whose command line names `dir`.
 fn survivors(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().to_string();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(&needle) && cmd.contains("station") {
-                out.push(cmd);
-            }
-        }
-    }
-    out
+    common::processes_naming(dir, &["station"])
 }
 
 #[test]
@@ -304,10 +294,15 @@ fn flood_search_needs_a_defence_to_compare_and_lists_the_options() {
 fn load_plan_runs_every_cell_with_the_papers_values_beside() {
     let _one = exclusive();
     let dir = tempfile::tempdir().unwrap();
+    // A loaded 2-core machine running the debug build can stall a verifier beyond the default
+    // 100 ms deadline; this test checks the plan's mechanics, so the deadline is set out of
+    // reach. Zero security-layer loss at high load is measured on the release build
+    // (docs/testbed.md, "PRESERVE load plan").
     let s = run_scenario(
         dir.path(),
         "plan",
         "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+         [receiver]\ndeadline_ms = 10000\n\
          [load_plan]\nsenders = [1, 15]\nrates_hz = [20.0]\nduration_s = 1.0\n",
     );
     let cells = s["load_plan"].as_array().expect("load_plan in summary.json");

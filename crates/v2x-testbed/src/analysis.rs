@@ -98,6 +98,9 @@ pub struct Summary {
     /// receiver -> benign sender (payload origin) -> pseudonyms seen.
     pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
+    /// Per (sender, receiver) link through the channel emulator (empty on loopback).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<crate::medium::LinkStats>,
 }
 
 /// Reads every station's log under `logs`.
@@ -257,7 +260,7 @@ pub fn table(s: &Summary) -> String {
             u.max_rss_kib as f64 / 1024.0
         ));
     }
-    out
+    out + &crate::medium::links_table(&s.links)
 }
 
 /// Every station's log rows as one table, CSV text with a header.

@@ -2,14 +2,18 @@
 //! station (receivers first), waits for the run, stops every child (also on Ctrl-C or
 //! when a station crashes), then analyses the logs ([`crate::analysis`]).
 //!
-//! Medium: UDP on loopback, every sender sending one copy to every receiver (PRESERVE's
-//! lab set-up, paper 002 §2.2.1). Network namespaces and the channel emulator are not
-//! offered yet.
+//! Medium ([`crate::medium`]): UDP on loopback, every sender sending one copy to every
+//! receiver (PRESERVE's lab set-up, paper 002 §2.2.1), or through the channel-emulator
+//! process (started first, stopped with the stations), which relays every frame through
+//! `v2x sim`'s 802.11p channel given the stations' positions, or between network
+//! namespaces, one per station ([`crate::netns`], when root; else loopback with a message).
 
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
+use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::flood::{self, FloodResult, FloodSearch};
 use crate::load_plan::{self, LoadCell, LoadPlan};
+use crate::medium::{self, MediumConfig, MediumKind};
 pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
 use serde::{Deserialize, Serialize};
@@ -49,6 +53,10 @@ pub struct Scenario {
     /// PRESERVE load plan ([`crate::load_plan`]).
     #[serde(default)]
     pub load_plan: Option<LoadPlan>,
+    /// `[medium]`: loopback (default), the channel emulator with the stations' positions, or
+    /// one network namespace per station.
+    #[serde(default)]
+    pub medium: MediumConfig,
 }
 
 fn one() -> u32 {
@@ -156,8 +164,29 @@ impl Scenario {
         if self.senders + self.receivers + self.attackers.iter().map(|a| a.count).sum::<u32>() > 200 {
             return Err("at most 200 station processes".into());
         }
-        Ok(())
+        if self.medium.kind == MediumKind::Emulator && (self.load_plan.is_some() || self.flood_search.is_some()) {
+            return Err(
+                "[load_plan] and [flood_search] change the number of stations, whose positions medium.kind = \"emulator\" \
+                 fixes: run them on loopback"
+                    .into(),
+            );
+        }
+        self.medium.check(&self.station_names(), self.senders)
     }
+
+    /// The station processes' names: `rx0..`, `tx0..`, then each attacker group's.
+    pub fn station_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = (0..self.receivers).map(|i| format!("rx{i}")).collect();
+        names.extend((0..self.senders).map(|i| format!("tx{i}")));
+        for g in &self.attackers {
+            names.extend((0..g.count).map(|i| attacker_name(g.case, i)));
+        }
+        names
+    }
+}
+
+fn attacker_name(case: Attack, i: u32) -> String {
+    format!("{}-{i}", case.code().to_lowercase())
 }
 
 /// Children that are killed when this guard goes (normal end, error, or panic).
@@ -339,11 +368,45 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     let pki = credentials::open_or_init_pki(&pki_dir)?;
     credentials::provision_protocol(&pki, &scenario.protocol)?;
     let mut configs = Vec::new();
+    // Created before the children and dropped after them (also on error and Ctrl-C).
+    let namespaces = if scenario.medium.in_namespaces() {
+        let mut names = scenario.station_names();
+        if scenario.medium.kind == MediumKind::Emulator {
+            names.push(EMULATOR.into());
+        }
+        match crate::netns::Namespaces::create(&names) {
+            Ok(n) => Some(n),
+            Err(why) => {
+                eprintln!("[medium]: {why}; running on loopback instead");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let ns_address =
+        |name: &str| -> Option<SocketAddr> { Some(SocketAddr::new(namespaces.as_ref()?.address(name)?.into(), 0)) };
     let mut receivers = Vec::new();
     for i in 0..scenario.receivers {
-        receivers.push((format!("rx{i}"), free_port()?));
+        let name = format!("rx{i}");
+        let addr = match ns_address(&name) {
+            // Each namespace has its own ports.
+            Some(a) => SocketAddr::new(a.ip(), 4000),
+            None => free_port()?,
+        };
+        receivers.push((name, addr));
     }
-    let peers: Vec<SocketAddr> = receivers.iter().map(|r| r.1).collect();
+    // Through the emulator every station sends to it, from an address of its own (how the
+    // emulator knows who transmits); on loopback every sender sends to every receiver.
+    let emulator_addr = match (scenario.medium.kind, ns_address(EMULATOR)) {
+        (MediumKind::Emulator, Some(a)) => Some(SocketAddr::new(a.ip(), 5000)),
+        (MediumKind::Emulator, None) => Some(free_port()?),
+        (MediumKind::Loopback | MediumKind::Netns, _) => None,
+    };
+    let peers: Vec<SocketAddr> = match emulator_addr {
+        Some(addr) => vec![addr],
+        None => receivers.iter().map(|r| r.1).collect(),
+    };
     let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
     let base = |name: String, number: u32, role: Role| StationConfig {
         log_dir: out.join("logs").join(&name),
@@ -364,6 +427,15 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
     };
+    // A sender's or attacker's own address: through the emulator a known one (how the
+    // emulator tells who transmits), in a namespace its namespace's, else any.
+    let own_address = |name: &str| -> Result<Option<SocketAddr>, TestbedError> {
+        Ok(match (emulator_addr, ns_address(name)) {
+            (Some(_), Some(a)) => Some(SocketAddr::new(a.ip(), 4001)),
+            (Some(_), None) => Some(free_port()?),
+            (None, in_namespace) => in_namespace,
+        })
+    };
     let mut number = 1u32;
     for (name, addr) in &receivers {
         let mut c = base(name.clone(), number, Role::Receiver);
@@ -375,14 +447,16 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     for i in 0..scenario.senders {
         let mut c = base(format!("tx{i}"), number, Role::Sender);
         c.pseudonym_change_s = scenario.pseudonym_change_s;
+        c.bind = own_address(&c.name)?;
         configs.push(c);
         number += 1;
     }
     for g in &scenario.attackers {
         for i in 0..g.count {
-            let mut c = base(format!("{}-{i}", g.case.code().to_lowercase()), number, Role::Attacker);
+            let mut c = base(attacker_name(g.case, i), number, Role::Attacker);
             c.attack = Some(g.case);
             c.rate_hz = g.rate_hz;
+            c.bind = own_address(&c.name)?;
             configs.push(c);
             number += 1;
         }
@@ -405,14 +479,23 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
     let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
     let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, interrupted.clone());
     let mut children = Children(Vec::new());
+    if let Some(listen) = emulator_addr {
+        // Started first: it must be listening before the first frame.
+        let cfg = emulator_config(scenario, &configs, listen, out, start_at)?;
+        let path = cfg_dir.join("channel-emulator.toml");
+        write_toml(&path, &cfg)?;
+        let child = command_in(namespaces.as_ref(), EMULATOR, station_exe)
+            .arg("channel-emulator")
+            .arg("--config")
+            .arg(&path)
+            .spawn()
+            .map_err(io(format!("starting {}", station_exe.display())))?;
+        children.0.push((EMULATOR.into(), child));
+    }
     for c in &configs {
         let path = cfg_dir.join(format!("{}.toml", c.name));
-        let text = toml::to_string(c).map_err(|e| TestbedError::Io {
-            context: "writing a station config".into(),
-            source: std::io::Error::other(e),
-        })?;
-        std::fs::write(&path, text).map_err(io(format!("writing {}", path.display())))?;
-        let child = Command::new(station_exe)
+        write_toml(&path, c)?;
+        let child = command_in(namespaces.as_ref(), &c.name, station_exe)
             .arg("station")
             .arg("--config")
             .arg(&path)
@@ -444,9 +527,76 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(children);
-    let summary = analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
+    let mut summary =
+        analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
+    if emulator_addr.is_some() {
+        summary.links = medium::links(&out.join("logs"), &scenario.medium).map_err(io("reading the emulator's log"))?;
+        let frames = out.join("logs").join(EMULATOR).join(crate::emulator::FRAMES_FILE);
+        let text = std::fs::read_to_string(&frames).map_err(io(format!("reading {}", frames.display())))?;
+        v2x_report::table::write_csv_and_parquet(out, "channel_frames.csv", &text).map_err(|e| TestbedError::Io {
+            context: "writing channel_frames.csv".into(),
+            source: std::io::Error::other(e),
+        })?;
+    }
     analysis::write(&summary, out).map_err(io("writing the report"))?;
     crate::report::write(&summary, "", out).map_err(io("writing report.html"))?;
     analysis::write_tables(&out.join("logs"), out).map_err(io("writing the packet tables"))?;
     Ok(summary)
+}
+
+/// `exe` as process `name`: in its namespace when there is one.
+fn command_in(namespaces: Option<&crate::netns::Namespaces>, name: &str, exe: &Path) -> Command {
+    match namespaces.and_then(|n| n.namespace(name)) {
+        Some(ns) => {
+            // `ip netns exec` execs the program in place: the child is the program.
+            let mut command = Command::new("ip");
+            command.args(["netns", "exec", ns]).arg(exe);
+            command
+        }
+        None => Command::new(exe),
+    }
+}
+
+fn write_toml<T: Serialize>(path: &Path, value: &T) -> Result<(), TestbedError> {
+    let text = toml::to_string(value).map_err(|e| TestbedError::Io {
+        context: format!("writing {}", path.display()),
+        source: std::io::Error::other(e),
+    })?;
+    std::fs::write(path, text).map_err(io(format!("writing {}", path.display())))
+}
+
+/// The emulator's configuration: every station's address and position, the channel, and
+/// the receivers' end.
+fn emulator_config(
+    scenario: &Scenario,
+    stations: &[StationConfig],
+    listen: SocketAddr,
+    out: &Path,
+    start_at_us: u64,
+) -> Result<crate::emulator::EmulatorConfig, TestbedError> {
+    let bad = |msg: String| TestbedError::Scenario {
+        path: PathBuf::from("[medium]"),
+        msg,
+    };
+    let mut emulated = Vec::new();
+    for c in stations {
+        let (Some(addr), Some(position_m)) = (c.bind, scenario.medium.position(&c.name)) else {
+            return Err(bad(format!("station {} has no address or position", c.name)));
+        };
+        emulated.push(crate::emulator::EmulatedStation {
+            name: c.name.clone(),
+            addr,
+            position_m,
+            receives: c.role == Role::Receiver,
+        });
+    }
+    let linger_s = stations.first().map_or(1.0, |c| c.linger_s);
+    Ok(crate::emulator::EmulatorConfig {
+        listen,
+        stations: emulated,
+        channel: scenario.medium.channel().map_err(bad)?,
+        end_us: start_at_us + ((scenario.duration_s + linger_s) * 1e6) as u64,
+        log_dir: out.join("logs").join(EMULATOR),
+        parent_pid: Some(std::process::id()),
+    })
 }

@@ -169,6 +169,49 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             ]
         }),
     );
+    if !s.links.is_empty() {
+        page.h2("Per link through the channel emulator").p(
+            "PDR = read from the receiver's socket / sent. Channel losses by reason (from the emulator's \
+             frames.csv) are separate from what the security layer refused (security lost = received - accepted).",
+        );
+        page.table(
+            &[
+                "sender",
+                "receiver",
+                "case",
+                "distance m",
+                "sent",
+                "received",
+                "PDR",
+                "accepted",
+                "security lost",
+                "channel lost",
+                "below sensitivity",
+                "preamble missed",
+                "collision",
+                "chunk error",
+            ],
+            s.links.iter().map(|l| {
+                let c = &l.channel;
+                vec![
+                    Cell::from(l.sender.as_str()),
+                    Cell::from(l.receiver.as_str()),
+                    Cell::from(l.case.as_str()),
+                    num(format!("{:.0}", l.distance_m)),
+                    num(l.sent.to_string()),
+                    num(l.received.to_string()),
+                    num(format!("{:.3}", l.pdr)),
+                    num(l.accepted.to_string()),
+                    num(l.security_lost.to_string()),
+                    num(c.lost().to_string()),
+                    num(c.below_sensitivity.to_string()),
+                    num(c.preamble_missed.to_string()),
+                    num(c.collision.to_string()),
+                    num(c.chunk_error.to_string()),
+                ]
+            }),
+        );
+    }
     for (name, svg) in figures {
         page.h2(name).svg(svg);
     }

@@ -133,7 +133,9 @@ pub struct StationConfig {
     pub protocol: ProtocolConfig,
     pub pki_dir: PathBuf,
     pub log_dir: PathBuf,
-    /// Address to receive on (receivers); senders bind an ephemeral port.
+    /// Address to receive on (receivers); senders bind it when given (the channel
+    /// emulator identifies them by it; in a namespace it is the namespace's address), else
+    /// an ephemeral port on loopback.
     #[serde(default)]
     pub bind: Option<SocketAddr>,
     /// Where sent datagrams go (every receiver: loopback has no broadcast medium).
@@ -337,7 +339,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
 /// Peak RSS is this image's `VmHWM` (/proc/self/status): `getrusage`'s `ru_maxrss` keeps
 /// the high-water mark of the forked orchestrator from before `exec`, so every station
 /// started by a large orchestrator would report at least its size.
-fn usage() -> String {
+pub(crate) fn usage() -> String {
     match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
         Ok(u) => {
             let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
@@ -374,7 +376,12 @@ fn watch_parent(parent: Option<u32>, stop: Arc<AtomicBool>) {
 
 fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &AtomicBool) -> Result<(), StationError> {
     let mut auth = creds.authenticator()?;
-    let sock = UdpSocket::bind("127.0.0.1:0")?;
+    // Through the channel emulator or in a network namespace a sender binds its assigned
+    // address (how the emulator knows who transmits; its namespace's); else any port.
+    let sock = match cfg.bind {
+        Some(addr) => UdpSocket::bind(addr)?,
+        None => UdpSocket::bind("127.0.0.1:0")?,
+    };
     let kind = cfg.attack.map(Attack::kind).unwrap_or(MessageKind::Cam);
     let case = cfg
         .attack

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has `Args` (clap) and `run(Args) -> Result<ExitCode>`.
 
 pub mod bench;
+pub mod channel_emulator;
 pub mod decap;
 pub mod encap;
 pub mod input;

@@ -43,3 +43,19 @@ pub fn json(path: &Path) -> serde_json::Value {
 pub fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
 }
+
+/// Processes still alive whose command line names `dir` and one of `markers` (a testbed
+/// run's stations and emulator: their config files are under `dir`).
+pub fn processes_naming(dir: &Path, markers: &[&str]) -> Vec<String> {
+    let needle = dir.to_string_lossy().to_string();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&needle) && markers.iter().any(|m| cmd.contains(m)) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,909 @@
+//! The channel emulator (`v2x channel-emulator --config FILE`): one process that relays
+//! every frame between the stations through the simulator's 802.11p MAC, channel and PHY
+//! models, so that real secured packets cross a simulated radio channel.
+//!
+//! Senders send each datagram to the emulator instead of to the receivers. The emulator
+//! knows every station's address and position; for each frame it
+//! - queues it in the sender's EDCA MAC ([`v2x_sim::engine::mac::Mac`]), which goes on the
+//!   air after AIFS and its back-off, frozen while the sender's radio senses the medium busy
+//!   (or at once with `carrier_sense = false`);
+//! - charges the air time of the real packet plus the MAC overhead at the data rate
+//!   ([`v2x_sim::phy::airtime_ns`]);
+//! - draws the received power at every station from the same path loss, Nakagami fading
+//!   and link budget `v2x sim` uses ([`v2x_sim::channel::LinkBudget`]);
+//! - judges reception with the simulator's own receiver ([`v2x_sim::engine::reception::Radio`]):
+//!   preamble detection, SIGNAL field and data chunk by chunk under the summed
+//!   interference of every overlapping frame (collisions), with its error-rate model;
+//! - delivers a received frame to the receiver at the end of its air time, and logs what
+//!   became of every frame at every receiver ([`FrameOutcome`]).
+//!
+//! Not modelled: propagation delay on delivery (below a microsecond at these ranges; it
+//! does delay when a station senses a frame), mobility.
+
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BinaryHeap};
+use std::net::{SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use v2x_sim::channel::{self, Fading, LinkBudget, PathLoss};
+use v2x_sim::engine::mac::{self as edca, AccessTimer, Mac, MacParams};
+use v2x_sim::engine::reception::{PhyParams, Radio};
+use v2x_sim::keyed_rng::{Draw, RunDice};
+use v2x_sim::phy::{self, ChunkErrors};
+use v2x_sim::scenario::{AccessCategory, MacConfig, RadioConfig};
+
+/// The channel the emulator applies: the simulator's `[radio]` and `[mac]` keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelModel {
+    /// The simulator's `[radio]` table (same keys and defaults as in `v2x sim` scenarios).
+    #[serde(default)]
+    pub radio: RadioConfig,
+    /// The simulator's `[mac]` table: EDCA timing, queue limits, MAC overhead on the air.
+    #[serde(default)]
+    pub mac: MacConfig,
+    /// The stations' access category (as `[cam] access_category`).
+    #[serde(default = "default_access_category")]
+    pub access_category: AccessCategory,
+    /// Carrier sense and back-off before each frame ([`v2x_sim::engine::mac::Mac`], the
+    /// simulator's EDCA); off, a frame goes on the air when its station hands it over.
+    #[serde(default = "yes")]
+    pub carrier_sense: bool,
+    /// Seed of the fading, error and back-off draws.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+}
+
+fn default_access_category() -> AccessCategory {
+    v2x_sim::scenario::CamConfig::default().access_category
+}
+fn yes() -> bool {
+    true
+}
+fn default_seed() -> u64 {
+    1
+}
+
+impl Default for ChannelModel {
+    fn default() -> Self {
+        ChannelModel {
+            radio: RadioConfig::default(),
+            mac: MacConfig::default(),
+            access_category: default_access_category(),
+            carrier_sense: true,
+            seed: default_seed(),
+        }
+    }
+}
+
+impl ChannelModel {
+    /// Checks the radio and MAC keys as `v2x sim` does; the error names the key.
+    pub fn check(&self) -> Result<(), String> {
+        self.radio.validate().map_err(|e| e.to_string())?;
+        self.mac.validate().map_err(|e| e.to_string())
+    }
+}
+
+/// One station as the emulator sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulatedStation {
+    pub name: String,
+    /// The station's own socket: frames from it are its transmissions, frames to it are
+    /// what it receives.
+    pub addr: SocketAddr,
+    pub position_m: [f64; 2],
+    /// Whether frames are delivered to it.
+    pub receives: bool,
+}
+
+/// Everything the emulator process is told by the orchestrator (a TOML file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulatorConfig {
+    /// Where the stations send their frames.
+    pub listen: SocketAddr,
+    pub stations: Vec<EmulatedStation>,
+    pub channel: ChannelModel,
+    /// Run until this TAI µs (the receivers' end).
+    pub end_us: u64,
+    /// Where `channel.json` (per-link counts) goes.
+    pub log_dir: PathBuf,
+    /// Exit when this process is gone (the orchestrator): no orphans.
+    #[serde(default)]
+    pub parent_pid: Option<u32>,
+}
+
+impl EmulatorConfig {
+    pub fn load(path: &Path) -> Result<EmulatorConfig, EmulatorError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EmulatorError::Config {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        let cfg: EmulatorConfig = toml::from_str(&text).map_err(|e| EmulatorError::Config {
+            path: path.into(),
+            msg: e.to_string(),
+        })?;
+        cfg.channel
+            .check()
+            .map_err(|msg| EmulatorError::Config { path: path.into(), msg })?;
+        Ok(cfg)
+    }
+}
+
+/// Why the emulator could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum EmulatorError {
+    #[error("channel emulator config {path}: {msg}")]
+    Config { path: PathBuf, msg: String },
+    #[error("channel emulator I/O: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What happened to the frames of one (sender, receiver) link. Every frame the sender
+/// put on the air is delivered or lost for exactly one reason:
+/// `frames = delivered + below_sensitivity + preamble_missed + collision + chunk_error`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LinkCount {
+    pub distance_m: f64,
+    /// Frames the sender put on the air.
+    pub frames: u64,
+    /// Delivered to the receiver.
+    pub delivered: u64,
+    /// The faded received power was below `radio.rx_sensitivity_dbm`.
+    pub below_sensitivity: u64,
+    /// Above the sensitivity, no other frame on the air, but the preamble was not detected
+    /// or the SIGNAL field was lost.
+    pub preamble_missed: u64,
+    /// Lost while another frame was on the air at the receiver (not locked on, SIGNAL or
+    /// data lost under interference).
+    pub collision: u64,
+    /// Locked on with no other frame on the air, but the data failed (error-rate draw, or
+    /// the SINR threshold).
+    pub chunk_error: u64,
+}
+
+/// Why the channel dropped a frame at a receiver (`frames.csv`, [`LinkCount`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameOutcome {
+    Delivered,
+    BelowSensitivity,
+    PreambleMissed,
+    Collision,
+    ChunkError,
+}
+
+impl FrameOutcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            FrameOutcome::Delivered => "delivered",
+            FrameOutcome::BelowSensitivity => "below-sensitivity",
+            FrameOutcome::PreambleMissed => "preamble-missed",
+            FrameOutcome::Collision => "collision",
+            FrameOutcome::ChunkError => "chunk-error",
+        }
+    }
+}
+
+impl LinkCount {
+    fn count(&mut self, o: FrameOutcome) {
+        self.frames += 1;
+        *match o {
+            FrameOutcome::Delivered => &mut self.delivered,
+            FrameOutcome::BelowSensitivity => &mut self.below_sensitivity,
+            FrameOutcome::PreambleMissed => &mut self.preamble_missed,
+            FrameOutcome::Collision => &mut self.collision,
+            FrameOutcome::ChunkError => &mut self.chunk_error,
+        } += 1;
+    }
+
+    /// Frames the channel lost.
+    pub fn lost(&self) -> u64 {
+        self.frames - self.delivered
+    }
+}
+
+/// One frame at one receiver (a row of the emulator's `frames.csv`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrameRecord {
+    pub from: String,
+    pub to: String,
+    pub distance_m: f64,
+    /// Start on the emulated air, µs after the emulator started.
+    pub start_us: f64,
+    pub airtime_us: f64,
+    pub bytes: usize,
+    /// Faded received power, dBm (empty: below the sensitivity).
+    pub rx_power_dbm: Option<f64>,
+    pub outcome: String,
+}
+
+/// The emulator's process name: its log folder under the run's `logs/`, its namespace and
+/// its row in the process table.
+pub const PROCESS_NAME: &str = "channel-emulator";
+/// The emulator's per-frame log, under its log folder.
+pub const FRAMES_FILE: &str = "frames.csv";
+/// The emulator's per-link counts, under its log folder.
+pub const CHANNEL_FILE: &str = "channel.json";
+
+/// The emulator's own record: per link (`"tx0 -> rx0"`), and frames from unknown sources.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChannelLog {
+    pub links: BTreeMap<String, LinkCount>,
+    pub unknown_source_frames: u64,
+    /// Frames the stations' MACs dropped (queue full, or waited longer than
+    /// `mac.queue_max_delay_ms`).
+    pub mac_drops: u64,
+    /// Lag of the deliveries behind their emulated time (how well the relay kept real
+    /// time): median, 99th percentile and largest, µs.
+    pub delivery_lag_p50_us: u64,
+    pub delivery_lag_p99_us: u64,
+    pub max_delivery_lag_us: u64,
+}
+
+pub fn link_name(from: &str, to: &str) -> String {
+    format!("{from} -> {to}")
+}
+
+/// A frame on the emulated air.
+struct Frame {
+    serial: u64,
+    from: usize,
+    bytes: Vec<u8>,
+    start_ns: u64,
+    end_ns: u64,
+    /// (receiver, received power mW) for every receiver that heard it above the floor.
+    heard: Vec<(usize, f64)>,
+    /// Receivers at which another frame was on the air during this one.
+    overlapped: Vec<usize>,
+    started: bool,
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// Ends before accesses and starts at the same instant (a frame ending frees the
+    /// receiver and the medium).
+    End,
+    /// A station's MAC may access the medium (id: the station, generation of the access).
+    Access(u32),
+    Start,
+}
+
+/// The emulated air: positions, radios and the frames on the air, in emulated ns.
+pub struct Air {
+    stations: Vec<EmulatedStation>,
+    link: LinkBudget,
+    params: PhyParams,
+    errors: ChunkErrors,
+    dice: RunDice,
+    mac_overhead: u32,
+    rate_mbps: f64,
+    radios: Vec<Radio>,
+    /// A station's frames go on the air one after another.
+    busy_until: Vec<u64>,
+    /// Each station's EDCA MAC (with carrier sense), its CCA state and back-off draws.
+    carrier_sense: bool,
+    macs: Vec<Mac<Vec<u8>>>,
+    mac_params: MacParams,
+    ac: usize,
+    backoff_rng: rand_chacha::ChaCha8Rng,
+    frames: BTreeMap<u64, Frame>,
+    /// (time, step, serial or station), earliest first.
+    queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
+    next_serial: u64,
+    pub log: ChannelLog,
+    /// Every frame's outcome at every receiver since the last [`Air::take_records`].
+    records: Vec<FrameRecord>,
+}
+
+/// A frame to hand to a receiver.
+pub struct Delivery {
+    pub from: usize,
+    pub to: usize,
+    pub bytes: Vec<u8>,
+    /// Emulated time it was received (end of its air time), ns.
+    pub at_ns: u64,
+}
+
+impl Air {
+    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Air {
+        let r = &model.radio;
+        let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
+        let span = stations
+            .iter()
+            .flat_map(|a| stations.iter().map(move |b| distance(a.position_m, b.position_m)))
+            .fold(1.0, f64::max);
+        let link = LinkBudget::new(
+            &path_loss,
+            &Fading::new(&r.fading),
+            r.tx_power_dbm,
+            r.rx_sensitivity_dbm,
+            span + 1.0,
+        );
+        let ns = |s: f64| (s * 1e9).round() as u64;
+        // As the simulator derives its PHY constants from `[radio]` (engine::Sim::with_observer).
+        let params = PhyParams {
+            noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
+            preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
+            preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+            detection_ns: ns(r.cca_detection_us * 1e-6),
+            cca: r.cca_model,
+            cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
+            ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
+            sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
+            rate_mbps: r.data_rate_mbps,
+            model: r.reception_model,
+        };
+        let mut log = ChannelLog::default();
+        for a in &stations {
+            for b in stations.iter().filter(|b| b.receives && b.name != a.name) {
+                log.links.insert(
+                    link_name(&a.name, &b.name),
+                    LinkCount {
+                        distance_m: distance(a.position_m, b.position_m),
+                        ..LinkCount::default()
+                    },
+                );
+            }
+        }
+        let n = stations.len();
+        Air {
+            link,
+            errors: ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
+            params,
+            dice: RunDice::new(model.seed),
+            mac_overhead: model.mac.mac_overhead_bytes,
+            rate_mbps: r.data_rate_mbps,
+            radios: (0..n).map(|_| Radio::default()).collect(),
+            busy_until: vec![0; n],
+            carrier_sense: model.carrier_sense,
+            macs: (0..n).map(|_| Mac::default()).collect(),
+            mac_params: mac_params(&model.mac),
+            ac: model.access_category.index(),
+            backoff_rng: rand_chacha::ChaCha8Rng::seed_from_u64(model.seed),
+            frames: BTreeMap::new(),
+            queue: BinaryHeap::new(),
+            next_serial: 0,
+            stations,
+            log,
+            records: Vec::new(),
+        }
+    }
+
+    /// Air time of a packet of `bytes` with the MAC overhead, ns.
+    pub fn airtime_ns(&self, bytes: usize) -> u64 {
+        phy::airtime_ns(bytes as u32 + self.mac_overhead, self.rate_mbps)
+    }
+
+    /// Station `from` hands over a packet at emulated time `now_ns`: with carrier sense its
+    /// MAC queues it and accesses the medium when the back-off allows; without, it goes on
+    /// the air as soon as the station's previous frame is done.
+    pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) {
+        if !self.carrier_sense {
+            let start_ns = now_ns.max(self.busy_until[from]);
+            self.put_on_air(from, bytes, start_ns);
+            return;
+        }
+        let busy = self.radios[from].busy;
+        match self.macs[from].enqueue(self.ac, bytes, now_ns, busy, &self.mac_params, &mut self.backoff_rng) {
+            edca::Enqueued::Dropped => self.log.mac_drops += 1,
+            edca::Enqueued::Queued => {}
+            edca::Enqueued::Schedule(t) => self.schedule_access(from, t),
+        }
+    }
+
+    fn schedule_access(&mut self, station: usize, t: AccessTimer) {
+        self.queue
+            .push(std::cmp::Reverse((t.at_ns, Step::Access(t.gen), station as u64)));
+    }
+
+    /// The frame goes on the air from `start_ns` for its air time.
+    fn put_on_air(&mut self, from: usize, bytes: Vec<u8>, start_ns: u64) {
+        let end_ns = start_ns + self.airtime_ns(bytes.len());
+        self.busy_until[from] = end_ns;
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        self.frames.insert(
+            serial,
+            Frame {
+                serial,
+                from,
+                bytes,
+                start_ns,
+                end_ns,
+                heard: Vec::new(),
+                overlapped: Vec::new(),
+                started: false,
+            },
+        );
+        self.queue.push(std::cmp::Reverse((start_ns, Step::Start, serial)));
+        self.queue.push(std::cmp::Reverse((end_ns, Step::End, serial)));
+    }
+
+    /// A station's MAC access event: its head-of-line frame may go on the air now.
+    fn access(&mut self, station: usize, gen: u32, now: u64) {
+        let transmitting = self.busy_until[station] > now;
+        let (ac, p) = (self.ac, &self.mac_params);
+        match self.macs[station].access(ac, gen, now, transmitting, p, &mut self.backoff_rng) {
+            edca::Access::Stale | edca::Access::InternalCollision => {}
+            edca::Access::Empty { delay_drops } => self.log.mac_drops += delay_drops,
+            edca::Access::Frame { frame, delay_drops, .. } => {
+                self.log.mac_drops += delay_drops;
+                self.macs[station].post_backoff(ac, p, &mut self.backoff_rng);
+                self.put_on_air(station, frame, now);
+            }
+        }
+    }
+
+    /// Recomputes station `j`'s clear-channel assessment; its MAC freezes the back-off when
+    /// the medium turns busy (sensed from `sensed_at`) and resumes when it turns idle.
+    fn sense(&mut self, j: usize, now: u64, sensed_at: u64) {
+        let radio = &mut self.radios[j];
+        let busy = radio.cca_busy(now, &self.params);
+        if !self.carrier_sense || busy == radio.busy {
+            return;
+        }
+        radio.busy = busy;
+        if busy {
+            self.macs[j].medium_busy(sensed_at, &self.mac_params);
+        } else {
+            for t in self.macs[j].medium_idle(now, &self.mac_params).into_iter().flatten() {
+                self.schedule_access(j, t);
+            }
+        }
+    }
+
+    /// Emulated time of the next pending step.
+    pub fn next_step_ns(&self) -> Option<u64> {
+        self.queue.peek().map(|s| s.0 .0)
+    }
+
+    /// Plays every step due by `now_ns`; returns the frames received meanwhile.
+    pub fn advance(&mut self, now_ns: u64) -> Vec<Delivery> {
+        let mut out = Vec::new();
+        while let Some(std::cmp::Reverse((t, _, _))) = self.queue.peek() {
+            if *t > now_ns {
+                break;
+            }
+            let Some(std::cmp::Reverse((t, step, serial))) = self.queue.pop() else {
+                break;
+            };
+            match step {
+                Step::Start => self.start(serial, t),
+                Step::Access(gen) => self.access(serial as usize, gen, t),
+                Step::End => self.end(serial, t, &mut out),
+            }
+        }
+        out
+    }
+
+    fn start(&mut self, serial: u64, now: u64) {
+        let Some(mut f) = self.frames.remove(&serial) else {
+            return;
+        };
+        debug_assert!(f.start_ns == now);
+        let (p, e) = (&self.params, &self.errors);
+        let tx_dice = self.dice.transmission(serial);
+        self.radios[f.from].start_tx(f.end_ns, now, p, e, self.dice.station(f.from as u32));
+        // Every station hears it (receivers decode, every radio's carrier sense counts it).
+        let mut sensed = Vec::new();
+        for (j, st) in self.stations.iter().enumerate() {
+            if j == f.from {
+                continue;
+            }
+            let d = distance(self.stations[f.from].position_m, st.position_m);
+            if let Some(mw) = self.link.sample_mw(d, tx_dice.uniform(j as u32, Draw::Fading)) {
+                self.radios[j].signal_start(serial, mw, f.end_ns, now, p, e, self.dice.station(j as u32));
+                f.heard.push((j, mw));
+                // Sensed after the propagation delay and the detection window.
+                sensed.push((j, now + (channel::propagation_delay_s(d) * 1e9) as u64 + p.detection_ns));
+            }
+        }
+        self.sense(f.from, now, now);
+        for (j, at) in sensed {
+            self.sense(j, now, at);
+        }
+        // Every frame on the air now overlaps this one at the receivers that hear both.
+        for g in self.frames.values_mut().filter(|g| g.started) {
+            for &(j, _) in &f.heard {
+                if g.heard.iter().any(|h| h.0 == j) {
+                    f.overlapped.push(j);
+                    g.overlapped.push(j);
+                }
+            }
+        }
+        f.started = true;
+        self.frames.insert(serial, f);
+    }
+
+    fn end(&mut self, serial: u64, now: u64, out: &mut Vec<Delivery>) {
+        let Some(f) = self.frames.remove(&serial) else { return };
+        let (p, e) = (&self.params, &self.errors);
+        let from = &self.stations[f.from];
+        for (j, st) in self.stations.iter().enumerate() {
+            if j == f.from {
+                continue;
+            }
+            let heard = f.heard.iter().find(|h| h.0 == j).map(|h| h.1);
+            let decoded =
+                heard.and_then(|mw| self.radios[j].signal_end(f.serial, mw, now, p, e, self.dice.station(j as u32)));
+            if !st.receives {
+                continue;
+            }
+            let overlapped = f.overlapped.contains(&j);
+            let outcome = match (heard, decoded) {
+                (_, Some(true)) => FrameOutcome::Delivered,
+                (None, _) => FrameOutcome::BelowSensitivity,
+                (Some(_), _) if overlapped => FrameOutcome::Collision,
+                (Some(_), None) => FrameOutcome::PreambleMissed,
+                (Some(_), Some(false)) => FrameOutcome::ChunkError,
+            };
+            let d = distance(from.position_m, st.position_m);
+            if let Some(count) = self.log.links.get_mut(&link_name(&from.name, &st.name)) {
+                count.count(outcome);
+            }
+            self.records.push(FrameRecord {
+                from: from.name.clone(),
+                to: st.name.clone(),
+                distance_m: d,
+                start_us: f.start_ns as f64 / 1e3,
+                airtime_us: (f.end_ns - f.start_ns) as f64 / 1e3,
+                bytes: f.bytes.len(),
+                rx_power_dbm: heard.map(|mw| 10.0 * mw.log10()),
+                outcome: outcome.name().into(),
+            });
+            if outcome == FrameOutcome::Delivered {
+                out.push(Delivery {
+                    from: f.from,
+                    to: j,
+                    bytes: f.bytes.clone(),
+                    at_ns: now,
+                });
+            }
+        }
+        self.sense(f.from, now, now);
+        for &(j, _) in &f.heard {
+            self.sense(j, now, now);
+        }
+    }
+
+    /// The frame records since the last call.
+    pub fn take_records(&mut self) -> Vec<FrameRecord> {
+        std::mem::take(&mut self.records)
+    }
+}
+
+/// The MAC's timing as the simulator derives it from `[mac]` (engine::Sim::with_observer).
+fn mac_params(m: &MacConfig) -> MacParams {
+    let ns = |s: f64| (s * 1e9).round() as u64;
+    MacParams {
+        slot_ns: ns(m.slot_us * 1e-6),
+        sifs_ns: ns(m.sifs_us * 1e-6),
+        idle_access: m.idle_access,
+        // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
+        eifs_extra_ns: if m.use_eifs {
+            ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
+        } else {
+            0
+        },
+        queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
+        queue_capacity: m.queue_capacity_packets as usize,
+    }
+}
+
+pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Runs the emulator until `cfg.end_us` (or until stopped); writes `channel.json` and
+/// `frames.csv` into `cfg.log_dir`.
+pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
+    std::fs::create_dir_all(&cfg.log_dir)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone());
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone());
+    if let Some(parent) = cfg.parent_pid {
+        let stop = stop.clone();
+        std::thread::spawn(move || loop {
+            if std::os::unix::process::parent_id() != parent {
+                stop.store(true, Ordering::SeqCst);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        });
+    }
+    let listen = UdpSocket::bind(cfg.listen)?;
+    let _ = nix::sys::socket::setsockopt(&listen, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
+    // One outgoing socket per station: a receiver sees each sender as its own source
+    // address (its per-source routing and rate limits keep working).
+    let out: Vec<UdpSocket> = cfg
+        .stations
+        .iter()
+        .map(|_| UdpSocket::bind((cfg.listen.ip(), 0)))
+        .collect::<Result<_, _>>()?;
+    let by_addr: BTreeMap<SocketAddr, usize> = cfg.stations.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
+    let mut frames_csv = csv::Writer::from_path(cfg.log_dir.join(FRAMES_FILE)).map_err(std::io::Error::other)?;
+    let mut air = Air::new(cfg.stations.clone(), &cfg.channel);
+    let epoch = Instant::now();
+    let now_ns = move || epoch.elapsed().as_nanos() as u64;
+    // A reader thread blocks on the socket and stamps each frame as it arrives; this
+    // thread waits on the channel until the next step is due (a futex wait, precise to
+    // microseconds — a socket read timeout is rounded up to the kernel's tick, ms).
+    let (arrivals, arrived) = std::sync::mpsc::channel::<(u64, SocketAddr, Vec<u8>)>();
+    let reader = {
+        let listen = listen.try_clone()?;
+        let stop = stop.clone();
+        listen.set_read_timeout(Some(Duration::from_millis(100)))?;
+        std::thread::spawn(move || -> std::io::Result<()> {
+            let mut buf = vec![0u8; 65_536];
+            while !stop.load(Ordering::Relaxed) {
+                match listen.recv_from(&mut buf) {
+                    Ok((n, src)) => {
+                        if arrivals.send((now_ns(), src, buf[..n].to_vec())).is_err() {
+                            return Ok(());
+                        }
+                    }
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock
+                                | std::io::ErrorKind::TimedOut
+                                | std::io::ErrorKind::Interrupted
+                        ) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(())
+        })
+    };
+    let mut lags_us: Vec<u64> = Vec::new();
+    let logger = crate::log::Logger::start(&cfg.log_dir)?;
+    // Emulated time already played: a frame goes on the air no earlier (its stamp can
+    // precede it by the microseconds between the reader's stamp and its hand-over).
+    let mut played = 0u64;
+    let on_air = |air: &mut Air, played: u64, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src) {
+        Some(&i) => {
+            air.transmit(i, bytes, t.max(played));
+        }
+        None => air.log.unknown_source_frames += 1,
+    };
+    loop {
+        if stop.load(Ordering::Relaxed) || crate::clock::now_us() >= cfg.end_us {
+            break;
+        }
+        // Every frame that arrived before `horizon` is on the emulated air, so no frame
+        // overlapping one that ends by then is still missing: a frame's whole interference
+        // window is known when it ends.
+        let horizon = now_ns();
+        while let Ok(frame) = arrived.try_recv() {
+            on_air(&mut air, played, frame);
+        }
+        played = horizon;
+        for d in air.advance(horizon) {
+            lags_us.push(now_ns().saturating_sub(d.at_ns) / 1000);
+            let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
+        }
+        for r in air.take_records() {
+            frames_csv.serialize(r).map_err(std::io::Error::other)?;
+        }
+        // Wait for a frame, at most until the next step is due.
+        let wait = air
+            .next_step_ns()
+            .map_or(Duration::from_millis(20), |t| {
+                Duration::from_nanos(t.saturating_sub(now_ns()))
+            })
+            .min(Duration::from_millis(20));
+        match arrived.recv_timeout(wait) {
+            Ok(frame) => on_air(&mut air, played, frame),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(match reader.join() {
+                    Ok(Err(e)) => e.into(),
+                    _ => std::io::Error::other("the emulator's socket reader stopped").into(),
+                });
+            }
+        }
+    }
+    stop.store(true, Ordering::SeqCst);
+    frames_csv.flush()?;
+    lags_us.sort_unstable();
+    let at = |q: f64| {
+        lags_us
+            .get(((lags_us.len().max(1) - 1) as f64 * q) as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    air.log.delivery_lag_p50_us = at(0.5);
+    air.log.delivery_lag_p99_us = at(0.99);
+    air.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
+    // CPU time and peak RSS, as the stations log theirs (the report's process table).
+    logger.log().event(crate::log::EventRecord {
+        station: PROCESS_NAME.into(),
+        time_us: crate::clock::now_us(),
+        event: "usage".into(),
+        detail: crate::station::usage(),
+    });
+    logger.finish()?;
+    let json = serde_json::to_string_pretty(&air.log).map_err(std::io::Error::other)?;
+    std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;
+    Ok(air.log)
+}
+
+/// The `[radio]` and `[mac]` tables as `v2x sim` reads them: a `radio.preset` supplies the
+/// keys the tables do not give (as `v2x_sim::scenario::Scenario::parse` does).
+pub fn radio_and_mac(radio: &toml::Table, mac: &toml::Table) -> Result<(RadioConfig, MacConfig), String> {
+    fn read<T: serde::de::DeserializeOwned>(name: &str, t: &toml::Table) -> Result<T, String> {
+        t.clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("{name}: {e}"))
+    }
+    fn fill<T: Serialize>(table: &toml::Table, defaults: &T) -> toml::Table {
+        let mut filled = table.clone();
+        if let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(defaults) {
+            for (k, v) in defaults {
+                filled.entry(k).or_insert(v);
+            }
+        }
+        filled
+    }
+    let as_given: RadioConfig = read("radio", radio)?;
+    let (radio, mac): (RadioConfig, MacConfig) = match as_given.preset {
+        None => (as_given, read("mac", mac)?),
+        Some(preset) => {
+            let (r, m) = preset.defaults();
+            (read("radio", &fill(radio, &r))?, read("mac", &fill(mac, &m))?)
+        }
+    };
+    radio.validate().map_err(|e| e.to_string())?;
+    mac.validate().map_err(|e| e.to_string())?;
+    Ok((radio, mac))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn station(name: &str, x: f64, receives: bool) -> EmulatedStation {
+        EmulatedStation {
+            name: name.into(),
+            addr: "127.0.0.1:1".parse().unwrap(),
+            position_m: [x, 0.0],
+            receives,
+        }
+    }
+
+    fn no_fading() -> ChannelModel {
+        let mut m = ChannelModel::default();
+        m.radio.fading = v2x_sim::scenario::FadingConfig::None;
+        m
+    }
+
+    /// No fading, and frames on the air when handed over (no carrier sense).
+    fn immediate() -> ChannelModel {
+        ChannelModel {
+            carrier_sense: false,
+            ..no_fading()
+        }
+    }
+
+    /// (from, start µs, outcome) of every frame record.
+    fn starts(m: &mut Air) -> Vec<(String, f64, String)> {
+        m.take_records()
+            .into_iter()
+            .map(|r| (r.from, r.start_us, r.outcome))
+            .collect()
+    }
+
+    #[test]
+    fn airtime_is_the_80211p_frame_of_packet_and_mac_overhead() {
+        let m = Air::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
+        // 200 B + 36 B at 6 Mb/s: ceil((16 + 1888 + 6) / 48) = 40 symbols -> 40 + 320 µs.
+        assert_eq!(m.airtime_ns(200), 360_000);
+    }
+
+    #[test]
+    fn a_lone_near_frame_is_delivered_at_the_end_of_its_air_time_and_a_far_one_is_not() {
+        let mut m = Air::new(
+            vec![
+                station("a", 0.0, false),
+                station("near", 50.0, true),
+                station("far", 5000.0, true),
+            ],
+            &immediate(),
+        );
+        m.transmit(0, vec![7; 200], 1_000);
+        let end = 1_000 + m.airtime_ns(200);
+        assert!(m.advance(end - 1).is_empty(), "nothing before the frame ends");
+        let got = m.advance(end);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].to, got[0].at_ns, got[0].bytes.len()), (1, end, 200));
+        assert_eq!(m.log.links["a -> far"].below_sensitivity, 1);
+        assert_eq!(m.log.links["a -> near"].delivered, 1);
+    }
+
+    #[test]
+    fn overlapping_frames_of_equal_power_collide_and_a_station_sends_one_at_a_time() {
+        // Two senders at the same distance from the receiver start together: neither
+        // frame survives the other's interference (SINR 0 dB at QPSK 1/2).
+        let mut m = Air::new(
+            vec![
+                station("a", -100.0, false),
+                station("b", 100.0, false),
+                station("rx", 0.0, true),
+            ],
+            &immediate(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        m.transmit(1, vec![2; 200], 0);
+        let end = m.airtime_ns(200);
+        assert!(m.advance(end).is_empty());
+        assert_eq!(
+            (m.log.links["a -> rx"].collision, m.log.links["b -> rx"].collision),
+            (1, 1)
+        );
+        let outcomes: Vec<String> = m.take_records().into_iter().map(|r| r.outcome).collect();
+        assert_eq!(outcomes, ["collision", "collision"]);
+        // A strong near frame survives a far weak one (capture).
+        let mut m = Air::new(
+            vec![
+                station("a", -20.0, false),
+                station("b", 600.0, false),
+                station("rx", 0.0, true),
+            ],
+            &immediate(),
+        );
+        m.transmit(1, vec![2; 200], 0);
+        m.transmit(0, vec![1; 200], 2_000);
+        let got = m.advance(2_000 + m.airtime_ns(200));
+        assert_eq!(got.iter().map(|d| d.from).collect::<Vec<_>>(), vec![0]);
+        // Back to back from one station: the second waits for the first.
+        let mut m = Air::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &immediate());
+        m.transmit(0, vec![1; 100], 0);
+        m.transmit(0, vec![2; 100], 0);
+        let first = m.airtime_ns(100);
+        assert_eq!(m.advance(2 * first - 1).len(), 1);
+        assert_eq!(m.advance(2 * first).len(), 1);
+    }
+
+    #[test]
+    fn with_carrier_sense_a_station_defers_to_a_frame_on_the_air() {
+        // b hands its frame over while a's is on the air (100 m away, above the CCA
+        // threshold): its MAC waits for the medium to turn idle, then AIFS and its
+        // back-off; both frames arrive.
+        let mut m = Air::new(
+            vec![
+                station("a", -50.0, false),
+                station("b", 50.0, false),
+                station("rx", 0.0, true),
+            ],
+            &no_fading(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        m.advance(200_000);
+        m.transmit(1, vec![2; 200], 200_000);
+        assert_eq!(m.advance(10_000_000).len(), 2);
+        let s = starts(&mut m);
+        assert_eq!(s.iter().filter(|r| r.2 == "delivered").count(), 2, "{s:?}");
+        let (a, b) = (s[0].1, s[1].1);
+        let aifs_us = MacConfig::default().aifs_us(ChannelModel::default().access_category);
+        assert!(b >= a + m.airtime_ns(200) as f64 / 1e3 + aifs_us, "{s:?}");
+        // The same without carrier sense: b goes on the air at once and both collide.
+        let mut m = Air::new(
+            vec![
+                station("a", -50.0, false),
+                station("b", 50.0, false),
+                station("rx", 0.0, true),
+            ],
+            &immediate(),
+        );
+        m.transmit(0, vec![1; 200], 0);
+        m.advance(200_000);
+        m.transmit(1, vec![2; 200], 200_000);
+        assert!(m.advance(10_000_000).is_empty());
+        assert_eq!(m.log.links["b -> rx"].collision, 1);
+    }
+}
