@@ -4,7 +4,7 @@
 //!
 //! Senders send each datagram to the emulator instead of to the receivers. The emulator
 //! knows every station's address and position; for each frame it
-//! - queues it in the sender's EDCA MAC ([`v2x_sim::engine::mac::Mac`]), which goes on the
+//! - queues it in the sender's EDCA MAC ([`v2x_sim::engine::mac::Macs`]), which goes on the
 //!   air after AIFS and its back-off, frozen while the sender's radio senses the medium busy
 //!   (or at once with `carrier_sense = false`);
 //! - charges the air time of the real packet plus the MAC overhead at the data rate
@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use v2x_sim::channel::{self, Fading, LinkBudget, PathLoss};
-use v2x_sim::engine::mac::{self as edca, AccessTimer, Mac, MacParams};
+use v2x_sim::engine::mac::{self as edca, AccessTimer, MacParams, Macs};
 use v2x_sim::engine::reception::{PhyParams, Radio};
 use v2x_sim::keyed_rng::{Draw, RunDice};
 use v2x_sim::phy::{self, ChunkErrors};
@@ -48,7 +48,7 @@ pub struct ChannelModel {
     /// The stations' access category (as `[cam] access_category`).
     #[serde(default = "default_access_category")]
     pub access_category: AccessCategory,
-    /// Carrier sense and back-off before each frame ([`v2x_sim::engine::mac::Mac`], the
+    /// Carrier sense and back-off before each frame ([`v2x_sim::engine::mac::Macs`], the
     /// simulator's EDCA); off, a frame goes on the air when its station hands it over.
     #[serde(default = "yes")]
     pub carrier_sense: bool,
@@ -287,7 +287,7 @@ pub struct Air {
     busy_until: Vec<u64>,
     /// Each station's EDCA MAC (with carrier sense), its CCA state and back-off draws.
     carrier_sense: bool,
-    macs: Vec<Mac<Vec<u8>>>,
+    macs: Macs<Vec<u8>>,
     mac_params: MacParams,
     ac: usize,
     backoff_rng: rand_chacha::ChaCha8Rng,
@@ -361,7 +361,7 @@ impl Air {
             radios: (0..n).map(|_| Radio::default()).collect(),
             busy_until: vec![0; n],
             carrier_sense: model.carrier_sense,
-            macs: (0..n).map(|_| Mac::default()).collect(),
+            macs: Macs::new(n),
             mac_params: mac_params(&model.mac),
             ac: model.access_category.index(),
             backoff_rng: rand_chacha::ChaCha8Rng::seed_from_u64(model.seed),
@@ -389,7 +389,15 @@ impl Air {
             return;
         }
         let busy = self.radios[from].busy;
-        match self.macs[from].enqueue(self.ac, bytes, now_ns, busy, &self.mac_params, &mut self.backoff_rng) {
+        match self.macs.enqueue(
+            from,
+            self.ac,
+            bytes,
+            now_ns,
+            busy,
+            &self.mac_params,
+            &mut self.backoff_rng,
+        ) {
             edca::Enqueued::Dropped => self.log.mac_drops += 1,
             edca::Enqueued::Queued => {}
             edca::Enqueued::Schedule(t) => self.schedule_access(from, t),
@@ -428,12 +436,15 @@ impl Air {
     fn access(&mut self, station: usize, gen: u32, now: u64) {
         let transmitting = self.busy_until[station] > now;
         let (ac, p) = (self.ac, &self.mac_params);
-        match self.macs[station].access(ac, gen, now, transmitting, p, &mut self.backoff_rng) {
+        match self
+            .macs
+            .access(station, ac, gen, now, transmitting, p, &mut self.backoff_rng)
+        {
             edca::Access::Stale | edca::Access::InternalCollision => {}
             edca::Access::Empty { delay_drops } => self.log.mac_drops += delay_drops,
             edca::Access::Frame { frame, delay_drops, .. } => {
                 self.log.mac_drops += delay_drops;
-                self.macs[station].post_backoff(ac, p, &mut self.backoff_rng);
+                self.macs.post_backoff(station, ac, p, &mut self.backoff_rng);
                 self.put_on_air(station, frame, now);
             }
         }
@@ -449,9 +460,9 @@ impl Air {
         }
         radio.busy = busy;
         if busy {
-            self.macs[j].medium_busy(sensed_at, &self.mac_params);
+            self.macs.medium_busy(j, sensed_at, &self.mac_params);
         } else {
-            for t in self.macs[j].medium_idle(now, &self.mac_params).into_iter().flatten() {
+            for t in self.macs.medium_idle(j, now, &self.mac_params).into_iter().flatten() {
                 self.schedule_access(j, t);
             }
         }
