@@ -7,6 +7,7 @@ pub mod clock;
 pub mod credentials;
 pub mod defence;
 pub mod flood;
+pub mod functional;
 pub mod load_plan;
 pub mod log;
 pub mod orchestrator;

@@ -140,6 +140,12 @@ pub struct Logger {
 pub const TX_FILE: &str = "tx.csv";
 pub const RX_FILE: &str = "rx.csv";
 pub const EVENTS_FILE: &str = "events.csv";
+/// Event: SN-ENCAP refused to secure a message; detail `CASE: reason`.
+pub const EVENT_REFUSED: &str = "encap-refused";
+/// Event of a receiver: the address it listens on.
+pub const EVENT_LISTENING: &str = "listening";
+/// Event of a sender: the receiver addresses it sends to, space-separated.
+pub const EVENT_PEERS: &str = "peers";
 
 fn writer(dir: &Path, name: &str) -> std::io::Result<csv::Writer<BufWriter<File>>> {
     let f = File::create(dir.join(name))?;

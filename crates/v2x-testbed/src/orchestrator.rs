@@ -9,6 +9,7 @@
 use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
 use crate::flood::{self, FloodResult, FloodSearch};
+use crate::functional::{self, FunctionalGroup, FunctionalStation};
 use crate::load_plan::{self, LoadCell, LoadPlan};
 pub use crate::station::ReceiverOptions;
 use crate::station::{Attack, Role, StationConfig};
@@ -49,6 +50,10 @@ pub struct Scenario {
     /// PRESERVE load plan ([`crate::load_plan`]).
     #[serde(default)]
     pub load_plan: Option<LoadPlan>,
+    /// `[[functional]]`: paper 002's functional cases, one sender each, judged after the
+    /// run ([`crate::functional`]).
+    #[serde(default)]
+    pub functional: Vec<FunctionalGroup>,
 }
 
 fn one() -> u32 {
@@ -136,6 +141,21 @@ impl Scenario {
         }
         if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
             return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
+        }
+        for (i, f) in self.functional.iter().enumerate() {
+            let code = f.case.code();
+            if !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+                return Err(format!(
+                    "functional case {code} is about 1609.2 pseudonyms and chains: it needs protocol = \"ieee1609.2\""
+                ));
+            }
+            let rate = f.rate(self.rate_hz);
+            if !(rate > 0.0 && rate <= 10_000.0) {
+                return Err(format!("functional {code} rate_hz must be in (0, 10000], got {rate}"));
+            }
+            if self.functional[..i].iter().any(|g| g.case == f.case) {
+                return Err(format!("functional case {code} is listed twice"));
+            }
         }
         if let Some(p) = &self.load_plan {
             p.check()?;
@@ -269,6 +289,7 @@ fn run_load_plan(
                 senders,
                 rate_hz,
                 attackers: Vec::new(),
+                functional: Vec::new(),
                 flood_search: None,
                 load_plan: None,
                 ..scenario.clone()
@@ -313,6 +334,7 @@ fn flood_search(
                     count: search.attackers,
                     rate_hz: rate,
                 }],
+                functional: Vec::new(),
                 flood_search: None,
                 load_plan: None,
                 ..scenario.clone()
@@ -344,6 +366,13 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         receivers.push((format!("rx{i}"), free_port()?));
     }
     let peers: Vec<SocketAddr> = receivers.iter().map(|r| r.1).collect();
+    // Functional cases with a receiver of their own (F-CER-02): only their sender sends to it.
+    let own_receivers: Vec<(String, SocketAddr, credentials::Trust)> = scenario
+        .functional
+        .iter()
+        .filter_map(|f| f.case.own_receiver().map(|t| (f.case, t)))
+        .map(|(case, trust)| Ok((format!("rx-{}", case.station_name()), free_port()?, trust)))
+        .collect::<Result<_, TestbedError>>()?;
     let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
     let base = |name: String, number: u32, role: Role| StationConfig {
         log_dir: out.join("logs").join(&name),
@@ -363,12 +392,25 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         receiver: scenario.receiver.clone(),
         pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
+        functional: None,
+        trust: credentials::Trust::Full,
+        beacon: false,
     };
     let mut number = 1u32;
     for (name, addr) in &receivers {
         let mut c = base(name.clone(), number, Role::Receiver);
         c.bind = Some(*addr);
         c.peers.clear();
+        configs.push(c);
+        number += 1;
+    }
+    for (name, addr, trust) in &own_receivers {
+        let mut c = base(name.clone(), number, Role::Receiver);
+        c.bind = Some(*addr);
+        c.peers.clear();
+        c.trust = *trust;
+        // Its own CAMs carry its P2PCD requests for the certificate it misses.
+        c.beacon = true;
         configs.push(c);
         number += 1;
     }
@@ -387,17 +429,41 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
             number += 1;
         }
     }
+    let mut judged: Vec<FunctionalStation> = Vec::new();
+    for g in &scenario.functional {
+        let mut c = base(g.case.station_name(), number, Role::Sender);
+        c.functional = Some(g.case);
+        c.rate_hz = g.rate(scenario.rate_hz);
+        let mut to = receivers.iter().map(|r| r.0.clone()).collect();
+        if g.case.own_receiver().is_some() {
+            let own = format!("rx-{}", g.case.station_name());
+            c.peers = own_receivers.iter().filter(|r| r.0 == own).map(|r| r.1).collect();
+            to = vec![own];
+        }
+        judged.push(FunctionalStation {
+            case: g.case,
+            origin: number,
+            tickets: Vec::new(),
+            receivers: to,
+        });
+        configs.push(c);
+        number += 1;
+    }
     for c in &configs {
         // A-CER-03 signs with tickets that expired before the run.
-        let set = match c.attack {
-            Some(Attack::ExpiredCertificate) => TicketSet::Expired,
-            Some(Attack::OutsidePermissions) => TicketSet::CamOnly,
+        let set = match (c.attack, c.functional) {
+            (Some(Attack::ExpiredCertificate), _) => TicketSet::Expired,
+            (Some(Attack::OutsidePermissions), _) => TicketSet::CamOnly,
+            (None, Some(f)) => f.tickets(),
             _ => TicketSet::Standard,
         };
         credentials::issue_tickets(&pki, &c.name, set, 4)?;
         if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {
             credentials::issue_v1_ticket(&pki, &c.name, set)?;
         }
+    }
+    for st in &mut judged {
+        st.tickets = credentials::ticket_infos(&pki, &st.case.station_name())?;
     }
     let cfg_dir = out.join("stations");
     std::fs::create_dir_all(&cfg_dir).map_err(io("creating the station config folder"))?;
@@ -444,7 +510,9 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(children);
-    let summary = analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
+    let mut summary =
+        analysis::analyse(&out.join("logs"), scenario.duration_s).map_err(io("reading the station logs"))?;
+    summary.functional = judged.iter().map(|st| functional::judge(st, &summary)).collect();
     analysis::write(&summary, out).map_err(io("writing the report"))?;
     crate::report::write(&summary, "", out).map_err(io("writing report.html"))?;
     analysis::write_tables(&out.join("logs"), out).map_err(io("writing the packet tables"))?;

@@ -75,6 +75,7 @@ impl Run {
             }],
             flood_search: None,
             load_plan: None,
+            functional: Vec::new(),
         }
     }
 }
