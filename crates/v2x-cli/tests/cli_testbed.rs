@@ -469,6 +469,8 @@ fn functional_cases_behave_as_paper_002_expects() {
         assert_eq!(v["passed"], true, "{v}");
     }
     assert_eq!(s["functional"].as_array().unwrap().len(), 7);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains("Functional cases (paper 002 Table 2.17)") && html.contains("F-CER-02"));
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(report.contains("| F-SIG-07 | Signing a CAM with its-aid-ssp not compatible with the long term certificate | passed | passed |"), "{report}");
 }
