@@ -90,6 +90,33 @@ pub struct PseudonymView {
     pub accepted: u64,
 }
 
+/// The verdict of one functional case of paper 002 at the end of a run
+/// ([`crate::functional::judge`]).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FunctionalVerdict {
+    pub case: String,
+    pub title: String,
+    pub expected: String,
+    /// Paper 002 Table 2.17.
+    pub paper: String,
+    pub passed: bool,
+    /// Why: the counts and reasons that decided it.
+    pub evidence: String,
+    /// Messages sent (one copy per receiver counted once).
+    pub sent: u64,
+    /// Over the case's receivers.
+    pub accepted: u64,
+    pub rejected: u64,
+    pub dropped: u64,
+    pub network_lost: u64,
+    /// Messages SN-ENCAP refused to sign, by reason.
+    pub refused: BTreeMap<String, u64>,
+    /// Reject and drop reasons at the receivers, with counts.
+    pub reasons: BTreeMap<String, u64>,
+    /// Receiver -> the pseudonyms (HashedId8) the accepted messages came under, in order.
+    pub pseudonyms: BTreeMap<String, Vec<String>>,
+}
+
 /// A station process's resource use.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Usage {
@@ -112,7 +139,7 @@ pub struct Summary {
     pub refused: BTreeMap<String, BTreeMap<String, u64>>,
     /// The functional cases' verdicts ([`crate::functional`]), when the scenario has them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub functional: Vec<crate::functional::FunctionalVerdict>,
+    pub functional: Vec<FunctionalVerdict>,
 }
 
 /// Reads every station's log under `logs`.
@@ -294,7 +321,7 @@ pub fn table(s: &Summary) -> String {
         }
     }
     if !s.functional.is_empty() {
-        out.push_str(&crate::functional::table(&s.functional));
+        out.push_str(&functional_table(&s.functional));
     }
     out.push_str("\n| process | CPU s | CPU share | peak RSS MiB |\n|---|---|---|---|\n");
     for (p, u) in &s.processes {
@@ -303,6 +330,29 @@ pub fn table(s: &Summary) -> String {
             u.cpu_s,
             100.0 * u.cpu_share,
             u.max_rss_kib as f64 / 1024.0
+        ));
+    }
+    out
+}
+
+/// The verdicts as a Markdown table in the layout of paper 002 Table 2.17, ours beside.
+pub fn functional_table(verdicts: &[FunctionalVerdict]) -> String {
+    let mut out = String::from(
+        "\n## Functional cases (paper 002 Table 2.17)\n\n| case | name | paper | ours | expected | sent | accepted | rejected | refused | evidence |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for v in verdicts {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            v.case,
+            v.title,
+            v.paper,
+            if v.passed { "passed" } else { "FAILED" },
+            v.expected,
+            v.sent,
+            v.accepted,
+            v.rejected,
+            v.refused.values().sum::<u64>(),
+            v.evidence.replace('|', "/")
         ));
     }
     out

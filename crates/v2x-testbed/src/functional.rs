@@ -23,8 +23,8 @@
 //! from the long-term (enrolment) certificate, so the authority above the ticket is what
 //! the CAM permission must be compatible with.
 
-use crate::analysis::{CaseStats, Summary};
-use crate::credentials::{TicketSet, Trust};
+use crate::analysis::{CaseStats, FunctionalVerdict, Summary};
+use crate::credentials::{TicketInfo, TicketSet, Trust};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -174,15 +174,6 @@ impl FunctionalGroup {
     }
 }
 
-/// One ticket of a functional sender, as a receiver sees it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct TicketInfo {
-    /// Certificate HashedId8, hex (the receiver's `sender` column).
-    pub id: String,
-    /// Whether the ticket permits CAM.
-    pub cam: bool,
-}
-
 /// What the orchestrator knows of a functional sender when judging it.
 #[derive(Debug, Clone)]
 pub struct FunctionalStation {
@@ -193,32 +184,6 @@ pub struct FunctionalStation {
     pub tickets: Vec<TicketInfo>,
     /// The receivers it sends to.
     pub receivers: Vec<String>,
-}
-
-/// The verdict of one case at the end of a run.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct FunctionalVerdict {
-    pub case: String,
-    pub title: String,
-    pub expected: String,
-    /// Paper 002 Table 2.17.
-    pub paper: String,
-    pub passed: bool,
-    /// Why: the counts and reasons that decided it.
-    pub evidence: String,
-    /// Messages sent (one copy per receiver counted once).
-    pub sent: u64,
-    /// Over the case's receivers.
-    pub accepted: u64,
-    pub rejected: u64,
-    pub dropped: u64,
-    pub network_lost: u64,
-    /// Messages SN-ENCAP refused to sign, by reason.
-    pub refused: BTreeMap<String, u64>,
-    /// Reject and drop reasons at the receivers, with counts.
-    pub reasons: BTreeMap<String, u64>,
-    /// Receiver -> the pseudonyms (HashedId8) the accepted messages came under, in order.
-    pub pseudonyms: BTreeMap<String, Vec<String>>,
 }
 
 /// Judges `st`'s case from the run's summary.
@@ -371,29 +336,6 @@ pub fn judge(st: &FunctionalStation, s: &Summary) -> FunctionalVerdict {
         Err(e) => v.evidence = e,
     }
     v
-}
-
-/// The verdicts as a Markdown table in the layout of paper 002 Table 2.17, ours beside.
-pub fn table(verdicts: &[FunctionalVerdict]) -> String {
-    let mut out = String::from(
-        "\n## Functional cases (paper 002 Table 2.17)\n\n| case | name | paper | ours | expected | sent | accepted | rejected | refused | evidence |\n|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for v in verdicts {
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            v.case,
-            v.title,
-            v.paper,
-            if v.passed { "passed" } else { "FAILED" },
-            v.expected,
-            v.sent,
-            v.accepted,
-            v.rejected,
-            v.refused.values().sum::<u64>(),
-            v.evidence.replace('|', "/")
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

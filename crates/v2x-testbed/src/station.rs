@@ -636,9 +636,10 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             deadline_us: cfg.receiver.deadline_ms * 1000,
             emulated_cost: Duration::from_micros(cfg.receiver.emulated_verify_cost_us),
         };
-        let mut beacon = match cfg.beacon {
-            true => Some(Beacon::new(sock.try_clone()?, cfg.number, cfg.payload_len)),
-            false => None,
+        let mut beacon = if cfg.beacon {
+            Some(Beacon::new(sock.try_clone()?, cfg.number, cfg.payload_len))
+        } else {
+            None
         };
         workers.push(std::thread::spawn(move || {
             while let Some(r) = queue.pop() {
