@@ -148,9 +148,14 @@ impl FunctionalCase {
         self == FunctionalCase::HighRate
     }
 
-    /// Station name of the case's sender (and `rx-` + it, of its own receiver).
+    /// Station name of the case's sender.
     pub fn station_name(self) -> String {
         self.code().to_lowercase()
+    }
+
+    /// Station name of the case's own receiver ([`Self::own_receiver`]).
+    pub fn receiver_name(self) -> String {
+        format!("rx-{}", self.station_name())
     }
 }
 

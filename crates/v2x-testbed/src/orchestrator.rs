@@ -371,7 +371,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         .functional
         .iter()
         .filter_map(|f| f.case.own_receiver().map(|t| (f.case, t)))
-        .map(|(case, trust)| Ok((format!("rx-{}", case.station_name()), free_port()?, trust)))
+        .map(|(case, trust)| Ok((case.receiver_name(), free_port()?, trust)))
         .collect::<Result<_, TestbedError>>()?;
     let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
     let base = |name: String, number: u32, role: Role| StationConfig {
@@ -436,7 +436,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         c.rate_hz = g.rate(scenario.rate_hz);
         let mut to = receivers.iter().map(|r| r.0.clone()).collect();
         if g.case.own_receiver().is_some() {
-            let own = format!("rx-{}", g.case.station_name());
+            let own = g.case.receiver_name();
             c.peers = own_receivers.iter().filter(|r| r.0 == own).map(|r| r.1).collect();
             to = vec![own];
         }
