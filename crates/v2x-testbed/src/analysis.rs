@@ -81,8 +81,9 @@ pub struct CaseStats {
     pub last_rejected_us: Option<u64>,
 }
 
-/// F-PSN-01, the receiver's view of one sender (benign or functional case): the pseudonyms (signer ids) its
-/// accepted packets came under, in order, and how often the pseudonym changed.
+/// F-PSN-01, the receiver's view of one sender (benign or functional case): the
+/// pseudonyms (signer ids) its accepted packets came under, in order, and how often the
+/// pseudonym changed.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct PseudonymView {
     pub pseudonyms: Vec<String>,
@@ -131,7 +132,7 @@ pub struct Summary {
     pub duration_s: f64,
     /// receiver -> case -> stats.
     pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
-    /// receiver -> benign sender (payload origin) -> pseudonyms seen.
+    /// receiver -> sender (payload origin; benign and functional cases) -> pseudonyms seen.
     pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
     /// Case -> reason -> messages SN-ENCAP refused to sign (`encap-refused` events).
