@@ -150,6 +150,13 @@ impl Scenario {
         if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
             return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
         }
+        if !self.functional.is_empty() && self.medium.kind != MediumKind::Loopback {
+            return Err(
+                "[[functional]] cases run on loopback (paper 002's lab set-up; their stations have no position or \
+                 namespace): remove them or use medium.kind = \"loopback\""
+                    .into(),
+            );
+        }
         for (i, f) in self.functional.iter().enumerate() {
             let code = f.case.code();
             if !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
@@ -188,13 +195,6 @@ impl Scenario {
             return Err(
                 "[load_plan] and [flood_search] change the number of stations, whose positions medium.kind = \"emulator\" \
                  fixes: run them on loopback"
-                    .into(),
-            );
-        }
-        if !self.functional.is_empty() && self.medium.kind != MediumKind::Loopback {
-            return Err(
-                "[[functional]] cases run on loopback (paper 002's lab set-up; their stations have no position or \
-                 namespace): remove them or use medium.kind = \"loopback\""
                     .into(),
             );
         }
