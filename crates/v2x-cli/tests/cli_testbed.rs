@@ -375,3 +375,114 @@ fn pseudonym_changes_during_the_run_as_the_receiver_sees_them() {
     assert!(view["pseudonyms"].as_array().unwrap().len() >= 3, "{view}");
     assert_eq!(view["accepted"], 35, "{view}");
 }
+
+/// HashedId8 (hex) of ticket `i` of `station` in a run's PKI.
+fn ticket_id(run: &Path, station: &str, i: usize) -> String {
+    let path = run.join(format!("pki/stations/{station}/tickets/at-{i:04}.oer"));
+    let cert = v2x_security::Certificate::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    hex::encode(cert.hashed_id8().0)
+}
+
+/// Paper 002's functional cases (Table 2.17), each checked on what the receivers logged
+/// (not only on the verdict the testbed gives them), and their verdicts beside the paper's.
+#[test]
+fn functional_cases_behave_as_paper_002_expects() {
+    let _one = exclusive();
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(
+        "duration_s = 2.5\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+         [[functional]]\ncase = \"F-SIG-03\"\nrate_hz = 200.0\n",
+    );
+    for case in ["F-SIG-01", "F-SIG-04", "F-SIG-05", "F-SIG-06", "F-SIG-07", "F-CER-02"] {
+        text.push_str(&format!("[[functional]]\ncase = \"{case}\"\n"));
+    }
+    let s = run_scenario(dir.path(), "func", &text);
+    let run = dir.path().join("func");
+    let rx = &s["receivers"]["rx0"];
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+    for case in ["F-SIG-01", "F-SIG-03", "F-SIG-04", "F-SIG-05"] {
+        let c = &rx[case];
+        assert!(n(&c["sent"]) >= 20, "{case}: {c}");
+        assert_eq!(c["accepted"], c["sent"], "{case}: every message accepted: {c}");
+        assert_eq!(n(&c["rejected"]), 0, "{case}: {c}");
+    }
+    // F-SIG-03 alternates CAMs and DENMs: both kinds accepted.
+    let rx_csv = std::fs::read_to_string(run.join("rx.csv")).unwrap();
+    for kind in [",cam", ",denm"] {
+        let accepted = rx_csv
+            .lines()
+            .filter(|l| l.starts_with("rx0,") && l.contains(",accepted,") && l.ends_with(kind))
+            .count();
+        assert!(accepted >= 100, "{kind}: {accepted}");
+    }
+    let verdict = |case: &str| {
+        s["functional"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["case"] == case)
+            .unwrap_or_else(|| panic!("{case}: {}", s["functional"]))
+            .clone()
+    };
+    // F-SIG-04: under the current pseudonym; F-SIG-05: its first ticket lacks CAM, so
+    // SN-ENCAP signed with the next one.
+    assert_eq!(
+        verdict("F-SIG-04")["pseudonyms"]["rx0"],
+        serde_json::json!([ticket_id(&run, "f-sig-04", 0)])
+    );
+    assert_eq!(
+        verdict("F-SIG-05")["pseudonyms"]["rx0"],
+        serde_json::json!([ticket_id(&run, "f-sig-05", 1)])
+    );
+    // F-SIG-06: nothing sent, every CAM refused with its reason.
+    assert!(rx.get("F-SIG-06").is_none_or(|c| n(&c["sent"]) == 0), "{rx}");
+    let refused = &s["refused"]["F-SIG-06"];
+    let (reason, count) = refused.as_object().unwrap().iter().next().unwrap();
+    assert!(reason.contains("permits PSID 36"), "{reason}");
+    assert!(n(count) >= 20, "{refused}");
+    let events = std::fs::read_to_string(run.join("events.csv")).unwrap();
+    assert!(events.contains("f-sig-06,") && events.contains(",encap-refused,F-SIG-06: "));
+    // F-SIG-07: every CAM rejected for the chain's permissions.
+    let c = &rx["F-SIG-07"];
+    assert_eq!(n(&c["accepted"]), 0, "{c}");
+    assert_eq!(c["reasons"]["inconsistent-chain"], c["sent"], "{c}");
+    // F-CER-02: its receiver lacks the AA: rejected untrusted-root, then (AA learnt by
+    // P2PCD) accepted, never the other way round.
+    let c = &s["receivers"]["rx-f-cer-02"]["F-CER-02"];
+    assert!(n(&c["reasons"]["untrusted-root"]) >= 1, "{c}");
+    assert_eq!(c["reasons"].as_object().unwrap().len(), 1, "{c}");
+    assert!(n(&c["accepted"]) + 5 >= n(&c["sent"]), "{c}");
+    assert!(n(&c["first_accepted_us"]) > n(&c["last_rejected_us"]), "{c}");
+    assert!(
+        events.contains("f-cer-02,") && events.contains(",heard,"),
+        "the sender heard its receiver"
+    );
+    // Only F-CER-02's sender sends to its receiver.
+    assert_eq!(s["receivers"]["rx-f-cer-02"].as_object().unwrap().len(), 1);
+    for v in s["functional"].as_array().unwrap() {
+        assert_eq!(v["paper"], "passed");
+        assert_eq!(v["passed"], true, "{v}");
+    }
+    assert_eq!(s["functional"].as_array().unwrap().len(), 7);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains("Functional cases (paper 002 Table 2.17)") && html.contains("F-CER-02"));
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(report.contains("| F-SIG-07 | Signing a CAM with its-aid-ssp not compatible with the long term certificate | passed | passed |"), "{report}");
+}
+
+#[test]
+fn functional_cases_need_1609_2_and_unknown_names_list_the_valid_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        dir.path(),
+        "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+         [[functional]]\ncase = \"F-SIG-99\"\n",
+    );
+    assert!(err.contains("F-SIG-01") && err.contains("F-CER-02"), "{err}");
+    let err = refused(
+        dir.path(),
+        "duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\nprotocol = \"none\"\n\
+         [[functional]]\ncase = \"F-SIG-05\"\n",
+    );
+    assert!(err.contains("F-SIG-05") && err.contains("ieee1609.2"), "{err}");
+}

@@ -267,6 +267,10 @@ fn medium_mistakes_get_clear_errors() {
              [load_plan]\nsenders = [1]\nrates_hz = [10.0]\n",
             &["[load_plan]", "loopback"][..],
         ),
+        (
+            "[medium]\nkind = \"netns\"\n[[functional]]\ncase = \"F-SIG-05\"\n",
+            &["[[functional]]", "loopback"][..],
+        ),
     ] {
         let path = dir.path().join("bad.toml");
         std::fs::write(&path, format!("{head}{medium}")).unwrap();

@@ -79,6 +79,26 @@ impl PseudonymPool {
         self.active()
     }
 
+    /// Makes the first ticket, from the active one on in pool order (round robin), that is
+    /// valid at `now` and `fits` the active one; false (nothing changed) if none does.
+    /// SN-ENCAP uses it to leave a pseudonym whose permissions lack the message's PSID
+    /// for one that has it (PRESERVE F-SIG-05).
+    pub fn activate_first(&mut self, now: TaiTime, fits: impl Fn(&Credentials) -> bool) -> bool {
+        let n = self.tickets.len();
+        for step in 0..n {
+            let i = (self.active + step) % n;
+            let t = &self.tickets[i];
+            if t.certificate.validity().contains(now) && fits(t) {
+                if i != self.active {
+                    self.active = i;
+                    self.activated_at = Some(now);
+                }
+                return true;
+            }
+        }
+        false
+    }
+
     /// Rotates if the rotation interval elapsed or the active ticket is not valid at
     /// `now`; returns true when the ticket changed.
     pub fn maybe_rotate(&mut self, now: TaiTime) -> bool {

@@ -149,3 +149,48 @@ fn a_pki_issues_no_ticket_that_is_already_over() {
     spec.insecure_allow_expired = true;
     assert!(p.issue_tickets("car", 1, &spec).is_ok());
 }
+
+/// PRESERVE F-SIG-05 / F-SIG-06: a pool whose active pseudonym lacks the message's PSID
+/// signs with the next one that has it; with none that has it, nothing is signed and the
+/// refusal names the PSID.
+#[test]
+fn a_pool_leaves_a_pseudonym_without_the_psid_and_refuses_when_none_has_it() {
+    let fx = pki();
+    let hour = Duration::from_secs(3600);
+    let start = fx.now.saturating_sub(hour);
+    let denm_only = fx
+        .ticket_with(&[AppPermission::new(ItsAid::DENM, None)], start, 2 * hour, None)
+        .unwrap();
+    let cam = cam_ticket(&fx, start, 2 * hour);
+    let cam_id = cam.certificate.hashed_id8();
+    let mut s = fx.pool_sender(vec![denm_only.clone(), cam]).unwrap();
+    assert_eq!(
+        s.signing_certificate().unwrap().hashed_id8(),
+        denm_only.certificate.hashed_id8()
+    );
+    let m = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
+    assert_eq!(s.signing_certificate().unwrap().hashed_id8(), cam_id);
+    assert!(
+        m.signer_was_certificate,
+        "the first CAM under the new pseudonym carries it"
+    );
+    let d = fx.receiver().decap_at(&m.bytes, fx.now).unwrap();
+    assert_eq!(d.signer.unwrap().hashed_id8(), cam_id);
+
+    let mut none = fx.pool_sender(vec![denm_only.clone(), denm_only]).unwrap();
+    let e = none.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            EncapError::NoPseudonymPermits {
+                psid: ItsAid::CAM,
+                pseudonyms: 2
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("permits PSID"), "{e}");
+    // The named lab option still signs outside the permissions with the active ticket.
+    none.encap_policy_mut().insecure_sign_outside_permissions = true;
+    assert!(none.encap(&EncapRequest::cam(b"cam").at(fx.now)).is_ok());
+}

@@ -8,7 +8,10 @@
 //! rejected), or lost in the network (never read from the socket). The three add up to
 //! what was sent — `consistent` in the summary checks it.
 
-use crate::log::{read_rows, EventRecord, RxRecord, TxRecord, EVENTS_FILE, RX_FILE, TX_FILE};
+use crate::log::{
+    read_rows, EventRecord, RxRecord, TxRecord, EVENTS_FILE, EVENT_LISTENING, EVENT_PEERS, EVENT_REFUSED, RX_FILE,
+    TX_FILE,
+};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -70,15 +73,49 @@ pub struct CaseStats {
     pub verify: Latency,
     /// sent = accepted + rejected + dropped + network_lost.
     pub consistent: bool,
+    /// Receive time of the first accepted and of the last rejected packet, TAI µs (the
+    /// order F-CER-02 checks: rejected until the missing CA is learnt, accepted after).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_accepted_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_rejected_us: Option<u64>,
 }
 
-/// F-PSN-01, the receiver's view of one benign sender: the pseudonyms (signer ids) its
-/// accepted packets came under, in order, and how often the pseudonym changed.
+/// F-PSN-01, the receiver's view of one sender (benign or functional case): the
+/// pseudonyms (signer ids) its accepted packets came under, in order, and how often the
+/// pseudonym changed.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct PseudonymView {
     pub pseudonyms: Vec<String>,
     pub changes: u32,
     pub accepted: u64,
+}
+
+/// The verdict of one functional case of paper 002 at the end of a run
+/// ([`crate::functional::judge`]).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FunctionalVerdict {
+    pub case: String,
+    pub title: String,
+    pub expected: String,
+    /// Paper 002 Table 2.17.
+    pub paper: String,
+    pub passed: bool,
+    /// Why: the counts and reasons that decided it.
+    pub evidence: String,
+    /// Messages sent (one copy per receiver counted once).
+    pub sent: u64,
+    /// Over the case's receivers.
+    pub accepted: u64,
+    pub rejected: u64,
+    pub dropped: u64,
+    pub network_lost: u64,
+    /// Messages SN-ENCAP refused to sign, by reason.
+    pub refused: BTreeMap<String, u64>,
+    /// Reject and drop reasons at the receivers, with counts.
+    pub reasons: BTreeMap<String, u64>,
+    /// Receiver -> the pseudonyms (HashedId8) the accepted messages came under, in order.
+    pub pseudonyms: BTreeMap<String, Vec<String>>,
 }
 
 /// A station process's resource use.
@@ -95,18 +132,28 @@ pub struct Summary {
     pub duration_s: f64,
     /// receiver -> case -> stats.
     pub receivers: BTreeMap<String, BTreeMap<String, CaseStats>>,
-    /// receiver -> benign sender (payload origin) -> pseudonyms seen.
+    /// receiver -> sender (payload origin; benign and functional cases) -> pseudonyms seen.
     pub pseudonyms: BTreeMap<String, BTreeMap<u32, PseudonymView>>,
     pub processes: BTreeMap<String, Usage>,
     /// Per (sender, receiver) link through the channel emulator (empty on loopback).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<crate::medium::LinkStats>,
+    /// Case -> reason -> messages SN-ENCAP refused to sign (`encap-refused` events).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub refused: BTreeMap<String, BTreeMap<String, u64>>,
+    /// The functional cases' verdicts ([`crate::functional`]), when the scenario has them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub functional: Vec<FunctionalVerdict>,
 }
 
 /// Reads every station's log under `logs`.
 pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
     let mut tx: Vec<TxRecord> = Vec::new();
     let mut rx: Vec<RxRecord> = Vec::new();
+    // Who sends to whom: a sender's `peers` event lists the receiver addresses it sends
+    // to, a receiver's `listening` event its own (a sender without one sends to all).
+    let mut addresses: HashMap<String, String> = HashMap::new();
+    let mut peers: HashMap<String, Vec<String>> = HashMap::new();
     let mut summary = Summary {
         duration_s,
         ..Summary::default()
@@ -119,10 +166,28 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
         tx.extend(read_rows::<TxRecord>(&dir.join(TX_FILE)).unwrap_or_default());
         rx.extend(read_rows::<RxRecord>(&dir.join(RX_FILE)).unwrap_or_default());
         for e in read_rows::<EventRecord>(&dir.join(EVENTS_FILE)).unwrap_or_default() {
-            if e.event == "usage" {
-                summary
-                    .processes
-                    .insert(e.station.clone(), parse_usage(&e.detail, duration_s));
+            match e.event.as_str() {
+                "usage" => {
+                    summary
+                        .processes
+                        .insert(e.station.clone(), parse_usage(&e.detail, duration_s));
+                }
+                EVENT_REFUSED => {
+                    let (case, reason) = e.detail.split_once(": ").unwrap_or(("", e.detail.as_str()));
+                    *summary
+                        .refused
+                        .entry(case.to_string())
+                        .or_default()
+                        .entry(reason.to_string())
+                        .or_default() += 1;
+                }
+                EVENT_LISTENING => {
+                    addresses.insert(e.station.clone(), e.detail.clone());
+                }
+                EVENT_PEERS => {
+                    peers.insert(e.station.clone(), e.detail.split(' ').map(String::from).collect());
+                }
+                _ => {}
             }
         }
     }
@@ -146,7 +211,11 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         let mut views: BTreeMap<u32, PseudonymView> = BTreeMap::new();
         let mut current: HashMap<u32, String> = HashMap::new();
-        for t in tx.iter().filter(|t| !t.kind.is_empty()) {
+        let addressed = |t: &TxRecord| match (peers.get(&t.station), addresses.get(station)) {
+            (Some(p), Some(a)) => p.contains(a),
+            _ => true,
+        };
+        for t in tx.iter().filter(|t| !t.kind.is_empty() && addressed(t)) {
             cases.entry(t.case.clone()).or_default().sent += u64::from(t.copies.min(1));
         }
         for r in rx.iter().filter(|r| r.station == station) {
@@ -163,7 +232,8 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
             match r.verdict.as_str() {
                 "accepted" => {
                     c.accepted += 1;
-                    if t.case == "benign" {
+                    c.first_accepted_us.get_or_insert(r.received_us);
+                    if t.role == "sender" {
                         let v = views.entry(t.origin).or_default();
                         v.accepted += 1;
                         let now = current.entry(t.origin).or_default();
@@ -183,7 +253,10 @@ pub fn analyse(logs: &Path, duration_s: f64) -> std::io::Result<Summary> {
                             .push(end.saturating_sub(t.generated_us));
                     }
                 }
-                "rejected" => c.rejected += 1,
+                "rejected" => {
+                    c.rejected += 1;
+                    c.last_rejected_us = Some(r.received_us);
+                }
                 "dropped" => c.dropped += 1,
                 _ => {}
             }
@@ -251,6 +324,9 @@ pub fn table(s: &Summary) -> String {
             ));
         }
     }
+    if !s.functional.is_empty() {
+        out.push_str(&functional_table(&s.functional));
+    }
     out.push_str("\n| process | CPU s | CPU share | peak RSS MiB |\n|---|---|---|---|\n");
     for (p, u) in &s.processes {
         out.push_str(&format!(
@@ -261,6 +337,29 @@ pub fn table(s: &Summary) -> String {
         ));
     }
     out + &crate::medium::links_table(&s.links)
+}
+
+/// The verdicts as a Markdown table in the layout of paper 002 Table 2.17, ours beside.
+pub fn functional_table(verdicts: &[FunctionalVerdict]) -> String {
+    let mut out = String::from(
+        "\n## Functional cases (paper 002 Table 2.17)\n\n| case | name | paper | ours | expected | sent | accepted | rejected | refused | evidence |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for v in verdicts {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            v.case,
+            v.title,
+            v.paper,
+            if v.passed { "passed" } else { "FAILED" },
+            v.expected,
+            v.sent,
+            v.accepted,
+            v.rejected,
+            v.refused.values().sum::<u64>(),
+            v.evidence.replace('|', "/")
+        ));
+    }
+    out
 }
 
 /// Every station's log rows as one table, CSV text with a header.

@@ -190,6 +190,29 @@ fn issue_from_restricted_aa(pki: &Pki, station: &str, count: usize, validity: Du
     Ok(())
 }
 
+/// One ticket of a station, as a receiver sees it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TicketInfo {
+    /// Certificate HashedId8, hex (the receiver's `sender` column).
+    pub id: String,
+    /// Whether the ticket permits CAM.
+    pub cam: bool,
+}
+
+/// `station`'s 1609.2 tickets in pool order, as a receiver names them (HashedId8, hex),
+/// and whether each permits CAM (the functional cases' verdicts).
+pub fn ticket_infos(pki: &Pki, station: &str) -> Result<Vec<TicketInfo>, CredentialError> {
+    Ok(pki
+        .pseudonyms(station)?
+        .tickets()
+        .iter()
+        .map(|t| TicketInfo {
+            id: hex::encode(t.certificate.hashed_id8().0),
+            cam: t.certificate.permission_for(PSID_CAM).is_some(),
+        })
+        .collect())
+}
+
 /// The v1.2.1 credentials beside the PKI (created on first use) with a ticket for
 /// `station` (expired for [`TicketSet::Expired`]).
 pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), CredentialError> {
@@ -356,7 +379,16 @@ impl StationCredentials {
     fn trust_store(&self) -> Result<TrustStore, CredentialError> {
         let pki = self.pki()?;
         match self.options.trust {
-            Trust::Full => Ok(pki.trust_store()?),
+            Trust::Full => {
+                let mut store = pki.trust_store()?;
+                if let Some(aa) = self.restricted_aa()? {
+                    // F-SIG-07's issuer is known, so that its tickets are judged on what
+                    // the chain grants (`inconsistent-chain`), not on an unknown issuer.
+                    // Known is not trusted: every link is verified up to the root.
+                    store.add_ca_certificate(aa);
+                }
+                Ok(store)
+            }
             Trust::WithoutAa => {
                 let mut store = TrustStore::new();
                 store
@@ -368,15 +400,28 @@ impl StationCredentials {
         }
     }
 
+    /// F-SIG-07's AA (issue permissions without CAM), when the PKI has one.
+    fn restricted_aa(&self) -> Result<Option<v2x_security::CertRef>, CredentialError> {
+        let path = self
+            .pki()?
+            .dir()
+            .join(TESTBED_SUBDIR)
+            .join(RESTRICTED_AA)
+            .join("cert.oer");
+        if !path.exists() {
+            return Ok(None);
+        }
+        Ok(Some(v2x_security::pki_store::read_certificate(&path)?))
+    }
+
     fn entity(&self) -> Result<SecurityEntity, CredentialError> {
         let pki = self.pki()?;
         let mut pool: PseudonymPool = pki.pseudonyms(&self.name)?;
         pool.rotation_interval = self.options.pseudonym_change;
         let mut chain = vec![pki.aa().certificate.clone(), pki.root().certificate.clone()];
-        let restricted = pki.dir().join(TESTBED_SUBDIR).join(RESTRICTED_AA).join("cert.oer");
-        if restricted.exists() {
+        if let Some(aa) = self.restricted_aa()? {
             // Answer P2PCD requests for the restricted AA too (F-SIG-07's issuer).
-            chain.insert(0, v2x_security::pki_store::read_certificate(&restricted)?);
+            chain.insert(0, aa);
         }
         let mut entity = SecurityEntity::with_pseudonyms(self.trust_store()?, pool, chain);
         if self.options.always_certificate {
@@ -412,13 +457,18 @@ impl StationCredentials {
     /// A new authenticator of this station. Every call gives an independent instance
     /// (own replay windows, caches, key chains) from the same credentials.
     pub fn authenticator(&self) -> Result<Box<dyn Authenticator>, CredentialError> {
+        self.authenticator_with(self.options.profile)
+    }
+
+    /// [`Self::authenticator`] securing with `profile` (1609.2; `None`: the scenario's).
+    pub fn authenticator_with(&self, profile: Option<Dot2Profile>) -> Result<Box<dyn Authenticator>, CredentialError> {
         let id = StationId(self.number);
         Ok(match &self.protocol {
             ProtocolConfig::None(c) => Box::new(NoneStation::new(id, c.clone())),
             ProtocolConfig::Ieee1609Dot2(c) => {
                 let mut c = c.clone();
                 c.time_base = v2x_protocols::dot2::TimeBase::Tai;
-                if let Some(p) = self.options.profile {
+                if let Some(p) = profile {
                     c.profile = p;
                 }
                 if c.profile == Dot2Profile::Cam && self.options.always_certificate {

@@ -736,7 +736,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         station: PROCESS_NAME.into(),
         time_us: crate::clock::now_us(),
         event: "usage".into(),
-        detail: crate::station::usage(),
+        detail: crate::log::usage(),
     });
     logger.finish()?;
     let json = serde_json::to_string_pretty(&air.log).map_err(std::io::Error::other)?;

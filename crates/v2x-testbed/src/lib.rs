@@ -10,6 +10,7 @@ pub mod credentials;
 pub mod defence;
 pub mod emulator;
 pub mod flood;
+pub mod functional;
 pub mod load_plan;
 pub mod log;
 pub mod medium;

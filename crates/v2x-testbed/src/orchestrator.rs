@@ -12,6 +12,7 @@ use crate::analysis::{self, Summary};
 use crate::credentials::{self, TicketSet};
 use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::flood::{self, FloodResult, FloodSearch};
+use crate::functional::{self, FunctionalGroup, FunctionalStation};
 use crate::load_plan::{self, LoadCell, LoadPlan};
 use crate::medium::{self, MediumConfig, MediumKind};
 pub use crate::station::ReceiverOptions;
@@ -57,6 +58,10 @@ pub struct Scenario {
     /// one network namespace per station.
     #[serde(default)]
     pub medium: MediumConfig,
+    /// `[[functional]]`: paper 002's functional cases, one sender each, judged after the
+    /// run ([`crate::functional`]).
+    #[serde(default)]
+    pub functional: Vec<FunctionalGroup>,
 }
 
 fn one() -> u32 {
@@ -144,6 +149,28 @@ impl Scenario {
         }
         if self.receiver.precheck && !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
             return Err("receiver.precheck reads 1609.2 headers: it needs protocol = \"ieee1609.2\"".into());
+        }
+        if !self.functional.is_empty() && self.medium.kind != MediumKind::Loopback {
+            return Err(
+                "[[functional]] cases run on loopback (paper 002's lab set-up; their stations have no position or \
+                 namespace): remove them or use medium.kind = \"loopback\""
+                    .into(),
+            );
+        }
+        for (i, f) in self.functional.iter().enumerate() {
+            let code = f.case.code();
+            if !matches!(self.protocol, ProtocolConfig::Ieee1609Dot2(_)) {
+                return Err(format!(
+                    "functional case {code} is about 1609.2 pseudonyms and chains: it needs protocol = \"ieee1609.2\""
+                ));
+            }
+            let rate = f.rate(self.rate_hz);
+            if !(rate > 0.0 && rate <= 10_000.0) {
+                return Err(format!("functional {code} rate_hz must be in (0, 10000], got {rate}"));
+            }
+            if self.functional[..i].iter().any(|g| g.case == f.case) {
+                return Err(format!("functional case {code} is listed twice"));
+            }
         }
         if let Some(p) = &self.load_plan {
             p.check()?;
@@ -298,6 +325,7 @@ fn run_load_plan(
                 senders,
                 rate_hz,
                 attackers: Vec::new(),
+                functional: Vec::new(),
                 flood_search: None,
                 load_plan: None,
                 ..scenario.clone()
@@ -342,6 +370,7 @@ fn flood_search(
                     count: search.attackers,
                     rate_hz: rate,
                 }],
+                functional: Vec::new(),
                 flood_search: None,
                 load_plan: None,
                 ..scenario.clone()
@@ -407,6 +436,13 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         Some(addr) => vec![addr],
         None => receivers.iter().map(|r| r.1).collect(),
     };
+    // Functional cases with a receiver of their own (F-CER-02): only their sender sends to it.
+    let own_receivers: Vec<(String, SocketAddr, credentials::Trust)> = scenario
+        .functional
+        .iter()
+        .filter_map(|f| f.case.own_receiver().map(|t| (f.case, t)))
+        .map(|(case, trust)| Ok((case.receiver_name(), free_port()?, trust)))
+        .collect::<Result<_, TestbedError>>()?;
     let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
     let base = |name: String, number: u32, role: Role| StationConfig {
         log_dir: out.join("logs").join(&name),
@@ -426,6 +462,9 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         receiver: scenario.receiver.clone(),
         pseudonym_change_s: 0.0,
         parent_pid: Some(std::process::id()),
+        functional: None,
+        trust: credentials::Trust::Full,
+        beacon: false,
     };
     // A sender's or attacker's own address: through the emulator a known one (how the
     // emulator tells who transmits), in a namespace its namespace's, else any.
@@ -441,6 +480,16 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         let mut c = base(name.clone(), number, Role::Receiver);
         c.bind = Some(*addr);
         c.peers.clear();
+        configs.push(c);
+        number += 1;
+    }
+    for (name, addr, trust) in &own_receivers {
+        let mut c = base(name.clone(), number, Role::Receiver);
+        c.bind = Some(*addr);
+        c.peers.clear();
+        c.trust = *trust;
+        // Its own CAMs carry its P2PCD requests for the certificate it misses.
+        c.beacon = true;
         configs.push(c);
         number += 1;
     }
@@ -461,17 +510,41 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
             number += 1;
         }
     }
+    let mut judged: Vec<FunctionalStation> = Vec::new();
+    for g in &scenario.functional {
+        let mut c = base(g.case.station_name(), number, Role::Sender);
+        c.functional = Some(g.case);
+        c.rate_hz = g.rate(scenario.rate_hz);
+        let mut to = receivers.iter().map(|r| r.0.clone()).collect();
+        if g.case.own_receiver().is_some() {
+            let own = g.case.receiver_name();
+            c.peers = own_receivers.iter().filter(|r| r.0 == own).map(|r| r.1).collect();
+            to = vec![own];
+        }
+        judged.push(FunctionalStation {
+            case: g.case,
+            origin: number,
+            tickets: Vec::new(),
+            receivers: to,
+        });
+        configs.push(c);
+        number += 1;
+    }
     for c in &configs {
         // A-CER-03 signs with tickets that expired before the run.
-        let set = match c.attack {
-            Some(Attack::ExpiredCertificate) => TicketSet::Expired,
-            Some(Attack::OutsidePermissions) => TicketSet::CamOnly,
+        let set = match (c.attack, c.functional) {
+            (Some(Attack::ExpiredCertificate), _) => TicketSet::Expired,
+            (Some(Attack::OutsidePermissions), _) => TicketSet::CamOnly,
+            (None, Some(f)) => f.tickets(),
             _ => TicketSet::Standard,
         };
         credentials::issue_tickets(&pki, &c.name, set, 4)?;
         if matches!(scenario.protocol, ProtocolConfig::EtsiV121(_)) {
             credentials::issue_v1_ticket(&pki, &c.name, set)?;
         }
+    }
+    for st in &mut judged {
+        st.tickets = credentials::ticket_infos(&pki, &st.case.station_name())?;
     }
     let cfg_dir = out.join("stations");
     std::fs::create_dir_all(&cfg_dir).map_err(io("creating the station config folder"))?;
@@ -538,6 +611,7 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
             source: std::io::Error::other(e),
         })?;
     }
+    summary.functional = judged.iter().map(|st| functional::judge(st, &summary)).collect();
     analysis::write(&summary, out).map_err(io("writing the report"))?;
     crate::report::write(&summary, "", out).map_err(io("writing report.html"))?;
     analysis::write_tables(&out.join("logs"), out).map_err(io("writing the packet tables"))?;

@@ -71,7 +71,13 @@ pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::P
         .flat_map(|(rx, cases)| {
             cases.iter().map(move |(case, c)| Dot {
                 label: format!("{rx} {case}"),
-                group: usize::from(case != BENIGN),
+                group: if case == BENIGN {
+                    0
+                } else if case.starts_with("F-") {
+                    2
+                } else {
+                    1
+                },
                 value: 100.0 * c.goodput,
                 spread: None,
             })
@@ -82,7 +88,11 @@ pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::P
         x_label: "accepted / sent (%)".into(),
         x_scale: Scale::Linear,
         dots,
-        groups: vec!["benign traffic (goodput)".into(), "attack traffic (should be 0)".into()],
+        groups: vec![
+            "benign traffic (goodput)".into(),
+            "attack traffic (should be 0)".into(),
+            "functional cases (paper 002 Table 2.17)".into(),
+        ],
         note: None,
     };
     Ok(vec![
@@ -158,6 +168,27 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             })
         }),
     );
+    if !s.functional.is_empty() {
+        page.h2("Functional cases (paper 002 Table 2.17)").table(
+            &[
+                "case", "name", "paper", "ours", "expected", "sent", "accepted", "rejected", "refused", "evidence",
+            ],
+            s.functional.iter().map(|v| {
+                vec![
+                    Cell::from(v.case.as_str()),
+                    Cell::from(v.title.as_str()),
+                    Cell::from(v.paper.as_str()),
+                    Cell::from(if v.passed { "passed" } else { "FAILED" }),
+                    Cell::from(v.expected.as_str()),
+                    num(v.sent.to_string()),
+                    num(v.accepted.to_string()),
+                    num(v.rejected.to_string()),
+                    num(v.refused.values().sum::<u64>().to_string()),
+                    Cell::from(v.evidence.as_str()),
+                ]
+            }),
+        );
+    }
     page.h2("Processes").table(
         &["process", "CPU s", "CPU share", "peak RSS MiB"],
         s.processes.iter().map(|(p, u)| {

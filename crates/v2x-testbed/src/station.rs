@@ -12,9 +12,12 @@
 //! stack showed under flooding (paper 002 §4.2). The socket thread applies the enabled
 //! defences (rate limit, `precheck`) before a packet takes a queue slot.
 
-use crate::credentials::{BuildOptions, CredentialError, StationCredentials};
+use crate::credentials::{BuildOptions, CredentialError, StationCredentials, Trust};
 use crate::defence::{Buckets, Header, HeaderReader, KnownSigners, Precheck, Pushed, SignerKey, WorkQueue};
-use crate::log::{digest, digest_hex, EventRecord, Log, Logger, RxRecord, TxRecord};
+use crate::functional::FunctionalCase;
+use crate::log::{
+    digest, digest_hex, EventRecord, Log, Logger, RxRecord, TxRecord, EVENT_LISTENING, EVENT_PEERS, EVENT_REFUSED,
+};
 use crate::payload::{MessageKind, Payload, DEFAULT_PAYLOAD_LEN};
 use serde::{Deserialize, Serialize};
 use std::net::{SocketAddr, UdpSocket};
@@ -162,7 +165,21 @@ pub struct StationConfig {
     /// Exit when this process is gone (the orchestrator): no orphans.
     #[serde(default)]
     pub parent_pid: Option<u32>,
+    /// A sender of one of paper 002's functional cases ([`crate::functional`]).
+    #[serde(default)]
+    pub functional: Option<FunctionalCase>,
+    /// Whose certificates the station trusts (F-CER-02's receiver lacks the AA).
+    #[serde(default)]
+    pub trust: Trust,
+    /// Receivers: each verifier thread also sends its own CAMs (at most [`BEACON_PERIOD`]
+    /// apart) to the sources it verified packets from — on loopback, the stand-in for the
+    /// station's broadcast CAMs, which carry its P2PCD requests (F-CER-02).
+    #[serde(default)]
+    pub beacon: bool,
 }
+
+/// Shortest time between two CAMs of a beaconing receiver's verifier thread (10 Hz).
+pub const BEACON_PERIOD: Duration = Duration::from_millis(100);
 
 fn default_linger() -> f64 {
     1.0
@@ -300,14 +317,15 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
         &cfg.protocol,
         BuildOptions {
             // Attack packets carry the full certificate: the receiver must verify each.
-            always_certificate: cfg.role == Role::Attacker,
+            always_certificate: cfg.role == Role::Attacker
+                || cfg.functional.is_some_and(FunctionalCase::always_certificate),
+            trust: cfg.trust,
             verifier: cfg.receiver.verifier,
             insecure_sign_with_invalid_certificate: cfg.attack == Some(Attack::ExpiredCertificate),
             insecure_sign_outside_permissions: cfg.attack == Some(Attack::OutsidePermissions),
             pseudonym_change: (cfg.pseudonym_change_s > 0.0).then(|| Duration::from_secs_f64(cfg.pseudonym_change_s)),
             // DENM cases are secured with the DENM profile (PSID 37, certificate signer, location).
             profile: (cfg.attack.map(Attack::kind) == Some(MessageKind::Denm)).then_some(Dot2Profile::Denm),
-            ..BuildOptions::default()
         },
     )?;
     let logger = Logger::start(&cfg.log_dir)?;
@@ -327,36 +345,11 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
     if let Err(e) = &result {
         event(&log, &cfg.name, "error", e.to_string());
     }
-    event(&log, &cfg.name, "usage", usage());
+    event(&log, &cfg.name, "usage", crate::log::usage());
     event(&log, &cfg.name, "stop", String::new());
     drop(log);
     logger.finish()?;
     result
-}
-
-/// CPU time (user+system, µs) and peak RSS (KiB) of this process.
-///
-/// Peak RSS is this image's `VmHWM` (/proc/self/status): `getrusage`'s `ru_maxrss` keeps
-/// the high-water mark of the forked orchestrator from before `exec`, so every station
-/// started by a large orchestrator would report at least its size.
-pub(crate) fn usage() -> String {
-    match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
-        Ok(u) => {
-            let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
-            let peak = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| vm_hwm_kib(&s))
-                .unwrap_or(u.max_rss() as u64);
-            format!("cpu_us={} maxrss_kib={peak}", us(u.user_time()) + us(u.system_time()))
-        }
-        Err(e) => format!("getrusage failed: {e}"),
-    }
-}
-
-/// `VmHWM:   12345 kB` of a /proc/PID/status text.
-fn vm_hwm_kib(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Stops the station when the orchestrator is gone (re-parented) or on SIGTERM/SIGINT.
@@ -376,17 +369,28 @@ fn watch_parent(parent: Option<u32>, stop: Arc<AtomicBool>) {
 
 fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &AtomicBool) -> Result<(), StationError> {
     let mut auth = creds.authenticator()?;
+    // F-SIG-03 alternates CAMs and DENMs: the DENMs are secured with the DENM profile.
+    let mut denm_auth = match cfg.functional {
+        Some(f) if f.sends_denms() => Some(creds.authenticator_with(Some(Dot2Profile::Denm))?),
+        _ => None,
+    };
     // Through the channel emulator or in a network namespace a sender binds its assigned
     // address (how the emulator knows who transmits; its namespace's); else any port.
     let sock = match cfg.bind {
         Some(addr) => UdpSocket::bind(addr)?,
         None => UdpSocket::bind("127.0.0.1:0")?,
     };
-    let kind = cfg.attack.map(Attack::kind).unwrap_or(MessageKind::Cam);
-    let case = cfg
-        .attack
-        .map(|a| a.code().to_string())
-        .unwrap_or_else(|| "benign".into());
+    let listens = cfg.functional.is_some_and(FunctionalCase::listens);
+    if listens {
+        sock.set_nonblocking(true)?;
+    }
+    let peers: Vec<String> = cfg.peers.iter().map(|p| p.to_string()).collect();
+    event(log, &cfg.name, EVENT_PEERS, peers.join(" "));
+    let case = match (cfg.attack, cfg.functional) {
+        (Some(a), _) => a.code().to_string(),
+        (None, Some(f)) => f.code().to_string(),
+        (None, None) => "benign".into(),
+    };
     let role = if cfg.role == Role::Attacker {
         "attacker"
     } else {
@@ -405,6 +409,8 @@ fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &Atomi
     // Each station starts at its own phase inside the period (as unsynchronised OBUs do).
     let phase = (u64::from(cfg.number) * 7919) % period_us.max(1);
     let mut replays: std::collections::VecDeque<(u64, Vec<u8>, u64)> = Default::default();
+    let mut buf = vec![0u8; 65_536];
+    let kind = cfg.attack.map(Attack::kind).unwrap_or(MessageKind::Cam);
     let mut counter = 0u64;
     let mut next = start + phase;
     while !stop.load(Ordering::Relaxed) {
@@ -438,6 +444,13 @@ fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &Atomi
             next = replays.front().map(|r| r.0).unwrap_or(now);
             continue;
         }
+        if listens {
+            hear(&sock, auth.as_mut(), &mut buf, log, &cfg.name);
+        }
+        let (kind, auth) = match denm_auth.as_mut() {
+            Some(denm) if counter % 2 == 1 => (MessageKind::Denm, denm),
+            _ => (kind, &mut auth),
+        };
         let payload = Payload {
             kind,
             origin: cfg.number,
@@ -451,9 +464,17 @@ fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &Atomi
             crate::clock::now()
         };
         let t0 = std::time::Instant::now();
-        let packets = auth
-            .encap(&payload, generated)
-            .map_err(|e| StationError::Encap(e.to_string()))?;
+        let packets = match auth.encap(&payload, generated) {
+            Ok(p) => p,
+            // A functional case's refusal is its outcome (F-SIG-06): logged, nothing sent.
+            Err(e) if cfg.functional.is_some() => {
+                event(log, &cfg.name, EVENT_REFUSED, format!("{case}: {e}"));
+                counter += 1;
+                next += period_us;
+                continue;
+            }
+            Err(e) => return Err(StationError::Encap(e.to_string())),
+        };
         let encap_ns = t0.elapsed().as_nanos() as u64;
         for p in packets {
             let mut bytes = p.bytes;
@@ -510,6 +531,21 @@ fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &Atomi
     Ok(())
 }
 
+/// Reads what reached a sender's socket (non-blocking) and verifies it with the sender's
+/// own authenticator: how it hears the P2PCD requests in its neighbours' CAMs (and
+/// answers them in its next CAM).
+fn hear(sock: &UdpSocket, auth: &mut dyn Authenticator, buf: &mut [u8], log: &Log, name: &str) {
+    while let Ok((n, src)) = sock.recv_from(buf) {
+        let out = auth.decap(&buf[..n], crate::clock::now());
+        let verdict = match &out.outcome {
+            DecapOutcome::Rejected(r) => format!("rejected {}", r.reason.code()),
+            DecapOutcome::Accepted(_) => "accepted".into(),
+            _ => "other".into(),
+        };
+        event(log, name, "heard", format!("{src}: {verdict}"));
+    }
+}
+
 fn packet_name(k: PacketKind) -> String {
     match k {
         PacketKind::Data => "data".into(),
@@ -560,6 +596,7 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
         }
     };
     let sock = UdpSocket::bind(bind)?;
+    event(log, &cfg.name, EVENT_LISTENING, bind.to_string());
     // A large receive buffer: the kernel, not our queue, should be the last resort.
     let _ = nix::sys::socket::setsockopt(&sock, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
     sock.set_read_timeout(Some(Duration::from_millis(50)))?;
@@ -581,11 +618,21 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
             deadline_us: cfg.receiver.deadline_ms * 1000,
             emulated_cost: Duration::from_micros(cfg.receiver.emulated_verify_cost_us),
         };
+        let mut beacon = if cfg.beacon {
+            Some(Beacon::new(sock.try_clone()?, cfg.number, cfg.payload_len))
+        } else {
+            None
+        };
         workers.push(std::thread::spawn(move || {
             while let Some(r) = queue.pop() {
                 let signer = r.signer.clone();
+                let src = r.src;
                 if verify(&name, w as u32, auth.as_mut(), r, limits, &log) {
                     known.insert(signer);
+                }
+                if let Some(b) = beacon.as_mut() {
+                    b.heard(src);
+                    b.maybe_send(auth.as_mut(), &log, &name);
                 }
             }
         }));
@@ -676,6 +723,61 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
         let _ = h.join();
     }
     result
+}
+
+/// The own CAMs of a beaconing receiver's verifier thread ([`StationConfig::beacon`]),
+/// secured with the thread's authenticator — the one whose SN-DECAP queued the P2PCD
+/// requests they carry.
+struct Beacon {
+    sock: UdpSocket,
+    heard: Vec<SocketAddr>,
+    origin: u32,
+    payload_len: usize,
+    counter: u64,
+    last: Option<std::time::Instant>,
+}
+
+impl Beacon {
+    fn new(sock: UdpSocket, origin: u32, payload_len: usize) -> Beacon {
+        Beacon {
+            sock,
+            heard: Vec::new(),
+            origin,
+            payload_len,
+            counter: 0,
+            last: None,
+        }
+    }
+
+    fn heard(&mut self, src: SocketAddr) {
+        if !self.heard.contains(&src) && self.heard.len() < 256 {
+            self.heard.push(src);
+        }
+    }
+
+    fn maybe_send(&mut self, auth: &mut dyn Authenticator, log: &Log, name: &str) {
+        if self.last.is_some_and(|t| t.elapsed() < BEACON_PERIOD) {
+            return;
+        }
+        self.last = Some(std::time::Instant::now());
+        let now = crate::clock::now();
+        let payload = Payload {
+            kind: MessageKind::Cam,
+            origin: self.origin,
+            counter: self.counter,
+            generated_us: now.as_micros(),
+        }
+        .encode(self.payload_len);
+        self.counter += 1;
+        match auth.encap(&payload, now) {
+            Ok(packets) => {
+                for p in packets {
+                    transmit(&self.sock, &self.heard, &p.bytes);
+                }
+            }
+            Err(e) => event(log, name, "beacon-refused", e.to_string()),
+        }
+    }
 }
 
 /// What a verifier thread enforces besides the protocol.
@@ -797,17 +899,6 @@ fn fill_payload(row: &mut RxRecord, payload: &[u8]) {
 mod tests {
     use super::*;
     use std::collections::HashMap;
-
-    #[test]
-    fn peak_rss_is_read_from_proc_status() {
-        assert_eq!(
-            vm_hwm_kib("Name:\tv2x\nVmPeak:\t  9 kB\nVmHWM:\t   23456 kB\n"),
-            Some(23456)
-        );
-        assert_eq!(vm_hwm_kib("Name:\tv2x\n"), None);
-        let own = vm_hwm_kib(&std::fs::read_to_string("/proc/self/status").unwrap()).unwrap();
-        assert!(own > 0);
-    }
 
     #[test]
     fn attack_cases_use_the_paper_codes() {

@@ -76,6 +76,7 @@ impl Run {
             flood_search: None,
             load_plan: None,
             medium: Default::default(),
+            functional: Vec::new(),
         }
     }
 }

@@ -119,6 +119,9 @@ pub enum EncapError {
     LocationOutOfRange,
     #[error("the signing certificate does not permit PSID {0}")]
     PsidNotPermitted(ItsAid),
+    /// No ticket of the station's pool (valid now) permits the PSID (PRESERVE F-SIG-06).
+    #[error("none of the station's {pseudonyms} pseudonyms permits PSID {psid}: nothing signed")]
+    NoPseudonymPermits { psid: ItsAid, pseudonyms: usize },
     #[error(
         "the signing certificate {certificate} is valid from {start} to {end} (TAI s), not at the generation time {at}"
     )]
@@ -228,8 +231,23 @@ impl SecurityEntity {
         req: &EncapRequest<'_>,
         now: TaiTime,
     ) -> Result<(Vec<u8>, bool), EncapError> {
+        let insecure_psid = self.encap_policy.insecure_sign_outside_permissions;
         if let Some(p) = self.pseudonyms.as_mut() {
-            if p.maybe_rotate(now) {
+            let before = p.active().certificate.hashed_id8();
+            p.maybe_rotate(now);
+            // A pseudonym whose permissions lack the PSID is left for the next one that
+            // has it (F-SIG-05); with none, nothing is signed (F-SIG-06).
+            if !insecure_psid
+                && p.len() > 1
+                && p.active().certificate.permission_for(psid).is_none()
+                && !p.activate_first(now, |t| t.certificate.permission_for(psid).is_some())
+            {
+                return Err(EncapError::NoPseudonymPermits {
+                    psid,
+                    pseudonyms: p.len(),
+                });
+            }
+            if p.active().certificate.hashed_id8() != before {
                 self.last_full_certificate = None;
                 self.certificate_due = true;
             }
