@@ -324,20 +324,7 @@ impl Air {
             r.rx_sensitivity_dbm,
             span + 1.0,
         );
-        let ns = |s: f64| (s * 1e9).round() as u64;
-        // As the simulator derives its PHY constants from `[radio]` (engine::Sim::with_observer).
-        let params = PhyParams {
-            noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
-            preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
-            preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
-            detection_ns: ns(r.cca_detection_us * 1e-6),
-            cca: r.cca_model,
-            cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
-            ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
-            sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
-            rate_mbps: r.data_rate_mbps,
-            model: r.reception_model,
-        };
+        let params = PhyParams::from_radio(r);
         let mut log = ChannelLog::default();
         for a in &stations {
             for b in stations.iter().filter(|b| b.receives && b.name != a.name) {
@@ -362,7 +349,7 @@ impl Air {
             busy_until: vec![0; n],
             carrier_sense: model.carrier_sense,
             macs: Macs::new(n),
-            mac_params: mac_params(&model.mac),
+            mac_params: MacParams::from_config(&model.mac),
             ac: model.access_category.index(),
             backoff_rng: rand_chacha::ChaCha8Rng::seed_from_u64(model.seed),
             frames: BTreeMap::new(),
@@ -589,23 +576,6 @@ impl Air {
 }
 
 /// The MAC's timing as the simulator derives it from `[mac]` (engine::Sim::with_observer).
-fn mac_params(m: &MacConfig) -> MacParams {
-    let ns = |s: f64| (s * 1e9).round() as u64;
-    MacParams {
-        slot_ns: ns(m.slot_us * 1e-6),
-        sifs_ns: ns(m.sifs_us * 1e-6),
-        idle_access: m.idle_access,
-        // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
-        eifs_extra_ns: if m.use_eifs {
-            ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
-        } else {
-            0
-        },
-        queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
-        queue_capacity: m.queue_capacity_packets as usize,
-    }
-}
-
 pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }

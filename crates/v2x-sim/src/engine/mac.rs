@@ -6,7 +6,7 @@
 //! transmits as well). The engine schedules the access times it returns and tells it when
 //! the medium turns busy (from which instant) or idle.
 
-use crate::scenario::{AccessCategory, IdleAccess};
+use crate::scenario::{AccessCategory, IdleAccess, MacConfig};
 use rand::Rng;
 use std::collections::VecDeque;
 
@@ -32,6 +32,25 @@ pub struct MacParams {
 }
 
 impl MacParams {
+    /// The timing and limits of a `[mac]` table: the simulator's, and the testbed's
+    /// channel emulator's.
+    pub fn from_config(m: &MacConfig) -> MacParams {
+        let ns = super::ns;
+        MacParams {
+            slot_ns: ns(m.slot_us * 1e-6),
+            sifs_ns: ns(m.sifs_us * 1e-6),
+            idle_access: m.idle_access,
+            // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
+            eifs_extra_ns: if m.use_eifs {
+                ns(m.sifs_us * 1e-6) + crate::phy::airtime_ns(14, 3.0)
+            } else {
+                0
+            },
+            queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
+            queue_capacity: m.queue_capacity_packets as usize,
+        }
+    }
+
     /// (AIFS, CWmin) of an access category.
     fn timing(&self, ac: usize) -> (u64, u32) {
         let (aifsn, cw) = ACS[ac].parameters();

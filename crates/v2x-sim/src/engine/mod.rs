@@ -374,31 +374,8 @@ impl<'a, O: Observer> Sim<'a, O> {
             receivers_m: cutoff_m.max(sc.metrics.max_distance_m),
             mac_overhead: m.mac_overhead_bytes,
             max_distance_m: sc.metrics.max_distance_m,
-            phy: PhyParams {
-                noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
-                preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
-                preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
-                detection_ns: ns(r.cca_detection_us * 1e-6),
-                cca: r.cca_model,
-                cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
-                ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
-                sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
-                rate_mbps: r.data_rate_mbps,
-                model: r.reception_model,
-            },
-            mac: MacParams {
-                slot_ns: ns(m.slot_us * 1e-6),
-                sifs_ns: ns(m.sifs_us * 1e-6),
-                idle_access: m.idle_access,
-                // EIFS - DIFS = SIFS + ACK airtime at the lowest rate (14-byte ACK at 3 Mb/s).
-                eifs_extra_ns: if m.use_eifs {
-                    ns(m.sifs_us * 1e-6) + phy::airtime_ns(14, 3.0)
-                } else {
-                    0
-                },
-                queue_max_delay_ns: ns(m.queue_max_delay_ms / 1000.0),
-                queue_capacity: m.queue_capacity_packets as usize,
-            },
+            phy: PhyParams::from_radio(r),
+            mac: MacParams::from_config(m),
         };
         let link = LinkBudget::new(
             &path_loss,

@@ -21,9 +21,10 @@
 //! the next call for this radio (the energy cannot change in between without a call), so
 //! they cost no event.
 
+use crate::channel;
 use crate::keyed_rng::{Draw, StationDice};
 use crate::phy::{self, ChunkErrors, Field};
-use crate::scenario::{CcaModel, ReceptionModel};
+use crate::scenario::{CcaModel, RadioConfig, ReceptionModel};
 
 /// Run-wide PHY constants (linear powers in mW).
 #[derive(Debug, Clone)]
@@ -44,6 +45,25 @@ pub struct PhyParams {
     pub sinr_threshold: f64,
     pub rate_mbps: f64,
     pub model: ReceptionModel,
+}
+
+impl PhyParams {
+    /// The constants of a `[radio]` table: the simulator's, and the testbed's channel
+    /// emulator's (so both judge a frame alike).
+    pub fn from_radio(r: &RadioConfig) -> PhyParams {
+        PhyParams {
+            noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
+            preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
+            preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
+            detection_ns: super::ns(r.cca_detection_us * 1e-6),
+            cca: r.cca_model,
+            cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
+            ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
+            sinr_threshold: 10f64.powf(r.sinr_threshold_db / 10.0),
+            rate_mbps: r.data_rate_mbps,
+            model: r.reception_model,
+        }
+    }
 }
 
 /// The frame a receiver is detecting or receiving.
