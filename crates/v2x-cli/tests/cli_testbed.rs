@@ -23,10 +23,7 @@ fn three_senders_and_an_invalid_signature_attacker_on_loopback() {
     let _one = exclusive();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let o = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(repo("").join("scenarios/testbed/attack.toml"))
+    let o = common::testbed_command(&repo("").join("scenarios/testbed/attack.toml"), &out)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -91,12 +88,7 @@ fn unsigned_stale_and_expired_certificate_attacks_are_rejected_with_their_reason
     }
     std::fs::write(&scenario, text).unwrap();
     let out = dir.path().join("run");
-    let o = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .output()
-        .unwrap();
+    let o = common::testbed_command(&scenario, &out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
     let rx = &s["receivers"]["rx0"];
@@ -181,12 +173,7 @@ fn run_scenario(dir: &Path, name: &str, text: &str) -> serde_json::Value {
     let scenario = dir.join(format!("{name}.toml"));
     std::fs::write(&scenario, text).unwrap();
     let out = dir.join(name);
-    let o = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .output()
-        .unwrap();
+    let o = common::testbed_command(&scenario, &out).output().unwrap();
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
     assert!(survivors(&out).is_empty(), "orphan stations: {:?}", survivors(&out));
     serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()

@@ -10,10 +10,9 @@
 //! Holm's step-down keeps the family-wise false-alarm rate at 0.1 %.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 mod common;
-use common::{json, p, text, v2x, v2x_command};
+use common::{json, p, text, v2x};
 
 const DISTANCES_M: [f64; 6] = [100.0, 200.0, 300.0, 400.0, 500.0, 600.0];
 const RATE_HZ: f64 = 20.0;
@@ -42,12 +41,7 @@ fn testbed(dir: &Path, radio: &str) -> (Vec<(u64, u64)>, u64) {
     )
     .unwrap();
     let out = dir.join("run");
-    let o = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .output()
-        .unwrap();
+    let o = common::testbed_command(&scenario, &out).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
     // The relay keeps real time: deliveries at the end of their air time, give or take
@@ -215,29 +209,10 @@ fn ctrl_c_stops_the_emulator_and_every_station() {
          [medium]\nkind = \"emulator\"\nsender_distances_m = [50.0, 80.0]\n",
     )
     .unwrap();
-    let out = dir.path().join("run");
-    let mut child = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .spawn()
-        .unwrap();
-    // Wait until the emulator and the three stations run, then Ctrl-C the orchestrator.
-    let t0 = Instant::now();
-    while survivors(&out).len() < 4 {
-        assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", survivors(&out));
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(survivors(&out).iter().any(|c| c.contains("channel-emulator")));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let status = child.wait().unwrap();
-    assert!(!status.success(), "an interrupted run reports failure");
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
+    // Once the emulator and the three stations run, Ctrl-C the orchestrator.
+    common::interrupt_testbed(&scenario, &dir.path().join("run"), 4, survivors, |_, running| {
+        assert!(running.iter().any(|c| c.contains("channel-emulator")), "{running:?}");
+    });
 }
 
 #[test]

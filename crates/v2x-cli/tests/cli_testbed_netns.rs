@@ -4,10 +4,9 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 mod common;
-use common::{text, v2x_command};
+use common::text;
 
 const SCENARIO: &str = "duration_s = 2.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
                         [medium]\nkind = \"netns\"\n";
@@ -61,10 +60,7 @@ fn leftovers(pid: u32) -> Vec<String> {
 /// Runs `v2x testbed` on `scenario` into `out`: the orchestrator's pid (which names its
 /// namespaces), what it printed, and the merged `rx.csv`.
 fn run(scenario: &Path, out: &Path) -> (u32, std::process::Output, String) {
-    let child = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(out)
-        .arg(scenario)
+    let child = common::testbed_command(scenario, out)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -131,28 +127,9 @@ fn ctrl_c_removes_the_namespaces() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = dir.path().join("long.toml");
     std::fs::write(&scenario, SCENARIO.replace("duration_s = 2.0", "duration_s = 60.0")).unwrap();
-    let out = dir.path().join("run");
-    let mut child = v2x_command()
-        .args(["testbed", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&scenario)
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let t0 = Instant::now();
-    while survivors(&out).len() < 3 {
-        assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", survivors(&out));
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(!leftovers(pid).is_empty(), "the run has its namespaces");
-    assert!(Command::new("kill")
-        .args(["-INT", &pid.to_string()])
-        .status()
-        .unwrap()
-        .success());
-    assert!(!child.wait().unwrap().success());
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(survivors(&out).is_empty(), "orphans: {:?}", survivors(&out));
+    let pid = common::interrupt_testbed(&scenario, &dir.path().join("run"), 3, survivors, |pid, _| {
+        assert!(!leftovers(pid).is_empty(), "the run has its namespaces");
+    });
     assert!(leftovers(pid).is_empty(), "left behind: {:?}", leftovers(pid));
 }
 

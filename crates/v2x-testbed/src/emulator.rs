@@ -585,18 +585,7 @@ pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
 pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     std::fs::create_dir_all(&cfg.log_dir)?;
     let stop = Arc::new(AtomicBool::new(false));
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone());
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone());
-    if let Some(parent) = cfg.parent_pid {
-        let stop = stop.clone();
-        std::thread::spawn(move || loop {
-            if std::os::unix::process::parent_id() != parent {
-                stop.store(true, Ordering::SeqCst);
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        });
-    }
+    crate::process::stop_on_signal_or_orphaned(cfg.parent_pid, stop.clone());
     let listen = UdpSocket::bind(cfg.listen)?;
     let _ = nix::sys::socket::setsockopt(&listen, nix::sys::socket::sockopt::RcvBuf, &(8 << 20));
     // One outgoing socket per station: a receiver sees each sender as its own source
@@ -706,7 +695,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         station: PROCESS_NAME.into(),
         time_us: crate::clock::now_us(),
         event: "usage".into(),
-        detail: crate::log::usage(),
+        detail: crate::process::usage(),
     });
     logger.finish()?;
     let json = serde_json::to_string_pretty(&air.log).map_err(std::io::Error::other)?;

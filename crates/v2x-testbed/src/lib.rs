@@ -17,5 +17,6 @@ pub mod medium;
 pub mod netns;
 pub mod orchestrator;
 pub mod payload;
+mod process;
 pub mod report;
 pub mod station;

@@ -292,45 +292,9 @@ pub fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> std::io::Result
     Ok(out)
 }
 
-/// CPU time (user+system, µs) and peak RSS (KiB) of this process.
-///
-/// Peak RSS is this image's `VmHWM` (/proc/self/status): `getrusage`'s `ru_maxrss` keeps
-/// the high-water mark of the forked orchestrator from before `exec`, so every station
-/// started by a large orchestrator would report at least its size.
-pub(crate) fn usage() -> String {
-    match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
-        Ok(u) => {
-            let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
-            let peak = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| vm_hwm_kib(&s))
-                .unwrap_or(u.max_rss() as u64);
-            format!("cpu_us={} maxrss_kib={peak}", us(u.user_time()) + us(u.system_time()))
-        }
-        Err(e) => format!("getrusage failed: {e}"),
-    }
-}
-
-/// `VmHWM:   12345 kB` of a /proc/PID/status text.
-fn vm_hwm_kib(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn peak_rss_is_read_from_proc_status() {
-        assert_eq!(
-            vm_hwm_kib("Name:\tv2x\nVmPeak:\t  9 kB\nVmHWM:\t   23456 kB\n"),
-            Some(23456)
-        );
-        assert_eq!(vm_hwm_kib("Name:\tv2x\n"), None);
-        let own = vm_hwm_kib(&std::fs::read_to_string("/proc/self/status").unwrap()).unwrap();
-        assert!(own > 0);
-    }
 
     fn rx(d: u64) -> RxRecord {
         RxRecord {

@@ -337,7 +337,7 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
         format!("{:?} pid {}", cfg.role, std::process::id()),
     );
     let stop = Arc::new(AtomicBool::new(false));
-    watch_parent(cfg.parent_pid, stop.clone());
+    crate::process::stop_on_signal_or_orphaned(cfg.parent_pid, stop.clone());
     let result = match cfg.role {
         Role::Receiver => receive(cfg, &creds, &log, &stop),
         Role::Sender | Role::Attacker => send(cfg, &creds, &log, &stop),
@@ -345,26 +345,11 @@ pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
     if let Err(e) = &result {
         event(&log, &cfg.name, "error", e.to_string());
     }
-    event(&log, &cfg.name, "usage", crate::log::usage());
+    event(&log, &cfg.name, "usage", crate::process::usage());
     event(&log, &cfg.name, "stop", String::new());
     drop(log);
     logger.finish()?;
     result
-}
-
-/// Stops the station when the orchestrator is gone (re-parented) or on SIGTERM/SIGINT.
-fn watch_parent(parent: Option<u32>, stop: Arc<AtomicBool>) {
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone());
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone());
-    if let Some(parent) = parent {
-        std::thread::spawn(move || loop {
-            if std::os::unix::process::parent_id() != parent {
-                stop.store(true, Ordering::SeqCst);
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        });
-    }
 }
 
 fn send(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &AtomicBool) -> Result<(), StationError> {

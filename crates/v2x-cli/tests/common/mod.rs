@@ -59,3 +59,37 @@ pub fn processes_naming(dir: &Path, markers: &[&str]) -> Vec<String> {
     }
     out
 }
+
+/// `v2x testbed --quiet --out OUT SCENARIO`, to run or spawn.
+pub fn testbed_command(scenario: &Path, out: &Path) -> Command {
+    let mut c = v2x_command();
+    c.args(["testbed", "--quiet", "--out"]).arg(out).arg(scenario);
+    c
+}
+
+/// Spawns a long testbed run, waits until `running(out)` lists at least `processes`,
+/// calls `check(orchestrator pid, running)`, then Ctrl-Cs the orchestrator (SIGINT).
+/// Asserts that it reports failure and leaves nothing `running` lists; returns its pid.
+pub fn interrupt_testbed(
+    scenario: &Path,
+    out: &Path,
+    processes: usize,
+    running: impl Fn(&Path) -> Vec<String>,
+    check: impl FnOnce(u32, &[String]),
+) -> u32 {
+    use std::time::{Duration, Instant};
+    let mut child = testbed_command(scenario, out).spawn().unwrap();
+    let pid = child.id();
+    let t0 = Instant::now();
+    while running(out).len() < processes {
+        assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", running(out));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    check(pid, &running(out));
+    let kill = Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap();
+    assert!(kill.success());
+    assert!(!child.wait().unwrap().success(), "an interrupted run reports failure");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(running(out).is_empty(), "orphans: {:?}", running(out));
+    pid
+}

@@ -35,16 +35,19 @@ const _: () = assert!(std::mem::size_of::<Neighbour>() <= 40);
 /// "Not yet" for the neighbour's times (a real time is below the run's end).
 const NEVER: u64 = u64::MAX;
 
+/// An entry before its first CAM is recorded.
+const UNHEARD: Neighbour = Neighbour {
+    last_rx_ns: NEVER,
+    last_verified_ns: NEVER,
+    last_pos: [0.0; 2],
+    highest_seq: 0,
+    seq_known: false,
+    certificate_known: false,
+};
+
 impl Default for Neighbour {
     fn default() -> Neighbour {
-        Neighbour {
-            last_rx_ns: NEVER,
-            last_verified_ns: NEVER,
-            last_pos: [0.0; 2],
-            highest_seq: 0,
-            seq_known: false,
-            certificate_known: false,
-        }
+        UNHEARD
     }
 }
 
@@ -80,17 +83,7 @@ struct Slot {
     nb: Neighbour,
 }
 
-const FREE_SLOT: Slot = Slot {
-    src: FREE,
-    nb: Neighbour {
-        last_rx_ns: NEVER,
-        last_verified_ns: NEVER,
-        last_pos: [0.0; 2],
-        highest_seq: 0,
-        seq_known: false,
-        certificate_known: false,
-    },
-};
+const FREE_SLOT: Slot = Slot { src: FREE, nb: UNHEARD };
 
 /// Smallest table allocated.
 const MIN_SLOTS: usize = 16;
