@@ -54,7 +54,7 @@ pub struct Decided {
 
 /// Each station's real security service, as one run sees it. The TESLA methods have
 /// defaults for implementations without delayed verification.
-pub trait StationCrypto {
+pub trait StationCrypto: Send {
     /// Station `node` secures CAM `seq`, generated at `now_ns`, for broadcast.
     fn secure_cam(&mut self, node: NodeId, seq: u32, now_ns: u64) -> Result<Secured, String>;
     /// Attacker `node` builds an attack frame of `kind` at `now_ns`: its security bytes.

@@ -16,7 +16,7 @@ impl<O: Observer> Sim<'_, O> {
         if sc.cam.enabled {
             let period = 1.0 / sc.cam.rate_hz;
             for i in 0..self.nodes.len() {
-                if self.nodes[i].rsu && !sc.cam.rsus_send {
+                if self.is_rsu[i] && !sc.cam.rsus_send {
                     continue;
                 }
                 let offset = match sc.cam.start_offsets_s.get(i) {

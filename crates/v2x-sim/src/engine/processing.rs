@@ -204,7 +204,7 @@ impl<O: Observer> Sim<'_, O> {
                 return;
             }
         }
-        if self.nodes[n as usize].rsu {
+        if self.is_rsu[n as usize] {
             if let FrameKind::QueryRequest { id, gen_ns, vehicle } = frame.kind {
                 let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
                 let job = Job::new(

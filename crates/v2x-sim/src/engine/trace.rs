@@ -33,7 +33,7 @@ pub struct CamVerified {
 
 /// Receives the events of one run. Every method defaults to doing nothing.
 #[allow(unused_variables)]
-pub trait Observer {
+pub trait Observer: Send {
     /// One event of the queue was handled.
     fn event(&mut self) {}
     /// A vehicle was on the map for `ns` (channel busy ratio denominator).
