@@ -12,7 +12,8 @@ pub struct EngineConfig {
     /// the runs (variants x replications) executed in parallel. Results are identical for
     /// a seed whatever the count (the channel's random draws are keyed by transmission and
     /// receiver). Default 1: the threads meet twice per transmission (tens of µs of work
-    /// each time), which pays only when the cores are otherwise idle.
+    /// each time), so the other threads poll for work for the whole run and take their
+    /// cores fully; more threads pay only on cores that are otherwise idle.
     pub threads: u32,
 }
 
