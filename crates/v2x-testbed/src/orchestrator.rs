@@ -230,7 +230,23 @@ impl Drop for Children {
     }
 }
 
+/// Loopback ports handed to the stations are drawn from here, below Linux's default
+/// ephemeral range (32768-60999): a port is free when chosen but bound by its station only
+/// later, and meanwhile any other process binding port 0 (another run's sender, a test
+/// running beside this one) could be given it if it were an ephemeral one.
+const RESERVED_PORTS: std::ops::Range<u16> = 20_000..32_000;
+
+/// A loopback port no one holds now, for a station to bind.
 fn free_port() -> Result<SocketAddr, TestbedError> {
+    use rand::Rng;
+    let mut rng = rand::thread_rng();
+    for _ in 0..200 {
+        let port = rng.gen_range(RESERVED_PORTS);
+        if let Ok(s) = UdpSocket::bind(("127.0.0.1", port)) {
+            return s.local_addr().map_err(io("reading a loopback port"));
+        }
+    }
+    // All tried were taken (a machine full of runs): the kernel's choice.
     let s = UdpSocket::bind("127.0.0.1:0").map_err(io("binding a loopback port"))?;
     s.local_addr().map_err(io("reading a loopback port"))
 }
@@ -673,4 +689,20 @@ fn emulator_config(
         log_dir: out.join("logs").join(EMULATOR),
         parent_pid: Some(std::process::id()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stations' ports come from below the ephemeral range, so a process binding port 0
+    /// meanwhile cannot be handed one of them; each is free when handed out.
+    #[test]
+    fn station_ports_are_free_and_outside_the_ephemeral_range() {
+        for _ in 0..20 {
+            let addr = free_port().unwrap();
+            assert!(RESERVED_PORTS.contains(&addr.port()), "{addr}");
+            UdpSocket::bind(addr).unwrap();
+        }
+    }
 }
