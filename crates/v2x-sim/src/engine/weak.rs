@@ -58,22 +58,24 @@ impl Axis {
         }
     }
 
-    /// The cell of `x` (outside a non-wrapping axis: the nearest cell).
-    fn index(&self, x: f64) -> usize {
+    /// `x` from the origin (within one period on a wrapping axis), in cells.
+    fn in_cells(&self, x: f64) -> f64 {
         let u = match self.period {
             Some(p) => (x - self.origin).rem_euclid(p),
             None => x - self.origin,
         };
-        ((u / self.cell).floor().max(0.0) as usize).min(self.cells - 1)
+        u / self.cell
+    }
+
+    /// The cell of `x` (outside a non-wrapping axis: the nearest cell).
+    fn index(&self, x: f64) -> usize {
+        (self.in_cells(x).floor().max(0.0) as usize).min(self.cells - 1)
     }
 
     /// The cell of `x` and where in it `x` lies (0 to 1), or `None` outside a non-wrapping
     /// axis.
     fn cell_and_fraction(&self, x: f64) -> Option<(usize, f64)> {
-        let u = match self.period {
-            Some(p) => (x - self.origin).rem_euclid(p),
-            None => x - self.origin,
-        } / self.cell;
+        let u = self.in_cells(x);
         let i = u.floor();
         (i >= 0.0 && i < self.cells as f64).then_some((i as usize, u - i))
     }
