@@ -43,11 +43,11 @@ use crate::scenario::{AttackKind, Scenario};
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
-use crate::verifier::{Job, Processor};
+use crate::verifier::Processor;
 use mac::{AccessTimer, MacParams, Macs};
 use neighbours::NeighbourTable;
 use parallel::{Buckets, Workers};
-use processing::{TeslaPending, Work};
+use processing::{Service, TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use reception::{PhyParams, Radio};
@@ -179,10 +179,9 @@ enum Event {
         gen: u32,
     },
     TxEnd(usize),
-    ProcDone {
-        node: NodeId,
-        slot: usize,
-    },
+    /// The security processor of a station completes a job that must complete on time
+    /// (see [`processing::Service`]).
+    ProcWake(NodeId),
     RelayGen {
         seq: u32,
     },
@@ -214,6 +213,8 @@ impl Ord for Scheduled {
 struct Node {
     pos: Option<Position>,
     proc: Processor<Work>,
+    /// What `proc` is serving.
+    service: Service,
     cam_seq: u32,
     last_certificate_ns: Option<u64>,
     /// The next CAM carries the certificate: a new station was heard.
@@ -263,9 +264,6 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     link: LinkBudget,
     errors: phy::ChunkErrors,
     grid: SpatialGrid,
-    /// Jobs in service, referenced by `Event::ProcDone` (keeps events small).
-    in_service: Vec<Option<Job<Work>>>,
-    free_service: Vec<usize>,
     nodes: Vec<Node>,
     /// The radio of node i, apart from the rest of its state: every signal touches the
     /// radios of its receivers, so they are packed together (struct of arrays).
@@ -310,6 +308,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     relay: relay::RelayState,
     /// Real security services of the stations (`mode = "real-crypto"`), else `None`.
     crypto: Option<Box<dyn StationCrypto + 'a>>,
+    /// Complete every job of the security processors at an event of its own (for tests:
+    /// the lazy completions of [`processing::Service`] must give the same results).
+    every_completion_on_time: bool,
     trace: O,
 }
 
@@ -385,6 +386,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             .map(|_| Node {
                 pos: None,
                 proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
+                service: Service::default(),
                 cam_seq: 0,
                 last_certificate_ns: None,
                 certificate_due: false,
@@ -434,8 +436,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             link,
             errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             grid,
-            in_service: Vec::new(),
-            free_service: Vec::new(),
             is_rsu: (0..n).map(|i| i >= vehicles).collect(),
             radios: (0..n).map(|_| Radio::default()).collect(),
             macs: Macs::new(n),
@@ -467,6 +467,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             query_id: 0,
             relay: relay::RelayState::default(),
             crypto: None,
+            every_completion_on_time: false,
             trace: make(n),
             p,
         })
@@ -526,6 +527,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             }
         });
         self.now = self.p.end_ns;
+        self.catch_up_all(self.p.end_ns);
         // Close the busy-time accounting of nodes still busy at the end.
         for i in 0..self.nodes.len() {
             if self.radios[i].busy {
@@ -557,11 +559,13 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.schedule(t, Event::Mobility);
             }
             Event::Awareness => {
+                self.catch_up_all(self.now);
                 self.sample_awareness();
                 let t = self.now + ns(self.sc.metrics.awareness_sample_interval_s);
                 self.schedule(t, Event::Awareness);
             }
             Event::NeighbourSweep => {
+                self.catch_up_all(self.now);
                 let before = self.now.saturating_sub(self.neighbour_timeout_ns());
                 for node in &mut self.nodes {
                     node.tesla_pending.retain(|_, p| !p.is_empty());
@@ -572,20 +576,30 @@ impl<'a, O: Observer> Sim<'a, O> {
                 let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
                 self.schedule(t, Event::NeighbourSweep);
             }
-            Event::CamGen(n) => self.cam_gen(n),
-            Event::QueryGen(n) => self.query_gen(n),
-            Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
-            Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
-            Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
+            Event::CamGen(n) => {
+                self.catch_up(n, self.now);
+                self.cam_gen(n)
+            }
+            Event::QueryGen(n) => {
+                self.catch_up(n, self.now);
+                self.query_gen(n)
+            }
+            Event::AttackGen { node, attacker } => {
+                self.catch_up(node, self.now);
+                self.attack_gen(node, attacker)
+            }
+            Event::TeslaKey { node, interval } => {
+                self.catch_up(node, self.now);
+                self.tesla_key_gen(node, interval)
+            }
+            Event::TeslaExpiry { node, src } => {
+                self.catch_up(node, self.now);
+                self.tesla_expiry(node, src)
+            }
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
             Event::RelayGen { seq } => self.relay_gen(seq),
-            Event::ProcDone { node, slot } => {
-                if let Some(job) = self.in_service.get_mut(slot).and_then(Option::take) {
-                    self.free_service.push(slot);
-                    self.proc_done(node, job);
-                }
-            }
+            Event::ProcWake(n) => self.proc_wake(n),
         }
     }
 
@@ -776,11 +790,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 }
             }
         }
-        // The candidates heard individually.
         let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
-        near.retain(|&(j, d)| {
-            j != n && d <= self.p.cutoff_m && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]))
-        });
         let mut arrivals = std::mem::take(&mut self.arrivals);
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
         let is_rsu = &self.is_rsu;
@@ -792,6 +802,14 @@ impl<'a, O: Observer> Sim<'a, O> {
             &mut arrivals,
             |&(j, _)| j as usize,
             &|radio: &mut Radio, &(j, d): &(NodeId, f64)| {
+                // Only the candidates heard individually (the test is part of the parallel
+                // work: it reads each candidate's cell).
+                let individual = j != n
+                    && d <= params.cutoff_m
+                    && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]));
+                if !individual {
+                    return None;
+                }
                 let mw = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading))?;
                 if let Some(field) = weak {
                     let weak_mw = field.mw(node_cell[j as usize]);

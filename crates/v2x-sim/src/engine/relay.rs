@@ -52,6 +52,7 @@ impl<O: Observer> Sim<'_, O> {
             return;
         }
         let now = self.now;
+        self.catch_up(src, now);
         self.relay.seen.insert((src, seq));
         if now >= self.p.warmup_ns {
             self.trace.relay_generated();
