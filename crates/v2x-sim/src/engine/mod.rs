@@ -187,6 +187,21 @@ enum Event {
     },
 }
 
+impl Event {
+    /// The station whose security state (processor, neighbour table, certificate flag) the
+    /// event reads: its processor's completions due by then are applied first (see
+    /// [`processing::Service`]).
+    fn reads_station(&self) -> Option<NodeId> {
+        match *self {
+            Event::CamGen(n) | Event::QueryGen(n) => Some(n),
+            Event::AttackGen { node, .. } | Event::TeslaKey { node, .. } | Event::TeslaExpiry { node, .. } => {
+                Some(node)
+            }
+            _ => None,
+        }
+    }
+}
+
 struct Scheduled {
     t: u64,
     seq: u64,
@@ -552,6 +567,9 @@ impl<'a, O: Observer> Sim<'a, O> {
     }
 
     fn handle(&mut self, ev: Event) {
+        if let Some(n) = ev.reads_station() {
+            self.catch_up(n, self.now);
+        }
         match ev {
             Event::Mobility => {
                 self.update_positions();
@@ -576,26 +594,11 @@ impl<'a, O: Observer> Sim<'a, O> {
                 let t = self.now + NEIGHBOUR_TIMEOUT_NS / 2;
                 self.schedule(t, Event::NeighbourSweep);
             }
-            Event::CamGen(n) => {
-                self.catch_up(n, self.now);
-                self.cam_gen(n)
-            }
-            Event::QueryGen(n) => {
-                self.catch_up(n, self.now);
-                self.query_gen(n)
-            }
-            Event::AttackGen { node, attacker } => {
-                self.catch_up(node, self.now);
-                self.attack_gen(node, attacker)
-            }
-            Event::TeslaKey { node, interval } => {
-                self.catch_up(node, self.now);
-                self.tesla_key_gen(node, interval)
-            }
-            Event::TeslaExpiry { node, src } => {
-                self.catch_up(node, self.now);
-                self.tesla_expiry(node, src)
-            }
+            Event::CamGen(n) => self.cam_gen(n),
+            Event::QueryGen(n) => self.query_gen(n),
+            Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
+            Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
+            Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
             Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
             Event::TxEnd(id) => self.tx_end(id),
             Event::RelayGen { seq } => self.relay_gen(seq),

@@ -44,7 +44,8 @@ pub struct Service {
     first: Option<Job<Work>>,
     /// The others, in the order they started (completions at the same time go in that order).
     more: Vec<Job<Work>>,
-    /// The first end among the jobs, or [`NONE`].
+    /// The first end among the jobs, or [`NONE`] (kept apart: every reception at the
+    /// station reads it).
     next_end: u64,
     /// Jobs in the processor (waiting or running) that must complete on time.
     on_time: u32,
