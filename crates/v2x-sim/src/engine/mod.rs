@@ -46,7 +46,7 @@ use crate::station_crypto::StationCrypto;
 use crate::verifier::Processor;
 use mac::{AccessTimer, MacParams, Macs};
 use neighbours::NeighbourTable;
-use parallel::{Buckets, Workers};
+use parallel::{Buckets, Sharded, Workers};
 use processing::{Service, TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -281,8 +281,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     grid: SpatialGrid,
     nodes: Vec<Node>,
     /// The radio of node i, apart from the rest of its state: every signal touches the
-    /// radios of its receivers, so they are packed together (struct of arrays).
-    radios: Vec<Radio>,
+    /// radios of its receivers, so they are packed together (struct of arrays), in one
+    /// shard per thread.
+    radios: Sharded<Radio>,
     /// The MAC of every node (its busy/idle flags packed apart from its queues).
     macs: Macs<Frame>,
     /// Whether node i is a road side unit, apart from the rest of its state: the loop over
@@ -452,7 +453,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
             grid,
             is_rsu: (0..n).map(|i| i >= vehicles).collect(),
-            radios: (0..n).map(|_| Radio::default()).collect(),
+            radios: Sharded::new(n, 1),
             macs: Macs::new(n),
             nodes,
             positions: Vec::new(),
@@ -499,6 +500,7 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// depend on the count).
     pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
         self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
+        self.radios = Sharded::new(self.nodes.len(), self.workers.shards());
         Ok(self)
     }
 

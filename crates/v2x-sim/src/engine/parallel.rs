@@ -1,10 +1,9 @@
 //! The receivers of one transmission, evaluated on several threads: each receiver's radio
-//! is its own, so the receivers are cut into chunks by id (over the span of ids this
-//! transmission reaches), each receiver goes to its chunk's bucket (in the order given),
-//! and consecutive chunks of about equal work run side by side: the first group on the
-//! calling thread (the event loop), the others on the run's other threads. The results are
-//! then gathered back in the order given, and the draws are keyed by (transmission,
-//! receiver), so the outcome does not depend on how many threads took part.
+//! is its own, and the radios are stored in shards, one per thread ([`Sharded`]); each
+//! receiver goes to its shard's bucket (in the order given), the shards run side by side
+//! (the first on the calling thread, the event loop, the others on the run's other
+//! threads), and the results are gathered back in the order given. The draws are keyed by
+//! (transmission, receiver), so the outcome does not depend on how many threads took part.
 //!
 //! A split is worth tens of microseconds of work, and a transmission starts or ends every
 //! few microseconds of engine time at city scale: waking a sleeping thread (a futex
@@ -20,13 +19,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// more than it saves.
 const PARALLEL_FROM: usize = 64;
 
-/// Chunks per thread: a transmission's receivers crowd into parts of their id span; more
-/// chunks than threads lets work stealing even the load.
-const CHUNKS_PER_THREAD: usize = 8;
-
-/// Groups of receivers per thread (see [`Workers::map`]).
-const GROUPS_PER_THREAD: usize = 3;
-
 /// Polls between two yields of the core to the operating system while idle.
 const POLLS_PER_YIELD: u32 = 64;
 
@@ -39,7 +31,7 @@ pub struct Workers {
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
-/// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per chunk,
+/// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per shard,
 /// the positions (in the input) of its receivers and their results.
 pub struct Buckets<O> {
     chunks: Vec<(Vec<u32>, Vec<O>)>,
@@ -143,12 +135,19 @@ impl Workers {
         }
     }
 
+    /// The shards [`Workers::map`] works on: one per thread.
+    pub fn shards(&self) -> usize {
+        self.pool.as_ref().map_or(1, |pool| pool.current_num_threads())
+    }
+
     /// Replaces `outputs` with `f(&mut items[id(input)], input)` for every input, in input
-    /// order; the ids must be distinct.
+    /// order; the ids must be distinct. Each shard's inputs run on one thread: the first
+    /// shard's on the calling thread, the others on the pool's (a shard not yet taken when
+    /// the calling thread is done is run there too).
     pub fn map<T, I, O, F>(
         &self,
         scratch: &mut Buckets<O>,
-        items: &mut [T],
+        items: &mut Sharded<T>,
         inputs: &[I],
         outputs: &mut Vec<O>,
         id: fn(&I) -> usize,
@@ -160,86 +159,130 @@ impl Workers {
         F: Fn(&mut T, &I) -> O + Sync,
     {
         outputs.clear();
+        let layout = items.layout;
         let pool = match &self.pool {
-            Some(pool) if inputs.len() >= PARALLEL_FROM && !items.is_empty() => pool,
+            Some(pool) if inputs.len() >= PARALLEL_FROM && layout.shards > 1 => pool,
             _ => {
                 outputs.extend(inputs.iter().map(|input| f(&mut items[id(input)], input)));
                 return;
             }
         };
-        let threads = pool.current_num_threads();
-        let chunks = threads * CHUNKS_PER_THREAD;
-        scratch.chunks.resize_with(chunks, Default::default);
-        // Chunks over the ids this call reaches (not over all items): receivers near one
-        // another have nearby ids when the mobility numbers them along the map.
-        let (lo, hi) = inputs.iter().fold((usize::MAX, 0), |(lo, hi), input| {
-            (lo.min(id(input)), hi.max(id(input)))
-        });
-        let size = (hi - lo + 1).div_ceil(chunks);
+        scratch.chunks.resize_with(layout.shards, Default::default);
         for (positions, results) in &mut scratch.chunks {
             positions.clear();
             results.clear();
         }
         for (k, input) in inputs.iter().enumerate() {
-            scratch.chunks[(id(input) - lo) / size].0.push(k as u32);
+            scratch.chunks[layout.slot(id(input)).0].0.push(k as u32);
         }
-        // Consecutive chunks grouped into a few groups per thread, of about equal work; the
-        // calling thread takes the first group, the others go to its deque, from which the
-        // pool's threads steal the oldest while this one, done with its own, takes back the
-        // newest: whoever started late does less.
-        let share = inputs.len().div_ceil(threads * GROUPS_PER_THREAD);
-        let (mut rest_items, mut rest_chunks) = (&mut items[lo..=hi], &mut scratch.chunks[..]);
         pool.in_place_scope(|scope| {
-            let mut first = None;
-            let mut chunk = 0;
-            while !rest_chunks.is_empty() {
-                let (mut take, mut load) = (0, 0);
-                while take < rest_chunks.len() && (load < share || take == 0) {
-                    load += rest_chunks[take].0.len();
-                    take += 1;
+            let mut shards = items.items.chunks_mut(layout.shard_len).zip(&mut scratch.chunks);
+            let first = shards.next();
+            for (shard, chunk) in shards {
+                if !chunk.0.is_empty() {
+                    scope.spawn(move |_| run_shard(shard, chunk, layout, inputs, id, f));
                 }
-                let (group, tail) = std::mem::take(&mut rest_chunks).split_at_mut(take);
-                let cut = (take * size).min(rest_items.len());
-                let (group_items, tail_items) = std::mem::take(&mut rest_items).split_at_mut(cut);
-                let base = lo + chunk * size;
-                if first.is_none() {
-                    first = Some((group_items, group, base));
-                } else if load > 0 {
-                    scope.spawn(move |_| run_group(group_items, group, base, inputs, id, f));
-                }
-                chunk += take;
-                (rest_chunks, rest_items) = (tail, tail_items);
             }
-            if let Some((group_items, group, base)) = first {
-                run_group(group_items, group, base, inputs, id, f);
+            if let Some((shard, chunk)) = first {
+                run_shard(shard, chunk, layout, inputs, id, f);
             }
         });
         scratch.cursor.clear();
-        scratch.cursor.resize(chunks, 0);
+        scratch.cursor.resize(layout.shards, 0);
         for input in inputs {
-            let b = (id(input) - lo) / size;
-            outputs.push(std::mem::take(&mut scratch.chunks[b].1[scratch.cursor[b]]));
-            scratch.cursor[b] += 1;
+            let s = layout.slot(id(input)).0;
+            outputs.push(std::mem::take(&mut scratch.chunks[s].1[scratch.cursor[s]]));
+            scratch.cursor[s] += 1;
         }
     }
 }
 
-/// The receivers of consecutive chunks; `items` starts at node `base`.
-fn run_group<T, I, O, F>(
-    items: &mut [T],
-    chunks: &mut [(Vec<u32>, Vec<O>)],
-    base: usize,
+/// The inputs of one shard; `shard` holds its items.
+fn run_shard<T, I, O, F>(
+    shard: &mut [T],
+    (positions, results): &mut (Vec<u32>, Vec<O>),
+    layout: Layout,
     inputs: &[I],
     id: fn(&I) -> usize,
     f: &F,
 ) where
     F: Fn(&mut T, &I) -> O,
 {
-    for (positions, results) in chunks {
-        results.extend(positions.iter().map(|&k| {
-            let input = &inputs[k as usize];
-            f(&mut items[id(input) - base], input)
-        }));
+    results.extend(positions.iter().map(|&k| {
+        let input = &inputs[k as usize];
+        f(&mut shard[layout.slot(id(input)).1], input)
+    }));
+}
+
+/// Ids per block dealt to the shards (see [`Sharded`]).
+const BLOCK: usize = 8;
+
+/// Where the item of an id lives in a [`Sharded`].
+#[derive(Clone, Copy)]
+struct Layout {
+    shards: usize,
+    /// Items per shard (whole blocks).
+    shard_len: usize,
+}
+
+impl Layout {
+    /// (shard, index within the shard) of an id: its block goes round the shards.
+    fn slot(self, id: usize) -> (usize, usize) {
+        let block = id / BLOCK;
+        let (round, shard) = (block / self.shards, block % self.shards);
+        (shard, round * BLOCK + id % BLOCK)
+    }
+}
+
+/// Items by id (the stations' radios), stored shard by shard for [`Workers::map`]: the ids
+/// are cut into blocks of [`BLOCK`] dealt round the shards, one shard per thread. Nearby
+/// stations have nearby ids, so the receivers of a transmission split about evenly between
+/// the shards; and each item is always worked on by the same thread, so it stays in that
+/// core's cache instead of moving between the cores with every transmission.
+pub struct Sharded<T> {
+    items: Vec<T>,
+    layout: Layout,
+    len: usize,
+}
+
+impl<T: Default> Sharded<T> {
+    /// `len` default items in `shards` shards (at least 1).
+    pub fn new(len: usize, shards: usize) -> Self {
+        let shards = shards.max(1);
+        let shard_len = len.div_ceil(BLOCK * shards) * BLOCK;
+        Sharded {
+            items: (0..shard_len * shards).map(|_| T::default()).collect(),
+            layout: Layout { shards, shard_len },
+            len,
+        }
+    }
+}
+
+impl<T> Sharded<T> {
+    /// Number of ids.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<T> std::ops::Index<usize> for Sharded<T> {
+    type Output = T;
+    fn index(&self, id: usize) -> &T {
+        assert!(id < self.len, "id {id} out of {} items", self.len);
+        let (shard, k) = self.layout.slot(id);
+        &self.items[shard * self.layout.shard_len + k]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Sharded<T> {
+    fn index_mut(&mut self, id: usize) -> &mut T {
+        assert!(id < self.len, "id {id} out of {} items", self.len);
+        let (shard, k) = self.layout.slot(id);
+        &mut self.items[shard * self.layout.shard_len + k]
     }
 }
 
@@ -257,7 +300,7 @@ mod tests {
             // From a thread of the pool (as the event loop calls it) and from outside.
             for inside in [true, false] {
                 let mut scratch = Buckets::default();
-                let mut items = vec![0u32; 5000];
+                let mut items = Sharded::<u32>::new(5000, workers.shards());
                 let mut out = Vec::new();
                 let mut call = || {
                     workers.map(
@@ -277,8 +320,8 @@ mod tests {
                 } else {
                     call();
                 }
-                for (i, &v) in items.iter().enumerate() {
-                    assert_eq!(v, u32::from(i % 3 != 1), "threads {threads}, item {i}");
+                for i in 0..items.len() {
+                    assert_eq!(items[i], u32::from(i % 3 != 1), "threads {threads}, item {i}");
                 }
                 assert_eq!(out.len(), ids.len());
                 assert!(out.iter().zip(&ids).all(|(&o, &i)| o == u64::from(i) * 2));
@@ -289,10 +332,10 @@ mod tests {
     /// A few receivers clustered in ids (as a transmission's neighbours are when the
     /// mobility numbers them along the map) still reach their items once, in order.
     #[test]
-    fn clustered_ids_are_split_over_their_span() {
+    fn clustered_ids_reach_their_items_once() {
         let ids: Vec<u32> = (4000..4200u32).rev().chain(17..19).collect();
         let workers = Workers::new(2).unwrap();
-        let mut items = vec![0u8; 5000];
+        let mut items = Sharded::<u8>::new(5000, 2);
         let mut out = Vec::new();
         workers.run(|| {
             workers.map(
@@ -308,7 +351,38 @@ mod tests {
             )
         });
         assert_eq!(out, ids);
-        assert_eq!(items.iter().map(|&v| usize::from(v)).sum::<usize>(), ids.len());
+        assert_eq!((0..5000).map(|i| usize::from(items[i])).sum::<usize>(), ids.len());
+    }
+
+    /// The shards hold every id once, in blocks dealt round the shards: a run of ids
+    /// splits about evenly between them.
+    #[test]
+    fn sharded_items_are_distinct_and_runs_of_ids_split_evenly() {
+        for (len, shards) in [(0, 2), (1, 1), (5000, 1), (5000, 2), (4999, 3), (17, 4)] {
+            let mut items = Sharded::<usize>::new(len, shards);
+            for i in 0..len {
+                items[i] = i + 1;
+            }
+            let mut seen: Vec<usize> = items.items.iter().copied().filter(|&v| v > 0).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (1..=len).collect::<Vec<_>>(), "len {len}, shards {shards}");
+            assert_eq!(items.items.len() % (BLOCK * shards), 0);
+        }
+        let layout = Sharded::<u8>::new(10_000, 2).layout;
+        let mut per_shard = [0usize; 2];
+        for id in 3000..3400 {
+            per_shard[layout.slot(id).0] += 1;
+        }
+        assert!(per_shard.iter().all(|&c| (190..=210).contains(&c)), "{per_shard:?}");
+    }
+
+    /// An id beyond the items is refused, even where the padding of the last block has a
+    /// slot for it.
+    #[test]
+    #[should_panic(expected = "out of")]
+    fn an_id_beyond_the_items_panics() {
+        let items = Sharded::<u8>::new(5, 2);
+        let _ = items[6];
     }
 
     /// A panic in the event loop stops the polling threads and reaches the caller.
