@@ -32,9 +32,11 @@ pub struct Workers {
 }
 
 /// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per shard,
-/// the positions (in the input) of its receivers and their results.
+/// its receivers (position in the input, index in the shard) and their results; and the
+/// shard of each input, in input order.
 pub struct Buckets<O> {
-    chunks: Vec<(Vec<u32>, Vec<O>)>,
+    chunks: Vec<(Vec<(u32, u32)>, Vec<O>)>,
+    shard_of: Vec<u32>,
     cursor: Vec<usize>,
 }
 
@@ -42,6 +44,7 @@ impl<O> Default for Buckets<O> {
     fn default() -> Self {
         Buckets {
             chunks: Vec::new(),
+            shard_of: Vec::new(),
             cursor: Vec::new(),
         }
     }
@@ -172,25 +175,28 @@ impl Workers {
             positions.clear();
             results.clear();
         }
+        scratch.shard_of.clear();
         for (k, input) in inputs.iter().enumerate() {
-            scratch.chunks[layout.slot(id(input)).0].0.push(k as u32);
+            let (shard, local) = layout.slot(id(input));
+            scratch.chunks[shard].0.push((k as u32, local as u32));
+            scratch.shard_of.push(shard as u32);
         }
         pool.in_place_scope(|scope| {
             let mut shards = items.items.chunks_mut(layout.shard_len).zip(&mut scratch.chunks);
             let first = shards.next();
             for (shard, chunk) in shards {
                 if !chunk.0.is_empty() {
-                    scope.spawn(move |_| run_shard(shard, chunk, layout, inputs, id, f));
+                    scope.spawn(move |_| run_shard(shard, chunk, inputs, f));
                 }
             }
             if let Some((shard, chunk)) = first {
-                run_shard(shard, chunk, layout, inputs, id, f);
+                run_shard(shard, chunk, inputs, f);
             }
         });
         scratch.cursor.clear();
         scratch.cursor.resize(layout.shards, 0);
-        for input in inputs {
-            let s = layout.slot(id(input)).0;
+        for &s in &scratch.shard_of {
+            let s = s as usize;
             outputs.push(std::mem::take(&mut scratch.chunks[s].1[scratch.cursor[s]]));
             scratch.cursor[s] += 1;
         }
@@ -198,20 +204,15 @@ impl Workers {
 }
 
 /// The inputs of one shard; `shard` holds its items.
-fn run_shard<T, I, O, F>(
-    shard: &mut [T],
-    (positions, results): &mut (Vec<u32>, Vec<O>),
-    layout: Layout,
-    inputs: &[I],
-    id: fn(&I) -> usize,
-    f: &F,
-) where
+fn run_shard<T, I, O, F>(shard: &mut [T], (receivers, results): &mut (Vec<(u32, u32)>, Vec<O>), inputs: &[I], f: &F)
+where
     F: Fn(&mut T, &I) -> O,
 {
-    results.extend(positions.iter().map(|&k| {
-        let input = &inputs[k as usize];
-        f(&mut shard[layout.slot(id(input)).1], input)
-    }));
+    results.extend(
+        receivers
+            .iter()
+            .map(|&(k, local)| f(&mut shard[local as usize], &inputs[k as usize])),
+    );
 }
 
 /// Ids per block dealt to the shards (see [`Sharded`]).
@@ -228,6 +229,9 @@ struct Layout {
 impl Layout {
     /// (shard, index within the shard) of an id: its block goes round the shards.
     fn slot(self, id: usize) -> (usize, usize) {
+        if self.shards == 1 {
+            return (0, id);
+        }
         let block = id / BLOCK;
         let (round, shard) = (block / self.shards, block % self.shards);
         (shard, round * BLOCK + id % BLOCK)
