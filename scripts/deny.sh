@@ -26,7 +26,8 @@ deny check licenses bans sources
 db_dir="${CARGO_HOME:-$HOME/.cargo}/advisory-dbs"
 if deny fetch db >/dev/null 2>&1; then
   deny --offline check advisories
-elif [ -n "$(ls -A "$db_dir" 2>/dev/null)" ]; then
+elif ls -d "$db_dir"/*/.git >/dev/null 2>&1; then
+  # A database checked out there (a failed fetch leaves only its lock file behind).
   echo "deny: the RustSec database could not be fetched; checking against the local copy in $db_dir"
   deny --offline check advisories
 elif [ "${V2X_REQUIRE_ADVISORIES:-0}" = 1 ]; then

@@ -35,10 +35,13 @@ pub struct Workers {
 /// its receivers (position in the input, index in the shard) and their results; and the
 /// shard of each input, in input order.
 pub struct Buckets<O> {
-    chunks: Vec<(Vec<(u32, u32)>, Vec<O>)>,
+    chunks: Vec<Bucket<O>>,
     shard_of: Vec<u32>,
     cursor: Vec<usize>,
 }
+
+/// One shard's receivers (position in the input, index in the shard) and their results.
+type Bucket<O> = (Vec<(u32, u32)>, Vec<O>);
 
 impl<O> Default for Buckets<O> {
     fn default() -> Self {
@@ -204,7 +207,7 @@ impl Workers {
 }
 
 /// The inputs of one shard; `shard` holds its items.
-fn run_shard<T, I, O, F>(shard: &mut [T], (receivers, results): &mut (Vec<(u32, u32)>, Vec<O>), inputs: &[I], f: &F)
+fn run_shard<T, I, O, F>(shard: &mut [T], (receivers, results): &mut Bucket<O>, inputs: &[I], f: &F)
 where
     F: Fn(&mut T, &I) -> O,
 {
@@ -239,7 +242,7 @@ impl Layout {
 }
 
 /// Items by id (the stations' radios), stored shard by shard for [`Workers::map`]: the ids
-/// are cut into blocks of [`BLOCK`] dealt round the shards, one shard per thread. Nearby
+/// are cut into blocks of 8 (`BLOCK`) dealt round the shards, one shard per thread. Nearby
 /// stations have nearby ids, so the receivers of a transmission split about evenly between
 /// the shards; and each item is always worked on by the same thread, so it stays in that
 /// core's cache instead of moving between the cores with every transmission.
