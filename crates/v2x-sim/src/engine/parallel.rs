@@ -2,7 +2,7 @@
 //! is its own, and the radios are stored in shards, one per thread ([`Sharded`]); each
 //! receiver goes to its shard's bucket (in the order given), the shards run side by side
 //! (the first on the calling thread, the event loop, the others on the run's other
-//! threads), and the results are gathered back in the order given. The draws are keyed by
+//! threads), and each result is put back at its receiver's place in the order given. The draws are keyed by
 //! (transmission, receiver), so the outcome does not depend on how many threads took part.
 //!
 //! A split is worth tens of microseconds of work, and a transmission starts or ends every
@@ -32,12 +32,9 @@ pub struct Workers {
 }
 
 /// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per shard,
-/// its receivers (position in the input, index in the shard) and their results; and the
-/// shard of each input, in input order.
+/// its receivers (position in the input, index in the shard) and their results.
 pub struct Buckets<O> {
     chunks: Vec<Bucket<O>>,
-    shard_of: Vec<u32>,
-    cursor: Vec<usize>,
 }
 
 /// One shard's receivers (position in the input, index in the shard) and their results.
@@ -45,11 +42,7 @@ type Bucket<O> = (Vec<(u32, u32)>, Vec<O>);
 
 impl<O> Default for Buckets<O> {
     fn default() -> Self {
-        Buckets {
-            chunks: Vec::new(),
-            shard_of: Vec::new(),
-            cursor: Vec::new(),
-        }
+        Buckets { chunks: Vec::new() }
     }
 }
 
@@ -178,11 +171,9 @@ impl Workers {
             positions.clear();
             results.clear();
         }
-        scratch.shard_of.clear();
         for (k, input) in inputs.iter().enumerate() {
             let (shard, local) = layout.slot(id(input));
             scratch.chunks[shard].0.push((k as u32, local as u32));
-            scratch.shard_of.push(shard as u32);
         }
         pool.in_place_scope(|scope| {
             let mut shards = items.items.chunks_mut(layout.shard_len).zip(&mut scratch.chunks);
@@ -196,12 +187,12 @@ impl Workers {
                 run_shard(shard, chunk, inputs, f);
             }
         });
-        scratch.cursor.clear();
-        scratch.cursor.resize(layout.shards, 0);
-        for &s in &scratch.shard_of {
-            let s = s as usize;
-            outputs.push(std::mem::take(&mut scratch.chunks[s].1[scratch.cursor[s]]));
-            scratch.cursor[s] += 1;
+        // Each result back to its input's position.
+        outputs.resize_with(inputs.len(), Default::default);
+        for (positions, results) in &mut scratch.chunks {
+            for (&(k, _), result) in positions.iter().zip(results.drain(..)) {
+                outputs[k as usize] = result;
+            }
         }
     }
 }
@@ -266,6 +257,13 @@ impl<T: Default> Sharded<T> {
 }
 
 impl<T> Sharded<T> {
+    /// Where the item of `id` is in `items`.
+    fn position(&self, id: usize) -> usize {
+        assert!(id < self.len, "id {id} out of {} items", self.len);
+        let (shard, k) = self.layout.slot(id);
+        shard * self.layout.shard_len + k
+    }
+
     /// Number of ids.
     pub fn len(&self) -> usize {
         self.len
@@ -279,17 +277,14 @@ impl<T> Sharded<T> {
 impl<T> std::ops::Index<usize> for Sharded<T> {
     type Output = T;
     fn index(&self, id: usize) -> &T {
-        assert!(id < self.len, "id {id} out of {} items", self.len);
-        let (shard, k) = self.layout.slot(id);
-        &self.items[shard * self.layout.shard_len + k]
+        &self.items[self.position(id)]
     }
 }
 
 impl<T> std::ops::IndexMut<usize> for Sharded<T> {
     fn index_mut(&mut self, id: usize) -> &mut T {
-        assert!(id < self.len, "id {id} out of {} items", self.len);
-        let (shard, k) = self.layout.slot(id);
-        &mut self.items[shard * self.layout.shard_len + k]
+        let position = self.position(id);
+        &mut self.items[position]
     }
 }
 
