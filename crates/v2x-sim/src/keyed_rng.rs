@@ -21,6 +21,8 @@ pub enum Draw {
     SignalField = 1,
     /// Success of the data (error-rate reception models).
     Data = 2,
+    /// The security processing of a received frame (its verification's service time).
+    Processing = 3,
 }
 
 fn mix(x: u64) -> u64 {

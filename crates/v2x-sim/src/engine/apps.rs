@@ -69,7 +69,7 @@ impl<O: Observer> Sim<'_, O> {
         };
         let period = ns(1.0 / self.sc.cam.rate_hz);
         self.schedule(self.now + period + jitter, Event::CamGen(n));
-        let Some(pos) = self.nodes[n as usize].pos else { return };
+        let Some(pos) = self.positions[n as usize] else { return };
         let sec = self.sec;
         let now = self.now;
         let node = &mut self.nodes[n as usize];
@@ -159,7 +159,7 @@ impl<O: Observer> Sim<'_, O> {
     pub(super) fn query_gen(&mut self, n: NodeId) {
         let t = self.exp_delay(self.sc.query.request_rate_per_vehicle_hz);
         self.schedule(t, Event::QueryGen(n));
-        let Some(pos) = self.nodes[n as usize].pos else { return };
+        let Some(pos) = self.positions[n as usize] else { return };
         let vehicles = self.mobility.vehicles;
         let Some((rsu, _)) = self
             .mobility
@@ -219,7 +219,7 @@ impl<O: Observer> Sim<'_, O> {
         let kind = a.kind;
         let period = ns(1.0 / a.rate_hz);
         self.schedule(self.now + period, Event::AttackGen { node: n, attacker: k });
-        if self.nodes[n as usize].pos.is_none() {
+        if self.positions[n as usize].is_none() {
             return;
         }
         let now = self.now;

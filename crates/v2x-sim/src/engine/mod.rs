@@ -226,7 +226,6 @@ impl Ord for Scheduled {
 }
 
 struct Node {
-    pos: Option<Position>,
     proc: Processor<Work>,
     /// What `proc` is serving.
     service: Service,
@@ -239,6 +238,22 @@ struct Node {
     last_heard_cam: Option<(NodeId, u32, u64)>,
     /// Per-signer tables (verifier strategy `precomputed`; empty otherwise).
     tables: crate::signer_tables::SignerTables,
+}
+
+impl Node {
+    fn new(sec: &SecurityModel) -> Node {
+        Node {
+            proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
+            service: Service::default(),
+            cam_seq: 0,
+            last_certificate_ns: None,
+            certificate_due: false,
+            neighbours: NeighbourTable::default(),
+            tesla_pending: TeslaPending::default(),
+            last_heard_cam: None,
+            tables: Default::default(),
+        }
+    }
 }
 
 /// The weak-interference field a run builds once it knows where its nodes are.
@@ -279,7 +294,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     link: LinkBudget,
     errors: phy::ChunkErrors,
     grid: SpatialGrid,
-    nodes: Vec<Node>,
+    /// The rest of node i's state, in the radios' shards: the thread that owns a
+    /// receiver's radio also handles the CAMs it decodes.
+    nodes: Sharded<Node>,
     /// The radio of node i, apart from the rest of its state: every signal touches the
     /// radios of its receivers, so they are packed together (struct of arrays), in one
     /// shard per thread.
@@ -296,9 +313,9 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     free_receivers: Vec<Vec<(NodeId, f64, f32)>>,
     /// Per-receiver results of the parallel part of a transmission's start and end, reused.
     arrivals: Vec<Option<(f64, MediumChange)>>,
-    departures: Vec<(Option<bool>, MediumChange)>,
+    departures: Vec<Departure>,
     arrival_buckets: Buckets<Option<(f64, MediumChange)>>,
-    departure_buckets: Buckets<(Option<bool>, MediumChange)>,
+    departure_buckets: Buckets<Departure, trace::Call>,
     workers: Workers,
     /// Weak interference summed per map cell (`aggregate` mode), and each node's cell.
     weak: Option<WeakField>,
@@ -398,20 +415,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         );
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
-        let nodes: Vec<Node> = (0..n)
-            .map(|_| Node {
-                pos: None,
-                proc: Processor::new(sec.cores, sec.order, sec.deadline_policy).with_signing(sec.signing),
-                service: Service::default(),
-                cam_seq: 0,
-                last_certificate_ns: None,
-                certificate_due: false,
-                neighbours: NeighbourTable::default(),
-                tesla_pending: TeslaPending::default(),
-                last_heard_cam: None,
-                tables: Default::default(),
-            })
-            .collect();
+        let nodes = Sharded::from_fn(n, 1, || Node::new(sec));
         // The grid mobility is a torus and the highway a ring road: radio distances wrap as
         // the vehicles do, so that vehicles near an edge see as many neighbours as others.
         let periods = match sc.mobility {
@@ -500,7 +504,10 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// depend on the count).
     pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
         self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
-        self.radios = Sharded::new(self.nodes.len(), self.workers.shards());
+        let (shards, sec) = (self.workers.shards(), self.sec);
+        self.radios = Sharded::new(self.nodes.len(), shards);
+        let nodes = std::mem::replace(&mut self.nodes, Sharded::from_fn(0, 1, || Node::new(sec)));
+        self.nodes = nodes.reshard(shards, || Node::new(sec));
         Ok(self)
     }
 
@@ -587,7 +594,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::NeighbourSweep => {
                 self.catch_up_all(self.now);
                 let before = self.now.saturating_sub(self.neighbour_timeout_ns());
-                for node in &mut self.nodes {
+                for node in self.nodes.iter_mut() {
                     node.tesla_pending.retain(|_, p| !p.is_empty());
                     let pending = &node.tesla_pending;
                     node.neighbours
@@ -628,8 +635,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         let start = self.now.max(self.p.warmup_ns);
         let end = (self.now + dt).min(self.p.end_ns);
         let span = end.saturating_sub(start) as f64;
-        for ((node, p), &rsu) in self.nodes.iter_mut().zip(&pos).zip(&self.is_rsu) {
-            node.pos = *p;
+        for (p, &rsu) in pos.iter().zip(&self.is_rsu) {
             if p.is_some() && !rsu {
                 self.trace.presence(span);
             }
@@ -672,7 +678,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         let (mut total, mut heard, mut verified, mut weighted) = (0u64, 0u64, 0u64, 0f64);
         let mut near = std::mem::take(&mut self.near);
         for i in 0..self.nodes.len() {
-            let Some(pi) = self.nodes[i].pos else { continue };
+            let Some(pi) = self.positions[i] else { continue };
             if self.is_rsu[i] {
                 continue;
             }
@@ -681,7 +687,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 if j as usize == i || self.is_rsu[j as usize] {
                     continue;
                 }
-                let Some(pj) = self.nodes[j as usize].pos else { continue };
+                let Some(pj) = self.positions[j as usize] else { continue };
                 total += 1;
                 if let Some(nb) = self.nodes[i].neighbours.get(j) {
                     if nb.last_rx_ns().is_some_and(|t| t >= since) {
@@ -743,7 +749,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     (frame, queued_ns)
                 }
             };
-        if self.nodes[n as usize].pos.is_none() {
+        if self.positions[n as usize].is_none() {
             self.macs.clear(n as usize, ac);
             return;
         }
@@ -755,7 +761,7 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     fn transmit(&mut self, n: NodeId, frame: Frame, queued_ns: u64) {
         let now = self.now;
-        let Some(src_pos) = self.nodes[n as usize].pos else {
+        let Some(src_pos) = self.positions[n as usize] else {
             return;
         };
         let airtime = phy::airtime_ns(frame.bytes, self.p.phy.rate_mbps);
@@ -800,13 +806,16 @@ impl<'a, O: Observer> Sim<'a, O> {
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
         let is_rsu = &self.is_rsu;
         let tx_dice = dice.transmission(serial);
+        let layout = self.radios.layout();
+        let mut shards: Vec<&mut [Radio]> = self.radios.shards_mut().collect();
         self.workers.map(
             &mut self.arrival_buckets,
-            &mut self.radios,
+            layout,
+            &mut shards,
             &near,
             &mut arrivals,
             |&(j, _)| j as usize,
-            &|radio: &mut Radio, &(j, d): &(NodeId, f64)| {
+            &|radios: &mut &mut [Radio], local, &(j, d): &(NodeId, f64), _: &mut Vec<()>| {
                 // Only the candidates heard individually (the test is part of the parallel
                 // work: it reads each candidate's cell).
                 let individual = j != n
@@ -816,6 +825,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     return None;
                 }
                 let mw = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading))?;
+                let radio = &mut radios[local];
                 if let Some(field) = weak {
                     let weak_mw = field.mw(node_cell[j as usize]);
                     radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
@@ -866,41 +876,67 @@ impl<'a, O: Observer> Sim<'a, O> {
         let mut departures = std::mem::take(&mut self.departures);
         let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
         let (weak, node_cell, is_rsu) = (self.weak.as_ref(), &self.node_cell, &self.is_rsu);
+        // A decoded CAM is handled by the receiver's thread too, where the receiver can do
+        // it alone; what it reports is logged, and replayed below in the receivers' order.
+        let cx = self.station_context();
+        let (frame, local_cams) = (
+            &tx.frame,
+            matches!(tx.frame.kind, FrameKind::Cam { .. }) && cx.cams_stay_local(),
+        );
+        let layout = self.radios.layout();
+        debug_assert_eq!(layout, self.nodes.layout());
+        let mut shards: Vec<(&mut [Radio], &mut [Node])> =
+            self.radios.shards_mut().zip(self.nodes.shards_mut()).collect();
         self.workers.map(
             &mut self.departure_buckets,
-            &mut self.radios,
+            layout,
+            &mut shards,
             &tx.receivers,
             &mut departures,
             |&(j, _, _)| j as usize,
-            &|radio: &mut Radio, &(j, mw, _): &(NodeId, f64, f32)| {
+            &|(radios, nodes): &mut (&mut [Radio], &mut [Node]),
+              local,
+              &(j, mw, dist): &(NodeId, f64, f32),
+              log: &mut Vec<trace::Call>| {
+                let radio = &mut radios[local];
                 if let Some(field) = weak {
                     let weak_mw = field.mw(node_cell[j as usize]);
                     radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
                 }
                 let outcome = radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
-                (outcome, sense(radio, is_rsu[j as usize], now, now, params))
+                let change = sense(radio, is_rsu[j as usize], now, now, params);
+                let logged = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
+                    let before = log.len();
+                    processing::receive_cam_alone(&mut nodes[local], j, frame, serial, dist, now, &cx, log)
+                        .then(|| (log.len() - before) as u32)
+                } else {
+                    None
+                };
+                Departure {
+                    outcome,
+                    change,
+                    logged,
+                }
             },
         );
-        if matches!(tx.frame.kind, FrameKind::Cam { .. }) {
-            // The receivers that decoded it probe their neighbour tables next, one after
-            // the other, each probe a likely cache miss: reading every such table's first
-            // slot for the sender now, in one pass of independent loads, lets those misses
-            // overlap instead of queueing.
-            let mut seen = 0;
-            for (&(j, ..), &(outcome, _)) in tx.receivers.iter().zip(&departures) {
-                if outcome == Some(true) {
-                    seen ^= self.nodes[j as usize].neighbours.touch(src);
-                }
-            }
-            std::hint::black_box(seen);
-        }
-        for (&(j, _, dist), (outcome, change)) in tx.receivers.iter().zip(departures.drain(..)) {
-            if let Some(decoded) = outcome {
+        drop(shards);
+        let mut replayed = vec![0usize; layout.shards()];
+        for (&(j, _, dist), d) in tx.receivers.iter().zip(departures.drain(..)) {
+            if let Some(decoded) = d.outcome {
                 self.macs.set_rx_error(j as usize, !decoded);
             }
-            self.apply_medium(j, change);
-            if outcome == Some(true) {
-                self.received(j, tx.frame.clone(), dist);
+            self.apply_medium(j, d.change);
+            match d.logged {
+                Some(calls) => {
+                    let shard = layout.slot(j as usize).0;
+                    let from = replayed[shard];
+                    replayed[shard] += calls as usize;
+                    for &call in &self.departure_buckets.log(shard)[from..replayed[shard]] {
+                        call.replay(&mut self.trace);
+                    }
+                }
+                None if d.outcome == Some(true) => self.received(j, tx.frame.clone(), dist, tx.serial),
+                None => {}
             }
         }
         self.departures = departures;
@@ -945,6 +981,17 @@ impl<'a, O: Observer> Sim<'a, O> {
             }
         }
     }
+}
+
+/// The receivers' part of a transmission's end, per receiver, for the event loop.
+#[derive(Default)]
+struct Departure {
+    /// `Some(decoded)` when the radio was receiving the frame's data.
+    outcome: Option<bool>,
+    change: MediumChange,
+    /// The decoded CAM was handled by the receiver alone, which logged this many calls to
+    /// the observer (see [`processing::receive_cam_alone`]).
+    logged: Option<u32>,
 }
 
 /// What a station's clear-channel assessment did, for the engine to report and schedule

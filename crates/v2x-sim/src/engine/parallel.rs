@@ -31,18 +31,27 @@ pub struct Workers {
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
-/// Scratch of [`Workers::map`] for results of type `O`, reused from call to call: per shard,
-/// its receivers (position in the input, index in the shard) and their results.
-pub struct Buckets<O> {
-    chunks: Vec<Bucket<O>>,
+/// Scratch of [`Workers::map`] for results of type `O` and log entries of type `L`, reused
+/// from call to call: per shard, its receivers (position in the input, index in the shard),
+/// their results and what they logged.
+pub struct Buckets<O, L = ()> {
+    chunks: Vec<Bucket<O, L>>,
 }
 
-/// One shard's receivers (position in the input, index in the shard) and their results.
-type Bucket<O> = (Vec<(u32, u32)>, Vec<O>);
+/// One shard's receivers (position in the input, index in the shard), their results and
+/// their log (each receiver's entries together, in input order).
+type Bucket<O, L> = (Vec<(u32, u32)>, Vec<O>, Vec<L>);
 
-impl<O> Default for Buckets<O> {
+impl<O, L> Default for Buckets<O, L> {
     fn default() -> Self {
         Buckets { chunks: Vec::new() }
+    }
+}
+
+impl<O, L> Buckets<O, L> {
+    /// What the receivers of `shard` logged in the last [`Workers::map`], in input order.
+    pub fn log(&self, shard: usize) -> &[L] {
+        self.chunks.get(shard).map_or(&[], |c| &c.2[..])
     }
 }
 
@@ -139,44 +148,55 @@ impl Workers {
         self.pool.as_ref().map_or(1, |pool| pool.current_num_threads())
     }
 
-    /// Replaces `outputs` with `f(&mut items[id(input)], input)` for every input, in input
-    /// order; the ids must be distinct. Each shard's inputs run on one thread: the first
-    /// shard's on the calling thread, the others on the pool's (a shard not yet taken when
-    /// the calling thread is done is run there too).
-    pub fn map<T, I, O, F>(
+    /// Replaces `outputs` with `f(shard, index in the shard, input, shard's log)` for every
+    /// input, in input order, where `shards` are the parts of one or more [`Sharded`] of
+    /// layout `layout` (one per shard, in order; see [`Sharded::shards_mut`]) and the ids
+    /// are distinct. Each shard's inputs run on one thread: the first shard's on the calling
+    /// thread, the others on the pool's (a shard not yet taken when the calling thread is
+    /// done is run there too). What `f` appends to the log stays in `scratch`
+    /// ([`Buckets::log`]).
+    #[allow(clippy::too_many_arguments)] // the scratch, the items (2), the inputs and ids, the outputs, the work
+    pub fn map<S, I, O, L, F>(
         &self,
-        scratch: &mut Buckets<O>,
-        items: &mut Sharded<T>,
+        scratch: &mut Buckets<O, L>,
+        layout: Layout,
+        shards: &mut [S],
         inputs: &[I],
         outputs: &mut Vec<O>,
         id: fn(&I) -> usize,
         f: &F,
     ) where
-        T: Send,
+        S: Send,
         I: Sync,
         O: Default + Send,
-        F: Fn(&mut T, &I) -> O + Sync,
+        L: Send,
+        F: Fn(&mut S, usize, &I, &mut Vec<L>) -> O + Sync,
     {
         outputs.clear();
-        let layout = items.layout;
+        scratch
+            .chunks
+            .resize_with(layout.shards, || (Vec::new(), Vec::new(), Vec::new()));
+        for (positions, results, log) in &mut scratch.chunks {
+            positions.clear();
+            results.clear();
+            log.clear();
+        }
         let pool = match &self.pool {
             Some(pool) if inputs.len() >= PARALLEL_FROM && layout.shards > 1 => pool,
             _ => {
-                outputs.extend(inputs.iter().map(|input| f(&mut items[id(input)], input)));
+                outputs.extend(inputs.iter().map(|input| {
+                    let (shard, local) = layout.slot(id(input));
+                    f(&mut shards[shard], local, input, &mut scratch.chunks[shard].2)
+                }));
                 return;
             }
         };
-        scratch.chunks.resize_with(layout.shards, Default::default);
-        for (positions, results) in &mut scratch.chunks {
-            positions.clear();
-            results.clear();
-        }
         for (k, input) in inputs.iter().enumerate() {
             let (shard, local) = layout.slot(id(input));
             scratch.chunks[shard].0.push((k as u32, local as u32));
         }
         pool.in_place_scope(|scope| {
-            let mut shards = items.items.chunks_mut(layout.shard_len).zip(&mut scratch.chunks);
+            let mut shards = shards.iter_mut().zip(&mut scratch.chunks);
             let first = shards.next();
             for (shard, chunk) in shards {
                 if !chunk.0.is_empty() {
@@ -189,7 +209,7 @@ impl Workers {
         });
         // Each result back to its input's position.
         outputs.resize_with(inputs.len(), Default::default);
-        for (positions, results) in &mut scratch.chunks {
+        for (positions, results, _) in &mut scratch.chunks {
             for (&(k, _), result) in positions.iter().zip(results.drain(..)) {
                 outputs[k as usize] = result;
             }
@@ -198,14 +218,14 @@ impl Workers {
 }
 
 /// The inputs of one shard; `shard` holds its items.
-fn run_shard<T, I, O, F>(shard: &mut [T], (receivers, results): &mut Bucket<O>, inputs: &[I], f: &F)
+fn run_shard<S, I, O, L, F>(shard: &mut S, (receivers, results, log): &mut Bucket<O, L>, inputs: &[I], f: &F)
 where
-    F: Fn(&mut T, &I) -> O,
+    F: Fn(&mut S, usize, &I, &mut Vec<L>) -> O,
 {
     results.extend(
         receivers
             .iter()
-            .map(|&(k, local)| f(&mut shard[local as usize], &inputs[k as usize])),
+            .map(|&(k, local)| f(shard, local as usize, &inputs[k as usize], log)),
     );
 }
 
@@ -213,16 +233,21 @@ where
 const BLOCK: usize = 8;
 
 /// Where the item of an id lives in a [`Sharded`].
-#[derive(Clone, Copy)]
-struct Layout {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
     shards: usize,
     /// Items per shard (whole blocks).
     shard_len: usize,
 }
 
 impl Layout {
+    /// Number of shards.
+    pub fn shards(self) -> usize {
+        self.shards
+    }
+
     /// (shard, index within the shard) of an id: its block goes round the shards.
-    fn slot(self, id: usize) -> (usize, usize) {
+    pub fn slot(self, id: usize) -> (usize, usize) {
         if self.shards == 1 {
             return (0, id);
         }
@@ -246,17 +271,37 @@ pub struct Sharded<T> {
 impl<T: Default> Sharded<T> {
     /// `len` default items in `shards` shards (at least 1).
     pub fn new(len: usize, shards: usize) -> Self {
-        let shards = shards.max(1);
-        let shard_len = len.div_ceil(BLOCK * shards) * BLOCK;
-        Sharded {
-            items: (0..shard_len * shards).map(|_| T::default()).collect(),
-            layout: Layout { shards, shard_len },
-            len,
-        }
+        Sharded::from_fn(len, shards, T::default)
     }
 }
 
 impl<T> Sharded<T> {
+    /// `len` items made by `make` (and as many for the padding of the last blocks) in
+    /// `shards` shards (at least 1).
+    pub fn from_fn(len: usize, shards: usize, make: impl FnMut() -> T) -> Self {
+        let shards = shards.max(1);
+        let shard_len = len.div_ceil(BLOCK * shards) * BLOCK;
+        Sharded {
+            items: std::iter::repeat_with(make).take(shard_len * shards).collect(),
+            layout: Layout { shards, shard_len },
+            len,
+        }
+    }
+
+    /// The same items by id, in `shards` shards (`make` fills the padding).
+    pub fn reshard(self, shards: usize, make: impl FnMut() -> T) -> Self {
+        let old_layout = self.layout;
+        let mut old: Vec<Option<T>> = self.items.into_iter().map(Some).collect();
+        let mut new = Sharded::from_fn(self.len, shards, make);
+        for id in 0..self.len {
+            let (shard, k) = old_layout.slot(id);
+            if let Some(item) = old[shard * old_layout.shard_len + k].take() {
+                new[id] = item;
+            }
+        }
+        new
+    }
+
     /// Where the item of `id` is in `items`.
     fn position(&self, id: usize) -> usize {
         assert!(id < self.len, "id {id} out of {} items", self.len);
@@ -271,6 +316,22 @@ impl<T> Sharded<T> {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Where the items are: for [`Workers::map`].
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The shards' items, in shard order, indexed by [`Layout::slot`]'s index within the
+    /// shard: for [`Workers::map`].
+    pub fn shards_mut(&mut self) -> impl Iterator<Item = &mut [T]> {
+        self.items.chunks_mut(self.layout.shard_len.max(1))
+    }
+
+    /// Every item, in storage order (the padding included).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.items.iter_mut()
     }
 }
 
@@ -303,16 +364,20 @@ mod tests {
             for inside in [true, false] {
                 let mut scratch = Buckets::default();
                 let mut items = Sharded::<u32>::new(5000, workers.shards());
+                let layout = items.layout();
                 let mut out = Vec::new();
+                let mut shards: Vec<&mut [u32]> = items.shards_mut().collect();
                 let mut call = || {
                     workers.map(
                         &mut scratch,
-                        &mut items,
+                        layout,
+                        &mut shards,
                         &ids,
                         &mut out,
                         |&i| i as usize,
-                        &|item, &i| {
-                            *item += 1;
+                        &|shard: &mut &mut [u32], k, &i, log: &mut Vec<u32>| {
+                            shard[k] += 1;
+                            log.extend([i, i]);
                             u64::from(i) * 2
                         },
                     )
@@ -321,6 +386,16 @@ mod tests {
                     workers.run(call);
                 } else {
                     call();
+                }
+                drop(shards);
+                // Each shard's log holds its receivers' entries, together, in input order.
+                for shard in 0..layout.shards {
+                    let mine: Vec<u32> = ids
+                        .iter()
+                        .filter(|&&i| layout.slot(i as usize).0 == shard)
+                        .flat_map(|&i| [i, i])
+                        .collect();
+                    assert_eq!(scratch.log(shard), &mine[..], "threads {threads}, shard {shard}");
                 }
                 for i in 0..items.len() {
                     assert_eq!(items[i], u32::from(i % 3 != 1), "threads {threads}, item {i}");
@@ -338,20 +413,24 @@ mod tests {
         let ids: Vec<u32> = (4000..4200u32).rev().chain(17..19).collect();
         let workers = Workers::new(2).unwrap();
         let mut items = Sharded::<u8>::new(5000, 2);
+        let layout = items.layout();
+        let mut shards: Vec<&mut [u8]> = items.shards_mut().collect();
         let mut out = Vec::new();
         workers.run(|| {
             workers.map(
-                &mut Buckets::default(),
-                &mut items,
+                &mut Buckets::<u32>::default(),
+                layout,
+                &mut shards,
                 &ids,
                 &mut out,
                 |&i| i as usize,
-                &|item, &i| {
-                    *item += 1;
+                &|shard: &mut &mut [u8], k, &i, _: &mut Vec<()>| {
+                    shard[k] += 1;
                     i
                 },
             )
         });
+        drop(shards);
         assert_eq!(out, ids);
         assert_eq!((0..5000).map(|i| usize::from(items[i])).sum::<usize>(), ids.len());
     }
@@ -376,6 +455,20 @@ mod tests {
             per_shard[layout.slot(id).0] += 1;
         }
         assert!(per_shard.iter().all(|&c| (190..=210).contains(&c)), "{per_shard:?}");
+    }
+
+    /// Resharding keeps each id's item.
+    #[test]
+    fn resharding_keeps_every_item_at_its_id() {
+        for (len, from, to) in [(0, 1, 2), (5000, 1, 2), (4999, 2, 3), (17, 4, 1)] {
+            let mut items = Sharded::<usize>::new(len, from);
+            for i in 0..len {
+                items[i] = i + 1;
+            }
+            let items = items.reshard(to, || 0);
+            assert_eq!(items.layout().shards(), to);
+            assert!((0..len).all(|i| items[i] == i + 1), "len {len}, {from} -> {to}");
+        }
     }
 
     /// An id beyond the items is refused, even where the padding of the last block has a

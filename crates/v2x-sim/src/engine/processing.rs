@@ -6,9 +6,10 @@
 
 use super::neighbours::Neighbour;
 use super::trace::{CamVerified, CryptoLoss, Observer};
-use super::{Event, Frame, FrameKind, IntMap, NodeId, Sim};
+use super::{Event, Frame, FrameKind, IntMap, Node, NodeId, Sim};
+use crate::keyed_rng::{Draw, RunDice};
 use crate::scenario::AttackKind;
-use crate::security::{Cost, VerifierModel};
+use crate::security::{Cost, SecurityModel, VerifierModel};
 use crate::signer_tables::TableUse;
 use crate::station_crypto::{Decided, FrameRef, Verdict};
 use crate::verifier::Job;
@@ -107,7 +108,7 @@ fn distance_mm(dist: f32) -> u64 {
     (f64::from(dist) * 1000.0) as u64
 }
 
-impl<O: Observer> Sim<'_, O> {
+impl<'a, O: Observer> Sim<'a, O> {
     /// Signs or encrypts on the node's processor (urgent queue), then hands the frame to
     /// the MAC.
     pub(super) fn prepare(&mut self, n: NodeId, frame: Frame, ac: usize, cost: &Cost) {
@@ -121,42 +122,19 @@ impl<O: Observer> Sim<'_, O> {
     }
 
     fn submit(&mut self, n: NodeId, job: Job<Work>, urgent: bool) {
-        let now = self.now;
-        if self.on_time(&job.work) {
-            self.nodes[n as usize].service.on_time += 1;
-        }
-        let mut expired = Vec::new();
-        let started = self.nodes[n as usize]
-            .proc
-            .submit(job, urgent, now, &mut |j| expired.push(j));
-        for j in expired {
-            self.left_processor(n, &j);
-            self.job_expired(j);
-        }
-        if let Some(j) = started {
-            self.nodes[n as usize].service.start(j);
-        }
+        let cx = self.station_context();
+        submit_job(&mut self.nodes[n as usize], job, urgent, self.now, &cx, &mut self.trace);
         self.wake_on_time(n);
     }
 
-    /// Whether the completion of `work` must be handled at its time (an event): it reaches
-    /// beyond the station's own state and the metrics. Real verdicts come in time order, as
-    /// the stations' real services expect.
-    fn on_time(&self, work: &Work) -> bool {
-        self.crypto.is_some()
-            || self.every_completion_on_time
-            || match work {
-                Work::Prepare { .. } | Work::DecryptRequest { .. } => true,
-                Work::Verify { frame, .. } => matches!(frame.kind, FrameKind::Relay { .. }),
-                Work::DecryptReply { .. } => false,
-            }
-    }
-
-    /// `job` left the processor of `n` (done or expired).
-    fn left_processor(&mut self, n: NodeId, job: &Job<Work>) {
-        if self.on_time(&job.work) {
-            let service = &mut self.nodes[n as usize].service;
-            service.on_time = service.on_time.saturating_sub(1);
+    /// What the stations' own processing reads of the run.
+    pub(super) fn station_context(&self) -> StationContext<'a> {
+        StationContext {
+            sec: self.sec,
+            warmup_ns: self.p.warmup_ns,
+            query_timeout_ns: super::ns(self.sc.query.timeout_s),
+            dice: self.dice,
+            all_on_time: self.crypto.is_some() || self.every_completion_on_time,
         }
     }
 
@@ -202,27 +180,10 @@ impl<O: Observer> Sim<'_, O> {
     }
 
     fn proc_done(&mut self, n: NodeId, job: Job<Work>) {
-        let now = self.now;
-        let mut expired = Vec::new();
-        let proc = &mut self.nodes[n as usize].proc;
-        let next = if job.on_signing_core {
-            proc.complete_signing(now)
-        } else {
-            proc.complete(now, &mut |j| expired.push(j))
-        };
-        for j in expired {
-            self.left_processor(n, &j);
-            self.job_expired(j);
-        }
-        if let Some(j) = next {
-            self.nodes[n as usize].service.start(j);
-        }
-        self.left_processor(n, &job);
+        let (now, cx) = (self.now, self.station_context());
+        let job = finish_job(&mut self.nodes[n as usize], job, now, &cx, &mut self.trace);
         self.wake_on_time(n);
-        if job.aborted() {
-            self.job_expired(job);
-            return;
-        }
+        let Some(job) = job else { return };
         match job.work {
             Work::Prepare { frame, ac } => self.mac_enqueue(n, ac, frame),
             Work::Verify { frame, rx_ns, dist } => self.verified(n, frame, rx_ns, dist),
@@ -232,25 +193,7 @@ impl<O: Observer> Sim<'_, O> {
                 }
                 self.query_reply(n, id, gen_ns, vehicle);
             }
-            Work::DecryptReply { gen_ns } => {
-                let d = now - gen_ns;
-                if d <= super::ns(self.sc.query.timeout_s) {
-                    self.trace.query_success(d);
-                }
-            }
-        }
-    }
-
-    fn job_expired(&mut self, job: Job<Work>) {
-        if let Work::Verify { frame, dist, .. } = job.work {
-            match frame.kind {
-                FrameKind::Cam { gen_ns, .. } if gen_ns >= self.p.warmup_ns => {
-                    self.trace.crypto_lost(CryptoLoss::Deadline, dist);
-                }
-                FrameKind::Attack { .. } => self.trace.attack_job_expired(),
-                FrameKind::Relay { .. } => self.trace.relay_lost(),
-                _ => {}
-            }
+            Work::DecryptReply { gen_ns } => decrypt_reply(gen_ns, now, &cx, &mut self.trace),
         }
     }
 
@@ -279,53 +222,26 @@ impl<O: Observer> Sim<'_, O> {
                 return;
             }
         }
-        match frame.kind {
-            FrameKind::Cam {
-                seq,
-                gen_ns,
-                pos,
-                certificate,
-                ..
-            } => {
-                let src = frame.src;
-                let node = &mut self.nodes[n as usize];
-                let nb = node.neighbours.entry(src);
-                let previous = nb.last_verified_ns();
-                nb.last_verified_ns = now;
-                nb.last_pos = pos;
-                nb.highest_seq = nb.highest_seq().map_or(seq, |h| h.max(seq));
-                nb.seq_known = true;
-                if certificate {
-                    // A station heard for the first time: the next own CAM carries the
-                    // certificate so that it can verify us at once (where enabled).
-                    if !nb.certificate_known && self.sec.certificate_on_new_station {
-                        node.certificate_due = true;
-                    }
-                    nb.certificate_known = true;
-                }
-                if gen_ns < self.p.warmup_ns {
-                    return;
-                }
-                self.trace.cam_verified(CamVerified {
-                    src,
-                    dst: n,
-                    distance_m: dist,
-                    e2e_ns: now - gen_ns,
-                    latency_ns: now - rx_ns,
-                    inter_arrival_ns: previous.filter(|p| *p >= self.p.warmup_ns).map(|prev| now - prev),
-                });
-            }
-            FrameKind::Attack { kind, .. } => match kind {
-                AttackKind::Replay => self.trace.attack_accepted(),
-                _ => self.trace.rejected("invalid-signature"),
-            },
-            FrameKind::Relay { .. } => self.relay_verified(n, frame, rx_ns),
-            _ => {}
+        if let FrameKind::Relay { .. } = frame.kind {
+            self.relay_verified(n, frame, rx_ns);
+            return;
         }
+        let cx = self.station_context();
+        deliver(
+            &mut self.nodes[n as usize],
+            n,
+            frame,
+            rx_ns,
+            dist,
+            now,
+            &cx,
+            &mut self.trace,
+        );
     }
 
-    /// A frame decoded by the radio of `n` reaches the security layer.
-    pub(super) fn received(&mut self, n: NodeId, frame: Frame, dist: f32) {
+    /// A frame of transmission `serial` decoded by the radio of `n` reaches the security
+    /// layer.
+    pub(super) fn received(&mut self, n: NodeId, frame: Frame, dist: f32, serial: u64) {
         let now = self.now;
         self.catch_up(n, now);
         self.trace.frame_decoded();
@@ -349,32 +265,27 @@ impl<O: Observer> Sim<'_, O> {
             return;
         }
         match frame.kind {
-            FrameKind::Cam {
-                seq,
-                gen_ns,
-                certificate,
-                attached_key,
-                ..
-            } => {
-                let src = frame.src;
-                self.nodes[n as usize].last_heard_cam = Some((src, seq, gen_ns));
-                let known = {
-                    let nb = self.nodes[n as usize].neighbours.entry(src);
-                    nb.last_rx_ns = now;
-                    nb.certificate_known
-                };
-                let counted = gen_ns >= self.p.warmup_ns;
-                if counted {
-                    self.trace.cam_received(src, n, dist);
-                }
-                let sec = self.sec;
-                match sec.kind {
-                    ProtocolId::None => self.verified(n, frame, now, dist),
-                    ProtocolId::Tesla | ProtocolId::TeslaAttached => {
+            FrameKind::Cam { seq, attached_key, .. } => {
+                let cx = self.station_context();
+                match receive_cam(
+                    &mut self.nodes[n as usize],
+                    n,
+                    frame,
+                    serial,
+                    dist,
+                    now,
+                    &cx,
+                    &mut self.trace,
+                ) {
+                    Received::Done => {}
+                    Received::Verify(job) => self.submit(n, job, false),
+                    Received::Verified(frame) => self.verified(n, frame, now, dist),
+                    Received::AwaitKey(frame) => {
+                        let src = frame.src;
                         let pending = self.nodes[n as usize].tesla_pending.entry(src).or_default();
                         pending.push((seq, frame, now, dist));
                         // Lost if no key has come by its deadline, even if none ever comes.
-                        let expiry = now.saturating_add(sec.deadline_ns).saturating_add(1);
+                        let expiry = now.saturating_add(self.sec.deadline_ns).saturating_add(1);
                         self.schedule(expiry, Event::TeslaExpiry { node: n, src });
                         if let Some(crypto) = self.crypto.as_mut() {
                             let decided = crypto.receive_delayed(n, src, seq, now);
@@ -382,20 +293,6 @@ impl<O: Observer> Sim<'_, O> {
                         } else if let Some(k) = attached_key {
                             self.tesla_key(n, src, k);
                         }
-                    }
-                    _ => {
-                        if !certificate && sec.require_known_certificate && !known {
-                            if counted {
-                                self.trace.crypto_lost(CryptoLoss::UnknownCertificate, dist);
-                            }
-                            return;
-                        }
-                        let service_ns = if certificate {
-                            sec.verify_certificate.sample_ns(self.rng_proc.gen())
-                        } else {
-                            self.message_verify_ns(n, src)
-                        };
-                        self.enqueue_verify(n, frame, now, dist, service_ns);
                     }
                 }
             }
@@ -423,26 +320,6 @@ impl<O: Observer> Sim<'_, O> {
             FrameKind::QueryRequest { .. } => {}
             FrameKind::Attack { kind, replay, .. } => self.attack_received(n, frame.clone(), kind, replay, dist),
             FrameKind::Relay { .. } => self.relay_received(n, frame, dist),
-        }
-    }
-
-    /// Service time of a digest-signed message from `src` at `n` under the variant's
-    /// verification strategy (one uniform draw, as the plain strategy takes).
-    fn message_verify_ns(&mut self, n: NodeId, src: NodeId) -> u64 {
-        let u = self.rng_proc.gen();
-        let sec = self.sec;
-        match &sec.verifier {
-            VerifierModel::Plain => sec.verify.sample_ns(u),
-            VerifierModel::Precomputed {
-                table,
-                build,
-                build_after,
-                max_tables,
-            } => match self.nodes[n as usize].tables.hear(src, *build_after, *max_tables) {
-                TableUse::Plain => sec.verify.sample_ns(u),
-                TableUse::Build => build.sample_ns(u) + table.sample_ns(u),
-                TableUse::Hit => table.sample_ns(u),
-            },
         }
     }
 
@@ -559,6 +436,313 @@ impl<O: Observer> Sim<'_, O> {
     }
 }
 
+/// What a station's own security processing reads of the run besides the station's state
+/// (read-only: the threads that evaluate the receivers of a transmission share it).
+pub(super) struct StationContext<'s> {
+    sec: &'s SecurityModel,
+    warmup_ns: u64,
+    query_timeout_ns: u64,
+    dice: RunDice,
+    /// Every job must complete on time (real-crypto mode, or the test switch
+    /// `every_completion_on_time`).
+    all_on_time: bool,
+}
+
+impl StationContext<'_> {
+    /// Whether the completion of `work` must be handled at its time (an event): it reaches
+    /// beyond the station's own state and the metrics. Real verdicts come in time order, as
+    /// the stations' real services expect.
+    fn on_time(&self, work: &Work) -> bool {
+        self.all_on_time
+            || match work {
+                Work::Prepare { .. } | Work::DecryptRequest { .. } => true,
+                Work::Verify { frame, .. } => matches!(frame.kind, FrameKind::Relay { .. }),
+                Work::DecryptReply { .. } => false,
+            }
+    }
+
+    /// Whether a decoded CAM can be handled by the receiving vehicle alone, on the thread
+    /// that owns it ([`receive_cam_alone`]): true unless real crypto or TESLA (whose
+    /// packets wait for a key, with an event at their deadline) is in play.
+    pub(super) fn cams_stay_local(&self) -> bool {
+        !self.all_on_time && !matches!(self.sec.kind, ProtocolId::Tesla | ProtocolId::TeslaAttached)
+    }
+}
+
+/// Hands `job` to the processor of `node` at `now` (jobs that expire meanwhile are lost);
+/// the caller schedules the wake-up an on-time job needs.
+fn submit_job(node: &mut Node, job: Job<Work>, urgent: bool, now: u64, cx: &StationContext, trace: &mut impl Observer) {
+    if cx.on_time(&job.work) {
+        node.service.on_time += 1;
+    }
+    let mut expired = Vec::new();
+    let started = node.proc.submit(job, urgent, now, &mut |j| expired.push(j));
+    for j in expired {
+        left_processor(node, &j, cx);
+        job_expired(j, cx, trace);
+    }
+    if let Some(j) = started {
+        node.service.start(j);
+    }
+}
+
+/// `job` left the processor of `node` (done or expired).
+fn left_processor(node: &mut Node, job: &Job<Work>, cx: &StationContext) {
+    if cx.on_time(&job.work) {
+        node.service.on_time = node.service.on_time.saturating_sub(1);
+    }
+}
+
+/// The processor's side of the completion of `job` at `now` (the next job starts, those
+/// that expired meanwhile are lost): the job back unless it was aborted.
+fn finish_job(
+    node: &mut Node,
+    job: Job<Work>,
+    now: u64,
+    cx: &StationContext,
+    trace: &mut impl Observer,
+) -> Option<Job<Work>> {
+    let mut expired = Vec::new();
+    let next = if job.on_signing_core {
+        node.proc.complete_signing(now)
+    } else {
+        node.proc.complete(now, &mut |j| expired.push(j))
+    };
+    for j in expired {
+        left_processor(node, &j, cx);
+        job_expired(j, cx, trace);
+    }
+    if let Some(j) = next {
+        node.service.start(j);
+    }
+    left_processor(node, &job, cx);
+    if job.aborted() {
+        job_expired(job, cx, trace);
+        return None;
+    }
+    Some(job)
+}
+
+fn job_expired(job: Job<Work>, cx: &StationContext, trace: &mut impl Observer) {
+    if let Work::Verify { frame, dist, .. } = job.work {
+        match frame.kind {
+            FrameKind::Cam { gen_ns, .. } if gen_ns >= cx.warmup_ns => {
+                trace.crypto_lost(CryptoLoss::Deadline, dist);
+            }
+            FrameKind::Attack { .. } => trace.attack_job_expired(),
+            FrameKind::Relay { .. } => trace.relay_lost(),
+            _ => {}
+        }
+    }
+}
+
+fn decrypt_reply(gen_ns: u64, now: u64, cx: &StationContext, trace: &mut impl Observer) {
+    let d = now - gen_ns;
+    if d <= cx.query_timeout_ns {
+        trace.query_success(d);
+    }
+}
+
+/// A verified CAM or attack frame (a relayed message excepted) reaches the application of
+/// `n` at `now`: the neighbour table and the metrics.
+#[allow(clippy::too_many_arguments)] // the station (2), the frame (3), the time, the run (2)
+fn deliver(
+    node: &mut Node,
+    n: NodeId,
+    frame: Frame,
+    rx_ns: u64,
+    dist: f32,
+    now: u64,
+    cx: &StationContext,
+    trace: &mut impl Observer,
+) {
+    match frame.kind {
+        FrameKind::Cam {
+            seq,
+            gen_ns,
+            pos,
+            certificate,
+            ..
+        } => {
+            let src = frame.src;
+            let nb = node.neighbours.entry(src);
+            let previous = nb.last_verified_ns();
+            nb.last_verified_ns = now;
+            nb.last_pos = pos;
+            nb.highest_seq = nb.highest_seq().map_or(seq, |h| h.max(seq));
+            nb.seq_known = true;
+            if certificate {
+                // A station heard for the first time: the next own CAM carries the
+                // certificate so that it can verify us at once (where enabled).
+                if !nb.certificate_known && cx.sec.certificate_on_new_station {
+                    node.certificate_due = true;
+                }
+                nb.certificate_known = true;
+            }
+            if gen_ns < cx.warmup_ns {
+                return;
+            }
+            trace.cam_verified(CamVerified {
+                src,
+                dst: n,
+                distance_m: dist,
+                e2e_ns: now - gen_ns,
+                latency_ns: now - rx_ns,
+                inter_arrival_ns: previous.filter(|p| *p >= cx.warmup_ns).map(|prev| now - prev),
+            });
+        }
+        FrameKind::Attack { kind, .. } => match kind {
+            AttackKind::Replay => trace.attack_accepted(),
+            _ => trace.rejected("invalid-signature"),
+        },
+        _ => {}
+    }
+}
+
+/// What a vehicle does next with a decoded CAM, after [`receive_cam`].
+enum Received {
+    /// Nothing (lost for an unknown certificate).
+    Done,
+    /// Verify it on the processor.
+    Verify(Job<Work>),
+    /// Verified at once (no cost).
+    Verified(Frame),
+    /// A TESLA packet: buffered until its key comes.
+    AwaitKey(Frame),
+}
+
+/// A CAM of transmission `serial` decoded at vehicle `n` at `now` reaches its security
+/// layer: the neighbour table and the metrics, then what to do with it. Its service time is
+/// drawn for (transmission, receiver), so it does not depend on which thread handles it.
+#[allow(clippy::too_many_arguments)] // the station (2), the frame (3), the time, the run (2)
+fn receive_cam(
+    node: &mut Node,
+    n: NodeId,
+    frame: Frame,
+    serial: u64,
+    dist: f32,
+    now: u64,
+    cx: &StationContext,
+    trace: &mut impl Observer,
+) -> Received {
+    let FrameKind::Cam {
+        seq,
+        gen_ns,
+        certificate,
+        ..
+    } = frame.kind
+    else {
+        return Received::Done;
+    };
+    let src = frame.src;
+    node.last_heard_cam = Some((src, seq, gen_ns));
+    let known = {
+        let nb = node.neighbours.entry(src);
+        nb.last_rx_ns = now;
+        nb.certificate_known
+    };
+    let counted = gen_ns >= cx.warmup_ns;
+    if counted {
+        trace.cam_received(src, n, dist);
+    }
+    let sec = cx.sec;
+    match sec.kind {
+        ProtocolId::None => return Received::Verified(frame),
+        ProtocolId::Tesla | ProtocolId::TeslaAttached => return Received::AwaitKey(frame),
+        _ => {}
+    }
+    if !certificate && sec.require_known_certificate && !known {
+        if counted {
+            trace.crypto_lost(CryptoLoss::UnknownCertificate, dist);
+        }
+        return Received::Done;
+    }
+    let u = cx.dice.station(n).uniform(serial, Draw::Processing);
+    let service_ns = if certificate {
+        sec.verify_certificate.sample_ns(u)
+    } else {
+        message_verify_ns(node, src, u, sec)
+    };
+    if service_ns == 0 {
+        return Received::Verified(frame);
+    }
+    Received::Verify(Job::new(
+        Work::Verify {
+            frame,
+            rx_ns: now,
+            dist,
+        },
+        now,
+        now.saturating_add(sec.deadline_ns),
+        service_ns,
+        distance_mm(dist),
+    ))
+}
+
+/// Service time of a digest-signed message from `src` at `node` under the variant's
+/// verification strategy, from the uniform `u`.
+fn message_verify_ns(node: &mut Node, src: NodeId, u: f64, sec: &SecurityModel) -> u64 {
+    match &sec.verifier {
+        VerifierModel::Plain => sec.verify.sample_ns(u),
+        VerifierModel::Precomputed {
+            table,
+            build,
+            build_after,
+            max_tables,
+        } => match node.tables.hear(src, *build_after, *max_tables) {
+            TableUse::Plain => sec.verify.sample_ns(u),
+            TableUse::Build => build.sample_ns(u) + table.sample_ns(u),
+            TableUse::Hit => table.sample_ns(u),
+        },
+    }
+}
+
+/// [`Sim::received`] for a CAM of transmission `serial` at vehicle `n`, done by the
+/// vehicle alone when it can be: no job whose completion reaches beyond the station is in
+/// its processor, and [`StationContext::cams_stay_local`]. The threads that evaluate the
+/// receivers of a transmission call it, each for the vehicles it owns, reporting to a log
+/// the event loop replays in the receivers' order; it is then exactly what
+/// [`Sim::received`] would do. False (nothing done) when the vehicle cannot do it alone.
+#[allow(clippy::too_many_arguments)] // the station (2), the frame (3), the time, the run (2)
+pub(super) fn receive_cam_alone(
+    node: &mut Node,
+    n: NodeId,
+    frame: &Frame,
+    serial: u64,
+    dist: f32,
+    now: u64,
+    cx: &StationContext,
+    trace: &mut impl Observer,
+) -> bool {
+    if node.service.on_time > 0 || frame.dst.is_some() || !matches!(frame.kind, FrameKind::Cam { .. }) {
+        return false;
+    }
+    debug_assert!(cx.cams_stay_local());
+    // Sim::catch_up, with none of its completions reaching beyond the station.
+    while node.service.next_end <= now {
+        let end = node.service.next_end;
+        let job = node.service.finish_first();
+        let Some(job) = finish_job(node, job, end, cx, trace) else {
+            continue;
+        };
+        match job.work {
+            Work::Verify { frame, rx_ns, dist } => deliver(node, n, frame, rx_ns, dist, end, cx, trace),
+            Work::DecryptReply { gen_ns } => decrypt_reply(gen_ns, end, cx, trace),
+            Work::Prepare { .. } | Work::DecryptRequest { .. } => {
+                unreachable!("on-time work in a processor that counts none")
+            }
+        }
+    }
+    trace.frame_decoded();
+    match receive_cam(node, n, frame.clone(), serial, dist, now, cx, trace) {
+        Received::Done => {}
+        Received::Verify(job) => submit_job(node, job, false, now, cx, trace),
+        Received::Verified(frame) => deliver(node, n, frame, now, dist, now, cx, trace),
+        Received::AwaitKey(_) => unreachable!("TESLA packets are not handled alone"),
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,7 +777,9 @@ mod tests {
     }
 
     /// Completing the jobs of no consequence beyond their station when the station is next
-    /// looked at gives exactly the metrics of completing every job at an event of its own,
+    /// looked at, and handling decoded CAMs on the receivers' threads, gives exactly the
+    /// metrics of completing every job at an event of its own and handling every CAM in the
+    /// event loop,
     /// on a city whose processors are overloaded (queues, deadline losses, own signing
     /// waiting behind verifications).
     #[test]
@@ -609,19 +795,22 @@ mod tests {
         // A deadline of a few verifications: queueing loses CAMs.
         sc.variants[0].deadline_ms = 2.0;
         let sec = SecurityModel::resolve(&sc.variants[0], &sc.query, sc.mac.mac_overhead_bytes).unwrap();
-        let run = |eager: bool| {
-            let mut sim = Sim::new(&sc, &sec, 3).unwrap();
+        let run = |eager: bool, threads: usize| {
+            let mut sim = Sim::new(&sc, &sec, 3).unwrap().with_threads(threads).unwrap();
             sim.every_completion_on_time = eager;
             sim.run()
         };
-        let (mut lazy, mut eager) = (run(false), run(true));
+        // Lazily, the CAMs are handled by their receivers alone (on 2 threads, by the
+        // receivers' threads, their reports replayed in order); eagerly, by the event loop.
+        let (mut lazy, mut lazy_2, mut eager) = (run(false, 1), run(false, 2), run(true, 1));
         assert!(eager.events > 2 * lazy.events, "{} vs {}", eager.events, lazy.events);
         assert!(lazy.crypto_lost_deadline > 0, "the processors are not overloaded");
         assert!(lazy.headline_verified > 1000, "{}", lazy.headline_verified);
-        for m in [&mut lazy, &mut eager] {
+        for m in [&mut lazy, &mut lazy_2, &mut eager] {
             m.events = 0;
             m.wall_s = 0.0;
         }
         assert_eq!(lazy, eager);
+        assert_eq!(lazy_2, eager);
     }
 }

@@ -48,7 +48,7 @@ impl<O: Observer> Sim<'_, O> {
     /// The source generates message `seq`: signed on its processor, then to the MAC.
     pub(super) fn relay_gen(&mut self, seq: u32) {
         let src = self.sc.relay.source;
-        if self.nodes[src as usize].pos.is_none() {
+        if self.positions[src as usize].is_none() {
             return;
         }
         let now = self.now;

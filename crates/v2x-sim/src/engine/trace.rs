@@ -19,7 +19,7 @@ pub enum CryptoLoss {
 }
 
 /// A CAM that passed verification.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CamVerified {
     pub src: NodeId,
     pub dst: NodeId,
@@ -74,6 +74,221 @@ pub trait Observer: Send {
     fn relay_lost(&mut self) {}
     /// A node received a relayed message it already had.
     fn relay_duplicate(&mut self) {}
+}
+
+/// One call to an [`Observer`], recorded (see the `Observer` impl of `Vec<Call>`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Call {
+    Event,
+    Presence {
+        ns: f64,
+    },
+    BusyTime {
+        ns: f64,
+    },
+    Awareness {
+        neighbours: u64,
+        heard: u64,
+        verified: u64,
+        weighted: f64,
+    },
+    CamGenerated,
+    FrameSent {
+        src: NodeId,
+        key_frame: bool,
+        cam_mac_delay_ns: Option<u64>,
+    },
+    CamAttempt {
+        distance_m: f64,
+    },
+    Signals {
+        n: u64,
+    },
+    FrameDecoded,
+    CamReceived {
+        src: NodeId,
+        dst: NodeId,
+        distance_m: f32,
+    },
+    CamVerified {
+        v: CamVerified,
+    },
+    CryptoLost {
+        why: CryptoLoss,
+        distance_m: f32,
+    },
+    Rejected {
+        reason: &'static str,
+    },
+    AttackFrameSent,
+    AttackAccepted,
+    AttackJobExpired,
+    MacQueueDrop,
+    MacDelayDrops {
+        n: u64,
+    },
+    QueryRequestSent,
+    QueryRequestReceived,
+    QueryReplyReceived,
+    QuerySuccess {
+        delay_ns: u64,
+    },
+    RelayGenerated,
+    RelayVerified {
+        hops: u32,
+        e2e_ns: u64,
+        per_hop_ns: u64,
+        at_receiver_ns: u64,
+    },
+    RelayLost,
+    RelayDuplicate,
+}
+
+impl Call {
+    /// Makes the recorded call on `o`.
+    pub fn replay(self, o: &mut impl Observer) {
+        match self {
+            Call::Event => o.event(),
+            Call::Presence { ns } => o.presence(ns),
+            Call::BusyTime { ns } => o.busy_time(ns),
+            Call::Awareness {
+                neighbours,
+                heard,
+                verified,
+                weighted,
+            } => o.awareness(neighbours, heard, verified, weighted),
+            Call::CamGenerated => o.cam_generated(),
+            Call::FrameSent {
+                src,
+                key_frame,
+                cam_mac_delay_ns,
+            } => o.frame_sent(src, key_frame, cam_mac_delay_ns),
+            Call::CamAttempt { distance_m } => o.cam_attempt(distance_m),
+            Call::Signals { n } => o.signals(n),
+            Call::FrameDecoded => o.frame_decoded(),
+            Call::CamReceived { src, dst, distance_m } => o.cam_received(src, dst, distance_m),
+            Call::CamVerified { v } => o.cam_verified(v),
+            Call::CryptoLost { why, distance_m } => o.crypto_lost(why, distance_m),
+            Call::Rejected { reason } => o.rejected(reason),
+            Call::AttackFrameSent => o.attack_frame_sent(),
+            Call::AttackAccepted => o.attack_accepted(),
+            Call::AttackJobExpired => o.attack_job_expired(),
+            Call::MacQueueDrop => o.mac_queue_drop(),
+            Call::MacDelayDrops { n } => o.mac_delay_drops(n),
+            Call::QueryRequestSent => o.query_request_sent(),
+            Call::QueryRequestReceived => o.query_request_received(),
+            Call::QueryReplyReceived => o.query_reply_received(),
+            Call::QuerySuccess { delay_ns } => o.query_success(delay_ns),
+            Call::RelayGenerated => o.relay_generated(),
+            Call::RelayVerified {
+                hops,
+                e2e_ns,
+                per_hop_ns,
+                at_receiver_ns,
+            } => o.relay_verified(hops, e2e_ns, per_hop_ns, at_receiver_ns),
+            Call::RelayLost => o.relay_lost(),
+            Call::RelayDuplicate => o.relay_duplicate(),
+        }
+    }
+}
+
+/// Records every call, to be replayed later in a chosen order: the receivers of a
+/// transmission handled on several threads log what they report, and the event loop
+/// replays the logs in the receivers' order, so the observer sees the calls of a
+/// one-threaded run.
+impl Observer for Vec<Call> {
+    fn event(&mut self) {
+        self.push(Call::Event);
+    }
+    fn presence(&mut self, ns: f64) {
+        self.push(Call::Presence { ns });
+    }
+    fn busy_time(&mut self, ns: f64) {
+        self.push(Call::BusyTime { ns });
+    }
+    fn awareness(&mut self, neighbours: u64, heard: u64, verified: u64, weighted: f64) {
+        self.push(Call::Awareness {
+            neighbours,
+            heard,
+            verified,
+            weighted,
+        });
+    }
+    fn cam_generated(&mut self) {
+        self.push(Call::CamGenerated);
+    }
+    fn frame_sent(&mut self, src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>) {
+        self.push(Call::FrameSent {
+            src,
+            key_frame,
+            cam_mac_delay_ns,
+        });
+    }
+    fn cam_attempt(&mut self, distance_m: f64) {
+        self.push(Call::CamAttempt { distance_m });
+    }
+    fn signals(&mut self, n: u64) {
+        self.push(Call::Signals { n });
+    }
+    fn frame_decoded(&mut self) {
+        self.push(Call::FrameDecoded);
+    }
+    fn cam_received(&mut self, src: NodeId, dst: NodeId, distance_m: f32) {
+        self.push(Call::CamReceived { src, dst, distance_m });
+    }
+    fn cam_verified(&mut self, v: CamVerified) {
+        self.push(Call::CamVerified { v });
+    }
+    fn crypto_lost(&mut self, why: CryptoLoss, distance_m: f32) {
+        self.push(Call::CryptoLost { why, distance_m });
+    }
+    fn rejected(&mut self, reason: &'static str) {
+        self.push(Call::Rejected { reason });
+    }
+    fn attack_frame_sent(&mut self) {
+        self.push(Call::AttackFrameSent);
+    }
+    fn attack_accepted(&mut self) {
+        self.push(Call::AttackAccepted);
+    }
+    fn attack_job_expired(&mut self) {
+        self.push(Call::AttackJobExpired);
+    }
+    fn mac_queue_drop(&mut self) {
+        self.push(Call::MacQueueDrop);
+    }
+    fn mac_delay_drops(&mut self, n: u64) {
+        self.push(Call::MacDelayDrops { n });
+    }
+    fn query_request_sent(&mut self) {
+        self.push(Call::QueryRequestSent);
+    }
+    fn query_request_received(&mut self) {
+        self.push(Call::QueryRequestReceived);
+    }
+    fn query_reply_received(&mut self) {
+        self.push(Call::QueryReplyReceived);
+    }
+    fn query_success(&mut self, delay_ns: u64) {
+        self.push(Call::QuerySuccess { delay_ns });
+    }
+    fn relay_generated(&mut self) {
+        self.push(Call::RelayGenerated);
+    }
+    fn relay_verified(&mut self, hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64) {
+        self.push(Call::RelayVerified {
+            hops,
+            e2e_ns,
+            per_hop_ns,
+            at_receiver_ns,
+        });
+    }
+    fn relay_lost(&mut self) {
+        self.push(Call::RelayLost);
+    }
+    fn relay_duplicate(&mut self) {
+        self.push(Call::RelayDuplicate);
+    }
 }
 
 /// What the collector needs to bin events.
@@ -286,5 +501,76 @@ impl Observer for MetricsCollector {
     }
     fn relay_duplicate(&mut self) {
         self.metrics.relay.duplicates += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Calls every method of an observer once, with distinct arguments.
+    fn call_everything(o: &mut impl Observer) {
+        o.event();
+        o.presence(1.5);
+        o.busy_time(2.5);
+        o.awareness(3, 2, 1, 0.5);
+        o.cam_generated();
+        o.frame_sent(4, true, Some(5));
+        o.cam_attempt(6.5);
+        o.signals(7);
+        o.frame_decoded();
+        o.cam_received(8, 9, 10.5);
+        o.cam_verified(CamVerified {
+            src: 11,
+            dst: 12,
+            distance_m: 13.5,
+            e2e_ns: 14,
+            latency_ns: 15,
+            inter_arrival_ns: Some(16),
+        });
+        o.crypto_lost(CryptoLoss::Deadline, 17.5);
+        o.rejected("replay");
+        o.attack_frame_sent();
+        o.attack_accepted();
+        o.attack_job_expired();
+        o.mac_queue_drop();
+        o.mac_delay_drops(18);
+        o.query_request_sent();
+        o.query_request_received();
+        o.query_reply_received();
+        o.query_success(19);
+        o.relay_generated();
+        o.relay_verified(2, 20, 21, 22);
+        o.relay_lost();
+        o.relay_duplicate();
+    }
+
+    /// The log records every method of the observer (a method it left out would lose
+    /// what the receivers' threads report), and a replay makes the same calls.
+    #[test]
+    fn a_log_records_every_call_and_replays_it() {
+        let mut log: Vec<Call> = Vec::new();
+        call_everything(&mut log);
+        assert_eq!(log.len(), 26);
+        let mut again: Vec<Call> = Vec::new();
+        for &call in &log {
+            call.replay(&mut again);
+        }
+        assert_eq!(again, log);
+        // Into a collector: the same metrics as the direct calls.
+        let params = CollectorParams {
+            bin_m: 10.0,
+            max_distance_m: 100.0,
+            headline_m: 50.0,
+            per_pair_counts: true,
+            nodes: 32,
+            deadlines_ns: vec![100],
+        };
+        let (mut direct, mut replayed) = (MetricsCollector::new(params.clone()), MetricsCollector::new(params));
+        call_everything(&mut direct);
+        for &call in &log {
+            call.replay(&mut replayed);
+        }
+        assert_eq!(direct.finish(0.0), replayed.finish(0.0));
     }
 }
