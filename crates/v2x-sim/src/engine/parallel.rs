@@ -195,23 +195,77 @@ impl Workers {
             let (shard, local) = layout.slot(id(input));
             scratch.chunks[shard].0.push((k as u32, local as u32));
         }
+        let progress = Progress::default();
         pool.in_place_scope(|scope| {
             let mut shards = shards.iter_mut().zip(&mut scratch.chunks);
             let first = shards.next();
+            let mut spawned = 0;
             for (shard, chunk) in shards {
                 if !chunk.0.is_empty() {
-                    scope.spawn(move |_| run_shard(shard, chunk, inputs, f));
+                    spawned += 1;
+                    let progress = &progress;
+                    scope.spawn(move |_| progress.track(|| run_shard(shard, chunk, inputs, f)));
                 }
             }
             if let Some((shard, chunk)) = first {
                 run_shard(shard, chunk, inputs, f);
             }
+            progress.wait_while_running(spawned);
         });
         // Each result back to its input's position.
         outputs.resize_with(inputs.len(), Default::default);
         for (positions, results, _) in &mut scratch.chunks {
             for (&(k, _), result) in positions.iter().zip(results.drain(..)) {
                 outputs[k as usize] = result;
+            }
+        }
+    }
+}
+
+/// Spins between two looks at [`Progress`] while another thread runs a shard.
+const SPINS_PER_LOOK: u32 = 8;
+
+/// Looks at [`Progress`] before giving up on a shard no thread has taken yet.
+const LOOKS_BEFORE_TAKEN: u32 = 64;
+
+/// Looks at [`Progress`] before giving up on a shard taken but not done (its thread may
+/// have lost its core).
+const LOOKS_WHILE_RUNNING: u32 = 1 << 14;
+
+/// How many of the shards spawned by one [`Workers::map`] were taken by a thread and how
+/// many are done.
+#[derive(Default)]
+struct Progress {
+    taken: AtomicUsize,
+    done: AtomicUsize,
+}
+
+impl Progress {
+    fn track(&self, work: impl FnOnce()) {
+        self.taken.fetch_add(1, Ordering::AcqRel);
+        work();
+        self.done.fetch_add(1, Ordering::Release);
+    }
+
+    /// Waits by spinning for the `spawned` shards that other threads are running: they
+    /// end within microseconds, and rayon's own wait (left to when this returns) yields the
+    /// core to the operating system between its looks, a system call each time. Returns
+    /// early when a shard is still untaken (rayon's wait then runs it here) or takes too
+    /// long.
+    fn wait_while_running(&self, spawned: usize) {
+        let mut looks = 0u32;
+        while self.done.load(Ordering::Acquire) < spawned {
+            looks += 1;
+            let limit = if self.taken.load(Ordering::Acquire) < spawned {
+                LOOKS_BEFORE_TAKEN
+            } else {
+                LOOKS_WHILE_RUNNING
+            };
+            if looks > limit {
+                return;
+            }
+            for _ in 0..SPINS_PER_LOOK {
+                std::hint::spin_loop();
             }
         }
     }
@@ -252,7 +306,13 @@ impl Layout {
             return (0, id);
         }
         let block = id / BLOCK;
-        let (round, shard) = (block / self.shards, block % self.shards);
+        // Shifts and masks for the usual 2 or 4 threads (a division costs tens of cycles,
+        // and the event loop finds the slot of every receiver of every transmission).
+        let (round, shard) = if self.shards.is_power_of_two() {
+            (block >> self.shards.trailing_zeros(), block & (self.shards - 1))
+        } else {
+            (block / self.shards, block % self.shards)
+        };
         (shard, round * BLOCK + id % BLOCK)
     }
 }
