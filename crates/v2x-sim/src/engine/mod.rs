@@ -46,7 +46,7 @@ use crate::station_crypto::StationCrypto;
 use crate::verifier::Processor;
 use mac::{AccessTimer, MacParams, Macs};
 use neighbours::NeighbourTable;
-use parallel::{Buckets, Sharded, Workers};
+use parallel::{in_key_order, Sharded, Workers};
 use processing::{Service, TeslaPending, Work};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -147,8 +147,8 @@ struct Transmission {
     /// Unique within the run: the key of the channel's random draws.
     serial: u64,
     frame: Frame,
-    /// (receiver, received power in mW, distance in m)
-    receivers: Vec<(NodeId, f64, f32)>,
+    /// The receivers heard individually, per shard.
+    receivers: Vec<Vec<Receiver>>,
     /// What it added to the weak-interference field (cell, units).
     weak: Vec<(u32, i64)>,
 }
@@ -310,12 +310,14 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     /// Scratch list of the nodes near a transmitter (id, distance), reused.
     near: Vec<(NodeId, f64)>,
     /// Receiver lists of finished transmissions, reused (no allocation per transmission).
-    free_receivers: Vec<Vec<(NodeId, f64, f32)>>,
-    /// Per-receiver results of the parallel part of a transmission's start and end, reused.
-    arrivals: Vec<Option<(f64, MediumChange)>>,
-    departures: Vec<Departure>,
-    arrival_buckets: Buckets<Option<(f64, MediumChange)>>,
-    departure_buckets: Buckets<Departure, trace::Call>,
+    free_receivers: Vec<Vec<Vec<Receiver>>>,
+    /// Scratch of the receivers' part of a transmission's start and end, per shard, reused:
+    /// the candidates dealt to the shard, and the shard's logs.
+    buckets: Vec<Vec<(u32, u32)>>,
+    arrival_logs: Vec<Vec<Arrived>>,
+    departure_logs: Vec<Vec<Departed>>,
+    /// What the receivers that handled a decoded CAM alone reported (see [`Departed::calls`]).
+    departure_calls: Vec<Vec<trace::Call>>,
     workers: Workers,
     /// Weak interference summed per map cell (`aggregate` mode), and each node's cell.
     weak: Option<WeakField>,
@@ -463,10 +465,10 @@ impl<'a, O: Observer> Sim<'a, O> {
             positions: Vec::new(),
             near: Vec::new(),
             free_receivers: Vec::new(),
-            arrivals: Vec::new(),
-            departures: Vec::new(),
-            arrival_buckets: Buckets::default(),
-            departure_buckets: Buckets::default(),
+            buckets: Vec::new(),
+            arrival_logs: Vec::new(),
+            departure_logs: Vec::new(),
+            departure_calls: Vec::new(),
             workers: Workers::sequential(),
             weak: None,
             weak_spec,
@@ -802,49 +804,68 @@ impl<'a, O: Observer> Sim<'a, O> {
             }
         }
         let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
-        let mut arrivals = std::mem::take(&mut self.arrivals);
         let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
         let is_rsu = &self.is_rsu;
         let tx_dice = dice.transmission(serial);
         let layout = self.radios.layout();
-        let mut shards: Vec<&mut [Radio]> = self.radios.shards_mut().collect();
-        self.workers.map(
-            &mut self.arrival_buckets,
-            layout,
+        layout.deal(&near, |&(j, _)| j as usize, &mut self.buckets);
+        let mut receivers = self.free_receivers.pop().unwrap_or_default();
+        receivers.resize_with(layout.shards(), Vec::new);
+        self.arrival_logs.resize_with(layout.shards(), Vec::new);
+        let mut shards: Vec<_> = self
+            .radios
+            .shards_mut()
+            .zip(&self.buckets)
+            .zip(receivers.iter_mut().zip(self.arrival_logs.iter_mut()))
+            .map(|((radios, bucket), (mine, log))| (radios, &bucket[..], mine, log))
+            .collect();
+        let candidates = &near;
+        self.workers.run_shards(
             &mut shards,
-            &near,
-            &mut arrivals,
-            |&(j, _)| j as usize,
-            &|radios: &mut &mut [Radio], local, &(j, d): &(NodeId, f64), _: &mut Vec<()>| {
-                // Only the candidates heard individually (the test is part of the parallel
-                // work: it reads each candidate's cell).
-                let individual = j != n
-                    && d <= params.cutoff_m
-                    && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]));
-                if !individual {
-                    return None;
+            near.len(),
+            &|(radios, bucket, mine, log): &mut ArrivalShard| {
+                log.clear();
+                for &(k, local) in bucket.iter() {
+                    let (j, d) = candidates[k as usize];
+                    // Only the candidates heard individually (the test is part of the
+                    // parallel work: it reads each candidate's cell).
+                    let individual = j != n
+                        && d <= params.cutoff_m
+                        && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]));
+                    if !individual {
+                        continue;
+                    }
+                    let Some(mw) = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
+                        continue;
+                    };
+                    let radio = &mut radios[local as usize];
+                    if let Some(field) = weak {
+                        let weak_mw = field.mw(node_cell[j as usize]);
+                        radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                    }
+                    radio.signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
+                    // The CCA senses it after the propagation delay and the detection window.
+                    let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
+                    let change = sense(radio, is_rsu[j as usize], now, sensed_at, params);
+                    mine.push(Receiver {
+                        k,
+                        id: j,
+                        local,
+                        mw,
+                        dist: d as f32,
+                    });
+                    if change != MediumChange::Same {
+                        log.push(Arrived { k, id: j, change });
+                    }
                 }
-                let mw = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading))?;
-                let radio = &mut radios[local];
-                if let Some(field) = weak {
-                    let weak_mw = field.mw(node_cell[j as usize]);
-                    radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
-                }
-                radio.signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
-                // The CCA senses it after the propagation delay and the detection window.
-                let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
-                Some((mw, sense(radio, is_rsu[j as usize], now, sensed_at, params)))
             },
         );
-        let mut receivers = self.free_receivers.pop().unwrap_or_default();
-        for (&(j, d), arrival) in near.iter().zip(arrivals.iter_mut()) {
-            if let Some((mw, change)) = arrival.take() {
-                receivers.push((j, mw, d as f32));
-                self.apply_medium(j, change);
-            }
-        }
+        drop(shards);
+        // The MAC's reactions, in the candidates' order.
+        let logs = std::mem::take(&mut self.arrival_logs);
+        in_key_order(&logs, |a| a.k, |a| self.apply_medium(a.id, a.change));
+        self.arrival_logs = logs;
         self.near = near;
-        self.arrivals = arrivals;
         let id = match self.free_tx.pop() {
             Some(i) => i,
             None => {
@@ -852,7 +873,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.txs.len() - 1
             }
         };
-        self.trace.signals(receivers.len() as u64);
+        self.trace.signals(receivers.iter().map(Vec::len).sum::<usize>() as u64);
         self.txs[id] = Some(Transmission {
             serial,
             frame,
@@ -873,7 +894,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             field.remove(&tx.weak);
         }
         self.update_medium(src, now);
-        let mut departures = std::mem::take(&mut self.departures);
         let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
         let (weak, node_cell, is_rsu) = (self.weak.as_ref(), &self.node_cell, &self.is_rsu);
         // A decoded CAM is handled by the receiver's thread too, where the receiver can do
@@ -885,63 +905,84 @@ impl<'a, O: Observer> Sim<'a, O> {
         );
         let layout = self.radios.layout();
         debug_assert_eq!(layout, self.nodes.layout());
-        let mut shards: Vec<(&mut [Radio], &mut [Node])> =
-            self.radios.shards_mut().zip(self.nodes.shards_mut()).collect();
-        self.workers.map(
-            &mut self.departure_buckets,
-            layout,
+        self.departure_logs.resize_with(layout.shards(), Vec::new);
+        self.departure_calls.resize_with(layout.shards(), Vec::new);
+        let mut shards: Vec<_> = self
+            .radios
+            .shards_mut()
+            .zip(self.nodes.shards_mut())
+            .zip(&tx.receivers)
+            .zip(self.departure_logs.iter_mut().zip(self.departure_calls.iter_mut()))
+            .map(|(((radios, nodes), mine), (log, calls))| (radios, nodes, &mine[..], log, calls))
+            .collect();
+        self.workers.run_shards(
             &mut shards,
-            &tx.receivers,
-            &mut departures,
-            |&(j, _, _)| j as usize,
-            &|(radios, nodes): &mut (&mut [Radio], &mut [Node]),
-              local,
-              &(j, mw, dist): &(NodeId, f64, f32),
-              log: &mut Vec<trace::Call>| {
-                let radio = &mut radios[local];
-                if let Some(field) = weak {
-                    let weak_mw = field.mw(node_cell[j as usize]);
-                    radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
-                }
-                let outcome = radio.signal_end(serial, mw, now, phy_p, errors, dice.station(j));
-                let change = sense(radio, is_rsu[j as usize], now, now, params);
-                let logged = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
-                    let before = log.len();
-                    processing::receive_cam_alone(&mut nodes[local], j, frame, serial, dist, now, &cx, log)
-                        .then(|| (log.len() - before) as u32)
-                } else {
-                    None
-                };
-                Departure {
-                    outcome,
-                    change,
-                    logged,
+            tx.receivers.iter().map(Vec::len).sum(),
+            &|(radios, nodes, mine, log, calls): &mut DepartureShard| {
+                log.clear();
+                calls.clear();
+                for r in mine.iter() {
+                    let (j, radio) = (r.id, &mut radios[r.local as usize]);
+                    if let Some(field) = weak {
+                        let weak_mw = field.mw(node_cell[j as usize]);
+                        radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+                    }
+                    let outcome = radio.signal_end(serial, r.mw, now, phy_p, errors, dice.station(j));
+                    let change = sense(radio, is_rsu[j as usize], now, now, params);
+                    if outcome.is_none() && change == MediumChange::Same {
+                        continue;
+                    }
+                    let handled = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
+                        let before = calls.len();
+                        let node = &mut nodes[r.local as usize];
+                        processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut **calls)
+                            .then(|| (calls.len() - before) as u32)
+                    } else {
+                        None
+                    };
+                    log.push(Departed {
+                        k: r.k,
+                        id: j,
+                        outcome,
+                        change,
+                        dist: r.dist,
+                        calls: handled,
+                    });
                 }
             },
         );
         drop(shards);
+        // The MAC's reactions and the receptions, in the receivers' order.
+        let (logs, calls) = (
+            std::mem::take(&mut self.departure_logs),
+            std::mem::take(&mut self.departure_calls),
+        );
         let mut replayed = vec![0usize; layout.shards()];
-        for (&(j, _, dist), d) in tx.receivers.iter().zip(departures.drain(..)) {
-            if let Some(decoded) = d.outcome {
-                self.macs.set_rx_error(j as usize, !decoded);
-            }
-            self.apply_medium(j, d.change);
-            match d.logged {
-                Some(calls) => {
-                    let shard = layout.slot(j as usize).0;
-                    let from = replayed[shard];
-                    replayed[shard] += calls as usize;
-                    for &call in &self.departure_buckets.log(shard)[from..replayed[shard]] {
-                        call.replay(&mut self.trace);
-                    }
+        in_key_order(
+            &logs,
+            |d| d.k,
+            |d| {
+                if let Some(decoded) = d.outcome {
+                    self.macs.set_rx_error(d.id as usize, !decoded);
                 }
-                None if d.outcome == Some(true) => self.received(j, tx.frame.clone(), dist, tx.serial),
-                None => {}
-            }
-        }
-        self.departures = departures;
+                self.apply_medium(d.id, d.change);
+                match d.calls {
+                    Some(count) => {
+                        let shard = layout.slot(d.id as usize).0;
+                        let from = replayed[shard];
+                        replayed[shard] += count as usize;
+                        for &call in &calls[shard][from..replayed[shard]] {
+                            call.replay(&mut self.trace);
+                        }
+                    }
+                    None if d.outcome == Some(true) => self.received(d.id, tx.frame.clone(), d.dist, tx.serial),
+                    None => {}
+                }
+            },
+        );
+        (self.departure_logs, self.departure_calls) = (logs, calls);
         let mut receivers = tx.receivers;
-        receivers.clear();
+        receivers.iter_mut().for_each(Vec::clear);
         self.free_receivers.push(receivers);
         self.free_weak.push(tx.weak);
     }
@@ -983,15 +1024,59 @@ impl<'a, O: Observer> Sim<'a, O> {
     }
 }
 
-/// The receivers' part of a transmission's end, per receiver, for the event loop.
-#[derive(Default)]
-struct Departure {
+/// A receiver heard individually, kept in its shard's list until the transmission ends.
+#[derive(Clone, Copy)]
+struct Receiver {
+    /// Its place among the transmission's candidates: what it logs is applied in this order.
+    k: u32,
+    id: NodeId,
+    /// Its index within its shard.
+    local: u32,
+    /// Received power (mW).
+    mw: f64,
+    dist: f32,
+}
+
+/// What the receivers' part of a transmission's start works on in one shard: the shard's
+/// radios, its candidates (place among the candidates, index in the shard), and its lists
+/// of receivers heard individually and of CCA changes.
+type ArrivalShard<'s> = (
+    &'s mut [Radio],
+    &'s [(u32, u32)],
+    &'s mut Vec<Receiver>,
+    &'s mut Vec<Arrived>,
+);
+
+/// What the receivers' part of a transmission's end works on in one shard: the shard's
+/// radios and nodes, its receivers, its log, and what its receivers reported while
+/// handling a decoded CAM alone.
+type DepartureShard<'s> = (
+    &'s mut [Radio],
+    &'s mut [Node],
+    &'s [Receiver],
+    &'s mut Vec<Departed>,
+    &'s mut Vec<trace::Call>,
+);
+
+/// A receiver's CCA changed as a transmission arrived.
+struct Arrived {
+    k: u32,
+    id: NodeId,
+    change: MediumChange,
+}
+
+/// What a transmission's end did at a receiver that the event loop must apply: its radio
+/// was receiving the frame's data, or its CCA changed.
+struct Departed {
+    k: u32,
+    id: NodeId,
     /// `Some(decoded)` when the radio was receiving the frame's data.
     outcome: Option<bool>,
     change: MediumChange,
+    dist: f32,
     /// The decoded CAM was handled by the receiver alone, which logged this many calls to
     /// the observer (see [`processing::receive_cam_alone`]).
-    logged: Option<u32>,
+    calls: Option<u32>,
 }
 
 /// What a station's clear-channel assessment did, for the engine to report and schedule

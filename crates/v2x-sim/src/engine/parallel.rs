@@ -1,9 +1,11 @@
-//! The receivers of one transmission, evaluated on several threads: each receiver's radio
-//! is its own, and the radios are stored in shards, one per thread ([`Sharded`]); each
-//! receiver goes to its shard's bucket (in the order given), the shards run side by side
-//! (the first on the calling thread, the event loop, the others on the run's other
-//! threads), and each result is put back at its receiver's place in the order given. The draws are keyed by
-//! (transmission, receiver), so the outcome does not depend on how many threads took part.
+//! The receivers of one transmission, evaluated on several threads: each receiver's state
+//! (radio, security processing) is its own, and it is stored in shards, one per thread
+//! ([`Sharded`]). The event loop deals the receivers to their shards ([`Layout::deal`]), the
+//! shards run side by side ([`Workers::run_shards`]: the first on the calling thread, the
+//! event loop, the others on the run's other threads), each logging what reaches beyond its
+//! receivers, keyed by the receiver's place in the order given; the event loop then applies
+//! the logs in that order ([`in_key_order`]). The draws are keyed by (transmission,
+//! receiver), so the outcome does not depend on how many threads took part.
 //!
 //! A split is worth tens of microseconds of work, and a transmission starts or ends every
 //! few microseconds of engine time at city scale: waking a sleeping thread (a futex
@@ -29,30 +31,6 @@ const PAUSES_PER_POLL: u32 = 16;
 #[derive(Clone)]
 pub struct Workers {
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
-}
-
-/// Scratch of [`Workers::map`] for results of type `O` and log entries of type `L`, reused
-/// from call to call: per shard, its receivers (position in the input, index in the shard),
-/// their results and what they logged.
-pub struct Buckets<O, L = ()> {
-    chunks: Vec<Bucket<O, L>>,
-}
-
-/// One shard's receivers (position in the input, index in the shard), their results and
-/// their log (each receiver's entries together, in input order).
-type Bucket<O, L> = (Vec<(u32, u32)>, Vec<O>, Vec<L>);
-
-impl<O, L> Default for Buckets<O, L> {
-    fn default() -> Self {
-        Buckets { chunks: Vec::new() }
-    }
-}
-
-impl<O, L> Buckets<O, L> {
-    /// What the receivers of `shard` logged in the last [`Workers::map`], in input order.
-    pub fn log(&self, shard: usize) -> &[L] {
-        self.chunks.get(shard).map_or(&[], |c| &c.2[..])
-    }
 }
 
 /// Sets the flag when dropped: the polling threads stop even if the event loop panics.
@@ -105,7 +83,7 @@ impl Workers {
     }
 
     /// Runs `body` (the event loop) on one of the pool's threads while the others poll
-    /// for the splits of [`Workers::map`] and [`Workers::join`]; without a pool, here.
+    /// for the splits of [`Workers::run_shards`] and [`Workers::join`]; without a pool, here.
     pub fn run<R: Send>(&self, body: impl FnOnce() -> R + Send) -> R {
         let Some(pool) = &self.pool else {
             return body();
@@ -143,82 +121,62 @@ impl Workers {
         }
     }
 
-    /// The shards [`Workers::map`] works on: one per thread.
+    /// The shards [`Workers::run_shards`] works on: one per thread.
     pub fn shards(&self) -> usize {
         self.pool.as_ref().map_or(1, |pool| pool.current_num_threads())
     }
 
-    /// Replaces `outputs` with `f(shard, index in the shard, input, shard's log)` for every
-    /// input, in input order, where `shards` are the parts of one or more [`Sharded`] of
-    /// layout `layout` (one per shard, in order; see [`Sharded::shards_mut`]) and the ids
-    /// are distinct. Each shard's inputs run on one thread: the first shard's on the calling
-    /// thread, the others on the pool's (a shard not yet taken when the calling thread is
-    /// done is run there too). What `f` appends to the log stays in `scratch`
-    /// ([`Buckets::log`]).
-    #[allow(clippy::too_many_arguments)] // the scratch, the items (2), the inputs and ids, the outputs, the work
-    pub fn map<S, I, O, L, F>(
-        &self,
-        scratch: &mut Buckets<O, L>,
-        layout: Layout,
-        shards: &mut [S],
-        inputs: &[I],
-        outputs: &mut Vec<O>,
-        id: fn(&I) -> usize,
-        f: &F,
-    ) where
+    /// Runs `f` on every shard (`shards`: what each shard works on, in shard order): the
+    /// first on the calling thread, the others on the pool's when `work` (the inputs of all
+    /// shards) is worth a split, else all on the calling thread, in order (a shard not yet
+    /// taken when the calling thread is done is run there too).
+    pub fn run_shards<S, F>(&self, shards: &mut [S], work: usize, f: &F)
+    where
         S: Send,
-        I: Sync,
-        O: Default + Send,
-        L: Send,
-        F: Fn(&mut S, usize, &I, &mut Vec<L>) -> O + Sync,
+        F: Fn(&mut S) + Sync,
     {
-        outputs.clear();
-        scratch
-            .chunks
-            .resize_with(layout.shards, || (Vec::new(), Vec::new(), Vec::new()));
-        for (positions, results, log) in &mut scratch.chunks {
-            positions.clear();
-            results.clear();
-            log.clear();
-        }
         let pool = match &self.pool {
-            Some(pool) if inputs.len() >= PARALLEL_FROM && layout.shards > 1 => pool,
+            Some(pool) if work >= PARALLEL_FROM && shards.len() > 1 => pool,
             _ => {
-                outputs.extend(inputs.iter().map(|input| {
-                    let (shard, local) = layout.slot(id(input));
-                    f(&mut shards[shard], local, input, &mut scratch.chunks[shard].2)
-                }));
+                shards.iter_mut().for_each(f);
                 return;
             }
         };
-        for (k, input) in inputs.iter().enumerate() {
-            let (shard, local) = layout.slot(id(input));
-            scratch.chunks[shard].0.push((k as u32, local as u32));
-        }
         let progress = Progress::default();
         pool.in_place_scope(|scope| {
-            let mut shards = shards.iter_mut().zip(&mut scratch.chunks);
-            let first = shards.next();
-            let mut spawned = 0;
-            for (shard, chunk) in shards {
-                if !chunk.0.is_empty() {
-                    spawned += 1;
-                    let progress = &progress;
-                    scope.spawn(move |_| progress.track(|| run_shard(shard, chunk, inputs, f)));
-                }
+            let (first, others) = shards.split_at_mut(1);
+            let spawned = others.len();
+            for shard in others.iter_mut() {
+                let progress = &progress;
+                scope.spawn(move |_| progress.track(|| f(shard)));
             }
-            if let Some((shard, chunk)) = first {
-                run_shard(shard, chunk, inputs, f);
-            }
+            f(&mut first[0]);
             progress.wait_while_running(spawned);
         });
-        // Each result back to its input's position.
-        outputs.resize_with(inputs.len(), Default::default);
-        for (positions, results, _) in &mut scratch.chunks {
-            for (&(k, _), result) in positions.iter().zip(results.drain(..)) {
-                outputs[k as usize] = result;
+    }
+}
+
+/// Visits the entries of per-shard logs in the order of their keys (each log in key
+/// order; a key in one log only, its entries in the order logged).
+pub fn in_key_order<L>(logs: &[Vec<L>], key: fn(&L) -> u32, mut visit: impl FnMut(&L)) {
+    if let [log] = logs {
+        log.iter().for_each(visit);
+        return;
+    }
+    let mut at = vec![0usize; logs.len()];
+    loop {
+        let mut next: Option<(usize, u32)> = None;
+        for (s, log) in logs.iter().enumerate() {
+            if let Some(entry) = log.get(at[s]) {
+                let k = key(entry);
+                if next.is_none_or(|(_, best)| k < best) {
+                    next = Some((s, k));
+                }
             }
         }
+        let Some((s, _)) = next else { return };
+        visit(&logs[s][at[s]]);
+        at[s] += 1;
     }
 }
 
@@ -232,7 +190,7 @@ const LOOKS_BEFORE_TAKEN: u32 = 64;
 /// have lost its core).
 const LOOKS_WHILE_RUNNING: u32 = 1 << 14;
 
-/// How many of the shards spawned by one [`Workers::map`] were taken by a thread and how
+/// How many of the shards spawned by one [`Workers::run_shards`] were taken by a thread and how
 /// many are done.
 #[derive(Default)]
 struct Progress {
@@ -271,18 +229,6 @@ impl Progress {
     }
 }
 
-/// The inputs of one shard; `shard` holds its items.
-fn run_shard<S, I, O, L, F>(shard: &mut S, (receivers, results, log): &mut Bucket<O, L>, inputs: &[I], f: &F)
-where
-    F: Fn(&mut S, usize, &I, &mut Vec<L>) -> O,
-{
-    results.extend(
-        receivers
-            .iter()
-            .map(|&(k, local)| f(shard, local as usize, &inputs[k as usize], log)),
-    );
-}
-
 /// Ids per block dealt to the shards (see [`Sharded`]).
 const BLOCK: usize = 8;
 
@@ -298,6 +244,17 @@ impl Layout {
     /// Number of shards.
     pub fn shards(self) -> usize {
         self.shards
+    }
+
+    /// Deals `inputs` to their shards: `buckets[shard]` gets (place in `inputs`, index in
+    /// the shard) of each of its inputs, in the order given.
+    pub fn deal<I>(self, inputs: &[I], id: fn(&I) -> usize, buckets: &mut Vec<Vec<(u32, u32)>>) {
+        buckets.resize_with(self.shards, Vec::new);
+        buckets.iter_mut().for_each(Vec::clear);
+        for (k, input) in inputs.iter().enumerate() {
+            let (shard, local) = self.slot(id(input));
+            buckets[shard].push((k as u32, local as u32));
+        }
     }
 
     /// (shard, index within the shard) of an id: its block goes round the shards.
@@ -317,7 +274,7 @@ impl Layout {
     }
 }
 
-/// Items by id (the stations' radios), stored shard by shard for [`Workers::map`]: the ids
+/// Items by id (the stations' radios), stored shard by shard for [`Workers::run_shards`]: the ids
 /// are cut into blocks of 8 (`BLOCK`) dealt round the shards, one shard per thread. Nearby
 /// stations have nearby ids, so the receivers of a transmission split about evenly between
 /// the shards; and each item is always worked on by the same thread, so it stays in that
@@ -378,13 +335,13 @@ impl<T> Sharded<T> {
         self.len == 0
     }
 
-    /// Where the items are: for [`Workers::map`].
+    /// Where the items are.
     pub fn layout(&self) -> Layout {
         self.layout
     }
 
     /// The shards' items, in shard order, indexed by [`Layout::slot`]'s index within the
-    /// shard: for [`Workers::map`].
+    /// shard: for [`Workers::run_shards`].
     pub fn shards_mut(&mut self) -> impl Iterator<Item = &mut [T]> {
         self.items.chunks_mut(self.layout.shard_len.max(1))
     }
@@ -413,86 +370,73 @@ impl<T> std::ops::IndexMut<usize> for Sharded<T> {
 mod tests {
     use super::*;
 
-    /// Every input reaches its own item once, whatever the thread count, and the outputs
-    /// come back in input order (which need not be id order).
+    /// Deals `ids` to the shards of `items`, runs them (adding 1 to each id's item and
+    /// logging (place, 2 x id)) and returns the logs' values in key order.
+    fn double_each(workers: &Workers, items: &mut Sharded<u32>, ids: &[u32]) -> Vec<u64> {
+        let layout = items.layout();
+        let mut buckets = Vec::new();
+        layout.deal(ids, |&i| i as usize, &mut buckets);
+        let mut logs: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layout.shards()];
+        let mut shards: Vec<_> = items
+            .shards_mut()
+            .zip(&buckets)
+            .zip(&mut logs)
+            .map(|((items, bucket), log)| (items, &bucket[..], log))
+            .collect();
+        workers.run_shards(&mut shards, ids.len(), &|(items, bucket, log)| {
+            for &(k, local) in bucket.iter() {
+                items[local as usize] += 1;
+                log.push((k, 2 * u64::from(ids[k as usize])));
+            }
+        });
+        drop(shards);
+        let mut out = Vec::new();
+        in_key_order(&logs, |e| e.0, |e| out.push(e.1));
+        out
+    }
+
+    /// Every input reaches its own item once, whatever the thread count, and the logs come
+    /// back in input order (which need not be id order): spread ids, and a few receivers
+    /// clustered in ids (as a transmission's neighbours are when the mobility numbers them
+    /// along the map).
     #[test]
-    fn each_receiver_is_visited_once_and_results_keep_the_input_order() {
-        let ids: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).rev().collect();
-        for threads in [1, 2, 3] {
-            let workers = Workers::new(threads).unwrap();
-            // From a thread of the pool (as the event loop calls it) and from outside.
-            for inside in [true, false] {
-                let mut scratch = Buckets::default();
-                let mut items = Sharded::<u32>::new(5000, workers.shards());
-                let layout = items.layout();
-                let mut out = Vec::new();
-                let mut shards: Vec<&mut [u32]> = items.shards_mut().collect();
-                let mut call = || {
-                    workers.map(
-                        &mut scratch,
-                        layout,
-                        &mut shards,
-                        &ids,
-                        &mut out,
-                        |&i| i as usize,
-                        &|shard: &mut &mut [u32], k, &i, log: &mut Vec<u32>| {
-                            shard[k] += 1;
-                            log.extend([i, i]);
-                            u64::from(i) * 2
-                        },
-                    )
-                };
-                if inside {
-                    workers.run(call);
-                } else {
-                    call();
+    fn each_receiver_is_visited_once_and_logs_keep_the_input_order() {
+        let spread: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).rev().collect();
+        let clustered: Vec<u32> = (4000..4200u32).rev().chain(17..19).collect();
+        for ids in [&spread, &clustered] {
+            for threads in [1, 2, 3] {
+                let workers = Workers::new(threads).unwrap();
+                // From a thread of the pool (as the event loop calls it) and from outside.
+                for inside in [true, false] {
+                    let mut items = Sharded::<u32>::new(5000, workers.shards());
+                    let out = if inside {
+                        workers.run(|| double_each(&workers, &mut items, ids))
+                    } else {
+                        double_each(&workers, &mut items, ids)
+                    };
+                    let want: Vec<u64> = ids.iter().map(|&i| 2 * u64::from(i)).collect();
+                    assert_eq!(out, want, "threads {threads}");
+                    let visited: Vec<u32> = (0..5000).filter(|&i| items[i as usize] == 1).collect();
+                    let mut sorted = ids.to_vec();
+                    sorted.sort_unstable();
+                    assert_eq!(visited, sorted, "threads {threads}");
                 }
-                drop(shards);
-                // Each shard's log holds its receivers' entries, together, in input order.
-                for shard in 0..layout.shards {
-                    let mine: Vec<u32> = ids
-                        .iter()
-                        .filter(|&&i| layout.slot(i as usize).0 == shard)
-                        .flat_map(|&i| [i, i])
-                        .collect();
-                    assert_eq!(scratch.log(shard), &mine[..], "threads {threads}, shard {shard}");
-                }
-                for i in 0..items.len() {
-                    assert_eq!(items[i], u32::from(i % 3 != 1), "threads {threads}, item {i}");
-                }
-                assert_eq!(out.len(), ids.len());
-                assert!(out.iter().zip(&ids).all(|(&o, &i)| o == u64::from(i) * 2));
             }
         }
     }
 
-    /// A few receivers clustered in ids (as a transmission's neighbours are when the
-    /// mobility numbers them along the map) still reach their items once, in order.
+    /// Entries of several logs come out by key, a key's entries in the order logged.
     #[test]
-    fn clustered_ids_reach_their_items_once() {
-        let ids: Vec<u32> = (4000..4200u32).rev().chain(17..19).collect();
-        let workers = Workers::new(2).unwrap();
-        let mut items = Sharded::<u8>::new(5000, 2);
-        let layout = items.layout();
-        let mut shards: Vec<&mut [u8]> = items.shards_mut().collect();
-        let mut out = Vec::new();
-        workers.run(|| {
-            workers.map(
-                &mut Buckets::<u32>::default(),
-                layout,
-                &mut shards,
-                &ids,
-                &mut out,
-                |&i| i as usize,
-                &|shard: &mut &mut [u8], k, &i, _: &mut Vec<()>| {
-                    shard[k] += 1;
-                    i
-                },
-            )
-        });
-        drop(shards);
-        assert_eq!(out, ids);
-        assert_eq!((0..5000).map(|i| usize::from(items[i])).sum::<usize>(), ids.len());
+    fn logs_are_merged_by_key() {
+        let logs = vec![
+            vec![(0, 'a'), (0, 'b'), (3, 'c'), (7, 'd')],
+            vec![(1, 'e'), (2, 'f'), (2, 'g'), (9, 'h')],
+            vec![],
+            vec![(4, 'i')],
+        ];
+        let mut out = String::new();
+        in_key_order(&logs, |e| e.0, |e| out.push(e.1));
+        assert_eq!(out, "abefgcidh");
     }
 
     /// The shards hold every id once, in blocks dealt round the shards: a run of ids
