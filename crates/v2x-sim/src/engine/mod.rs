@@ -312,8 +312,7 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     /// Receiver lists of finished transmissions, reused (no allocation per transmission).
     free_receivers: Vec<Vec<Vec<Receiver>>>,
     /// Scratch of the receivers' part of a transmission's start and end, per shard, reused:
-    /// the candidates dealt to the shard, and the shard's logs.
-    buckets: Vec<Vec<(u32, u32)>>,
+    /// the shard's logs.
     arrival_logs: Vec<Vec<Arrived>>,
     departure_logs: Vec<Vec<Departed>>,
     /// What the receivers that handled a decoded CAM alone reported (see [`Departed::calls`]).
@@ -465,7 +464,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             positions: Vec::new(),
             near: Vec::new(),
             free_receivers: Vec::new(),
-            buckets: Vec::new(),
             arrival_logs: Vec::new(),
             departure_logs: Vec::new(),
             departure_calls: Vec::new(),
@@ -808,27 +806,33 @@ impl<'a, O: Observer> Sim<'a, O> {
         let is_rsu = &self.is_rsu;
         let tx_dice = dice.transmission(serial);
         let layout = self.radios.layout();
-        layout.deal(&near, |&(j, _)| j as usize, &mut self.buckets);
         let mut receivers = self.free_receivers.pop().unwrap_or_default();
         receivers.resize_with(layout.shards(), Vec::new);
         self.arrival_logs.resize_with(layout.shards(), Vec::new);
         let mut shards: Vec<_> = self
             .radios
             .shards_mut()
-            .zip(&self.buckets)
             .zip(receivers.iter_mut().zip(self.arrival_logs.iter_mut()))
-            .map(|((radios, bucket), (mine, log))| (radios, &bucket[..], mine, log))
+            .enumerate()
+            .map(|(shard, (radios, (mine, log)))| (shard, radios, mine, log))
             .collect();
         let candidates = &near;
         self.workers.run_shards(
             &mut shards,
             near.len(),
-            &|(radios, bucket, mine, log): &mut ArrivalShard| {
-                log.clear();
-                for &(k, local) in bucket.iter() {
-                    let (j, d) = candidates[k as usize];
-                    // Only the candidates heard individually (the test is part of the
-                    // parallel work: it reads each candidate's cell).
+            &|(shard, radios, mine, log): &mut ArrivalShard| {
+                // Each shard picks its own candidates from the list. The lists it fills
+                // are worked on here, on this thread's stack: their headers, side by side
+                // with the other shards', would otherwise move between the cores with every
+                // push.
+                let (mut mine_here, mut log_here) = (std::mem::take(*mine), std::mem::take(*log));
+                log_here.clear();
+                for (k, &(j, d)) in candidates.iter().enumerate() {
+                    let (owner, local) = layout.slot(j as usize);
+                    if owner != *shard {
+                        continue;
+                    }
+                    // Only the candidates heard individually.
                     let individual = j != n
                         && d <= params.cutoff_m
                         && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]));
@@ -838,7 +842,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     let Some(mw) = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
                         continue;
                     };
-                    let radio = &mut radios[local as usize];
+                    let radio = &mut radios[local];
                     if let Some(field) = weak {
                         let weak_mw = field.mw(node_cell[j as usize]);
                         radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
@@ -847,17 +851,19 @@ impl<'a, O: Observer> Sim<'a, O> {
                     // The CCA senses it after the propagation delay and the detection window.
                     let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
                     let change = sense(radio, is_rsu[j as usize], now, sensed_at, params);
-                    mine.push(Receiver {
+                    let k = k as u32;
+                    mine_here.push(Receiver {
                         k,
                         id: j,
-                        local,
+                        local: local as u32,
                         mw,
                         dist: d as f32,
                     });
                     if change != MediumChange::Same {
-                        log.push(Arrived { k, id: j, change });
+                        log_here.push(Arrived { k, id: j, change });
                     }
                 }
+                (**mine, **log) = (mine_here, log_here);
             },
         );
         drop(shards);
@@ -919,8 +925,10 @@ impl<'a, O: Observer> Sim<'a, O> {
             &mut shards,
             tx.receivers.iter().map(Vec::len).sum(),
             &|(radios, nodes, mine, log, calls): &mut DepartureShard| {
-                log.clear();
-                calls.clear();
+                // The logs are filled on this thread's stack (see the arrivals).
+                let (mut log_here, mut calls_here) = (std::mem::take(*log), std::mem::take(*calls));
+                log_here.clear();
+                calls_here.clear();
                 for r in mine.iter() {
                     let (j, radio) = (r.id, &mut radios[r.local as usize]);
                     if let Some(field) = weak {
@@ -933,14 +941,14 @@ impl<'a, O: Observer> Sim<'a, O> {
                         continue;
                     }
                     let handled = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
-                        let before = calls.len();
+                        let before = calls_here.len();
                         let node = &mut nodes[r.local as usize];
-                        processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut **calls)
-                            .then(|| (calls.len() - before) as u32)
+                        processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut calls_here)
+                            .then(|| (calls_here.len() - before) as u32)
                     } else {
                         None
                     };
-                    log.push(Departed {
+                    log_here.push(Departed {
                         k: r.k,
                         id: j,
                         outcome,
@@ -949,6 +957,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                         calls: handled,
                     });
                 }
+                (**log, **calls) = (log_here, calls_here);
             },
         );
         drop(shards);
@@ -1038,14 +1047,8 @@ struct Receiver {
 }
 
 /// What the receivers' part of a transmission's start works on in one shard: the shard's
-/// radios, its candidates (place among the candidates, index in the shard), and its lists
-/// of receivers heard individually and of CCA changes.
-type ArrivalShard<'s> = (
-    &'s mut [Radio],
-    &'s [(u32, u32)],
-    &'s mut Vec<Receiver>,
-    &'s mut Vec<Arrived>,
-);
+/// index and radios, and its lists of receivers heard individually and of CCA changes.
+type ArrivalShard<'s> = (usize, &'s mut [Radio], &'s mut Vec<Receiver>, &'s mut Vec<Arrived>);
 
 /// What the receivers' part of a transmission's end works on in one shard: the shard's
 /// radios and nodes, its receivers, its log, and what its receivers reported while

@@ -1,10 +1,10 @@
 //! The receivers of one transmission, evaluated on several threads: each receiver's state
 //! (radio, security processing) is its own, and it is stored in shards, one per thread
-//! ([`Sharded`]). The event loop deals the receivers to their shards ([`Layout::deal`]), the
-//! shards run side by side ([`Workers::run_shards`]: the first on the calling thread, the
-//! event loop, the others on the run's other threads), each logging what reaches beyond its
-//! receivers, keyed by the receiver's place in the order given; the event loop then applies
-//! the logs in that order ([`in_key_order`]). The draws are keyed by (transmission,
+//! ([`Sharded`]). The shards run side by side ([`Workers::run_shards`]: the first on the
+//! calling thread, the event loop, the others on the run's other threads), each picking
+//! its own receivers from the transmission's list ([`Layout::slot`]) and logging what
+//! reaches beyond them, keyed by the receiver's place in the list; the event loop then
+//! applies the logs in that order ([`in_key_order`]). The draws are keyed by (transmission,
 //! receiver), so the outcome does not depend on how many threads took part.
 //!
 //! A split is worth tens of microseconds of work, and a transmission starts or ends every
@@ -246,17 +246,6 @@ impl Layout {
         self.shards
     }
 
-    /// Deals `inputs` to their shards: `buckets[shard]` gets (place in `inputs`, index in
-    /// the shard) of each of its inputs, in the order given.
-    pub fn deal<I>(self, inputs: &[I], id: fn(&I) -> usize, buckets: &mut Vec<Vec<(u32, u32)>>) {
-        buckets.resize_with(self.shards, Vec::new);
-        buckets.iter_mut().for_each(Vec::clear);
-        for (k, input) in inputs.iter().enumerate() {
-            let (shard, local) = self.slot(id(input));
-            buckets[shard].push((k as u32, local as u32));
-        }
-    }
-
     /// (shard, index within the shard) of an id: its block goes round the shards.
     pub fn slot(self, id: usize) -> (usize, usize) {
         if self.shards == 1 {
@@ -370,23 +359,19 @@ impl<T> std::ops::IndexMut<usize> for Sharded<T> {
 mod tests {
     use super::*;
 
-    /// Deals `ids` to the shards of `items`, runs them (adding 1 to each id's item and
-    /// logging (place, 2 x id)) and returns the logs' values in key order.
+    /// Runs the shards of `items` on `ids` (each shard picks its own, adds 1 to each one's
+    /// item and logs (place, 2 x id)) and returns the logs' values in key order.
     fn double_each(workers: &Workers, items: &mut Sharded<u32>, ids: &[u32]) -> Vec<u64> {
         let layout = items.layout();
-        let mut buckets = Vec::new();
-        layout.deal(ids, |&i| i as usize, &mut buckets);
         let mut logs: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layout.shards()];
-        let mut shards: Vec<_> = items
-            .shards_mut()
-            .zip(&buckets)
-            .zip(&mut logs)
-            .map(|((items, bucket), log)| (items, &bucket[..], log))
-            .collect();
-        workers.run_shards(&mut shards, ids.len(), &|(items, bucket, log)| {
-            for &(k, local) in bucket.iter() {
-                items[local as usize] += 1;
-                log.push((k, 2 * u64::from(ids[k as usize])));
+        let mut shards: Vec<_> = items.shards_mut().zip(&mut logs).enumerate().collect();
+        workers.run_shards(&mut shards, ids.len(), &|(shard, (items, log))| {
+            for (k, &id) in ids.iter().enumerate() {
+                let (owner, local) = layout.slot(id as usize);
+                if owner == *shard {
+                    items[local] += 1;
+                    log.push((k as u32, 2 * u64::from(id)));
+                }
             }
         });
         drop(shards);
