@@ -18,10 +18,11 @@
 //!
 //! A transmission touches only the receivers found in the spatial grid within the cutoff
 //! range (within the weak radius when weak interference is aggregated). Their part of the
-//! work (fading draw, radio, CCA) runs first, possibly in parallel, touching each receiver's
-//! radio alone; what reaches further (the MAC's reactions, metrics, new events, received
-//! frames) is then applied in the order of the candidate list, so a run does not depend on
-//! the thread count.
+//! work (fading draw, radio, CCA, and at its end the security layer's handling of a decoded
+//! CAM where the receiver can do it alone) runs first, possibly in parallel, each receiver
+//! on the thread that owns its state; what reaches further (the MAC's reactions, metrics,
+//! new events, the other received frames) is logged and then applied in the order of the
+//! candidate list, so a run does not depend on the thread count.
 
 pub mod apps;
 pub mod mac;
