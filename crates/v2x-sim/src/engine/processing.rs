@@ -3,6 +3,12 @@
 //! TESLA key buffering, certificate knowledge and replay detection per neighbour, and the
 //! query service's decryptions. Service times come from the variant's cost model; in
 //! real-crypto mode the stations' real verifications decide what is accepted.
+//!
+//! The steps that touch only the station and the metrics (submitting a job, finishing one,
+//! delivering a verified CAM, receiving a CAM) are functions of the station's state and a
+//! read-only `StationContext`, shared by the event loop's methods and by the threads that
+//! evaluate the receivers of a transmission: those handle the CAMs their receivers decode
+//! when the receiver can do it alone (`receive_cam_alone`).
 
 use super::neighbours::Neighbour;
 use super::trace::{CamVerified, CryptoLoss, Observer};
