@@ -942,10 +942,11 @@ impl<'a, O: Observer> Sim<'a, O> {
                         continue;
                     }
                     let handled = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
-                        let before = calls_here.len();
+                        let from = calls_here.len() as u32;
                         let node = &mut nodes[r.local as usize];
-                        processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut calls_here)
-                            .then(|| (calls_here.len() - before) as u32)
+                        let alone =
+                            processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut calls_here);
+                        alone.then_some((from, calls_here.len() as u32))
                     } else {
                         None
                     };
@@ -967,7 +968,6 @@ impl<'a, O: Observer> Sim<'a, O> {
             std::mem::take(&mut self.departure_logs),
             std::mem::take(&mut self.departure_calls),
         );
-        let mut replayed = vec![0usize; layout.shards()];
         in_key_order(
             &logs,
             |d| d.k,
@@ -977,11 +977,9 @@ impl<'a, O: Observer> Sim<'a, O> {
                 }
                 self.apply_medium(d.id, d.change);
                 match d.calls {
-                    Some(count) => {
+                    Some((from, to)) => {
                         let shard = layout.slot(d.id as usize).0;
-                        let from = replayed[shard];
-                        replayed[shard] += count as usize;
-                        for &call in &calls[shard][from..replayed[shard]] {
+                        for &call in &calls[shard][from as usize..to as usize] {
                             call.replay(&mut self.trace);
                         }
                     }
@@ -1078,9 +1076,9 @@ struct Departed {
     outcome: Option<bool>,
     change: MediumChange,
     dist: f32,
-    /// The decoded CAM was handled by the receiver alone, which logged this many calls to
-    /// the observer (see [`processing::receive_cam_alone`]).
-    calls: Option<u32>,
+    /// The decoded CAM was handled by the receiver alone, which logged these calls to the
+    /// observer (a range of its shard's calls; see [`processing::receive_cam_alone`]).
+    calls: Option<(u32, u32)>,
 }
 
 /// What a station's clear-channel assessment did, for the engine to report and schedule

@@ -253,7 +253,7 @@ impl Layout {
         }
         let block = id / BLOCK;
         // Shifts and masks for the usual 2 or 4 threads (a division costs tens of cycles,
-        // and the event loop finds the slot of every receiver of every transmission).
+        // and every shard finds the slot of every candidate of every transmission).
         let (round, shard) = if self.shards.is_power_of_two() {
             (block >> self.shards.trailing_zeros(), block & (self.shards - 1))
         } else {
@@ -263,7 +263,7 @@ impl Layout {
     }
 }
 
-/// Items by id (the stations' radios), stored shard by shard for [`Workers::run_shards`]: the ids
+/// Items by id (the stations' radios and nodes), stored shard by shard for [`Workers::run_shards`]: the ids
 /// are cut into blocks of 8 (`BLOCK`) dealt round the shards, one shard per thread. Nearby
 /// stations have nearby ids, so the receivers of a transmission split about evenly between
 /// the shards; and each item is always worked on by the same thread, so it stays in that

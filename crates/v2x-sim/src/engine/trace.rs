@@ -76,219 +76,64 @@ pub trait Observer: Send {
     fn relay_duplicate(&mut self) {}
 }
 
-/// One call to an [`Observer`], recorded (see the `Observer` impl of `Vec<Call>`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Call {
-    Event,
-    Presence {
-        ns: f64,
-    },
-    BusyTime {
-        ns: f64,
-    },
-    Awareness {
-        neighbours: u64,
-        heard: u64,
-        verified: u64,
-        weighted: f64,
-    },
-    CamGenerated,
-    FrameSent {
-        src: NodeId,
-        key_frame: bool,
-        cam_mac_delay_ns: Option<u64>,
-    },
-    CamAttempt {
-        distance_m: f64,
-    },
-    Signals {
-        n: u64,
-    },
-    FrameDecoded,
-    CamReceived {
-        src: NodeId,
-        dst: NodeId,
-        distance_m: f32,
-    },
-    CamVerified {
-        v: CamVerified,
-    },
-    CryptoLost {
-        why: CryptoLoss,
-        distance_m: f32,
-    },
-    Rejected {
-        reason: &'static str,
-    },
-    AttackFrameSent,
-    AttackAccepted,
-    AttackJobExpired,
-    MacQueueDrop,
-    MacDelayDrops {
-        n: u64,
-    },
-    QueryRequestSent,
-    QueryRequestReceived,
-    QueryReplyReceived,
-    QuerySuccess {
-        delay_ns: u64,
-    },
-    RelayGenerated,
-    RelayVerified {
-        hops: u32,
-        e2e_ns: u64,
-        per_hop_ns: u64,
-        at_receiver_ns: u64,
-    },
-    RelayLost,
-    RelayDuplicate,
-}
-
-impl Call {
-    /// Makes the recorded call on `o`.
-    pub fn replay(self, o: &mut impl Observer) {
-        match self {
-            Call::Event => o.event(),
-            Call::Presence { ns } => o.presence(ns),
-            Call::BusyTime { ns } => o.busy_time(ns),
-            Call::Awareness {
-                neighbours,
-                heard,
-                verified,
-                weighted,
-            } => o.awareness(neighbours, heard, verified, weighted),
-            Call::CamGenerated => o.cam_generated(),
-            Call::FrameSent {
-                src,
-                key_frame,
-                cam_mac_delay_ns,
-            } => o.frame_sent(src, key_frame, cam_mac_delay_ns),
-            Call::CamAttempt { distance_m } => o.cam_attempt(distance_m),
-            Call::Signals { n } => o.signals(n),
-            Call::FrameDecoded => o.frame_decoded(),
-            Call::CamReceived { src, dst, distance_m } => o.cam_received(src, dst, distance_m),
-            Call::CamVerified { v } => o.cam_verified(v),
-            Call::CryptoLost { why, distance_m } => o.crypto_lost(why, distance_m),
-            Call::Rejected { reason } => o.rejected(reason),
-            Call::AttackFrameSent => o.attack_frame_sent(),
-            Call::AttackAccepted => o.attack_accepted(),
-            Call::AttackJobExpired => o.attack_job_expired(),
-            Call::MacQueueDrop => o.mac_queue_drop(),
-            Call::MacDelayDrops { n } => o.mac_delay_drops(n),
-            Call::QueryRequestSent => o.query_request_sent(),
-            Call::QueryRequestReceived => o.query_request_received(),
-            Call::QueryReplyReceived => o.query_reply_received(),
-            Call::QuerySuccess { delay_ns } => o.query_success(delay_ns),
-            Call::RelayGenerated => o.relay_generated(),
-            Call::RelayVerified {
-                hops,
-                e2e_ns,
-                per_hop_ns,
-                at_receiver_ns,
-            } => o.relay_verified(hops, e2e_ns, per_hop_ns, at_receiver_ns),
-            Call::RelayLost => o.relay_lost(),
-            Call::RelayDuplicate => o.relay_duplicate(),
+/// Defines [`Call`], its replay and the recording `Observer` impl of `Vec<Call>` from one
+/// list of the observer's methods, so that the three cannot drift apart.
+macro_rules! recorded_calls {
+    ($($variant:ident $method:ident($($arg:ident: $ty:ty),*);)*) => {
+        /// One call to an [`Observer`], recorded (see the `Observer` impl of `Vec<Call>`).
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum Call {
+            $($variant { $($arg: $ty),* },)*
         }
-    }
+
+        impl Call {
+            /// Makes the recorded call on `o`.
+            pub fn replay(self, o: &mut impl Observer) {
+                match self {
+                    $(Call::$variant { $($arg),* } => o.$method($($arg),*),)*
+                }
+            }
+        }
+
+        /// Records every call, to be replayed later in a chosen order: the receivers of a
+        /// transmission handled on several threads log what they report, and the event loop
+        /// replays the logs in the receivers' order, so the observer sees the calls of a
+        /// one-threaded run.
+        impl Observer for Vec<Call> {
+            $(fn $method(&mut self, $($arg: $ty),*) {
+                self.push(Call::$variant { $($arg),* });
+            })*
+        }
+    };
 }
 
-/// Records every call, to be replayed later in a chosen order: the receivers of a
-/// transmission handled on several threads log what they report, and the event loop
-/// replays the logs in the receivers' order, so the observer sees the calls of a
-/// one-threaded run.
-impl Observer for Vec<Call> {
-    fn event(&mut self) {
-        self.push(Call::Event);
-    }
-    fn presence(&mut self, ns: f64) {
-        self.push(Call::Presence { ns });
-    }
-    fn busy_time(&mut self, ns: f64) {
-        self.push(Call::BusyTime { ns });
-    }
-    fn awareness(&mut self, neighbours: u64, heard: u64, verified: u64, weighted: f64) {
-        self.push(Call::Awareness {
-            neighbours,
-            heard,
-            verified,
-            weighted,
-        });
-    }
-    fn cam_generated(&mut self) {
-        self.push(Call::CamGenerated);
-    }
-    fn frame_sent(&mut self, src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>) {
-        self.push(Call::FrameSent {
-            src,
-            key_frame,
-            cam_mac_delay_ns,
-        });
-    }
-    fn cam_attempt(&mut self, distance_m: f64) {
-        self.push(Call::CamAttempt { distance_m });
-    }
-    fn signals(&mut self, n: u64) {
-        self.push(Call::Signals { n });
-    }
-    fn frame_decoded(&mut self) {
-        self.push(Call::FrameDecoded);
-    }
-    fn cam_received(&mut self, src: NodeId, dst: NodeId, distance_m: f32) {
-        self.push(Call::CamReceived { src, dst, distance_m });
-    }
-    fn cam_verified(&mut self, v: CamVerified) {
-        self.push(Call::CamVerified { v });
-    }
-    fn crypto_lost(&mut self, why: CryptoLoss, distance_m: f32) {
-        self.push(Call::CryptoLost { why, distance_m });
-    }
-    fn rejected(&mut self, reason: &'static str) {
-        self.push(Call::Rejected { reason });
-    }
-    fn attack_frame_sent(&mut self) {
-        self.push(Call::AttackFrameSent);
-    }
-    fn attack_accepted(&mut self) {
-        self.push(Call::AttackAccepted);
-    }
-    fn attack_job_expired(&mut self) {
-        self.push(Call::AttackJobExpired);
-    }
-    fn mac_queue_drop(&mut self) {
-        self.push(Call::MacQueueDrop);
-    }
-    fn mac_delay_drops(&mut self, n: u64) {
-        self.push(Call::MacDelayDrops { n });
-    }
-    fn query_request_sent(&mut self) {
-        self.push(Call::QueryRequestSent);
-    }
-    fn query_request_received(&mut self) {
-        self.push(Call::QueryRequestReceived);
-    }
-    fn query_reply_received(&mut self) {
-        self.push(Call::QueryReplyReceived);
-    }
-    fn query_success(&mut self, delay_ns: u64) {
-        self.push(Call::QuerySuccess { delay_ns });
-    }
-    fn relay_generated(&mut self) {
-        self.push(Call::RelayGenerated);
-    }
-    fn relay_verified(&mut self, hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64) {
-        self.push(Call::RelayVerified {
-            hops,
-            e2e_ns,
-            per_hop_ns,
-            at_receiver_ns,
-        });
-    }
-    fn relay_lost(&mut self) {
-        self.push(Call::RelayLost);
-    }
-    fn relay_duplicate(&mut self) {
-        self.push(Call::RelayDuplicate);
-    }
+recorded_calls! {
+    Event event();
+    Presence presence(ns: f64);
+    BusyTime busy_time(ns: f64);
+    Awareness awareness(neighbours: u64, heard: u64, verified: u64, weighted: f64);
+    CamGenerated cam_generated();
+    FrameSent frame_sent(src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>);
+    CamAttempt cam_attempt(distance_m: f64);
+    Signals signals(n: u64);
+    FrameDecoded frame_decoded();
+    CamReceived cam_received(src: NodeId, dst: NodeId, distance_m: f32);
+    CamVerified cam_verified(v: CamVerified);
+    CryptoLost crypto_lost(why: CryptoLoss, distance_m: f32);
+    Rejected rejected(reason: &'static str);
+    AttackFrameSent attack_frame_sent();
+    AttackAccepted attack_accepted();
+    AttackJobExpired attack_job_expired();
+    MacQueueDrop mac_queue_drop();
+    MacDelayDrops mac_delay_drops(n: u64);
+    QueryRequestSent query_request_sent();
+    QueryRequestReceived query_request_received();
+    QueryReplyReceived query_reply_received();
+    QuerySuccess query_success(delay_ns: u64);
+    RelayGenerated relay_generated();
+    RelayVerified relay_verified(hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64);
+    RelayLost relay_lost();
+    RelayDuplicate relay_duplicate();
 }
 
 /// What the collector needs to bin events.
