@@ -8,7 +8,7 @@
 pub mod decap;
 pub mod encap;
 
-pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped, LEAP_SECONDS_SINCE_2004};
+pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped, Precheck, LEAP_SECONDS_SINCE_2004};
 pub use encap::{EncapError, EncapPolicy, EncapRequest, Encapsulated};
 
 use crate::certificate::CertRef;
