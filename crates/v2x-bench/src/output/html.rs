@@ -42,7 +42,10 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
         page.svg(svg);
     }
     page.h2("Measurements")
-        .p("Latency in µs; ops/s on one core = 1e6 / mean.");
+        .p(&format!(
+            "Latency in µs; ops/s on one core = 1e6 / mean; median and p99: {}.",
+            v2x_report::stats::PERCENTILE_DEFINITION
+        ));
     page.table(
         &[
             "suite",

@@ -72,6 +72,7 @@ impl Run {
                 case: self.case,
                 count: self.attackers,
                 rate_hz: self.rate_hz,
+                source_addresses: 1,
             }],
             flood_search: None,
             load_plan: None,

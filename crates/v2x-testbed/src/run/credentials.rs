@@ -40,8 +40,7 @@ use v2x_protocols::{Authenticator, ProtocolConfig, StationId};
 use v2x_security::authority::{issue_sub_ca, issue_ticket};
 use v2x_security::v1_2_1::{Credential as V1Credential, V1Entity, V1PkiDir, V1PkiError};
 use v2x_security::{
-    Credentials, IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec,
-    TrustStore,
+    IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec, TrustStore,
 };
 use v2x_wire::ItsAid;
 
@@ -434,24 +433,14 @@ impl StationCredentials {
         Ok(entity)
     }
 
-    /// HashedId8 of the CAs this station trusts to issue tickets (root, EA, AA): the
-    /// receiver's `precheck` refuses a carried certificate from any other issuer.
-    pub fn known_issuers(&self) -> Result<Vec<[u8; 8]>, CredentialError> {
+    /// The certificates `stations` sign with now (their active tickets): what a forger
+    /// copies from their CAMs on the air. Only the public certificate is kept.
+    pub fn certificates_of(&self, stations: &[String]) -> Result<Vec<v2x_security::CertRef>, CredentialError> {
         let pki = self.pki()?;
-        Ok([pki.root(), pki.ea(), pki.aa()]
+        stations
             .iter()
-            .map(|a| a.certificate.hashed_id8().0)
-            .collect())
-    }
-
-    /// The station's active 1609.2 credentials (attackers that sign by hand).
-    pub fn active_ticket(&self) -> Result<(Credentials, Vec<v2x_security::CertRef>), CredentialError> {
-        let pki = self.pki()?;
-        let pool = pki.pseudonyms(&self.name)?;
-        Ok((
-            pool.active().clone(),
-            vec![pki.aa().certificate.clone(), pki.root().certificate.clone()],
-        ))
+            .map(|s| Ok(pki.pseudonyms(s)?.active().certificate.clone()))
+            .collect()
     }
 
     /// A new authenticator of this station. Every call gives an independent instance

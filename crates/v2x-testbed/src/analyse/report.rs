@@ -3,7 +3,7 @@
 //! (benign traffic) and verification time (every case), drawn as steps in the colours of
 //! [`v2x_report::plot`].
 
-use crate::analysis::{Latency, Summary};
+use super::summary::{Latency, Summary};
 use std::path::Path;
 use v2x_report::html::{Cell, Page};
 use v2x_report::plot::{steps, Dot, DotChart, Line, LineChart, Scale};
@@ -32,7 +32,7 @@ fn latency_chart(
     title: &str,
     x_label: &str,
     benign_only: bool,
-    pick: fn(&crate::analysis::CaseStats) -> &Latency,
+    pick: fn(&super::summary::CaseStats) -> &Latency,
 ) -> LineChart {
     let mut lines = Vec::new();
     for (rx, cases) in &s.receivers {
@@ -227,7 +227,7 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
                 vec![
                     Cell::from(l.sender.as_str()),
                     Cell::from(l.receiver.as_str()),
-                    Cell::from(l.case.as_str()),
+                    Cell::from(l.case.code()),
                     num(format!("{:.0}", l.distance_m)),
                     num(l.sent.to_string()),
                     num(l.received.to_string()),
@@ -264,7 +264,7 @@ pub fn write(s: &Summary, extra: &str, out: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::CaseStats;
+    use crate::analyse::summary::CaseStats;
 
     fn latency(samples: Vec<u64>) -> Latency {
         Latency {
