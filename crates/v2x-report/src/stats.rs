@@ -66,7 +66,8 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// How reports name the percentile definition of [`quantile_sorted`].
-pub const PERCENTILE_DEFINITION: &str = "percentiles by linear interpolation between order statistics (type 7, as R and NumPy)";
+pub const PERCENTILE_DEFINITION: &str =
+    "percentiles by linear interpolation between order statistics (type 7, as R and NumPy)";
 
 #[cfg(test)]
 mod tests {

@@ -621,9 +621,21 @@ mod tests {
         let text = csv_rows(&rows);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].ends_with(",verify,accepted,,x,1,2,3,cam"), "{}", lines[0]);
-        assert!(lines[1].ends_with(",precheck,rejected,duplicate-message,,1,2,3,"), "{}", lines[1]);
-        assert!(lines[2].ends_with(",queue,dropped,deadline-expired,,1,2,3,"), "{}", lines[2]);
-        assert!(lines[3].ends_with(",verify,control,,x,1,2,3,key-disclosure"), "{}", lines[3]);
+        assert!(
+            lines[1].ends_with(",precheck,rejected,duplicate-message,,1,2,3,"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].ends_with(",queue,dropped,deadline-expired,,1,2,3,"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].ends_with(",verify,control,,x,1,2,3,key-disclosure"),
+            "{}",
+            lines[3]
+        );
         assert!(lines[0].starts_with("r,127.0.0.1:1,"), "{}", lines[0]);
         let back: Vec<RxRecord> = csv::ReaderBuilder::new()
             .has_headers(false)

@@ -51,7 +51,6 @@ const PSID_DENM: ItsAid = ItsAid::DENM;
 pub const TESTBED_SUBDIR: &str = "testbed";
 const HASH_CHAIN_SEED: &str = "hash-chain.seed";
 const TWO_FLIP_SECRETS: &str = "2flip.secrets";
-const V1_SUBDIR: &str = "v1.2.1";
 /// The restricted AA of F-SIG-07 (its issue permissions lack CAM).
 const RESTRICTED_AA: &str = "aa-without-cam";
 const DAY: Duration = Duration::from_secs(86_400);
@@ -212,28 +211,17 @@ pub fn ticket_infos(pki: &Pki, station: &str) -> Result<Vec<TicketInfo>, Credent
         .collect())
 }
 
-/// The v1.2.1 credentials beside the PKI (created on first use) with a ticket for
-/// `station` (expired for [`TicketSet::Expired`]).
+/// The v1.2.1 credentials beside the PKI (created on first use, [`V1PkiDir::beside`])
+/// with a ticket for `station` (expired for [`TicketSet::Expired`]).
 pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), CredentialError> {
-    let v1 = v1_dir(pki)?;
+    let v1 = V1PkiDir::beside(pki)?;
     let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
     let (start, days) = match set {
         TicketSet::Expired => (now.saturating_sub(3 * 86_400), 1),
         _ => (now.saturating_sub(300), 7),
     };
-    // `now = start` makes the store issue (or keep) a ticket valid at its start.
-    v1.ticket(station, start, days, start)?;
+    v1.ticket_beside_at(pki, station, start, days)?;
     Ok(())
-}
-
-fn v1_dir(pki: &Pki) -> Result<V1PkiDir, CredentialError> {
-    let v = pki.root().certificate.validity();
-    let start = u32::try_from(v.start).unwrap_or(u32::MAX);
-    let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
-        .unwrap_or(u32::MAX)
-        .max(1);
-    let dir = pki.dir().join(V1_SUBDIR);
-    Ok(V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)?)
 }
 
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
@@ -469,7 +457,7 @@ impl StationCredentials {
                 let mut c = c.clone();
                 // Timestamps are TAI µs since 2004: epoch 0.
                 c.epoch_tai_s = 0;
-                let v1 = v1_dir(self.pki()?)?;
+                let v1 = V1PkiDir::beside(self.pki()?)?;
                 let sdir = v1.dir().join("stations").join(&self.name);
                 let ticket = V1Credential::load(&sdir, "at")?;
                 let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store());

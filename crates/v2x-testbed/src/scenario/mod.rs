@@ -476,7 +476,10 @@ mod tests {
         // An unknown key in [protocol]: the error points at the table.
         let e = Scenario::parse(&format!("{BASE}foo = 3\n"), "x.toml").unwrap_err();
         assert!(matches!(e, ScenarioError::Syntax { line: 4, .. }), "{e}");
-        assert!(e.to_string().starts_with("x.toml:4:") && e.to_string().contains("foo"), "{e}");
+        assert!(
+            e.to_string().starts_with("x.toml:4:") && e.to_string().contains("foo"),
+            "{e}"
+        );
         let e = Scenario::parse(&BASE.replace("duration_s = 1.0", "duration_s = -1.0"), "x").unwrap_err();
         assert!(
             matches!(&e, ScenarioError::Invalid { field, .. } if field == "duration_s"),

@@ -466,7 +466,10 @@ mod tests {
     /// address, before: the copy was accepted.)
     #[test]
     fn a_reencoded_copy_from_another_address_is_a_replay_for_every_verifier_thread() {
-        let fx = InMemoryPki::builder().now(v2x_security::TaiTime::now()).build().unwrap();
+        let fx = InMemoryPki::builder()
+            .now(v2x_security::TaiTime::now())
+            .build()
+            .unwrap();
         let mut s = fx.sender(fx.ticket().unwrap());
         let now = crate::clock::now_us();
         let original = s
@@ -501,7 +504,10 @@ mod tests {
     /// look-up (not by its bytes, which differ).
     #[test]
     fn the_precheck_refuses_the_reencoded_copy_before_the_queue() {
-        let fx = InMemoryPki::builder().now(v2x_security::TaiTime::now()).build().unwrap();
+        let fx = InMemoryPki::builder()
+            .now(v2x_security::TaiTime::now())
+            .build()
+            .unwrap();
         let mut s = fx.sender(fx.ticket().unwrap());
         let now = crate::clock::now_us();
         let original = s
@@ -536,7 +542,10 @@ mod tests {
     /// limited per claimed signer; the rate limit counts an address's every port.
     #[test]
     fn a_certificate_copying_forger_never_gets_the_owners_priority() {
-        let fx = InMemoryPki::builder().now(v2x_security::TaiTime::now()).build().unwrap();
+        let fx = InMemoryPki::builder()
+            .now(v2x_security::TaiTime::now())
+            .build()
+            .unwrap();
         let owner_ticket = fx.ticket().unwrap();
         let mut owner = fx.sender(owner_ticket.clone());
         let mut forger = super::super::forge::Forger::new(vec![owner_ticket.certificate.clone()]).unwrap();
