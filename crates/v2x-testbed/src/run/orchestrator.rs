@@ -262,9 +262,10 @@ fn station_config(
         bind: addresses.of(&s.name).to_vec(),
         peers,
         rate_hz: s.rate_hz,
-        duration_s: scenario.duration_s,
+        duration_s: scenario.duration_s - s.start_s,
+        // Receivers stop with the last sender.
         linger_s: 1.0,
-        start_at_us,
+        start_at_us: start_at_us + (s.start_s * 1e6) as u64,
         payload_len: crate::payload::DEFAULT_PAYLOAD_LEN,
         receiver: scenario.receiver.clone(),
         pseudonym_change_s: s.pseudonym_change_s,

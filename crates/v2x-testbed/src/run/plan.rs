@@ -37,6 +37,8 @@ pub struct PlannedStation {
     pub functional: Option<FunctionalCase>,
     /// Messages per second (senders and attackers).
     pub rate_hz: f64,
+    /// It starts sending this long after the run's start, s (attackers).
+    pub start_s: f64,
     /// F-PSN-01: change pseudonym this often, s (benign senders; 0 = never).
     pub pseudonym_change_s: f64,
     /// The receivers it sends to, by name.
@@ -126,6 +128,7 @@ pub fn plan(scenario: &Scenario, addressing: Addressing) -> Plan {
         attack: None,
         functional: None,
         rate_hz,
+        start_s: 0.0,
         pseudonym_change_s: 0.0,
         sends_to: Vec::new(),
         addresses: Vec::new(),
@@ -162,6 +165,7 @@ pub fn plan(scenario: &Scenario, addressing: Addressing) -> Plan {
         for i in 0..g.count {
             stations.push(PlannedStation {
                 attack: Some(g.case),
+                start_s: g.start_s,
                 sends_to: receivers.clone(),
                 tickets: attack_tickets(g.case),
                 copies_certificates_of: if g.case == Attack::CopiedCertificates {

@@ -86,6 +86,7 @@ pub fn flood_search(
                     count: search.attackers,
                     rate_hz: rate,
                     source_addresses: 1,
+                    start_s: 0.0,
                 }],
                 functional: Vec::new(),
                 flood_search: None,

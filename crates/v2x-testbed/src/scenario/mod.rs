@@ -74,6 +74,11 @@ pub struct AttackerGroup {
     /// its own IP address (default 1; A-SIG-05 sends its copies from a second one).
     #[serde(default = "one")]
     pub source_addresses: u32,
+    /// The attackers start this long after the benign senders, s (default 0): an attack on
+    /// a receiver that already hears its neighbours (a forger copying certificates must
+    /// first hear them).
+    #[serde(default)]
+    pub start_s: f64,
 }
 
 /// The `[flood_search]` table: bisection over the rate of `attackers` attackers of
@@ -293,6 +298,15 @@ impl Scenario {
                 return Err(invalid(
                     "attackers.rate_hz",
                     format!("attacker {code}: must be in (0, 100000], got {}", a.rate_hz),
+                ));
+            }
+            if !(a.start_s >= 0.0 && a.start_s < self.duration_s) {
+                return Err(invalid(
+                    "attackers.start_s",
+                    format!(
+                        "attacker {code}: must be in [0, duration_s = {}), got {}",
+                        self.duration_s, a.start_s
+                    ),
                 ));
             }
             if !(1..=MAX_SOURCE_ADDRESSES).contains(&a.source_addresses) {
