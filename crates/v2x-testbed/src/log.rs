@@ -168,9 +168,17 @@ impl std::fmt::Display for PacketName {
     }
 }
 
+/// A logged name that is not one of its column's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {column} `{name}`")]
+pub struct UnknownName {
+    pub column: &'static str,
+    pub name: String,
+}
+
 impl std::str::FromStr for PacketName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<PacketName, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<PacketName, UnknownName> {
         let kind = match s {
             "replay" => return Ok(PacketName::Replay),
             "data" => PacketKind::Data,
@@ -180,7 +188,12 @@ impl std::str::FromStr for PacketName {
             "revocation" => PacketKind::Revocation,
             _ => match s.strip_prefix("handshake-").and_then(|n| n.parse().ok()) {
                 Some(n) => PacketKind::Handshake(n),
-                None => return Err(format!("unknown packet kind `{s}`")),
+                None => {
+                    return Err(UnknownName {
+                        column: "packet kind",
+                        name: s.to_string(),
+                    })
+                }
             },
         };
         Ok(PacketName::Protocol(kind))
@@ -205,14 +218,17 @@ impl std::fmt::Display for Content {
 }
 
 impl std::str::FromStr for Content {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Content, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Content, UnknownName> {
         match s {
             "cam" => Ok(Content::Message(MessageKind::Cam)),
             "denm" => Ok(Content::Message(MessageKind::Denm)),
             _ => match s.parse::<PacketName>()? {
                 PacketName::Protocol(k) => Ok(Content::Control(k)),
-                PacketName::Replay => Err("a replay is not a received packet's content".into()),
+                PacketName::Replay => Err(UnknownName {
+                    column: "received content",
+                    name: s.to_string(),
+                }),
             },
         }
     }

@@ -446,10 +446,7 @@ fn emulator_config(
     Ok(crate::emulator::EmulatorConfig {
         listen,
         stations: emulated,
-        channel: scenario
-            .medium
-            .channel()
-            .map_err(|m| ScenarioError::invalid("medium", m))?,
+        channel: scenario.medium.channel()?,
         end_us: start_at_us + ((scenario.duration_s + linger_s) * 1e6) as u64,
         log_dir: out.join("logs").join(EMULATOR),
         parent_pid: Some(std::process::id()),

@@ -12,6 +12,7 @@
 use crate::emulator::{self, ChannelModel};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use v2x_sim::error::ScenarioError;
 
 /// How the stations reach each other.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,13 +69,13 @@ impl MediumConfig {
     }
 
     /// Checks the table against the scenario's station names; the error names the key.
-    pub fn check(&self, stations: &[String], senders: u32) -> Result<(), String> {
+    pub fn check(&self, stations: &[String], senders: u32) -> Result<(), ScenarioError> {
         if self.netns && self.kind != MediumKind::Emulator {
-            return Err(
-                "medium.netns puts the channel emulator's run in namespaces: it needs medium.kind = \"emulator\" \
-                 (kind = \"netns\" is the plain run in namespaces)"
-                    .into(),
-            );
+            return Err(ScenarioError::invalid(
+                "medium.netns",
+                "puts the channel emulator's run in namespaces: it needs medium.kind = \"emulator\" \
+                 (kind = \"netns\" is the plain run in namespaces)",
+            ));
         }
         if self.kind != MediumKind::Emulator {
             let emulator_keys = [
@@ -87,39 +88,53 @@ impl MediumConfig {
                 ("seed", self.seed.is_some()),
             ];
             if let Some((key, _)) = emulator_keys.iter().find(|k| k.1) {
-                return Err(format!(
-                    "medium.{key} sets the channel emulator: it needs medium.kind = \"emulator\""
+                return Err(ScenarioError::invalid(
+                    format!("medium.{key}"),
+                    "sets the channel emulator: it needs medium.kind = \"emulator\"",
                 ));
             }
             return Ok(());
         }
         self.channel()?;
         if !self.sender_distances_m.is_empty() && self.sender_distances_m.len() != senders as usize {
-            return Err(format!(
-                "medium.sender_distances_m gives {} distances for {senders} senders",
-                self.sender_distances_m.len()
+            return Err(ScenarioError::invalid(
+                "medium.sender_distances_m",
+                format!(
+                    "gives {} distances for {senders} senders",
+                    self.sender_distances_m.len()
+                ),
             ));
         }
         if let Some(d) = self.sender_distances_m.iter().find(|d| !(d.is_finite() && **d >= 0.0)) {
-            return Err(format!("medium.sender_distances_m: {d} is not a distance >= 0"));
+            return Err(ScenarioError::invalid(
+                "medium.sender_distances_m",
+                format!("{d} is not a distance >= 0"),
+            ));
         }
         for (name, p) in &self.positions_m {
             if !stations.contains(name) {
-                return Err(format!(
-                    "medium.positions_m: no station `{name}` in this scenario (stations: {})",
-                    stations.join(", ")
+                return Err(ScenarioError::invalid(
+                    "medium.positions_m",
+                    format!(
+                        "no station `{name}` in this scenario (stations: {})",
+                        stations.join(", ")
+                    ),
                 ));
             }
             if !p.iter().all(|c| c.is_finite() && c.abs() <= 1e6) {
-                return Err(format!(
-                    "medium.positions_m.{name}: {p:?} is not a position within 1000 km"
+                return Err(ScenarioError::invalid(
+                    format!("medium.positions_m.{name}"),
+                    format!("{p:?} is not a position within 1000 km"),
                 ));
             }
         }
         if let Some(missing) = stations.iter().find(|s| self.position(s).is_none()) {
-            return Err(format!(
-                "medium.positions_m has no position for station `{missing}` (give it in \
-                 medium.positions_m; medium.sender_distances_m places tx0, tx1, ... and puts the receivers at the origin)"
+            return Err(ScenarioError::invalid(
+                "medium.positions_m",
+                format!(
+                    "has no position for station `{missing}` (give it in medium.positions_m; \
+                     medium.sender_distances_m places tx0, tx1, ... and puts the receivers at the origin)"
+                ),
             ));
         }
         Ok(())
@@ -127,9 +142,10 @@ impl MediumConfig {
 
     /// The emulator's channel: `[medium.radio]` and `[medium.mac]` as `v2x sim` reads
     /// `[radio]` and `[mac]`.
-    pub fn channel(&self) -> Result<ChannelModel, String> {
+    pub fn channel(&self) -> Result<ChannelModel, ScenarioError> {
         let defaults = ChannelModel::default();
-        let (radio, mac) = emulator::radio_and_mac(&self.radio, &self.mac).map_err(|e| format!("medium.{e}"))?;
+        let (radio, mac) =
+            emulator::radio_and_mac(&self.radio, &self.mac).map_err(|e| ScenarioError::invalid("medium", e))?;
         let model = ChannelModel {
             radio,
             mac,
@@ -137,7 +153,7 @@ impl MediumConfig {
             carrier_sense: self.carrier_sense.unwrap_or(defaults.carrier_sense),
             seed: self.seed.unwrap_or(defaults.seed),
         };
-        model.check().map_err(|e| format!("medium: {e}"))?;
+        model.check().map_err(|e| ScenarioError::invalid("medium", e))?;
         Ok(model)
     }
 
@@ -191,24 +207,37 @@ mod tests {
         );
         let stations = names(&["rx0", "tx0", "a-sig-01-0"]);
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n");
-        let e = m.check(&stations, 1).unwrap_err();
+        let e = m.check(&stations, 1).unwrap_err().to_string();
         assert!(e.contains("a-sig-01-0"), "{e}");
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0, 60.0]\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("2 distances for 1 senders"));
+        assert!(m
+            .check(&stations, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("2 distances for 1 senders"));
         let m = parse("kind = \"emulator\"\n[positions_m]\ntx9 = [1.0, 2.0]\n");
-        let e = m.check(&stations, 1).unwrap_err();
+        let e = m.check(&stations, 1).unwrap_err().to_string();
         assert!(e.contains("tx9") && e.contains("rx0, tx0"), "{e}");
         let m = parse("kind = \"netns\"\nnetns = true\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("medium.netns"));
+        assert!(m.check(&stations, 1).unwrap_err().to_string().contains("medium.netns"));
         let m = parse("sender_distances_m = [50.0]\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("kind = \"emulator\""));
+        assert!(m
+            .check(&stations, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("kind = \"emulator\""));
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n[radio]\ndata_rate_mbps = 7.0\n");
         assert!(m
             .check(&names(&["rx0", "tx0"]), 1)
             .unwrap_err()
+            .to_string()
             .contains("data_rate_mbps"));
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n[radio]\ntx_power = 7.0\n");
-        assert!(m.check(&names(&["rx0", "tx0"]), 1).unwrap_err().contains("tx_power"));
+        assert!(m
+            .check(&names(&["rx0", "tx0"]), 1)
+            .unwrap_err()
+            .to_string()
+            .contains("tx_power"));
     }
 
     #[test]

@@ -280,9 +280,7 @@ impl Scenario {
                 format!("at most {MAX_STATIONS} station processes, got {processes}"),
             ));
         }
-        self.medium
-            .check(&self.station_names(), self.senders)
-            .map_err(|m| invalid("medium", m))
+        self.medium.check(&self.station_names(), self.senders)
     }
 
     fn check_attackers(&self) -> Result<(), ScenarioError> {

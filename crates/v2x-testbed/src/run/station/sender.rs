@@ -359,7 +359,7 @@ mod tests {
     fn a_sender_sends_at_its_rate_and_phase_then_stops() {
         let d = run(None, 1);
         assert_eq!(d.len(), 10);
-        let phase = (3 * 7919) % 100_000;
+        let phase = 3 * 7919; // station 3, 7919 µs per station number into the 100 ms period
         assert_eq!(d[0].0, 1_000_000 + phase);
         assert!(d.windows(2).all(|w| w[1].0 - w[0].0 == 100_000));
         let r = d[4].1.record.as_ref().unwrap();
