@@ -580,10 +580,9 @@ impl SecurityEntity {
                     });
                 }
                 tracing::trace!(signer = %id, "signer certificate: not known (cache miss)");
-                let cert =
-                    Arc::new(Certificate::from_bytes(first).map_err(|e| {
-                        Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e)
-                    })?);
+                let cert = self
+                    .decoded_certificate(id, first)
+                    .map_err(|e| Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e))?;
                 let mut extra = Vec::new();
                 if strict {
                     // A certificate answered by P2PCD in this very message may be the missing
