@@ -290,6 +290,9 @@ pub struct Precheck {
     /// Whether step 6 found the signer's certificate among those whose chain validated
     /// here (a cache hit: DECAP will not validate a chain for it).
     pub signer_known: bool,
+    /// The message's identity in the replay window (strict mode, once step 7 computed it):
+    /// what DECAP records when it accepts the message. A re-encoded copy has the same.
+    pub identity: Option<ReplayKey>,
     /// `Ok` when every step before the message signature passed; else the first
     /// rejection, with its step.
     pub verdict: Result<(), Rejection>,
@@ -341,23 +344,32 @@ impl SecurityEntity {
     /// verify, step 9), DECAP names that fault first.
     pub fn precheck(&self, bytes: &[u8], now: TaiTime) -> Precheck {
         let mut progress = Progress::start();
+        let mut identity = None;
         let verdict = self
-            .precheck_steps(bytes, now, &mut progress)
+            .precheck_steps(bytes, now, &mut progress, &mut identity)
             .map_err(|r| progress.rejection(r));
         Precheck {
             signer_known: verdict.is_ok() && progress.signer.is_some_and(|id| self.store.known(&id).is_some()),
             signer: progress.signer,
+            identity,
             verdict,
         }
     }
 
-    fn precheck_steps(&self, bytes: &[u8], now: TaiTime, progress: &mut Progress) -> Result<(), Rejection> {
+    fn precheck_steps(
+        &self,
+        bytes: &[u8],
+        now: TaiTime,
+        progress: &mut Progress,
+        identity: &mut Option<ReplayKey>,
+    ) -> Result<(), Rejection> {
         let opened = self.open(bytes, progress)?;
         let checked = match self.before_signature(&opened, bytes, now, progress) {
             Ok(BeforeSignature::Signed(c)) => c,
             Ok(BeforeSignature::Unsigned(_)) => return Ok(()),
             Err(e) => return Err(e.rejection),
         };
+        *identity = checked.replay_key;
         if self.policy.mode == DecapMode::Strict {
             progress.step = DecapStep::CertificateValidity;
             let generated = checked.msg.generation_time.unwrap_or_default();

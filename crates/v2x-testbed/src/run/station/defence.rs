@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `rate_limit_per_source_hz` | a token bucket per source IP address (every port of an address shares it) | a flood from few addresses, however many ports |
 //! | `rate_limit_per_signer_hz` | a token bucket per claimed signer, for packets from addresses that have sent a packet failing verification | a forger copying certificates from many addresses: each copied certificate buys it at most this many verifications per second |
-//! | `precheck` | byte-identical copies seen within the freshness window ([`Duplicates`]); the certificates waiting in the queue (a digest-signed packet that follows one is queued behind it, not refused) | stale, future, replayed, unsigned, expired-certificate floods: a parse, not a queue slot |
+//! | `precheck` | byte-identical copies seen within the freshness window ([`Duplicates`]); the messages in flight (a copy of one waiting in the queue, re-encoded or not, is a replay before SN-DECAP's window holds it); the certificates in flight (a digest-signed packet that follows one is queued behind it, not refused) | stale, future, replayed, unsigned, expired-certificate floods: a parse, not a queue slot |
 //! | `known_signers_first` | [`Standing`]: (signer, address) pairs whose last verified packet was good, and addresses whose last one failed ([`super::queue`]'s lanes) | invalid-signature floods, from one address or many, and forgers copying certificates: the priority of a signer is earned from an address by a verified signature and lost there by a failed one, so the real owner keeps it while a forger elsewhere never gets it |
 //!
 //! Limits: an attacker that sends from the very address of a benign station (spoofing it)
@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Mutex;
 use v2x_crypto::HashedId8;
+use v2x_security::replay::ReplayKey;
 
 /// Who a packet claims to come from: the 1609.2 signer certificate it names, else (the
 /// other protocols, or no signer read) its source address.
@@ -101,12 +102,42 @@ pub enum Outcome {
     Unverified,
 }
 
+/// Keys of the packets in the queue (or being verified), with how many of each.
+struct InFlight<K>(HashMap<K, u32>);
+
+impl<K: std::hash::Hash + Eq> Default for InFlight<K> {
+    fn default() -> Self {
+        InFlight(HashMap::new())
+    }
+}
+
+impl<K: std::hash::Hash + Eq> InFlight<K> {
+    fn queued(&mut self, k: K) {
+        *self.0.entry(k).or_default() += 1;
+    }
+
+    fn decided(&mut self, k: &K) {
+        if let Some(n) = self.0.get_mut(k) {
+            *n -= 1;
+            if *n == 0 {
+                self.0.remove(k);
+            }
+        }
+    }
+
+    fn contains(&self, k: &K) -> bool {
+        self.0.contains_key(k)
+    }
+}
+
 #[derive(Default)]
 struct StandingState {
     known: HashSet<(SignerKey, IpAddr)>,
     suspect: HashSet<IpAddr>,
-    /// Certificates carried by packets in the queue, by signer, with how many.
-    queued_certificates: HashMap<HashedId8, u32>,
+    /// Certificates carried by packets in flight, by signer.
+    certificates: InFlight<HashedId8>,
+    /// Identities (SN-DECAP's replay keys) of the messages in flight.
+    messages: InFlight<ReplayKey>,
 }
 
 /// What a receiver has learnt of signers and addresses from its verifications, shared by
@@ -151,25 +182,37 @@ impl Standing {
         }
     }
 
-    /// A packet carrying `signer`'s certificate was queued.
-    pub fn certificate_queued(&self, signer: HashedId8) {
-        *self.lock().queued_certificates.entry(signer).or_default() += 1;
-    }
-
-    /// A packet carrying `signer`'s certificate left the queue.
-    pub fn certificate_decided(&self, signer: HashedId8) {
+    /// A packet entered the queue: it carries `certificate` (not validated yet) and is
+    /// the message `identity`.
+    pub fn queued(&self, certificate: Option<HashedId8>, identity: Option<ReplayKey>) {
         let mut s = self.lock();
-        if let Some(n) = s.queued_certificates.get_mut(&signer) {
-            *n -= 1;
-            if *n == 0 {
-                s.queued_certificates.remove(&signer);
-            }
+        if let Some(c) = certificate {
+            s.certificates.queued(c);
+        }
+        if let Some(i) = identity {
+            s.messages.queued(i);
         }
     }
 
-    /// Whether a packet carrying `signer`'s certificate waits in the queue.
+    /// That packet left the queue, decided.
+    pub fn decided(&self, certificate: Option<HashedId8>, identity: Option<ReplayKey>) {
+        let mut s = self.lock();
+        if let Some(c) = certificate {
+            s.certificates.decided(&c);
+        }
+        if let Some(i) = identity {
+            s.messages.decided(&i);
+        }
+    }
+
+    /// Whether a packet carrying `signer`'s certificate is in flight.
     pub fn certificate_waiting(&self, signer: HashedId8) -> bool {
-        self.lock().queued_certificates.contains_key(&signer)
+        self.lock().certificates.contains(&signer)
+    }
+
+    /// Whether a copy of message `identity` is in flight (queued, or being verified).
+    pub fn message_waiting(&self, identity: &ReplayKey) -> bool {
+        self.lock().messages.contains(identity)
     }
 }
 
@@ -212,11 +255,16 @@ mod tests {
         s.record(signer, ip(1), Outcome::Unverified);
         assert!(s.is_suspect(ip(1)), "an unverified decision changes nothing");
         let id = HashedId8([2; 8]);
-        s.certificate_queued(id);
-        s.certificate_queued(id);
-        s.certificate_decided(id);
-        assert!(s.certificate_waiting(id));
-        s.certificate_decided(id);
+        let message = ReplayKey {
+            signer: id,
+            generation_time: 7,
+            tbs_hash: [3; 16],
+        };
+        s.queued(Some(id), Some(message));
+        s.queued(Some(id), None);
+        s.decided(Some(id), Some(message));
+        assert!(s.certificate_waiting(id) && !s.message_waiting(&message));
+        s.decided(Some(id), None);
         assert!(!s.certificate_waiting(id));
     }
 }

@@ -312,8 +312,8 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
                 cfg.name.clone(),
             );
             std::thread::spawn(move || {
-                while let Some(p) = queue.pop() {
-                    for row in receiver::verify(p, w, &security, &standing, limits, &name) {
+                while queue.wait_ready() {
+                    for row in receiver::verify_next(&queue, w, &security, &standing, limits, &name) {
                         log.rx(row);
                     }
                 }
@@ -356,17 +356,13 @@ fn receive(cfg: &StationConfig, creds: &StationCredentials, log: &Log, stop: &At
 /// Queues an admitted packet; logs the one that found (or made) no room.
 fn enqueue(mut p: receiver::Packet, queue: &WorkQueue<receiver::Packet>, standing: &Standing, log: &Log, name: &str) {
     p.queue_len = queue.len() as u32;
-    if let Some(id) = p.carried_certificate {
-        standing.certificate_queued(id);
-    }
+    standing.queued(p.carried_certificate, p.identity);
     let (ip, lane) = (p.src.ip(), p.lane);
     let dropped = match queue.push(p, ip, lane) {
         Pushed::Queued => return,
         Pushed::Evicted(old) | Pushed::Full(old) => old,
     };
-    if let Some(id) = dropped.carried_certificate {
-        standing.certificate_decided(id);
-    }
+    standing.decided(dropped.carried_certificate, dropped.identity);
     let mut row = receiver::unverified_row(
         name,
         &dropped.bytes,

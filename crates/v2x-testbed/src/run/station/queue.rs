@@ -206,6 +206,25 @@ impl<T> WorkQueue<T> {
         }
     }
 
+    /// Blocks until an item waits (true) or the queue is closed and empty (false).
+    pub fn wait_ready(&self) -> bool {
+        let mut s = self.lock();
+        loop {
+            if s.len > 0 {
+                return true;
+            }
+            if s.closed {
+                return false;
+            }
+            s = self.ready.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// The next item, if one waits (does not block).
+    pub fn try_pop(&self) -> Option<T> {
+        self.lock().pop()
+    }
+
     /// Items waiting.
     pub fn len(&self) -> usize {
         self.lock().len

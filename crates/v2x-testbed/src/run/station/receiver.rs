@@ -11,7 +11,7 @@
 //! verification cost (`emulated_verify_cost_us`), logging and beaconing.
 
 use super::defence::{Buckets, Duplicates, Outcome, SignerKey, Standing};
-use super::queue::Lane;
+use super::queue::{Lane, WorkQueue};
 use crate::log::{digest, digest_hex, Content, DropReason, Event, EventRecord, Log, Reason, RxRecord, Stage, Verdict};
 use crate::payload::{MessageKind, Payload};
 use crate::scenario::ReceiverOptions;
@@ -20,6 +20,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use v2x_crypto::HashedId8;
 use v2x_protocols::{Authenticator, DecapOutcome, Decapsulated, Precheck, RejectReason, SenderId, Timestamp};
+use v2x_security::replay::ReplayKey;
 
 /// Shortest time between two CAMs of a beaconing receiver (10 Hz).
 pub const BEACON_PERIOD: Duration = Duration::from_millis(100);
@@ -112,14 +113,12 @@ impl Security {
         self.lock().auth.precheck(bytes, now)
     }
 
-    /// Decap, then the beacon's turn.
-    pub fn decap(&self, bytes: &[u8], now: Timestamp, src: SocketAddr) -> Decapsulated {
-        let mut s = self.lock();
-        let out = s.auth.decap(bytes, now);
-        let SecurityState { auth, beacon } = &mut *s;
-        if let Some(b) = beacon.as_mut() {
+    /// Decap with `state` (this receiver's, locked), then the beacon's turn.
+    fn decap(state: &mut SecurityState, bytes: &[u8], now: Timestamp, src: SocketAddr) -> Decapsulated {
+        let out = state.auth.decap(bytes, now);
+        if let Some(b) = state.beacon.as_mut() {
             b.heard(src);
-            b.maybe_send(auth.as_mut());
+            b.maybe_send(state.auth.as_mut());
         }
         out
     }
@@ -136,6 +135,8 @@ pub struct Packet {
     pub lane: Lane,
     /// The certificate it carries, not yet validated here (see [`Standing`]).
     pub carried_certificate: Option<HashedId8>,
+    /// Its identity in SN-DECAP's replay window, when the precheck computed it.
+    pub identity: Option<ReplayKey>,
     /// Packets waiting when it was queued.
     pub queue_len: u32,
 }
@@ -222,6 +223,7 @@ impl Admission {
         if per_signer_hz > 0.0 && lane == Lane::Suspect && !self.per_signer.take(signer, now_us, per_signer_hz) {
             return Err((bytes, Refusal::dropped(DropReason::RateLimited)));
         }
+        let identity = pre.as_ref().and_then(|p| p.identity);
         let carried_certificate = pre
             .filter(|p| p.verdict.is_ok() && !p.signer_known)
             .and_then(|p| p.signer);
@@ -232,6 +234,7 @@ impl Admission {
             signer,
             lane,
             carried_certificate,
+            identity,
             queue_len: 0,
         })
     }
@@ -252,9 +255,10 @@ impl Admission {
         }
     }
 
-    /// SN-DECAP's verdict before the signature, then a byte-identical copy: the reason to
-    /// refuse a datagram before the queue, if any. A digest signer not known yet whose
-    /// certificate waits in the queue is not refused (it is verified after it).
+    /// SN-DECAP's verdict before the signature, then a copy of a message in flight (by its
+    /// SN-DECAP identity, or byte for byte): the reason to refuse a datagram before the
+    /// queue, if any. A digest signer not known yet whose certificate waits in the queue is
+    /// not refused (it is verified after it).
     fn refused_by_precheck(
         &mut self,
         bytes: &[u8],
@@ -262,21 +266,50 @@ impl Admission {
         now_us: u64,
         standing: &Standing,
     ) -> Option<Refusal> {
-        if let Some(Precheck {
-            verdict: Err(r),
-            signer,
-            ..
-        }) = pre
-        {
-            let behind_its_certificate = r.reason == RejectReason::SignerCertificateNotFound
-                && signer.is_some_and(|s| standing.certificate_waiting(s));
-            if !behind_its_certificate {
-                return Some(Refusal::rejected(r.reason));
+        match pre {
+            Some(Precheck {
+                verdict: Err(r),
+                signer,
+                ..
+            }) => {
+                let behind_its_certificate = r.reason == RejectReason::SignerCertificateNotFound
+                    && signer.is_some_and(|s| standing.certificate_waiting(s));
+                if !behind_its_certificate {
+                    return Some(Refusal::rejected(r.reason));
+                }
             }
+            // A copy of a message still in flight: SN-DECAP's window will hold it.
+            Some(Precheck { identity: Some(id), .. }) if standing.message_waiting(id) => {
+                return Some(Refusal::rejected(RejectReason::DuplicateMessage))
+            }
+            _ => {}
         }
         self.duplicates
             .seen_before(digest(bytes), now_us)
             .then_some(Refusal::rejected(RejectReason::DuplicateMessage))
+    }
+}
+
+/// The log row of a datagram decided at `stage`, before its verdict is known (pending).
+fn packet_row(station: &str, bytes: &[u8], src: SocketAddr, received_us: u64, stage: Stage) -> RxRecord {
+    RxRecord {
+        station: station.to_string(),
+        src,
+        digest: digest_hex(digest(bytes)),
+        bytes: bytes.len(),
+        received_us,
+        worker: None,
+        queue_len: None,
+        verify_start_us: None,
+        verify_end_us: None,
+        stage,
+        verdict: Verdict::Pending,
+        reason: None,
+        sender: String::new(),
+        origin: None,
+        counter: None,
+        generated_us: None,
+        kind: None,
     }
 }
 
@@ -290,23 +323,9 @@ pub fn unverified_row(
     r: Refusal,
 ) -> RxRecord {
     RxRecord {
-        station: station.to_string(),
-        src,
-        digest: digest_hex(digest(bytes)),
-        bytes: bytes.len(),
-        received_us,
-        worker: None,
-        queue_len: None,
-        verify_start_us: None,
-        verify_end_us: None,
-        stage,
         verdict: r.verdict,
         reason: Some(r.reason),
-        sender: String::new(),
-        origin: None,
-        counter: None,
-        generated_us: None,
-        kind: None,
+        ..packet_row(station, bytes, src, received_us, stage)
     }
 }
 
@@ -319,8 +338,27 @@ pub struct Limits {
     pub emulated_cost: Duration,
 }
 
-/// Verifies one queued packet: its log rows (the packet's, and those of earlier pending
-/// packets it released). Records the outcome in `standing`.
+/// Takes the next packet of `queue` and verifies it: its log rows (none when another
+/// thread took it first). The packet is taken while holding the receiver's SN-DECAP
+/// state, so packets are verified in the order they leave the queue (the first copy of a
+/// message to leave it is the one accepted).
+pub fn verify_next(
+    queue: &WorkQueue<Packet>,
+    worker: u32,
+    security: &Security,
+    standing: &Standing,
+    limits: Limits,
+    station: &str,
+) -> Vec<RxRecord> {
+    let state = security.lock();
+    match queue.try_pop() {
+        Some(p) => verify_locked(state, p, worker, standing, limits, station),
+        None => Vec::new(),
+    }
+}
+
+/// Verifies one packet (taken from the queue by the caller): its log rows (the packet's,
+/// and those of earlier pending packets it released). Records the outcome in `standing`.
 pub fn verify(
     p: Packet,
     worker: u32,
@@ -329,14 +367,21 @@ pub fn verify(
     limits: Limits,
     station: &str,
 ) -> Vec<RxRecord> {
+    verify_locked(security.lock(), p, worker, standing, limits, station)
+}
+
+fn verify_locked(
+    mut state: std::sync::MutexGuard<'_, SecurityState>,
+    p: Packet,
+    worker: u32,
+    standing: &Standing,
+    limits: Limits,
+    station: &str,
+) -> Vec<RxRecord> {
     let start = crate::clock::now_us();
-    let decided = |standing: &Standing| {
-        if let Some(id) = p.carried_certificate {
-            standing.certificate_decided(id);
-        }
-    };
     if limits.deadline_us > 0 && start.saturating_sub(p.received_us) > limits.deadline_us {
-        decided(standing);
+        drop(state);
+        standing.decided(p.carried_certificate, p.identity);
         let mut row = unverified_row(
             station,
             &p.bytes,
@@ -349,8 +394,9 @@ pub fn verify(
         row.queue_len = Some(p.queue_len);
         return vec![row];
     }
-    let out = security.decap(&p.bytes, crate::clock::now(), p.src);
-    decided(standing);
+    let out = Security::decap(&mut state, &p.bytes, crate::clock::now(), p.src);
+    drop(state);
+    standing.decided(p.carried_certificate, p.identity);
     // A decap that checked a signature (or whose protocol does not say where it stopped).
     let verified = match &out.outcome {
         DecapOutcome::Rejected(r) => r.after_signature_check().unwrap_or(true),
@@ -360,19 +406,13 @@ pub fn verify(
         std::thread::sleep(limits.emulated_cost);
     }
     let end = crate::clock::now_us();
-    let mut row = unverified_row(
-        station,
-        &p.bytes,
-        p.src,
-        p.received_us,
-        Stage::Verify,
-        Refusal::dropped(DropReason::QueueOverflow),
-    );
-    row.worker = Some(worker);
-    row.queue_len = Some(p.queue_len);
-    row.verify_start_us = Some(start);
-    row.verify_end_us = Some(end);
-    row.reason = None;
+    let mut row = RxRecord {
+        worker: Some(worker),
+        queue_len: Some(p.queue_len),
+        verify_start_us: Some(start),
+        verify_end_us: Some(end),
+        ..packet_row(station, &p.bytes, p.src, p.received_us, Stage::Verify)
+    };
     let mut good = decided_row(&mut row, out.outcome);
     let mut rows = vec![row.clone()];
     for rel in out.released {

@@ -238,7 +238,7 @@ impl Sender {
                     due_us: now_us + d.as_micros() as u64,
                     bytes: forge::reencoded(&bytes).unwrap_or_else(|| bytes.clone()),
                     counter: self.counter,
-                    kind: MessageKind::Cam,
+                    kind: kind.unwrap_or(MessageKind::Cam),
                 });
             }
             let socket = self.original_socket();
