@@ -4,13 +4,14 @@
 //! `v2x sim`'s 802.11p channel — an orchestrator that runs the PRESERVE test plan, and the
 //! analysis of their logs.
 //!
-//! The floor plan: [`scenario`] (the scenario format, attack and functional cases as
-//! data), [`run`] (the plan of a run, the orchestrator, the station processes as
-//! sans-I/O sender and receiver behind thin socket loops), [`analyse`] (what the logs add
-//! up to, after the run). [`log`], [`payload`] and [`clock`] are shared by both sides;
-//! the running stations never import [`analyse`].
+//! The floor plan: [`scenario`] (the scenario format), [`run`] (the plan of a run, the
+//! orchestrator, the station processes as sans-I/O sender and receiver behind thin socket
+//! loops), [`analyse`] (what the logs add up to, after the run). [`case`] (roles, attack
+//! cases as data, functional cases), [`log`], [`payload`] and [`clock`] are shared by all
+//! three; the running stations never import [`analyse`].
 
 pub mod analyse;
+pub mod case;
 pub mod clock;
 pub mod emulator;
 pub mod log;

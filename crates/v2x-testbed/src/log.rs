@@ -13,8 +13,8 @@
 //! Every column is typed (roles, cases, stages, verdicts and reasons are enums); the CSV
 //! text is their serde names, the codes the analysis and pandas users read.
 
+use crate::case::{Case, Role};
 use crate::payload::MessageKind;
-use crate::scenario::{Case, Role};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 use std::fs::File;
@@ -586,7 +586,7 @@ mod tests {
                 station: "a-sig-05-0".into(),
                 origin: 5,
                 role: Role::Attacker,
-                case: Case::Attack(crate::scenario::Attack::Replay),
+                case: Case::Attack(crate::case::Attack::Replay),
                 kind: Some(MessageKind::Cam),
                 packet: PacketName::Replay,
                 counter: Some(3),

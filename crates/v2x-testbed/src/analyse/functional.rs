@@ -1,5 +1,5 @@
 //! The verdicts of paper 002's functional cases (PRESERVE D3.2 Table 2.6, results in
-//! Table 2.17; the cases themselves: [`crate::scenario::functional`]). Each case is one
+//! Table 2.17; the cases themselves: [`crate::case::functional`]). Each case is one
 //! sender process (IEEE 1609.2) with the credentials the case is about; after the run each
 //! gets a verdict (passed / failed, with the counts and reasons that decide it) beside the
 //! paper's "passed".
@@ -23,41 +23,22 @@
 //! from the long-term (enrolment) certificate, so the authority above the ticket is what
 //! the CAM permission must be compatible with.
 
-use super::summary::{CaseStats, Summary};
-use crate::run::credentials::TicketInfo;
+use super::summary::{CaseStats, FunctionalVerdict, Summary};
 use crate::scenario::FunctionalCase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The verdict of one functional case of paper 002 at the end of a run
-/// ([`judge`]).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct FunctionalVerdict {
-    pub case: String,
-    pub title: String,
-    pub expected: String,
-    /// Paper 002 Table 2.17.
-    pub paper: String,
-    pub passed: bool,
-    /// Why: the counts and reasons that decided it.
-    pub evidence: String,
-    /// Messages sent (one copy per receiver counted once).
-    pub sent: u64,
-    /// Over the case's receivers.
-    pub accepted: u64,
-    pub rejected: u64,
-    pub dropped: u64,
-    pub network_lost: u64,
-    /// Messages SN-ENCAP refused to sign, by reason.
-    pub refused: BTreeMap<String, u64>,
-    /// Reject and drop reasons at the receivers, with counts.
-    pub reasons: BTreeMap<String, u64>,
-    /// Receiver -> the pseudonyms (HashedId8) the accepted messages came under, in order.
-    pub pseudonyms: BTreeMap<String, Vec<String>>,
-}
-
 /// Share of sent messages a receiver must accept for the benign cases.
 const MIN_ACCEPTED: f64 = 0.99;
+
+/// One ticket of a functional sender, as a receiver names it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TicketInfo {
+    /// Certificate HashedId8, hex (the receiver's `sender` column).
+    pub id: String,
+    /// Whether the ticket permits CAM.
+    pub cam: bool,
+}
 
 /// What the orchestrator knows of a functional sender when judging it.
 #[derive(Debug, Clone)]
@@ -264,29 +245,6 @@ impl<'a> Judging<'a> {
             ))
         }
     }
-}
-
-/// The verdicts as a Markdown table in the layout of paper 002 Table 2.17, ours beside.
-pub fn table(verdicts: &[FunctionalVerdict]) -> String {
-    let mut out = String::from(
-        "\n## Functional cases (paper 002 Table 2.17)\n\n| case | name | paper | ours | expected | sent | accepted | rejected | refused | evidence |\n|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for v in verdicts {
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            v.case,
-            v.title,
-            v.paper,
-            if v.passed { "passed" } else { "FAILED" },
-            v.expected,
-            v.sent,
-            v.accepted,
-            v.rejected,
-            v.refused.values().sum::<u64>(),
-            v.evidence.replace('|', "/")
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

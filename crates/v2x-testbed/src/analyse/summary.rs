@@ -10,7 +10,6 @@
 //! a security failure: every one is listed in `attacks_accepted` and flagged in the
 //! report (an accepted A-SIG-05 packet is an accepted replay).
 
-use super::functional::FunctionalVerdict;
 use super::Logs;
 use crate::log::{
     read_rows, Event, EventRecord, RxRecord, Stage, TxRecord, UsageRecord, Verdict, EVENTS_FILE, RX_FILE, TX_FILE,
@@ -107,6 +106,33 @@ pub struct Usage {
     pub max_rss_kib: u64,
 }
 
+/// The verdict of one functional case of paper 002 at the end of a run
+/// ([`super::functional::judge`]).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FunctionalVerdict {
+    pub case: String,
+    pub title: String,
+    pub expected: String,
+    /// Paper 002 Table 2.17.
+    pub paper: String,
+    pub passed: bool,
+    /// Why: the counts and reasons that decided it.
+    pub evidence: String,
+    /// Messages sent (one copy per receiver counted once).
+    pub sent: u64,
+    /// Over the case's receivers.
+    pub accepted: u64,
+    pub rejected: u64,
+    pub dropped: u64,
+    pub network_lost: u64,
+    /// Messages SN-ENCAP refused to sign, by reason.
+    pub refused: BTreeMap<String, u64>,
+    /// Reject and drop reasons at the receivers, with counts.
+    pub reasons: BTreeMap<String, u64>,
+    /// Receiver -> the pseudonyms (HashedId8) the accepted messages came under, in order.
+    pub pseudonyms: BTreeMap<String, Vec<String>>,
+}
+
 /// Attack packets a receiver accepted: a security failure (A-SIG-05: accepted replays).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AttackAccepted {
@@ -132,7 +158,7 @@ pub struct Summary {
     /// Case -> reason -> messages SN-ENCAP refused to sign (`encap-refused` events).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub refused: BTreeMap<String, BTreeMap<String, u64>>,
-    /// The functional cases' verdicts ([`super::functional`]), when the scenario has them.
+    /// The functional cases' verdicts ([`super::functional::judge`]), when the scenario has them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub functional: Vec<FunctionalVerdict>,
 }
@@ -369,7 +395,7 @@ pub fn table(s: &Summary) -> String {
         }
     }
     if !s.functional.is_empty() {
-        out.push_str(&super::functional::table(&s.functional));
+        out.push_str(&functional_table(&s.functional));
     }
     out.push_str("\n| process | CPU s | CPU share | peak RSS MiB |\n|---|---|---|---|\n");
     for (p, u) in &s.processes {
@@ -386,6 +412,29 @@ pub fn table(s: &Summary) -> String {
         v2x_report::stats::PERCENTILE_DEFINITION
     ));
     out + &super::links::links_table(&s.links)
+}
+
+/// The verdicts as a Markdown table in the layout of paper 002 Table 2.17, ours beside.
+pub fn functional_table(verdicts: &[FunctionalVerdict]) -> String {
+    let mut out = String::from(
+        "\n## Functional cases (paper 002 Table 2.17)\n\n| case | name | paper | ours | expected | sent | accepted | rejected | refused | evidence |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for v in verdicts {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            v.case,
+            v.title,
+            v.paper,
+            if v.passed { "passed" } else { "FAILED" },
+            v.expected,
+            v.sent,
+            v.accepted,
+            v.rejected,
+            v.refused.values().sum::<u64>(),
+            v.evidence.replace('|', "/")
+        ));
+    }
+    out
 }
 
 /// The attack packets that were accepted, flagged (empty when none was).

@@ -188,29 +188,6 @@ fn issue_from_restricted_aa(pki: &Pki, station: &str, count: usize, validity: Du
     Ok(())
 }
 
-/// One ticket of a station, as a receiver sees it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct TicketInfo {
-    /// Certificate HashedId8, hex (the receiver's `sender` column).
-    pub id: String,
-    /// Whether the ticket permits CAM.
-    pub cam: bool,
-}
-
-/// `station`'s 1609.2 tickets in pool order, as a receiver names them (HashedId8, hex),
-/// and whether each permits CAM (the functional cases' verdicts).
-pub fn ticket_infos(pki: &Pki, station: &str) -> Result<Vec<TicketInfo>, CredentialError> {
-    Ok(pki
-        .pseudonyms(station)?
-        .tickets()
-        .iter()
-        .map(|t| TicketInfo {
-            id: hex::encode(t.certificate.hashed_id8().0),
-            cam: t.certificate.permission_for(PSID_CAM).is_some(),
-        })
-        .collect())
-}
-
 /// The v1.2.1 credentials beside the PKI (created on first use, [`V1PkiDir::beside`])
 /// with a ticket for `station` (expired for [`TicketSet::Expired`]).
 pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), CredentialError> {

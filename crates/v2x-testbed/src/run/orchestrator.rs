@@ -10,7 +10,8 @@
 //! between network namespaces, one per station ([`crate::run::netns`], when root; else
 //! loopback with a notice).
 
-use crate::analyse::{self, flood::FloodResult, functional::FunctionalStation, load_plan::LoadCell, summary::Summary};
+use crate::analyse::functional::{FunctionalStation, TicketInfo};
+use crate::analyse::{self, flood::FloodResult, load_plan::LoadCell, summary::Summary};
 use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::run::credentials;
 use crate::run::netns::Namespaces;
@@ -101,8 +102,9 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcom
         notices,
         ..Outcome::default()
     };
+    let probe = |sc: &Scenario, dir: &Path| probe_run(sc, dir, station_exe);
     if let Some(plan) = &scenario.load_plan {
-        outcome.load_plan = super::probes::load_plan(scenario, plan, &out.join("load-plan"), station_exe)?;
+        outcome.load_plan = super::probes::load_plan(scenario, plan, &out.join("load-plan"), probe)?;
         outcome.write(out)?;
     }
     if let Some(search) = &scenario.flood_search {
@@ -110,11 +112,25 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcom
             scenario,
             search,
             &out.join("flood-search"),
-            station_exe,
+            probe,
         )?);
         outcome.write(out)?;
     }
     Ok(outcome)
+}
+
+/// Runs `dir`'s probe of `scenario`, keeping its summary and report only (a flood probe's
+/// packet tables run to tens of MB).
+fn probe_run(scenario: &Scenario, dir: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
+    let (s, _) = run_once(scenario, dir, station_exe)?;
+    let _ = std::fs::remove_dir_all(dir.join("pki"));
+    let _ = std::fs::remove_dir_all(dir.join("logs"));
+    for table in ["tx", "rx", "events", "usage"] {
+        for ext in ["csv", "parquet"] {
+            let _ = std::fs::remove_file(dir.join(format!("{table}.{ext}")));
+        }
+    }
+    Ok(s)
 }
 
 /// Children that are killed when this guard goes (normal end, error, or panic).
@@ -292,11 +308,7 @@ fn provision(plan: &Plan, protocol: &ProtocolConfig, pki_dir: &Path) -> Result<v
 
 /// One run of `scenario` (without its load plan or flood search): its summary, and
 /// notices for the user.
-pub(crate) fn run_once(
-    scenario: &Scenario,
-    out: &Path,
-    station_exe: &Path,
-) -> Result<(Summary, Vec<String>), TestbedError> {
+fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<(Summary, Vec<String>), TestbedError> {
     std::fs::create_dir_all(out).map_err(io(format!("creating {}", out.display())))?;
     let mut notices = Vec::new();
     // Created before the children and dropped after them (also on error and Ctrl-C).
@@ -323,7 +335,7 @@ pub(crate) fn run_once(
             Some(FunctionalStation {
                 case: s.functional?,
                 origin: s.number,
-                tickets: credentials::ticket_infos(&pki, &s.name).ok()?,
+                tickets: ticket_infos(&pki, &s.name).ok()?,
                 receivers: s.sends_to.clone(),
             })
         })
@@ -331,6 +343,20 @@ pub(crate) fn run_once(
     let summary = analyse::run(out, scenario, &functional).map_err(io("analysing the run"))?;
     drop(place);
     Ok((summary, notices))
+}
+
+/// `station`'s 1609.2 tickets in pool order, as a receiver names them (HashedId8, hex),
+/// and whether each permits CAM (the functional cases' verdicts).
+fn ticket_infos(pki: &v2x_security::Pki, station: &str) -> Result<Vec<TicketInfo>, v2x_security::PkiError> {
+    Ok(pki
+        .pseudonyms(station)?
+        .tickets()
+        .iter()
+        .map(|t| TicketInfo {
+            id: hex::encode(t.certificate.hashed_id8().0),
+            cam: t.certificate.permission_for(v2x_security::ItsAid::CAM).is_some(),
+        })
+        .collect())
 }
 
 /// Starts the emulator (first: it must be listening before the first frame) and every

@@ -12,8 +12,8 @@
 //! station per address; with [`Addressing::Shared`] every station uses 127.0.0.1 (ports
 //! apart).
 
+use crate::case::attack::AttackTickets;
 use crate::run::credentials::{TicketSet, Trust};
-use crate::scenario::attack::AttackTickets;
 use crate::scenario::{attacker_name, Attack, FunctionalCase, Role, Scenario};
 use std::net::Ipv4Addr;
 

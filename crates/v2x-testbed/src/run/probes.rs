@@ -1,37 +1,23 @@
 //! The runs that follow a scenario's own: one per cell of its `[load_plan]`, and the
 //! probes of its `[flood_search]` (a geometric bisection over the attackers' rate, once
-//! with every defence off and once with the scenario's). Each is a full testbed run whose
-//! summary and report are kept (its packet tables are removed: a flood probe's run to tens
-//! of MB); what they add up to is in [`crate::analyse::load_plan`] and
+//! with every defence off and once with the scenario's). Each is a full testbed run, made
+//! by the caller's `run` (the orchestrator's keeps each probe's summary and report under
+//! `out`); what they add up to is in [`crate::analyse::load_plan`] and
 //! [`crate::analyse::flood`].
 
-use super::orchestrator::{run_once, TestbedError};
 use crate::analyse::flood::{self, FloodResult, Probe};
 use crate::analyse::load_plan::{self, LoadCell};
 use crate::analyse::summary::Summary;
 use crate::scenario::{AttackerGroup, FloodSearch, LoadPlan, Scenario};
 use std::path::Path;
 
-/// Runs `dir`'s probe of `scenario`, keeping its summary and report only.
-fn probe_run(scenario: &Scenario, dir: &Path, station_exe: &Path) -> Result<Summary, TestbedError> {
-    let (s, _) = run_once(scenario, dir, station_exe)?;
-    let _ = std::fs::remove_dir_all(dir.join("pki"));
-    let _ = std::fs::remove_dir_all(dir.join("logs"));
-    for table in ["tx", "rx", "events", "usage"] {
-        for ext in ["csv", "parquet"] {
-            let _ = std::fs::remove_file(dir.join(format!("{table}.{ext}")));
-        }
-    }
-    Ok(s)
-}
-
 /// One benign run per cell of the plan (the scenario's receiver and protocol, no attackers).
-pub fn load_plan(
+pub fn load_plan<E>(
     scenario: &Scenario,
     plan: &LoadPlan,
     out: &Path,
-    station_exe: &Path,
-) -> Result<Vec<LoadCell>, TestbedError> {
+    mut run: impl FnMut(&Scenario, &Path) -> Result<Summary, E>,
+) -> Result<Vec<LoadCell>, E> {
     let mut cells = Vec::new();
     for &senders in &plan.senders {
         for &rate_hz in &plan.rates_hz {
@@ -46,7 +32,7 @@ pub fn load_plan(
                 load_plan: None,
                 ..scenario.clone()
             };
-            let s = probe_run(&cell, &out.join(format!("{senders}x{rate_hz}hz")), station_exe)?;
+            let s = run(&cell, &out.join(format!("{senders}x{rate_hz}hz")))?;
             cells.push(load_plan::cell_of(&s, senders, rate_hz));
         }
     }
@@ -56,12 +42,12 @@ pub fn load_plan(
 /// Bisects the flood rate without and with the receiver's defences; each probe is a run
 /// of the scenario's benign traffic and `search.attackers` attackers of `search.case`
 /// (the scenario's own attackers are left out).
-pub fn flood_search(
+pub fn flood_search<E>(
     scenario: &Scenario,
     search: &FloodSearch,
     out: &Path,
-    station_exe: &Path,
-) -> Result<FloodResult, TestbedError> {
+    mut run: impl FnMut(&Scenario, &Path) -> Result<Summary, E>,
+) -> Result<FloodResult, E> {
     let duration_s = search.duration_s.unwrap_or(scenario.duration_s);
     let mut result = FloodResult {
         case: search.case.code().into(),
@@ -93,10 +79,10 @@ pub fn flood_search(
                 load_plan: None,
                 ..scenario.clone()
             };
-            let s = probe_run(&probe, &out.join(label).join(format!("{rate:.0}hz")), station_exe)?;
+            let s = run(&probe, &out.join(label).join(format!("{rate:.0}hz")))?;
             let p = flood::probe_of(&s, search.case.code(), rate, search.attackers, search.max_benign_loss);
             tracing::info!(label, rate, loss = p.benign_loss, "flood probe");
-            Ok::<_, TestbedError>(p)
+            Ok(p)
         })?;
         let t = flood::threshold(receiver.defences(), search.attackers, probes);
         if defended {

@@ -1,22 +1,19 @@
 //! The scenario format of `v2x testbed SCENARIO.toml` in one place (examples with every
 //! key: `scenarios/testbed/*.toml`): the run's stations and traffic ([`Scenario`],
-//! [`AttackerGroup`]), the receivers' defences ([`receiver`]), the medium ([`medium`]), the
-//! attack cases ([`attack`]) and functional cases ([`functional`]), and the two plans that
-//! follow a run (`[load_plan]`, `[flood_search]`). Errors are [`ScenarioError`], in
+//! [`AttackerGroup`]), the receivers' defences ([`receiver`]), the medium ([`medium`]), and
+//! the two plans that follow a run (`[load_plan]`, `[flood_search]`). The cases a scenario
+//! names (attack and functional cases) are [`crate::case`]. Errors are [`ScenarioError`], in
 //! `v2x sim`'s form: the file, or the key and what is wrong with its value.
 
-pub mod attack;
-pub mod functional;
 pub mod medium;
 pub mod receiver;
 
-pub use attack::Attack;
-pub use functional::{FunctionalCase, FunctionalGroup};
+pub use crate::case::{Attack, Case, FunctionalCase, FunctionalGroup, Role};
 pub use medium::{MediumConfig, MediumKind};
 pub use receiver::ReceiverOptions;
 pub use v2x_sim::error::ScenarioError;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::Path;
 use v2x_protocols::ProtocolConfig;
 
@@ -140,71 +137,6 @@ fn default_plan_senders() -> Vec<u32> {
 }
 fn default_plan_rates() -> Vec<f64> {
     vec![1.0, 10.0, 20.0, 100.0]
-}
-
-/// What a station does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Role {
-    /// Sends benign messages (or a functional case's).
-    Sender,
-    /// Receives and verifies; sends nothing (but its beacons).
-    Receiver,
-    /// Sends the packets of its attack case.
-    Attacker,
-}
-
-/// The traffic case of a packet: what the analysis reports it under. Written in logs
-/// and summaries as its code (`benign`, `A-SIG-01`, `A-SIG-05-source`, `F-SIG-05`, ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Case {
-    Benign,
-    Attack(Attack),
-    /// The validly secured originals a replay attacker (A-SIG-05) copies.
-    ReplaySource,
-    Functional(FunctionalCase),
-}
-
-const REPLAY_SOURCE: &str = "A-SIG-05-source";
-
-impl Case {
-    pub fn code(self) -> &'static str {
-        match self {
-            Case::Benign => "benign",
-            Case::Attack(a) => a.code(),
-            Case::ReplaySource => REPLAY_SOURCE,
-            Case::Functional(f) => f.code(),
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Case> {
-        match code {
-            "benign" => Some(Case::Benign),
-            REPLAY_SOURCE => Some(Case::ReplaySource),
-            _ => Attack::from_code(code)
-                .map(Case::Attack)
-                .or_else(|| FunctionalCase::from_code(code).map(Case::Functional)),
-        }
-    }
-}
-
-impl std::fmt::Display for Case {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl Serialize for Case {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.code())
-    }
-}
-
-impl<'de> Deserialize<'de> for Case {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Case, D::Error> {
-        let code = String::deserialize(d)?;
-        Case::from_code(&code).ok_or_else(|| serde::de::Error::custom(format!("unknown traffic case `{code}`")))
-    }
 }
 
 /// The most station processes one run starts.
@@ -505,19 +437,5 @@ mod tests {
         assert!(e.to_string().contains("source_addresses"), "{e}");
         let e = Scenario::parse(&format!("{BASE}[receiver]\nrate_limit_per_signer_hz = -2.0\n"), "x").unwrap_err();
         assert!(e.to_string().contains("rate_limit_per_signer_hz"), "{e}");
-    }
-
-    #[test]
-    fn cases_read_back_from_their_codes() {
-        for c in [
-            Case::Benign,
-            Case::ReplaySource,
-            Case::Attack(Attack::CopiedCertificates),
-            Case::Functional(FunctionalCase::MissingPca),
-        ] {
-            assert_eq!(Case::from_code(c.code()), Some(c));
-        }
-        assert_eq!(Case::from_code("A-SIG-05-source"), Some(Case::ReplaySource));
-        assert_eq!(Case::from_code("nope"), None);
     }
 }

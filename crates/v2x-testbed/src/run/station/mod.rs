@@ -35,7 +35,7 @@ use std::time::Duration;
 use v2x_protocols::dot2::Dot2Profile;
 use v2x_protocols::{Authenticator, DecapOutcome, ProtocolConfig};
 
-pub use crate::scenario::attack::OLD_TIMESTAMP;
+pub use crate::case::attack::OLD_TIMESTAMP;
 
 /// Everything a station process is told by the orchestrator (a TOML file).
 #[derive(Debug, Clone, Serialize, Deserialize)]

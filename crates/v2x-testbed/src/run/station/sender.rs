@@ -6,9 +6,9 @@
 
 use super::forge::{self, Forger};
 use super::{StationConfig, StationError};
+use crate::case::attack::{Content, Tactic};
 use crate::log::{digest, digest_hex, Event, PacketName, TxRecord};
 use crate::payload::{MessageKind, Payload};
-use crate::scenario::attack::{Content, Tactic};
 use crate::scenario::{Attack, Case, Role};
 use std::collections::VecDeque;
 use v2x_protocols::{Authenticator, PacketKind, Timestamp};
