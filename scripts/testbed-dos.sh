@@ -3,7 +3,8 @@
 # the 200-address flood (scenarios/testbed/flood-many-addresses.toml), each run REPS times
 # as shipped (defended), with every defence off (undefended), and defended with the attack
 # starting together with the benign senders (start_s = 0); then one table of the benign
-# goodput per configuration: mean with its 95 % Student-t interval over the repetitions,
+# goodput per configuration: mean with its 95 % Student-t interval over the repetitions
+# (cut at 0 and 100 %),
 # min and max, the forgeries / flood packets accepted, and the machine's load average
 # (1 min, read before and after each run). The figures of docs/testbed.md, "DoS defences".
 #
@@ -68,6 +69,7 @@ for key in dict.fromkeys((r["scenario"], r["config"]) for r in rows):
     loads = [float(r[k]) for r in rs for k in ("load_before", "load_after")]
     sent = sum(int(r["attack_sent"]) for r in rs)
     acc = sum(int(r["attack_accepted"]) for r in rs)
-    print(f"| {key[0]} | {key[1]} | {len(g)} | {m:.1f} % [{m - h:.1f}, {m + h:.1f}] | {min(g):.1f} – {max(g):.1f} % "
+    # A goodput is at most 100 %: the interval is cut there.
+    print(f"| {key[0]} | {key[1]} | {len(g)} | {m:.1f} % [{max(m - h, 0):.1f}, {min(m + h, 100):.1f}] | {min(g):.1f} – {max(g):.1f} % "
           f"| {sent} / {acc} | {min(loads):.1f} – {max(loads):.1f} |")
 EOF
