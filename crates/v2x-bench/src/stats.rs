@@ -80,22 +80,7 @@ impl LatencyStats {
     }
 }
 
-pub use v2x_report::stats::{mean, std_dev, t_975};
-
-/// Quantile of sorted data by linear interpolation between order statistics (type 7).
-pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => f64::NAN,
-        1 => sorted[0],
-        n => {
-            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
-            let lo = h.floor() as usize;
-            let hi = (lo + 1).min(n - 1);
-            let frac = h - lo as f64;
-            sorted[lo] + frac * (sorted[hi] - sorted[lo])
-        }
-    }
-}
+pub use v2x_report::stats::{mean, quantile_sorted, std_dev, t_975};
 
 /// Median of unsorted data.
 pub fn median(v: &[f64]) -> f64 {

@@ -473,3 +473,104 @@ fn functional_cases_need_1609_2_and_unknown_names_list_the_valid_ones() {
     );
     assert!(err.contains("F-SIG-05") && err.contains("ieee1609.2"), "{err}");
 }
+
+/// Issue 27 item 2: an A-SIG-05 copy comes from another source address of the attacker,
+/// its signature re-encoded (s → n − s): byte for byte a new datagram, verified by
+/// whichever of the receiver's verifier threads is free. The threads share one replay
+/// window, so every copy is a duplicate — undefended (in the verifier) and with
+/// `precheck` (before the queue) — and the summary lists no attack packet accepted.
+/// (Each thread had its own window, and datagrams went to a thread by source address:
+/// such copies were accepted.)
+#[test]
+fn reencoded_replays_from_another_address_are_caught_by_every_verifier_thread() {
+    let _one = exclusive();
+    let dir = tempfile::tempdir().unwrap();
+    for precheck in [false, true] {
+        let name = format!("replay-{precheck}");
+        let s = run_scenario(
+            dir.path(),
+            &name,
+            &format!(
+                "duration_s = 2.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+                 [receiver]\nverifier_threads = 4\nprecheck = {precheck}\n\
+                 [[attackers]]\ncase = \"A-SIG-05\"\nrate_hz = 20.0\n"
+            ),
+        );
+        let rx = &s["receivers"]["rx0"];
+        let copies = &rx["A-SIG-05"];
+        assert_eq!(copies["sent"], 40, "{copies}");
+        assert_eq!(copies["accepted"], 0, "a replay accepted: {copies}");
+        assert_eq!(copies["reasons"]["duplicate-message"], 40, "{copies}");
+        assert_eq!(rx["A-SIG-05-source"]["accepted"], 40, "{}", rx["A-SIG-05-source"]);
+        assert_eq!(s["attacks_accepted"], serde_json::json!([]), "{s}");
+        if precheck {
+            assert_eq!(copies["prechecked"], 40, "{copies}");
+        }
+        // The copies really are another datagram from another address.
+        let tx = std::fs::read_to_string(dir.path().join(&name).join("tx.csv")).unwrap();
+        let digests = |case: &str| -> Vec<String> {
+            tx.lines()
+                .filter(|l| l.split(',').nth(3) == Some(case))
+                .map(|l| l.split(',').nth(7).unwrap().to_string())
+                .collect()
+        };
+        let (originals, replays) = (digests("A-SIG-05-source"), digests("A-SIG-05"));
+        assert_eq!(replays.len(), 40);
+        assert!(replays.iter().all(|d| !originals.contains(d)), "re-encoded copies");
+        let rx_csv = std::fs::read_to_string(dir.path().join(&name).join("rx.csv")).unwrap();
+        let ip_of = |digest: &str| -> String {
+            let l = rx_csv.lines().find(|l| l.contains(digest)).unwrap();
+            l.split(',').nth(1).unwrap().rsplit_once(':').unwrap().0.to_string()
+        };
+        assert_ne!(ip_of(&originals[0]), ip_of(&replays[0]), "copies from another address");
+    }
+}
+
+/// Issue 27 item 3: forged CAMs carrying the benign senders' copied certificates (heard in
+/// their first second of CAMs), with random signatures, from 20 addresses, to a receiver
+/// slowed to 200 signature checks/s.
+/// Undefended, the forgeries take the verifier and benign CAMs miss their deadline; with
+/// the defences every benign signer keeps its priority (earned from its own address, never
+/// lost to a forgery from another) and the forgers' addresses, failing, are limited per
+/// claimed signer. No forgery is accepted either way.
+#[test]
+fn a_certificate_copying_forger_does_not_take_the_benign_senders_share() {
+    let _one = exclusive();
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = |defended: bool| {
+        let defences = if defended {
+            "precheck = true\nknown_signers_first = true\nknown_signer_rate_hz = 20.0\n\
+             rate_limit_per_source_hz = 20.0\nrate_limit_per_signer_hz = 20.0\n"
+        } else {
+            ""
+        };
+        format!(
+            "duration_s = 4.0\nsenders = 3\nrate_hz = 10.0\n[protocol]\nprotocol = \"ieee1609.2\"\n\
+             [receiver]\nverifier_threads = 1\ndeadline_ms = 100\nemulated_verify_cost_us = 5000\n{defences}\
+             [[attackers]]\ncase = \"copied-certificates\"\ncount = 2\nrate_hz = 250.0\nsource_addresses = 10\nstart_s = 1.0\n"
+        )
+    };
+    let plain = run_scenario(dir.path(), "undefended", &scenario(false));
+    let defended = run_scenario(dir.path(), "defended", &scenario(true));
+    let benign = |s: &serde_json::Value| s["receivers"]["rx0"]["benign"].clone();
+    let goodput = |s: &serde_json::Value| benign(s)["goodput"].as_f64().unwrap();
+    assert!(
+        goodput(&plain) < 0.8,
+        "the forger is no attack here: {}",
+        benign(&plain)
+    );
+    assert!(goodput(&defended) >= 0.95, "{}", benign(&defended));
+    for s in [&plain, &defended] {
+        let forged = &s["receivers"]["rx0"]["copied-certificates"];
+        assert!(forged["sent"].as_u64().unwrap() > 1000, "{forged}");
+        assert_eq!(forged["accepted"], 0, "{forged}");
+        assert!(forged["reasons"]["false-signature"].as_u64().unwrap() > 0, "{forged}");
+        assert_eq!(benign(s)["consistent"], true);
+    }
+    // The defended receiver refused most forgeries before spending a check on them.
+    let forged = &defended["receivers"]["rx0"]["copied-certificates"];
+    assert!(
+        forged["reasons"]["rate-limited"].as_u64().unwrap() > forged["sent"].as_u64().unwrap() / 2,
+        "{forged}"
+    );
+}

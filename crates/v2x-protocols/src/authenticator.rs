@@ -17,7 +17,7 @@
 
 use crate::describe::ProtocolDescription;
 use serde::{Deserialize, Serialize};
-pub use v2x_security::{RejectReason, Rejection};
+pub use v2x_security::{Precheck, RejectReason, Rejection};
 
 /// A point in time in microseconds since an epoch the caller chooses (the simulator's
 /// start, or TAI 2004-01-01 as in IEEE 1609.2 `Time64`). All stations of one run must
@@ -282,6 +282,14 @@ pub trait Authenticator: Send {
 
     /// Processes one received packet at `now`.
     fn decap(&mut self, packet: &[u8], now: Timestamp) -> Decapsulated;
+
+    /// What the protocol can tell of a received packet at `now` without verifying it and
+    /// without changing any state (IEEE 1609.2: SN-DECAP's steps before the message
+    /// signature, `SecurityEntity::precheck`); `None` for protocols that offer no such
+    /// check. A receiver uses it to refuse packets before they wait for verification.
+    fn precheck(&self, _packet: &[u8], _now: Timestamp) -> Option<Precheck> {
+        None
+    }
 
     /// Timer work due at or before `now`: packets to send and pending packets that expired.
     fn poll(&mut self, _now: Timestamp) -> Polled {

@@ -8,8 +8,8 @@
 //! deployment, tests.
 
 use crate::authenticator::{
-    Authenticator, DecapOutcome, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, SenderId, StationId,
-    Timestamp,
+    Authenticator, DecapOutcome, Decapsulated, Delivery, EncapError, OutgoingPacket, PacketKind, Precheck, SenderId,
+    StationId, Timestamp,
 };
 use crate::describe::{
     CryptoOp, CurveName, MessageDescription, OpCount, ProtocolDescription, Schedule, SharedDescription,
@@ -118,6 +118,10 @@ impl Authenticator for Dot2Station {
         }
         let out = self.entity.encap(&req)?;
         Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, out.bytes)])
+    }
+
+    fn precheck(&self, packet: &[u8], now: Timestamp) -> Option<Precheck> {
+        Some(self.entity.precheck(packet, self.clock.to_tai(now)))
     }
 
     fn decap(&mut self, packet: &[u8], now: Timestamp) -> Decapsulated {

@@ -27,7 +27,7 @@ pub mod two_flip;
 
 pub use authenticator::{
     data_packet, Authenticator, DecapOutcome, Decapsulated, Delivery, Destination, EncapError, OutgoingPacket,
-    PacketKind, PendingId, Polled, RejectReason, Rejection, Released, SenderId, StationId, Timestamp,
+    PacketKind, PendingId, Polled, Precheck, RejectReason, Rejection, Released, SenderId, StationId, Timestamp,
 };
 pub use describe::{CryptoOp, DelayedVerification, MessageDescription, OpCount, ProtocolDescription, Schedule};
 pub use factory::{build_pair, build_stations, pair_sender_role, Deployment, ProtocolConfig};

@@ -14,10 +14,12 @@ use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1PkiDir, V1Profile};
 use v2x_security::{
     Certificate, DecapMode, EncapRequest, GeoPoint, ItsAid, Location, Pki, PkiConfig, ProfileKind, Recipient,
     SecurityEntity, TaiTime, TicketSpec,
 };
+use v2x_wire::format::{locate_secured_message, MessageFormat};
 
 fn pki_failure(e: impl std::fmt::Display) -> Failure {
     Failure::Pki(e.to_string())
@@ -153,9 +155,35 @@ impl PyPki {
         Ok(self.pki.revoke(&cert).map_err(pki_failure)?)
     }
 
-    /// A signing station: `station`'s first valid ticket (or the one at `pseudonym`).
-    #[pyo3(signature = (station, pseudonym=None))]
-    fn sender(&self, station: &str, pseudonym: Option<usize>) -> PyResult<PySender> {
+    /// A signing station: `station`'s first valid ticket (or the one at `pseudonym`); with
+    /// `format = "v1.2.1"`, its v1.2.1 ticket in the credentials beside the PKI (created on
+    /// first use, as `v2x encap --format v1.2.1` does).
+    #[pyo3(signature = (station, pseudonym=None, format="v2"))]
+    fn sender(&self, station: &str, pseudonym: Option<usize>, format: &str) -> PyResult<PySender> {
+        match format {
+            "v2" => {}
+            "v1.2.1" => {
+                if pseudonym.is_some() {
+                    return Err(
+                        Failure::Value("a v1.2.1 station has one ticket: no pseudonym to choose".into()).into(),
+                    );
+                }
+                let v1 = V1PkiDir::beside(&self.pki).map_err(pki_failure)?;
+                let days = u32::try_from(self.pki.config().ticket_validity_secs / 86_400)
+                    .unwrap_or(u32::MAX)
+                    .max(1);
+                let ticket = v1.ticket_beside(&self.pki, station, days).map_err(pki_failure)?;
+                let certificate = (hex(&ticket.digest()), ticket.certificate.to_bytes());
+                return Ok(PySender {
+                    signer: Signer::V1 {
+                        entity: Box::new(v1.entity(ticket)),
+                        certificate,
+                    },
+                    station: station.to_owned(),
+                });
+            }
+            other => return Err(Failure::Value(format!("unknown format {other:?} (v2, v1.2.1)")).into()),
+        }
         let mut pool = self.pki.pseudonyms(station).map_err(pki_failure)?;
         if pool.is_empty() {
             return Err(pki_failure(format!("station {station} has no ticket")).into());
@@ -173,7 +201,7 @@ impl PyPki {
         let chain = vec![self.pki.aa().certificate.clone(), self.pki.root().certificate.clone()];
         let entity = SecurityEntity::with_pseudonyms(self.pki.trust_store().map_err(pki_failure)?, pool, chain);
         Ok(PySender {
-            entity,
+            signer: Signer::V2(Box::new(entity)),
             station: station.to_owned(),
         })
     }
@@ -201,7 +229,13 @@ impl PyPki {
         if sender_clock_omits_leap_seconds {
             entity.policy_mut().sender_clock_lag = v2x_security::LEAP_SECONDS_SINCE_2004;
         }
-        Ok(PyReceiver { entity })
+        // The v1.2.1 credentials beside the PKI, when it has them: v1.2.1 messages verify.
+        let v1 = if self.pki.dir().join(v2x_security::v1_2_1::pki_dir::BESIDE_V2).is_dir() {
+            Some(V1PkiDir::beside(&self.pki).map_err(pki_failure)?.verifier())
+        } else {
+            None
+        };
+        Ok(PyReceiver { entity, v1 })
     }
 }
 
@@ -209,8 +243,57 @@ impl PyPki {
 /// the full certificate once per second and after a pseudonym change, a digest otherwise.
 #[pyclass(module = "v2xsec._native", name = "Sender")]
 pub struct PySender {
-    entity: SecurityEntity,
+    signer: Signer,
     station: String,
+}
+
+/// The entity a sender signs with, by message format.
+enum Signer {
+    V2(Box<SecurityEntity>),
+    V1 {
+        entity: Box<V1Entity>,
+        /// The ticket's HashedId8 (hex) and certificate bytes.
+        certificate: (String, Vec<u8>),
+    },
+}
+
+/// Bytes as lower-case hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl PySender {
+    fn v2(&mut self, what: &str) -> Result<&mut SecurityEntity, Failure> {
+        match &mut self.signer {
+            Signer::V2(e) => Ok(e),
+            Signer::V1 { .. } => Err(Failure::Value(format!("{what} is not offered for v1.2.1 senders"))),
+        }
+    }
+
+    /// SN-ENCAP of the v1.2.1 format: a signed CAM, DENM or generic message.
+    fn encap_v1(
+        entity: &mut V1Entity,
+        payload: &[u8],
+        kind: ProfileKind,
+        psid: Option<ItsAid>,
+        location: Option<(f64, f64)>,
+        at: TaiTime,
+    ) -> Result<Vec<u8>, Failure> {
+        let profile = match kind {
+            ProfileKind::Cam => V1Profile::Cam,
+            ProfileKind::Denm => V1Profile::Denm,
+            ProfileKind::Generic => V1Profile::Generic {
+                its_aid: psid.unwrap_or(ItsAid::CAM).value(),
+            },
+        };
+        let mut req = V1EncapRequest::new(profile, payload, at);
+        req.location = location.map(|(lat, lon)| v2x_wire::v1_2_1::ThreeDLocation {
+            latitude: (lat * 1e7).round() as i32,
+            longitude: (lon * 1e7).round() as i32,
+            elevation: [0, 0],
+        });
+        entity.encap(&req).map_err(|e| Failure::Encap(e.to_string()))
+    }
 }
 
 #[pymethods]
@@ -222,9 +305,12 @@ impl PySender {
 
     /// The signing ticket: (HashedId8 hex, certificate C-OER bytes).
     fn certificate<'py>(&self, py: Python<'py>) -> Option<(String, Bound<'py, PyBytes>)> {
-        self.entity
-            .signing_certificate()
-            .map(|c| (c.hashed_id8().to_string(), PyBytes::new(py, c.encoded())))
+        match &self.signer {
+            Signer::V2(e) => e
+                .signing_certificate()
+                .map(|c| (c.hashed_id8().to_string(), PyBytes::new(py, c.encoded()))),
+            Signer::V1 { certificate, .. } => Some((certificate.0.clone(), PyBytes::new(py, &certificate.1))),
+        }
     }
 
     /// Signs `payload` (and encrypts it to `encrypt_to`, a recipient certificate); returns
@@ -249,14 +335,31 @@ impl PySender {
     ) -> PyResult<(Bound<'py, PyBytes>, bool)> {
         let kind = ProfileKind::from_name(profile)
             .ok_or_else(|| Failure::Value(format!("unknown profile {profile:?} (cam, denm, generic)")))?;
-        let mut req = EncapRequest::new(kind, payload).at(tai(at)?);
-        if let Some(p) = psid {
-            req = req.with_psid(parse_psid(p)?);
-        }
+        let psid = psid.map(parse_psid).transpose()?;
         if let Some((lat, lon)) = location {
             if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
                 return Err(Failure::Value(format!("location {lat},{lon} out of range")).into());
             }
+        }
+        if let Signer::V1 { entity, .. } = &mut self.signer {
+            if encrypt_to.is_some()
+                || insecure_unsigned
+                || insecure_sign_outside_permissions
+                || insecure_sign_with_invalid_ticket
+            {
+                return Err(Failure::Value(
+                    "encrypt_to and the insecure_* options are not offered for v1.2.1 senders".into(),
+                )
+                .into());
+            }
+            let out = PySender::encap_v1(entity, payload, kind, psid, location, tai(at)?)?;
+            return Ok((PyBytes::new(py, &out), true));
+        }
+        let mut req = EncapRequest::new(kind, payload).at(tai(at)?);
+        if let Some(p) = psid {
+            req = req.with_psid(p);
+        }
+        if let Some((lat, lon)) = location {
             req = req.with_location(Location {
                 point: GeoPoint::from_degrees(lat, lon),
                 elevation: 0,
@@ -276,10 +379,11 @@ impl PySender {
         if insecure_unsigned {
             req = req.unsigned();
         }
-        let policy = self.entity.encap_policy_mut();
+        let entity = self.v2("encap")?;
+        let policy = entity.encap_policy_mut();
         policy.insecure_sign_outside_permissions = insecure_sign_outside_permissions;
         policy.insecure_sign_with_invalid_certificate = insecure_sign_with_invalid_ticket;
-        let out = self.entity.encap(&req).map_err(|e| Failure::Encap(e.to_string()))?;
+        let out = entity.encap(&req).map_err(|e| Failure::Encap(e.to_string()))?;
         Ok((PyBytes::new(py, &out.bytes), out.signer_was_certificate))
     }
 
@@ -287,9 +391,11 @@ impl PySender {
     /// returns the new ticket's HashedId8 hex.
     #[pyo3(signature = (at=None))]
     fn change_pseudonym(&mut self, at: Option<f64>) -> PyResult<String> {
-        let before = self.entity.signing_certificate().map(|c| c.hashed_id8());
-        self.entity.rotate_pseudonym(tai(at)?);
-        let after = self.entity.signing_certificate().map(|c| c.hashed_id8());
+        let at = tai(at)?;
+        let entity = self.v2("change_pseudonym (one v1.2.1 ticket per station)")?;
+        let before = entity.signing_certificate().map(|c| c.hashed_id8());
+        entity.rotate_pseudonym(at);
+        let after = entity.signing_certificate().map(|c| c.hashed_id8());
         match after {
             Some(a) if Some(a) != before => Ok(a.to_string()),
             _ => Err(pki_failure(format!(
@@ -305,6 +411,8 @@ impl PySender {
 #[pyclass(module = "v2xsec._native", name = "Receiver")]
 pub struct PyReceiver {
     entity: SecurityEntity,
+    /// The v1.2.1 verifier, when the PKI has v1.2.1 credentials.
+    v1: Option<V1Entity>,
 }
 
 #[pymethods]
@@ -315,14 +423,14 @@ impl PyReceiver {
     #[pyo3(signature = (message, at=None))]
     fn decap<'py>(&mut self, py: Python<'py>, message: &[u8], at: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
         let now = tai(at)?;
-        // A bare 1609.2 message starts with its version, 3; anything else may be a
-        // GeoNetworking packet around one (as `v2x decap` reads its input).
-        let bytes = match (message.first(), v2x_wire::geonet::GnPacket::parse(message)) {
-            (Some(3), _) => message,
-            (_, Ok(v2x_wire::geonet::GnPacket::Secured { secured, .. })) => secured,
-            _ => message,
-        };
+        // A bare v2 or v1.2.1 message, or either inside a GeoNetworking packet (as
+        // `v2x decap` reads its input).
+        let (format, bytes) = locate_secured_message(message);
+        if format == MessageFormat::V1_2_1 {
+            return self.decap_v1(py, bytes, now);
+        }
         let d = PyDict::new(py);
+        d.set_item("format", "v2")?;
         match self.entity.decap_at(bytes, now) {
             Ok(m) => {
                 d.set_item("accepted", true)?;
@@ -356,10 +464,56 @@ impl PyReceiver {
         Ok(d)
     }
 
+    /// Whether this receiver verifies v1.2.1 messages (the PKI has v1.2.1 credentials).
+    #[getter]
+    fn verifies_v1_2_1(&self) -> bool {
+        self.v1.is_some()
+    }
+
     /// Signers whose certificate chain this receiver has validated (digest-signed messages
     /// from them verify).
     #[getter]
     fn known_signers(&self) -> usize {
         self.entity.trust_store().known_chains().len()
+    }
+}
+
+impl PyReceiver {
+    /// SN-DECAP of a v1.2.1 message with the v1.2.1 verifier: the same dict as for v2.
+    fn decap_v1<'py>(&mut self, py: Python<'py>, bytes: &[u8], now: TaiTime) -> PyResult<Bound<'py, PyDict>> {
+        let v1 = self.v1.as_mut().ok_or_else(|| {
+            Failure::Value(
+                "a v1.2.1 message, and this PKI has no v1.2.1 credentials (Pki.sender(..., format=\"v1.2.1\") \
+                 or `v2x encap --format v1.2.1` creates them)"
+                    .into(),
+            )
+        })?;
+        let d = PyDict::new(py);
+        d.set_item("format", "v1.2.1")?;
+        match v1.decap(bytes, now) {
+            Ok(m) => {
+                use v2x_wire::v1_2_1::PayloadType;
+                d.set_item("accepted", true)?;
+                d.set_item("payload", PyBytes::new(py, &m.payload))?;
+                d.set_item("signed", m.signer.is_some())?;
+                d.set_item(
+                    "encrypted",
+                    m.payload_type == PayloadType::ENCRYPTED || m.payload_type == PayloadType::SIGNED_AND_ENCRYPTED,
+                )?;
+                d.set_item("psid", m.its_aid)?;
+                d.set_item("generation_time", m.generation_time.and_then(unix_seconds))?;
+                d.set_item("generation_location", None::<(f64, f64)>)?;
+                d.set_item("signer", m.signer.map(|h| hex(&h)))?;
+                d.set_item("ssp", None::<Bound<'py, PyBytes>>)?;
+                d.set_item("mode", "strict")?;
+                d.set_item("region_checked", false)?;
+            }
+            Err(r) => {
+                d.set_item("accepted", false)?;
+                d.set_item("reason", r.reason.code())?;
+                d.set_item("detail", r.detail)?;
+            }
+        }
+        Ok(d)
     }
 }

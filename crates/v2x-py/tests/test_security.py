@@ -152,3 +152,29 @@ def test_one_shot_calls_and_errors(pki, tmp_path):
     with pytest.raises(ValueError, match="curve"):
         v2xsec.Pki.init(tmp_path / "other", curve="p999")
     assert issubclass(v2xsec.Rejected, v2xsec.V2xError)
+
+
+def test_a_v1_2_1_message_is_recognised_and_verified(pki):
+    """The receiver recognises the format itself (one detection with ``v2x decap``)."""
+    legacy = pki.sender("alice", format="v1.2.1")
+    msg = legacy.encap(b"v1 cam")
+    assert msg[0] == 2  # protocol version 2: the v1.2.1 format
+    rx = pki.receiver()
+    assert rx.verifies_v1_2_1
+    d = rx.decap(msg)
+    assert d.format == "v1.2.1" and d.payload == b"v1 cam" and d.psid == 36 and d.signed
+    assert d.signer == legacy.certificate_id
+    # Its replay window too.
+    with pytest.raises(v2xsec.Rejected) as e:
+        rx.decap(msg)
+    assert e.value.reason == "duplicate-message"
+    bad = bytearray(legacy.encap(b"v1 cam 2"))
+    bad[-1] ^= 0x01
+    with pytest.raises(v2xsec.Rejected) as e:
+        rx.decap(bytes(bad))
+    assert e.value.reason == "false-signature"
+    # A v2 message to the same receiver is still v2.
+    assert rx.decap(pki.sender("alice").encap(b"v2 cam")).format == "v2"
+    with pytest.raises(ValueError):
+        pki.sender("alice", format="v3")
+

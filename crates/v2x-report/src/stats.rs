@@ -1,5 +1,7 @@
-//! Confidence intervals quoted in reports: one Student-t table for every command, so that
-//! the bench and the simulator give the same interval for the same numbers.
+//! Statistics quoted in reports, one definition each for every command: the Student-t
+//! confidence interval (so that the bench and the simulator give the same interval for
+//! the same numbers) and the percentile (so that the bench's and the testbed's p99 are
+//! the same statistic).
 
 /// Two-sided 95% (0.975 quantile) of Student's t with `df` degrees of freedom, from the
 /// standard table to 30, then 2.000 (to 60), 1.980 (to 120) and the normal 1.960;
@@ -46,9 +48,42 @@ pub fn mean_ci95(v: &[f64]) -> (f64, f64) {
     (m, t_975(v.len() - 1) * (var / n).sqrt())
 }
 
+/// The `q` quantile (0 ≤ q ≤ 1) of sorted data: linear interpolation between the order
+/// statistics at rank h = q·(n − 1) (Hyndman and Fan's type 7, the default of R and
+/// NumPy); NaN for no data. The one percentile definition of every report here.
+pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        1 => sorted[0],
+        n => {
+            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let lo = h.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            let frac = h - lo as f64;
+            sorted[lo] + frac * (sorted[hi] - sorted[lo])
+        }
+    }
+}
+
+/// How reports name the percentile definition of [`quantile_sorted`].
+pub const PERCENTILE_DEFINITION: &str =
+    "percentiles by linear interpolation between order statistics (type 7, as R and NumPy)";
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantiles_interpolate_between_order_statistics() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(quantile_sorted(&v, 0.5), 50.5);
+        assert!((quantile_sorted(&v, 0.99) - 99.01).abs() < 1e-9);
+        assert_eq!((quantile_sorted(&v, 0.0), quantile_sorted(&v, 1.0)), (1.0, 100.0));
+        assert_eq!(quantile_sorted(&[7.0], 0.3), 7.0);
+        assert!(quantile_sorted(&[], 0.5).is_nan());
+        // NumPy: np.percentile([1, 2, 4, 8], 75) = 5.0
+        assert_eq!(quantile_sorted(&[1.0, 2.0, 4.0, 8.0], 0.75), 5.0);
+    }
 
     #[test]
     fn table_values_and_fallbacks() {

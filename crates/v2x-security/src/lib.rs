@@ -73,7 +73,7 @@ pub use certificate::{AppPermission, CertRef, Certificate, CertificateError, Iss
 pub use encryption::Recipient;
 pub use entity::{
     DecapMode, DecapPolicy, DecapStep, Decapped, EncapError, EncapPolicy, EncapRequest, Encapsulated, Location,
-    SecurityEntity, LEAP_SECONDS_SINCE_2004,
+    Precheck, SecurityEntity, LEAP_SECONDS_SINCE_2004,
 };
 pub use issue::{issue_certificate, CertificateSpec, IssuePermissions, IssuerKey, PsidGroup, SspRangeSpec};
 pub use memory_pki::InMemoryPki;

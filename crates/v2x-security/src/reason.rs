@@ -6,10 +6,11 @@
 //! can see exactly which check failed. `code()` gives a stable kebab-case name for
 //! exit reports and JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A typed rejection reason. Every check in validation maps to exactly one variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Serialised (and read back, e.g. from a log) as its [`RejectReason::code`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum RejectReason {
@@ -128,12 +129,115 @@ impl std::fmt::Display for RejectReason {
     }
 }
 
+/// One step of SN-DECAP, in the order SN-DECAP runs them (what each checks:
+/// [`crate::entity::decap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecapStep {
+    Decode,
+    Decrypt,
+    Content,
+    HeaderFields,
+    Freshness,
+    Signer,
+    ReplayLookup,
+    MessageSignature,
+    Chain,
+    CertificateValidity,
+    Revocation,
+    Region,
+    Permissions,
+}
+
+impl DecapStep {
+    /// Every step, in the order SN-DECAP runs them.
+    pub const ORDER: [DecapStep; 13] = [
+        DecapStep::Decode,
+        DecapStep::Decrypt,
+        DecapStep::Content,
+        DecapStep::HeaderFields,
+        DecapStep::Freshness,
+        DecapStep::Signer,
+        DecapStep::ReplayLookup,
+        DecapStep::MessageSignature,
+        DecapStep::Chain,
+        DecapStep::CertificateValidity,
+        DecapStep::Revocation,
+        DecapStep::Region,
+        DecapStep::Permissions,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DecapStep::Decode => "decode",
+            DecapStep::Decrypt => "decrypt",
+            DecapStep::Content => "content",
+            DecapStep::HeaderFields => "header fields",
+            DecapStep::Freshness => "freshness",
+            DecapStep::Signer => "signer",
+            DecapStep::ReplayLookup => "replay look-up",
+            DecapStep::MessageSignature => "message signature",
+            DecapStep::Chain => "chain",
+            DecapStep::CertificateValidity => "certificate validity",
+            DecapStep::Revocation => "revocation",
+            DecapStep::Region => "region",
+            DecapStep::Permissions => "permissions",
+        }
+    }
+
+    /// The reasons this step rejects with (the step that first finds a fault names it).
+    pub fn reasons(self) -> &'static [RejectReason] {
+        use RejectReason as R;
+        match self {
+            DecapStep::Decode => &[R::InvalidEncoding, R::IncompatibleProtocol],
+            DecapStep::Decrypt => &[R::NotForThisRecipient, R::DecryptionFailed],
+            DecapStep::Content => &[R::UnsignedMessage, R::InvalidEncoding],
+            DecapStep::HeaderFields => &[R::MissingHeaderField],
+            DecapStep::Freshness => &[R::StaleMessage, R::FutureMessage],
+            DecapStep::Signer => &[
+                R::UnsupportedSignerIdentifierType,
+                R::SignerCertificateNotFound,
+                R::InvalidCertificate,
+            ],
+            DecapStep::ReplayLookup => &[R::DuplicateMessage],
+            DecapStep::MessageSignature => &[R::FalseSignature],
+            DecapStep::Chain => &[
+                R::InvalidChainSignature,
+                R::UntrustedRoot,
+                R::InvalidCertificate,
+                R::InconsistentChain,
+            ],
+            DecapStep::CertificateValidity => &[R::CertificateNotYetValid, R::CertificateExpired],
+            DecapStep::Revocation => &[R::RevokedCertificate, R::RevocationStatusUnknown],
+            DecapStep::Region => &[R::OutsideRegion],
+            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted],
+        }
+    }
+
+    /// Whether [`DecapMode::SignatureOnly`] runs this step.
+    pub fn runs_in_signature_only_mode(self) -> bool {
+        matches!(
+            self,
+            DecapStep::Decode
+                | DecapStep::Decrypt
+                | DecapStep::Content
+                | DecapStep::Signer
+                | DecapStep::MessageSignature
+        )
+    }
+}
+
 /// A rejection: the reason code plus a human-readable detail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{reason}: {detail}")]
 pub struct Rejection {
     pub reason: RejectReason,
     pub detail: String,
+    /// The SN-DECAP step that rejected (1609.2 / TS 103 097 v2 only; `None` from the other
+    /// protocols). Steps are ordered, so "did this cost a message-signature verification?"
+    /// is `step >= Some(DecapStep::MessageSignature)`.
+    #[serde(skip)]
+    pub step: Option<DecapStep>,
 }
 
 impl Rejection {
@@ -141,7 +245,20 @@ impl Rejection {
         Rejection {
             reason,
             detail: detail.into(),
+            step: None,
         }
+    }
+
+    /// The same rejection, named as found by SN-DECAP's `step`.
+    pub fn at(mut self, step: DecapStep) -> Rejection {
+        self.step = Some(step);
+        self
+    }
+
+    /// Whether SN-DECAP verified the message signature (or more) before rejecting: false
+    /// for a rejection by a step before it, `None` when the rejection names no step.
+    pub fn after_signature_check(&self) -> Option<bool> {
+        self.step.map(|s| s >= DecapStep::MessageSignature)
     }
 
     /// A rejection whose detail is `context` followed by `cause` and each of its sources.
@@ -160,4 +277,32 @@ pub fn error_chain(e: &dyn std::error::Error) -> String {
         cur = s.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_compare_in_their_order_and_reasons_read_back_from_their_codes() {
+        assert!(DecapStep::ORDER.windows(2).all(|w| w[0] < w[1]));
+        let r = Rejection::new(RejectReason::StaleMessage, "old").at(DecapStep::Freshness);
+        assert_eq!(r.after_signature_check(), Some(false));
+        let r = Rejection::new(RejectReason::FalseSignature, "bad").at(DecapStep::MessageSignature);
+        assert_eq!(r.after_signature_check(), Some(true));
+        assert_eq!(
+            Rejection::new(RejectReason::FalseMac, "mac").after_signature_check(),
+            None
+        );
+        for reason in [
+            RejectReason::SignerCertificateNotFound,
+            RejectReason::FalseMac,
+            RejectReason::IncompatibleProtocol,
+            RejectReason::UnsupportedSignerIdentifierType,
+        ] {
+            let json = serde_json::to_string(&reason).unwrap();
+            assert_eq!(json, format!("\"{}\"", reason.code()));
+            assert_eq!(serde_json::from_str::<RejectReason>(&json).unwrap(), reason);
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! per-message checks done with it: validity at the generation time, revocation, and the
 //! region of the generation location. Built by [`crate::chain`], cached by the trust store.
 
-use crate::certificate::CertRef;
+use crate::certificate::{CertRef, Certificate};
 use crate::reason::{RejectReason, Rejection};
 use crate::region::{GeoPoint, Region};
 use crate::revocation::{CrlStatus, RevocationPolicy, RevocationSet};
@@ -49,32 +49,7 @@ impl ValidatedChain {
 
     /// Checks every certificate of the chain is valid at `t`.
     pub fn check_validity_at(&self, t: TaiTime) -> Result<(), Rejection> {
-        for c in &self.chain {
-            let v = c.validity();
-            if t.seconds() < v.start {
-                return Err(Rejection::new(
-                    RejectReason::CertificateNotYetValid,
-                    format!(
-                        "certificate {} valid from {} (TAI s), message at {}",
-                        c.hashed_id8(),
-                        v.start,
-                        t.seconds()
-                    ),
-                ));
-            }
-            if t.seconds() >= v.end {
-                return Err(Rejection::new(
-                    RejectReason::CertificateExpired,
-                    format!(
-                        "certificate {} expired at {} (TAI s), message at {}",
-                        c.hashed_id8(),
-                        v.end,
-                        t.seconds()
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        self.chain.iter().try_for_each(|c| check_certificate_validity(c, t))
     }
 
     /// Checks no certificate of the chain is revoked and that the revocation information of
@@ -136,4 +111,32 @@ impl ValidatedChain {
             },
         }
     }
+}
+
+/// Checks that `c` is valid at `t` (SN-DECAP step 10, for one certificate).
+pub(crate) fn check_certificate_validity(c: &Certificate, t: TaiTime) -> Result<(), Rejection> {
+    let v = c.validity();
+    if t.seconds() < v.start {
+        return Err(Rejection::new(
+            RejectReason::CertificateNotYetValid,
+            format!(
+                "certificate {} valid from {} (TAI s), message at {}",
+                c.hashed_id8(),
+                v.start,
+                t.seconds()
+            ),
+        ));
+    }
+    if t.seconds() >= v.end {
+        return Err(Rejection::new(
+            RejectReason::CertificateExpired,
+            format!(
+                "certificate {} expired at {} (TAI s), message at {}",
+                c.hashed_id8(),
+                v.end,
+                t.seconds()
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -691,12 +691,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     air.log.delivery_lag_p99_us = at(0.99);
     air.log.max_delivery_lag_us = lags_us.last().copied().unwrap_or(0);
     // CPU time and peak RSS, as the stations log theirs (the report's process table).
-    logger.log().event(crate::log::EventRecord {
-        station: PROCESS_NAME.into(),
-        time_us: crate::clock::now_us(),
-        event: "usage".into(),
-        detail: crate::process::usage(),
-    });
+    crate::process::log_usage(&logger.log(), PROCESS_NAME);
     logger.finish()?;
     let json = serde_json::to_string_pretty(&air.log).map_err(std::io::Error::other)?;
     std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;

@@ -1,6 +1,7 @@
 //! What every child process of a run (station, channel emulator) does about itself: stop
 //! when told or when the orchestrator is gone, and report its CPU time and peak memory.
 
+use crate::log::{Event, EventRecord, Log, UsageRecord};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,22 +22,36 @@ pub(crate) fn stop_on_signal_or_orphaned(parent: Option<u32>, stop: Arc<AtomicBo
     }
 }
 
-/// CPU time (user+system, µs) and peak RSS (KiB) of this process.
+/// CPU time (user+system, µs) and peak RSS (KiB) of this process, as `station`'s row of
+/// `usage.csv`.
 ///
 /// Peak RSS is this image's `VmHWM` (/proc/self/status): `getrusage`'s `ru_maxrss` keeps
 /// the high-water mark of the forked orchestrator from before `exec`, so every station
 /// started by a large orchestrator would report at least its size.
-pub(crate) fn usage() -> String {
-    match nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF) {
-        Ok(u) => {
-            let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
-            let peak = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| vm_hwm_kib(&s))
-                .unwrap_or(u.max_rss() as u64);
-            format!("cpu_us={} maxrss_kib={peak}", us(u.user_time()) + us(u.system_time()))
-        }
-        Err(e) => format!("getrusage failed: {e}"),
+pub(crate) fn usage(station: &str) -> nix::Result<UsageRecord> {
+    let u = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF)?;
+    let us = |t: nix::sys::time::TimeVal| (t.tv_sec() * 1_000_000 + t.tv_usec()).max(0) as u64;
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| vm_hwm_kib(&s))
+        .unwrap_or(u.max_rss().max(0) as u64);
+    Ok(UsageRecord {
+        station: station.to_string(),
+        cpu_us: us(u.user_time()) + us(u.system_time()),
+        max_rss_kib: peak,
+    })
+}
+
+/// Logs this process's resource use (or why it could not be read) as `station`'s.
+pub(crate) fn log_usage(log: &Log, station: &str) {
+    match usage(station) {
+        Ok(u) => log.usage(u),
+        Err(e) => log.event(EventRecord {
+            station: station.to_string(),
+            time_us: crate::clock::now_us(),
+            event: Event::UsageUnavailable,
+            detail: format!("getrusage: {e}"),
+        }),
     }
 }
 

@@ -19,6 +19,7 @@
 
 pub mod cursor;
 pub mod facilities;
+pub mod format;
 pub mod geonet;
 pub mod ieee1609dot2;
 pub mod inspect;

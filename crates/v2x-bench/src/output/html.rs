@@ -41,8 +41,10 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
     for svg in [&plots.ops_per_sec, &plots.latency_per_curve, &plots.overhead] {
         page.svg(svg);
     }
-    page.h2("Measurements")
-        .p("Latency in µs; ops/s on one core = 1e6 / mean.");
+    page.h2("Measurements").p(&format!(
+        "Latency in µs; ops/s on one core = 1e6 / mean; median and p99: {}.",
+        v2x_report::stats::PERCENTILE_DEFINITION
+    ));
     page.table(
         &[
             "suite",

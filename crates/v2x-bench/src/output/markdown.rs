@@ -153,7 +153,8 @@ pub fn results(r: &BenchResult) -> String {
     let _ = writeln!(
         s,
         "\n## Measurements\n\nLatency in µs per operation (mean with 95% CI over trials; median and p99 over \
-         batches); ops/s on one core = 1e6 / mean; all cores where the scaling suite measured it.\n"
+         batches, {}); ops/s on one core = 1e6 / mean; all cores where the scaling suite measured it.\n",
+        v2x_report::stats::PERCENTILE_DEFINITION
     );
     for &suite in crate::Suite::ALL {
         let rows: Vec<_> = r.measurements.iter().filter(|m| m.suite == suite).collect();

@@ -8,7 +8,7 @@
 use anyhow::{anyhow, Context};
 use std::path::Path;
 use v2x_security::v1_2_1::{Credential, V1Entity, V1PkiDir, V1TrustStore};
-use v2x_security::{Pki, TaiTime};
+use v2x_security::Pki;
 
 /// The message format a command reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -20,23 +20,16 @@ pub enum WireFormat {
     V1_2_1,
 }
 
-const V1_SUBDIR: &str = "v1.2.1";
-
-/// How long a command waits for another one holding the PKI's lock before it gives up.
-const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+const V1_SUBDIR: &str = v2x_security::v1_2_1::pki_dir::BESIDE_V2;
 
 /// Opens (creating on first use) the v1.2.1 root and AA beside the v2 PKI.
 pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
-    let v = pki.root().certificate.validity();
-    let start = u32::try_from(v.start).unwrap_or(u32::MAX);
-    let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
-        .unwrap_or(u32::MAX)
-        .max(1);
-    let dir = pki.dir().join(V1_SUBDIR);
-    // Created on first use: under the PKI's lock, so two commands never create it at once.
-    let _lock = pki.lock_within(LOCK_PATIENCE)?;
-    V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)
-        .with_context(|| format!("opening the v1.2.1 credentials in {}", dir.display()))
+    V1PkiDir::beside(pki).with_context(|| {
+        format!(
+            "opening the v1.2.1 credentials in {}",
+            pki.dir().join(V1_SUBDIR).display()
+        )
+    })
 }
 
 /// The v1.2.1 security entity of station `name`, with its ticket (issued on first use).
@@ -44,10 +37,8 @@ pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entit
     let ticket_days = u32::try_from(pki.config().ticket_validity_secs / 86_400)
         .unwrap_or(u32::MAX)
         .max(1);
-    let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
-    let _lock = pki.lock_within(LOCK_PATIENCE)?;
     let ticket = v1
-        .ticket(name, now.saturating_sub(300), ticket_days, now)
+        .ticket_beside(pki, name, ticket_days)
         .with_context(|| format!("the v1.2.1 ticket of station {name}"))?;
     Ok(v1.entity(ticket))
 }
@@ -122,44 +113,13 @@ fn foreign_v1_receiver(dir: &Path) -> anyhow::Result<V1Entity> {
     Ok(V1Entity::new(None, Vec::new(), store))
 }
 
-/// Finds the secured message in `bytes` and its format: a bare v2 (protocol version 3)
-/// or v1.2.1 (protocol version 2) message, or either inside a GeoNetworking packet
-/// whose basic header announces a secured packet. Anything else is handed to the v2
-/// decoder, whose rejection then names the decoding failure.
+/// Finds the secured message in `bytes` and its format
+/// ([`v2x_wire::format::locate_secured_message`]).
 pub fn locate_secured_message(bytes: &[u8]) -> (WireFormat, &[u8]) {
-    use v2x_wire::geonet::GnPacket;
-    match bytes.first() {
-        Some(3) => return (WireFormat::V2, bytes),
-        Some(2) if v2x_wire::v1_2_1::SecuredMessage::from_bytes(bytes).is_ok() => return (WireFormat::V1_2_1, bytes),
-        _ => {}
-    }
-    if let Ok(GnPacket::Secured { secured, .. }) = GnPacket::parse(bytes) {
-        match secured.first() {
-            Some(2) => return (WireFormat::V1_2_1, secured),
-            Some(_) => return (WireFormat::V2, secured),
-            None => {}
-        }
-    }
-    (WireFormat::V2, bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_the_message_inside_a_geonetworking_packet() {
-        let v2 = [3u8, 0x80, 0x01, 0x42];
-        assert_eq!(locate_secured_message(&v2), (WireFormat::V2, &v2[..]));
-        let gn = v2x_wire::geonet::secured_packet(&v2);
-        assert_eq!(locate_secured_message(&gn), (WireFormat::V2, &v2[..]));
-        // A GN v0 secured packet starts with 0x02 like a v1.2.1 message: the v1.2.1
-        // parse fails on it, so the GN reading wins and finds the inner v1.2.1 message.
-        let mut gn_v0 = gn.clone();
-        gn_v0[0] = 0x02;
-        gn_v0[4] = 2;
-        assert_eq!(locate_secured_message(&gn_v0).0, WireFormat::V1_2_1);
-        let junk = [0xffu8; 7];
-        assert_eq!(locate_secured_message(&junk), (WireFormat::V2, &junk[..]));
-    }
+    let (format, message) = v2x_wire::format::locate_secured_message(bytes);
+    let format = match format {
+        v2x_wire::format::MessageFormat::V2 => WireFormat::V2,
+        v2x_wire::format::MessageFormat::V1_2_1 => WireFormat::V1_2_1,
+    };
+    (format, message)
 }

@@ -21,6 +21,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sc = v2x_testbed::orchestrator::Scenario::load(&args.scenario)?;
     let exe = std::env::current_exe().context("locating the v2x executable to start stations")?;
     let outcome = v2x_testbed::orchestrator::run(&sc, &args.out, &exe)?;
+    for n in &outcome.notices {
+        eprintln!("{n}");
+    }
     if !args.quiet {
         print!("{}", outcome.report());
         println!("results in {}", args.out.display());

@@ -72,6 +72,8 @@ impl Run {
                 case: self.case,
                 count: self.attackers,
                 rate_hz: self.rate_hz,
+                source_addresses: 1,
+                start_s: 0.0,
             }],
             flood_search: None,
             load_plan: None,

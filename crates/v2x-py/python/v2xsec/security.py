@@ -72,6 +72,8 @@ class Decapped:
     mode: str
     """``"strict"``, or ``"signature-only"`` (the insecure lab mode)."""
     region_checked: bool = field(default=True)
+    format: str = field(default="v2")
+    """``"v2"`` (IEEE 1609.2 / TS 103 097 v2) or ``"v1.2.1"`` (the legacy format)."""
 
 
 def _decapped(d: dict) -> Decapped:
@@ -87,6 +89,7 @@ def _decapped(d: dict) -> Decapped:
         ssp=d["ssp"],
         mode=d["mode"],
         region_checked=d["region_checked"],
+        format=d["format"],
     )
 
 
@@ -157,9 +160,15 @@ class Receiver:
         """Signers whose certificate chain this receiver has validated."""
         return self._native.known_signers
 
+    @property
+    def verifies_v1_2_1(self) -> bool:
+        """Whether v1.2.1 messages verify here (the PKI has v1.2.1 credentials)."""
+        return self._native.verifies_v1_2_1
+
     def decap(self, message: bytes, at: Time = None) -> Decapped:
-        """Verifies a secured message (bare or inside a GeoNetworking packet) as of ``at``
-        (default now). Raises ``Rejected`` with the reason code."""
+        """Verifies a secured message — v2 or v1.2.1, bare or inside a GeoNetworking
+        packet (the format is recognised, as ``v2x decap`` does) — as of ``at`` (default
+        now). Raises ``Rejected`` with the reason code."""
         d = self._native.decap(bytes(message), _seconds(at))
         if not d["accepted"]:
             raise Rejected(d["reason"], d["detail"])
@@ -231,14 +240,17 @@ class Pki:
         """Revokes a certificate; returns the new CRL's serial."""
         return self._native.revoke(bytes(certificate))
 
-    def sender(self, station: Optional[str] = None, pseudonym: Optional[int] = None) -> Sender:
-        """A signing station (default: the PKI's only station)."""
+    def sender(self, station: Optional[str] = None, pseudonym: Optional[int] = None, format: str = "v2") -> Sender:
+        """A signing station (default: the PKI's only station). ``format="v1.2.1"`` signs
+        legacy TS 103 097 v1.2.1 messages with the station's v1.2.1 ticket (the v1.2.1
+        credentials beside the PKI are created on first use, as ``v2x encap --format
+        v1.2.1`` does)."""
         if station is None:
             names = self.stations
             if len(names) != 1:
                 raise ValueError(f"the PKI has {len(names)} stations ({', '.join(names)}): choose one")
             station = names[0]
-        return Sender(self._native.sender(station, pseudonym))
+        return Sender(self._native.sender(station, pseudonym, format))
 
     def receiver(
         self,

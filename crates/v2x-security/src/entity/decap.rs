@@ -31,6 +31,14 @@
 //! unknown signer digest is queued (step 6, bounded, and what P2PCD is for); after it, a
 //! chain that validated is cached (step 9).
 //!
+//! [`SecurityEntity::precheck`] runs the read-only steps before the message signature
+//! (1–7; the same code DECAP runs) and changes nothing: what a receiver can know of a
+//! message before spending a verification on it (the testbed's DoS precheck). Every
+//! [`Rejection`] names its step ([`Rejection::step`]), so whether a rejection cost a
+//! verification is `step >= DecapStep::MessageSignature`. The property that the precheck
+//! never rejects what DECAP accepts, and names DECAP's reason, is
+//! `tests/precheck_matches_decap.rs`.
+//!
 //! [`DecapMode::SignatureOnly`] (never the default, insecure) runs steps 1–3, 6 and 8 only:
 //! the message signature with the certificate the message carries (or a known one for a
 //! digest), for studying captured traffic whose CA is not in the trust store.
@@ -42,6 +50,7 @@ use crate::convert;
 use crate::encryption::{self, Decrypted};
 use crate::message_signature::{verify_message_signature_with, SignatureForm};
 use crate::profile::Profile;
+pub use crate::reason::DecapStep;
 use crate::reason::{RejectReason, Rejection};
 use crate::region::GeoPoint;
 use crate::replay::ReplayKey;
@@ -63,102 +72,6 @@ pub enum DecapMode {
     Strict,
     /// Lab mode: only the message signature, with the carried certificate. Insecure.
     SignatureOnly,
-}
-
-/// One step of SN-DECAP (see the module documentation for what each checks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DecapStep {
-    Decode,
-    Decrypt,
-    Content,
-    HeaderFields,
-    Freshness,
-    Signer,
-    ReplayLookup,
-    MessageSignature,
-    Chain,
-    CertificateValidity,
-    Revocation,
-    Region,
-    Permissions,
-}
-
-impl DecapStep {
-    /// Every step, in the order SN-DECAP runs them.
-    pub const ORDER: [DecapStep; 13] = [
-        DecapStep::Decode,
-        DecapStep::Decrypt,
-        DecapStep::Content,
-        DecapStep::HeaderFields,
-        DecapStep::Freshness,
-        DecapStep::Signer,
-        DecapStep::ReplayLookup,
-        DecapStep::MessageSignature,
-        DecapStep::Chain,
-        DecapStep::CertificateValidity,
-        DecapStep::Revocation,
-        DecapStep::Region,
-        DecapStep::Permissions,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DecapStep::Decode => "decode",
-            DecapStep::Decrypt => "decrypt",
-            DecapStep::Content => "content",
-            DecapStep::HeaderFields => "header fields",
-            DecapStep::Freshness => "freshness",
-            DecapStep::Signer => "signer",
-            DecapStep::ReplayLookup => "replay look-up",
-            DecapStep::MessageSignature => "message signature",
-            DecapStep::Chain => "chain",
-            DecapStep::CertificateValidity => "certificate validity",
-            DecapStep::Revocation => "revocation",
-            DecapStep::Region => "region",
-            DecapStep::Permissions => "permissions",
-        }
-    }
-
-    /// The reasons this step rejects with (the step that first finds a fault names it).
-    pub fn reasons(self) -> &'static [RejectReason] {
-        use RejectReason as R;
-        match self {
-            DecapStep::Decode => &[R::InvalidEncoding, R::IncompatibleProtocol],
-            DecapStep::Decrypt => &[R::NotForThisRecipient, R::DecryptionFailed],
-            DecapStep::Content => &[R::UnsignedMessage, R::InvalidEncoding],
-            DecapStep::HeaderFields => &[R::MissingHeaderField],
-            DecapStep::Freshness => &[R::StaleMessage, R::FutureMessage],
-            DecapStep::Signer => &[
-                R::UnsupportedSignerIdentifierType,
-                R::SignerCertificateNotFound,
-                R::InvalidCertificate,
-            ],
-            DecapStep::ReplayLookup => &[R::DuplicateMessage],
-            DecapStep::MessageSignature => &[R::FalseSignature],
-            DecapStep::Chain => &[
-                R::InvalidChainSignature,
-                R::UntrustedRoot,
-                R::InvalidCertificate,
-                R::InconsistentChain,
-            ],
-            DecapStep::CertificateValidity => &[R::CertificateNotYetValid, R::CertificateExpired],
-            DecapStep::Revocation => &[R::RevokedCertificate, R::RevocationStatusUnknown],
-            DecapStep::Region => &[R::OutsideRegion],
-            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted],
-        }
-    }
-
-    /// Whether [`DecapMode::SignatureOnly`] runs this step.
-    pub fn runs_in_signature_only_mode(self) -> bool {
-        matches!(
-            self,
-            DecapStep::Decode
-                | DecapStep::Decrypt
-                | DecapStep::Content
-                | DecapStep::Signer
-                | DecapStep::MessageSignature
-        )
-    }
 }
 
 /// An accepted message.
@@ -285,10 +198,104 @@ struct Signer {
     extra: Vec<CertRef>,
 }
 
-/// Which step ran last and who signed, for the trace events.
+/// Which step ran last and who signed, for the trace events and the rejection.
 struct Progress {
     step: DecapStep,
+    /// The signer the message names (its certificate's HashedId8), once step 6 read it.
     signer: Option<HashedId8>,
+}
+
+impl Progress {
+    fn start() -> Progress {
+        Progress {
+            step: DecapStep::Decode,
+            signer: None,
+        }
+    }
+
+    /// `r` as found by the step that ran last.
+    fn rejection(&self, r: Rejection) -> Rejection {
+        r.at(self.step)
+    }
+}
+
+/// What steps 1–2 produced: the message as received, and its decrypted content when it
+/// was encrypted.
+struct Opened {
+    outer: w::Ieee1609Dot2Data,
+    outer_spans: Option<wire::SignedDataSpans>,
+    decrypted: Option<(Decrypted, w::Ieee1609Dot2Data, Option<wire::SignedDataSpans>)>,
+}
+
+impl Opened {
+    /// The data the later steps read, its spans, the buffer those refer to and the key it
+    /// was decrypted with.
+    #[allow(clippy::type_complexity)]
+    fn content<'a>(
+        &'a self,
+        bytes: &'a [u8],
+    ) -> (
+        &'a w::Ieee1609Dot2Data,
+        Option<&'a wire::SignedDataSpans>,
+        &'a [u8],
+        Option<&'a Decrypted>,
+    ) {
+        match &self.decrypted {
+            Some((d, inner, spans)) => (inner, spans.as_ref(), &d.plaintext[..], Some(d)),
+            None => (&self.outer, self.outer_spans.as_ref(), bytes, None),
+        }
+    }
+}
+
+/// What the steps before the message signature (3–7) found.
+enum BeforeSignature<'a> {
+    /// Unsecured data the policy accepts (nothing more to check).
+    Unsigned(Vec<u8>),
+    Signed(Box<Checked<'a>>),
+}
+
+/// A signed message that passed steps 3–7.
+struct Checked<'a> {
+    msg: SignedMessage<'a>,
+    signer: Signer,
+    tbs_hash: Digest,
+    /// Strict mode: the identity the replay window records once the message is accepted.
+    replay_key: Option<ReplayKey>,
+}
+
+/// A rejection before the message signature, and the signer digest step 6 did not know
+/// (SN-DECAP queues a P2PCD request for it; the read-only precheck does not).
+struct Early {
+    rejection: Rejection,
+    unknown_signer: Option<HashedId8>,
+}
+
+impl From<Rejection> for Early {
+    fn from(rejection: Rejection) -> Early {
+        Early {
+            rejection,
+            unknown_signer: None,
+        }
+    }
+}
+
+/// What SN-DECAP's read-only steps before the message signature found, without changing
+/// anything ([`SecurityEntity::precheck`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Precheck {
+    /// The signer the message names (its certificate's HashedId8), once step 6 read it:
+    /// also on a rejection from step 6 on (e.g. the unknown digest of
+    /// `signer-certificate-not-found`).
+    pub signer: Option<HashedId8>,
+    /// Whether step 6 found the signer's certificate among those whose chain validated
+    /// here (a cache hit: DECAP will not validate a chain for it).
+    pub signer_known: bool,
+    /// The message's identity in the replay window (strict mode, once step 7 computed it):
+    /// what DECAP records when it accepts the message. A re-encoded copy has the same.
+    pub identity: Option<ReplayKey>,
+    /// `Ok` when every step before the message signature passed; else the first
+    /// rejection, with its step.
+    pub verdict: Result<(), Rejection>,
 }
 
 impl SecurityEntity {
@@ -299,11 +306,10 @@ impl SecurityEntity {
 
     /// Verifies (and decrypts) a received message as of `now`.
     pub fn decap_at(&mut self, bytes: &[u8], now: TaiTime) -> Result<Decapped, Rejection> {
-        let mut progress = Progress {
-            step: DecapStep::Decode,
-            signer: None,
-        };
-        let result = self.run_decap(bytes, now, &mut progress);
+        let mut progress = Progress::start();
+        let result = self
+            .run_decap(bytes, now, &mut progress)
+            .map_err(|r| progress.rejection(r));
         match &result {
             Ok(d) => tracing::debug!(
                 target: "v2x_security::decap",
@@ -325,31 +331,122 @@ impl SecurityEntity {
         result
     }
 
-    /// The steps, top to bottom.
-    fn run_decap(&mut self, bytes: &[u8], now: TaiTime, progress: &mut Progress) -> Result<Decapped, Rejection> {
-        let strict = self.policy.mode == DecapMode::Strict;
+    /// SN-DECAP's read-only steps before the message signature (1–7 in strict mode; 1–3
+    /// and 6 in signature-only mode), as of `now`, changing nothing: what a receiver can
+    /// know of a message before spending a verification on it. [`Self::decap_at`] runs the
+    /// same steps (the same code) and then the rest, so the precheck never rejects a
+    /// message DECAP would accept, and a rejection from these steps is DECAP's.
+    ///
+    /// One look-ahead beyond them, in strict mode: the signer's certificate (the carried
+    /// one, or the chain a digest names) must be valid at the generation time, step 10's
+    /// check. DECAP accepts nothing that fails it; but where the message also has a fault
+    /// that only a verification finds (a false signature, step 8, or a chain that does not
+    /// verify, step 9), DECAP names that fault first.
+    pub fn precheck(&self, bytes: &[u8], now: TaiTime) -> Precheck {
+        let mut progress = Progress::start();
+        let mut identity = None;
+        let verdict = self
+            .precheck_steps(bytes, now, &mut progress, &mut identity)
+            .map_err(|r| progress.rejection(r));
+        Precheck {
+            signer_known: verdict.is_ok() && progress.signer.is_some_and(|id| self.store.known(&id).is_some()),
+            signer: progress.signer,
+            identity,
+            verdict,
+        }
+    }
 
+    fn precheck_steps(
+        &self,
+        bytes: &[u8],
+        now: TaiTime,
+        progress: &mut Progress,
+        identity: &mut Option<ReplayKey>,
+    ) -> Result<(), Rejection> {
+        let opened = self.open(bytes, progress)?;
+        let checked = match self.before_signature(&opened, bytes, now, progress) {
+            Ok(BeforeSignature::Signed(c)) => c,
+            Ok(BeforeSignature::Unsigned(_)) => return Ok(()),
+            Err(e) => return Err(e.rejection),
+        };
+        *identity = checked.replay_key;
+        if self.policy.mode == DecapMode::Strict {
+            progress.step = DecapStep::CertificateValidity;
+            let generated = checked.msg.generation_time.unwrap_or_default();
+            match &checked.signer.chain {
+                Some(chain) => chain.check_validity_at(generated)?,
+                None => crate::validated::check_certificate_validity(&checked.signer.cert, generated)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps 1–2: the exact C-OER message, decrypted when encrypted.
+    fn open(&self, bytes: &[u8], progress: &mut Progress) -> Result<Opened, Rejection> {
         progress.step = DecapStep::Decode;
         let (outer, outer_spans) = decode(bytes)?;
-
         progress.step = DecapStep::Decrypt;
-        let decrypted: (Decrypted, w::Ieee1609Dot2Data, Option<wire::SignedDataSpans>);
-        let (data, spans, buffer, key) = match &outer.content {
-            w::Ieee1609Dot2Content::EncryptedData(enc) => {
-                decrypted = self.decrypt(enc)?;
-                (
-                    &decrypted.1,
-                    decrypted.2.as_ref(),
-                    &decrypted.0.plaintext[..],
-                    Some(&decrypted.0),
-                )
-            }
-            _ => (&outer, outer_spans.as_ref(), bytes, None),
+        let decrypted = match &outer.content {
+            w::Ieee1609Dot2Content::EncryptedData(enc) => Some(self.decrypt(enc)?),
+            _ => None,
         };
+        Ok(Opened {
+            outer,
+            outer_spans,
+            decrypted,
+        })
+    }
+
+    /// Steps 3–7, reading only.
+    fn before_signature<'a>(
+        &self,
+        opened: &'a Opened,
+        bytes: &'a [u8],
+        now: TaiTime,
+        progress: &mut Progress,
+    ) -> Result<BeforeSignature<'a>, Early> {
+        let strict = self.policy.mode == DecapMode::Strict;
+        let (data, spans, buffer, _) = opened.content(bytes);
 
         progress.step = DecapStep::Content;
         let msg = match content(data, spans, buffer, &self.policy)? {
-            Content::Unsigned(payload) => {
+            Content::Unsigned(payload) => return Ok(BeforeSignature::Unsigned(payload)),
+            Content::Signed(m) => *m,
+        };
+
+        if strict {
+            progress.step = DecapStep::HeaderFields;
+            header_fields(&msg)?;
+            progress.step = DecapStep::Freshness;
+            freshness(&msg, now, self.policy.sender_clock_lag)?;
+        }
+
+        progress.step = DecapStep::Signer;
+        let signer = self.resolve_signer(&msg, strict, progress)?;
+
+        let tbs_hash = hash(msg.hash_alg, msg.tbs);
+        let replay_key = if strict {
+            progress.step = DecapStep::ReplayLookup;
+            Some(self.replay_lookup(&msg, &signer.cert, &tbs_hash, now)?)
+        } else {
+            None
+        };
+        Ok(BeforeSignature::Signed(Box::new(Checked {
+            msg,
+            signer,
+            tbs_hash,
+            replay_key,
+        })))
+    }
+
+    /// The steps, top to bottom.
+    fn run_decap(&mut self, bytes: &[u8], now: TaiTime, progress: &mut Progress) -> Result<Decapped, Rejection> {
+        let strict = self.policy.mode == DecapMode::Strict;
+        let opened = self.open(bytes, progress)?;
+        let key = opened.content(bytes).3;
+        let checked = match self.before_signature(&opened, bytes, now, progress) {
+            Ok(BeforeSignature::Signed(c)) => c,
+            Ok(BeforeSignature::Unsigned(payload)) => {
                 self.record_symmetric_key(key);
                 return Ok(Decapped {
                     payload,
@@ -365,27 +462,20 @@ impl SecurityEntity {
                     symmetric_key: key.map(|k| k.key_id),
                 });
             }
-            Content::Signed(m) => m,
+            Err(e) => {
+                // The one state change before the signature: ask for an unknown signer.
+                if let Some(id) = e.unknown_signer {
+                    self.p2pcd.want(id.to_hashed_id3());
+                }
+                return Err(e.rejection);
+            }
         };
-
-        if strict {
-            progress.step = DecapStep::HeaderFields;
-            header_fields(&msg)?;
-            progress.step = DecapStep::Freshness;
-            freshness(&msg, now, self.policy.sender_clock_lag)?;
-        }
-
-        progress.step = DecapStep::Signer;
-        let signer = self.resolve_signer(&msg, strict)?;
-        progress.signer = Some(signer.cert.hashed_id8());
-
-        let tbs_hash = hash(msg.hash_alg, msg.tbs);
-        let replay_key = if strict {
-            progress.step = DecapStep::ReplayLookup;
-            Some(self.replay_lookup(&msg, &signer.cert, &tbs_hash, now)?)
-        } else {
-            None
-        };
+        let Checked {
+            msg,
+            signer,
+            tbs_hash,
+            replay_key,
+        } = *checked;
 
         progress.step = DecapStep::MessageSignature;
         verify_message_signature_with(
@@ -454,11 +544,13 @@ impl SecurityEntity {
         Ok((decrypted, inner, spans))
     }
 
-    /// Step 6: who signed. A digest must name a certificate whose chain validated earlier.
-    fn resolve_signer(&mut self, msg: &SignedMessage<'_>, strict: bool) -> Result<Signer, Rejection> {
+    /// Step 6: who signed. A digest must name a certificate whose chain validated earlier
+    /// (else the rejection names the digest, for the P2PCD request DECAP queues).
+    fn resolve_signer(&self, msg: &SignedMessage<'_>, strict: bool, progress: &mut Progress) -> Result<Signer, Early> {
         match &msg.signed.signer {
             w::SignerIdentifier::Digest(d) => {
                 let id = convert::hashed_id8_from_wire(d);
+                progress.signer = Some(id);
                 match self.store.known(&id) {
                     Some(v) => {
                         tracing::trace!(signer = %id, "signer digest: known certificate (cache hit)");
@@ -470,24 +562,27 @@ impl SecurityEntity {
                     }
                     None => {
                         tracing::trace!(signer = %id, "signer digest: unknown certificate (cache miss)");
-                        self.p2pcd.want(id.to_hashed_id3());
-                        Err(rej(
-                            RejectReason::SignerCertificateNotFound,
-                            format!("unknown signer digest {id}; P2PCD request queued"),
-                        ))
+                        Err(Early {
+                            rejection: rej(
+                                RejectReason::SignerCertificateNotFound,
+                                format!("unknown signer digest {id}; P2PCD request queued"),
+                            ),
+                            unknown_signer: Some(id),
+                        })
                     }
                 }
             }
             w::SignerIdentifier::Certificate(certs) => {
                 let spans = &msg.spans.signer_certificates;
                 if certs.0.len() != spans.len() {
-                    return Err(rej(RejectReason::InvalidEncoding, "signer certificate spans"));
+                    return Err(rej(RejectReason::InvalidEncoding, "signer certificate spans").into());
                 }
                 let first = spans
                     .first()
                     .and_then(|r| msg.buffer.get(r.clone()))
                     .ok_or_else(|| rej(RejectReason::InvalidCertificate, "empty signer certificate list"))?;
                 let id = v2x_crypto::hashed_id8(HashAlg::Sha256, first);
+                progress.signer = Some(id);
                 if let Some(v) = self.store.known(&id).filter(|v| v.leaf().encoded() == first) {
                     tracing::trace!(signer = %id, "signer certificate: known (cache hit)");
                     return Ok(Signer {
@@ -497,10 +592,9 @@ impl SecurityEntity {
                     });
                 }
                 tracing::trace!(signer = %id, "signer certificate: not known (cache miss)");
-                let cert =
-                    Arc::new(Certificate::from_bytes(first).map_err(|e| {
-                        Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e)
-                    })?);
+                let cert = self
+                    .decoded_certificate(id, first)
+                    .map_err(|e| Rejection::caused_by(RejectReason::InvalidCertificate, "signer certificate", &e))?;
                 let mut extra = Vec::new();
                 if strict {
                     // A certificate answered by P2PCD in this very message may be the missing
@@ -523,12 +617,9 @@ impl SecurityEntity {
                 })
             }
             w::SignerIdentifier::SelfSigned(()) => {
-                Err(rej(RejectReason::UnsupportedSignerIdentifierType, "signer 'self'"))
+                Err(rej(RejectReason::UnsupportedSignerIdentifierType, "signer 'self'").into())
             }
-            _ => Err(rej(
-                RejectReason::UnsupportedSignerIdentifierType,
-                "unknown signer kind",
-            )),
+            _ => Err(rej(RejectReason::UnsupportedSignerIdentifierType, "unknown signer kind").into()),
         }
     }
 
@@ -738,7 +829,7 @@ fn permissions(leaf: &Certificate, msg: &SignedMessage<'_>) -> Result<Option<Vec
 }
 
 fn accepted(
-    msg: Box<SignedMessage<'_>>,
+    msg: SignedMessage<'_>,
     signer: CertRef,
     ssp: Option<Vec<u8>>,
     region_checked: bool,

@@ -8,7 +8,7 @@
 pub mod decap;
 pub mod encap;
 
-pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped, LEAP_SECONDS_SINCE_2004};
+pub use decap::{DecapMode, DecapPolicy, DecapStep, Decapped, Precheck, LEAP_SECONDS_SINCE_2004};
 pub use encap::{EncapError, EncapPolicy, EncapRequest, Encapsulated};
 
 use crate::certificate::CertRef;
@@ -27,6 +27,8 @@ use v2x_wire::ItsAid;
 
 /// Bound of the established symmetric keys table.
 const MAX_SYMMETRIC_KEYS: usize = 1024;
+/// Bound of the memo of decoded certificates.
+const MAX_DECODED: usize = 4096;
 
 /// A position with elevation, for the generation location.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +57,11 @@ pub struct SecurityEntity {
     verifier: SignatureVerifier,
     /// Sign with R in compressed form (lets receivers check R exactly and batch-verify).
     compressed_r: bool,
+    /// Certificates decoded from received messages, by the HashedId8 of their bytes, before
+    /// any chain validated them: a memo of decoding (a pure function of the bytes), which a
+    /// flood repeating a few certificates would otherwise pay at every packet. It changes no
+    /// verdict; bounded (cleared when full).
+    decoded: std::sync::Mutex<HashMap<HashedId8, CertRef>>,
 }
 
 impl std::fmt::Debug for SecurityEntity {
@@ -92,6 +99,7 @@ impl SecurityEntity {
             decryption_keys: Vec::new(),
             verifier: SignatureVerifier::default(),
             compressed_r: false,
+            decoded: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -226,6 +234,24 @@ impl SecurityEntity {
     /// Established symmetric keys (by HashedId8) usable with [`crate::Recipient::Symmetric`].
     pub fn has_symmetric_key(&self, id: &HashedId8) -> bool {
         self.symmetric_keys.contains_key(id)
+    }
+
+    /// The certificate `bytes` (whose HashedId8 is `id`), decoded once.
+    fn decoded_certificate(
+        &self,
+        id: HashedId8,
+        bytes: &[u8],
+    ) -> Result<CertRef, crate::certificate::CertificateError> {
+        let mut memo = self.decoded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = memo.get(&id).filter(|c| c.encoded() == bytes) {
+            return Ok(c.clone());
+        }
+        let c: CertRef = std::sync::Arc::new(crate::certificate::Certificate::from_bytes(bytes)?);
+        if memo.len() >= MAX_DECODED {
+            memo.clear();
+        }
+        memo.insert(id, c.clone());
+        Ok(c)
     }
 
     /// Records an established symmetric key (bounded: keys are ephemeral per exchange, so

@@ -43,6 +43,8 @@ pub enum V1PkiError {
     StationName(String),
     #[error("key generation or signing")]
     Crypto(#[from] CryptoError),
+    #[error("the v2 PKI beside: {0}")]
+    Lock(Box<crate::pki_error::PkiError>),
 }
 
 fn io_error(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> V1PkiError + '_ {

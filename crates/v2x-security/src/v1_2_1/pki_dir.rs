@@ -1,12 +1,17 @@
 //! The v1.2.1 PKI on disk, in the layout `v2x pcap --format v1.2.1` uses beside the v2
 //! PKI: `DIR/root.{cert,key}`, `DIR/aa.{cert,key,enc.key}` and one ticket per station in
-//! `DIR/stations/NAME/at.{cert,key,enc.key}` (private keys mode 0600). For the CLI's
-//! encap / decap / pcap so they share one layout.
+//! `DIR/stations/NAME/at.{cert,key,enc.key}` (private keys mode 0600). The one owner of
+//! the v1.2.1 credentials beside a v2 PKI directory ([`V1PkiDir::beside`]): the CLI's
+//! encap / decap / pcap, the testbed's stations and the Python package share its layout
+//! and its locking.
 
 use super::entity::V1Entity;
 use super::pki::{Credential, V1Pki, V1PkiError};
 use super::validate::V1TrustStore;
+use crate::pki_store::Pki;
+use crate::time::TaiTime;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use v2x_crypto::Curve;
 use v2x_wire::v1_2_1::{SignerInfo, ValidityRestriction};
 
@@ -17,7 +22,50 @@ pub struct V1PkiDir {
     pub pki: V1Pki,
 }
 
+/// The sub-directory of a v2 PKI holding its v1.2.1 credentials.
+pub const BESIDE_V2: &str = "v1.2.1";
+
+/// How long a creation beside a v2 PKI waits for another holder of the PKI's lock.
+const LOCK_PATIENCE: Duration = Duration::from_secs(10);
+
 impl V1PkiDir {
+    /// The v1.2.1 credentials beside the v2 PKI `pki` (`DIR/v1.2.1/`): a root and AA on
+    /// the PKI's curve, valid as long as its v2 root, created on first use under the
+    /// PKI's lock (two processes never create them at once).
+    pub fn beside(pki: &Pki) -> Result<V1PkiDir, V1PkiError> {
+        let v = pki.root().certificate.validity();
+        let start = u32::try_from(v.start).unwrap_or(u32::MAX);
+        let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let dir = pki.dir().join(BESIDE_V2);
+        let _lock = pki
+            .lock_within(LOCK_PATIENCE)
+            .map_err(|e| V1PkiError::Lock(Box::new(e)))?;
+        V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)
+    }
+
+    /// Station `name`'s ticket in the v1.2.1 credentials beside `pki` (see
+    /// [`V1PkiDir::ticket`]), issued under the PKI's lock; a new one is valid from five
+    /// minutes ago for `days` days.
+    pub fn ticket_beside(&self, pki: &Pki, name: &str, days: u32) -> Result<Credential, V1PkiError> {
+        let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
+        let _lock = pki
+            .lock_within(LOCK_PATIENCE)
+            .map_err(|e| V1PkiError::Lock(Box::new(e)))?;
+        self.ticket(name, now.saturating_sub(300), days, now)
+    }
+
+    /// The same, for a ticket whose validity (`days` days from `start`, Time32 s) the
+    /// caller chooses, e.g. one that is already over (the testbed's A-CER-03).
+    pub fn ticket_beside_at(&self, pki: &Pki, name: &str, start: u32, days: u32) -> Result<Credential, V1PkiError> {
+        let _lock = pki
+            .lock_within(LOCK_PATIENCE)
+            .map_err(|e| V1PkiError::Lock(Box::new(e)))?;
+        // `now = start` keeps (or issues) a ticket valid at its start.
+        self.ticket(name, start, days, start)
+    }
+
     /// Opens `dir`, creating the root and AA (on `curve`, valid `days` days from
     /// `start`, Time32 seconds) when they do not exist yet.
     pub fn open_or_create(dir: &Path, curve: Curve, start: u32, days: u32) -> Result<V1PkiDir, V1PkiError> {

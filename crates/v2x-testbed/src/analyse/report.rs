@@ -3,7 +3,7 @@
 //! (benign traffic) and verification time (every case), drawn as steps in the colours of
 //! [`v2x_report::plot`].
 
-use crate::analysis::{Latency, Summary};
+use super::summary::{Latency, Summary};
 use std::path::Path;
 use v2x_report::html::{Cell, Page};
 use v2x_report::plot::{steps, Dot, DotChart, Line, LineChart, Scale};
@@ -32,7 +32,7 @@ fn latency_chart(
     title: &str,
     x_label: &str,
     benign_only: bool,
-    pick: fn(&crate::analysis::CaseStats) -> &Latency,
+    pick: fn(&super::summary::CaseStats) -> &Latency,
 ) -> LineChart {
     let mut lines = Vec::new();
     for (rx, cases) in &s.receivers {
@@ -122,15 +122,56 @@ pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::P
     ])
 }
 
+/// A number cell (right-aligned).
+fn num(x: String) -> Cell {
+    Cell::with_class(x, "num")
+}
+
 /// The page: outcome and process tables, the figures, then `extra` (the load plan's and
 /// flood search's Markdown tables) as preformatted text.
 pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
     let mut page = Page::new("v2x testbed");
     page.h1("Testbed run").p(&format!(
-        "{} s of traffic. Loss accounting: sent = accepted + rejected + dropped + never read from the socket.",
-        s.duration_s
+        "{} s of traffic. Loss accounting: sent = accepted + rejected + dropped + never read from the socket. \
+         Latency {}, rounded to the µs.",
+        s.duration_s,
+        v2x_report::stats::PERCENTILE_DEFINITION
     ));
-    let num = |x: String| Cell::with_class(x, "num");
+    attacks_accepted(&mut page, s);
+    cases(&mut page, s);
+    functional(&mut page, s);
+    processes(&mut page, s);
+    links(&mut page, s);
+    for (name, svg) in figures {
+        page.h2(name).svg(svg);
+    }
+    if !extra.is_empty() {
+        page.h2("Load plan and flood search").pre(extra);
+    }
+    page.finish()
+}
+
+/// Attack packets accepted: a security failure, first on the page when there is one.
+fn attacks_accepted(page: &mut Page, s: &Summary) {
+    if s.attacks_accepted.is_empty() {
+        return;
+    }
+    page.h2("ATTACK PACKETS ACCEPTED")
+        .p("These attack packets passed the receiver's security layer (an A-SIG-05 packet accepted is an accepted replay).")
+        .table(
+            &["receiver", "case", "accepted", "sent"],
+            s.attacks_accepted.iter().map(|a| {
+                vec![
+                    Cell::from(a.receiver.as_str()),
+                    Cell::from(a.case.as_str()),
+                    num(a.accepted.to_string()),
+                    num(a.sent.to_string()),
+                ]
+            }),
+        );
+}
+
+fn cases(page: &mut Page, s: &Summary) {
     page.h2("Per receiver and case").table(
         &[
             "receiver",
@@ -168,6 +209,9 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             })
         }),
     );
+}
+
+fn functional(page: &mut Page, s: &Summary) {
     if !s.functional.is_empty() {
         page.h2("Functional cases (paper 002 Table 2.17)").table(
             &[
@@ -189,6 +233,9 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             }),
         );
     }
+}
+
+fn processes(page: &mut Page, s: &Summary) {
     page.h2("Processes").table(
         &["process", "CPU s", "CPU share", "peak RSS MiB"],
         s.processes.iter().map(|(p, u)| {
@@ -200,6 +247,9 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             ]
         }),
     );
+}
+
+fn links(page: &mut Page, s: &Summary) {
     if !s.links.is_empty() {
         page.h2("Per link through the channel emulator").p(
             "PDR = read from the receiver's socket / sent. Channel losses by reason (from the emulator's \
@@ -227,7 +277,7 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
                 vec![
                     Cell::from(l.sender.as_str()),
                     Cell::from(l.receiver.as_str()),
-                    Cell::from(l.case.as_str()),
+                    Cell::from(l.case.code()),
                     num(format!("{:.0}", l.distance_m)),
                     num(l.sent.to_string()),
                     num(l.received.to_string()),
@@ -243,13 +293,6 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
             }),
         );
     }
-    for (name, svg) in figures {
-        page.h2(name).svg(svg);
-    }
-    if !extra.is_empty() {
-        page.h2("Load plan and flood search").pre(extra);
-    }
-    page.finish()
 }
 
 /// Writes the figures and `report.html` into `out`.
@@ -264,7 +307,7 @@ pub fn write(s: &Summary, extra: &str, out: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::CaseStats;
+    use crate::analyse::summary::CaseStats;
 
     fn latency(samples: Vec<u64>) -> Latency {
         Latency {

@@ -24,30 +24,41 @@ pub struct Namespaces {
 /// Prefix of every namespace the testbed makes.
 const NS_PREFIX: &str = "v2xtb";
 
-fn ip(args: &[&str]) -> Result<(), String> {
-    let o = Command::new("ip")
-        .args(args)
-        .output()
-        .map_err(|e| format!("running `ip`: {e}"))?;
+/// Why the namespaces of a run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum NetnsError {
+    #[error("network namespaces need root")]
+    NotRoot,
+    #[error("network namespaces need iproute2's `ip`, which is not installed")]
+    NoIp,
+    #[error("at most 60000 stations in namespaces")]
+    TooMany,
+    #[error("running `ip`: {0}")]
+    Run(#[from] std::io::Error),
+    #[error("`ip {args}` failed: {stderr}")]
+    Failed { args: String, stderr: String },
+}
+
+fn ip(args: &[&str]) -> Result<(), NetnsError> {
+    let o = Command::new("ip").args(args).output()?;
     if o.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "`ip {}` failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&o.stderr).trim()
-        ))
+        Err(NetnsError::Failed {
+            args: args.join(" "),
+            stderr: String::from_utf8_lossy(&o.stderr).trim().to_string(),
+        })
     }
 }
 
 /// Why namespaces cannot be made here (not root, no `ip`), or nothing.
-pub fn unavailable() -> Option<String> {
+pub fn unavailable() -> Option<NetnsError> {
     if effective_uid() != Some(0) {
-        return Some("network namespaces need root".into());
+        return Some(NetnsError::NotRoot);
     }
     match Command::new("ip").arg("-V").output() {
         Ok(o) if o.status.success() => None,
-        _ => Some("network namespaces need iproute2's `ip`, which is not installed".into()),
+        _ => Some(NetnsError::NoIp),
     }
 }
 
@@ -98,12 +109,12 @@ pub fn sweep_stale() {
 
 impl Namespaces {
     /// One namespace per station of `names`, tagged with this process's pid.
-    pub fn create(names: &[String]) -> Result<Namespaces, String> {
+    pub fn create(names: &[String]) -> Result<Namespaces, NetnsError> {
         if let Some(why) = unavailable() {
             return Err(why);
         }
         if names.len() > 60_000 {
-            return Err("at most 60000 stations in namespaces".into());
+            return Err(NetnsError::TooMany);
         }
         sweep_stale();
         let tag = std::process::id();

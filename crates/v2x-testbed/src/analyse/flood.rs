@@ -1,78 +1,12 @@
-//! Flood-resilience measurement (`[flood_search]` of a scenario): the highest flood rate
-//! at which benign loss stays below a bound (1 % by default), found by bisection over the
-//! attackers' rate, once with every receiver defence off and once with the scenario's
-//! defences ([`crate::defence`]). Each probe is a full testbed run of the scenario's
-//! benign traffic plus the flood; results go to `summary.json` (`flood_search`) and the
+//! Flood resilience (`[flood_search]` of a scenario): what each probe run showed, and the
+//! highest flood rate at which benign loss stays below the bound (1 % by default), once
+//! with every receiver defence off and once with the scenario's defences. The probes are
+//! run by [`crate::run::probes`]; results go to `summary.json` (`flood_search`) and the
 //! report.
 
-use crate::analysis::Summary;
-use crate::station::Attack;
-use serde::{Deserialize, Serialize};
+use super::summary::Summary;
+use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// The `[flood_search]` table.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FloodSearch {
-    /// Flood case: `A-SIG-01` or `A-SIG-04` (invalid signatures) or any other attack case.
-    #[serde(default = "default_case")]
-    pub case: Attack,
-    /// Attacker processes, each sending at the probed rate.
-    #[serde(default = "default_attackers")]
-    pub attackers: u32,
-    /// Bisection range of the rate per attacker, Hz.
-    pub min_rate_hz: f64,
-    pub max_rate_hz: f64,
-    /// Bisection steps after probing both ends.
-    #[serde(default = "default_steps")]
-    pub steps: u32,
-    /// Highest benign loss (fraction) that counts as keeping up.
-    #[serde(default = "default_loss")]
-    pub max_benign_loss: f64,
-    /// Sending time of each probe run, s (default: the scenario's `duration_s`).
-    #[serde(default)]
-    pub duration_s: Option<f64>,
-}
-
-fn default_case() -> Attack {
-    Attack::Flood
-}
-fn default_attackers() -> u32 {
-    4
-}
-fn default_steps() -> u32 {
-    5
-}
-fn default_loss() -> f64 {
-    0.01
-}
-
-impl FloodSearch {
-    pub fn check(&self) -> Result<(), String> {
-        if !(self.min_rate_hz > 0.0 && self.min_rate_hz < self.max_rate_hz && self.max_rate_hz <= 100_000.0) {
-            return Err(format!(
-                "flood_search needs 0 < min_rate_hz < max_rate_hz <= 100000, got {} and {}",
-                self.min_rate_hz, self.max_rate_hz
-            ));
-        }
-        if self.attackers == 0 || self.attackers > 50 {
-            return Err(format!(
-                "flood_search.attackers must be in 1..=50, got {}",
-                self.attackers
-            ));
-        }
-        if !(0.0..1.0).contains(&self.max_benign_loss) {
-            return Err(format!(
-                "flood_search.max_benign_loss is a fraction in [0, 1), got {}",
-                self.max_benign_loss
-            ));
-        }
-        if self.steps > 12 {
-            return Err(format!("flood_search.steps must be at most 12, got {}", self.steps));
-        }
-        Ok(())
-    }
-}
 
 /// One probe run.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -151,42 +85,6 @@ pub fn probe_of(summary: &Summary, case: &str, rate_hz: f64, attackers: u32, max
     p
 }
 
-/// Bisection (geometric: flood rates span decades) of the highest rate in `[min, max]`
-/// for which `probe` keeps up. Probes `max` first, then `min`, then `steps` midpoints.
-/// Returns the probes in order; [`threshold`] reads the answer from them.
-pub fn bisect<E>(
-    min: f64,
-    max: f64,
-    steps: u32,
-    mut probe: impl FnMut(f64) -> Result<Probe, E>,
-) -> Result<Vec<Probe>, E> {
-    let mut probes = Vec::new();
-    let top = probe(max)?;
-    let top_ok = top.kept_up;
-    probes.push(top);
-    if top_ok {
-        return Ok(probes);
-    }
-    let bottom = probe(min)?;
-    let bottom_ok = bottom.kept_up;
-    probes.push(bottom);
-    if !bottom_ok {
-        return Ok(probes);
-    }
-    let (mut lo, mut hi) = (min, max);
-    for _ in 0..steps {
-        let mid = (lo * hi).sqrt();
-        let p = probe(mid)?;
-        if p.kept_up {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-        probes.push(p);
-    }
-    Ok(probes)
-}
-
 /// The threshold the probes show.
 pub fn threshold(defences: Vec<String>, attackers: u32, probes: Vec<Probe>) -> Threshold {
     let max_rate_hz = probes.iter().filter(|p| p.kept_up).map(|p| p.rate_hz).reduce(f64::max);
@@ -249,51 +147,9 @@ pub fn table(r: &FloodResult) -> String {
 mod tests {
     use super::*;
 
-    fn fake(threshold: f64) -> impl FnMut(f64) -> Result<Probe, ()> {
-        move |rate| {
-            Ok(Probe {
-                rate_hz: rate,
-                kept_up: rate <= threshold,
-                ..Probe::default()
-            })
-        }
-    }
-
-    #[test]
-    fn bisection_brackets_the_threshold() {
-        let probes = bisect(10.0, 10_000.0, 8, fake(700.0)).unwrap();
-        assert_eq!(probes.len(), 10);
-        let t = threshold(vec![], 4, probes);
-        let (ok, fail) = (t.max_rate_hz.unwrap(), t.failing_rate_hz.unwrap());
-        assert!(ok <= 700.0 && fail > 700.0, "{ok} {fail}");
-        // 8 geometric steps over three decades: within a factor 1.03.
-        assert!(fail / ok < 1.03, "{ok} {fail}");
-        assert_eq!(t.max_flood_rate_hz, Some(4.0 * ok));
-    }
-
-    #[test]
-    fn bisection_reports_a_threshold_outside_the_range() {
-        let t = threshold(vec![], 1, bisect(10.0, 100.0, 5, fake(1e9)).unwrap());
-        assert_eq!(
-            (t.max_rate_hz, t.failing_rate_hz, t.probes.len()),
-            (Some(100.0), None, 1)
-        );
-        let t = threshold(vec![], 1, bisect(10.0, 100.0, 5, fake(1.0)).unwrap());
-        assert_eq!(
-            (t.max_rate_hz, t.failing_rate_hz, t.probes.len()),
-            (None, Some(10.0), 2)
-        );
-        assert!(table(&FloodResult {
-            attackers: 1,
-            without_defences: t,
-            ..FloodResult::default()
-        })
-        .contains("< 10 packets/s"));
-    }
-
     #[test]
     fn a_probe_counts_benign_loss_over_every_receiver() {
-        use crate::analysis::CaseStats;
+        use crate::analyse::summary::CaseStats;
         let mut s = Summary::default();
         for (rx, acc) in [("rx0", 99), ("rx1", 100)] {
             let c = CaseStats {

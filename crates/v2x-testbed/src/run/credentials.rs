@@ -40,8 +40,7 @@ use v2x_protocols::{Authenticator, ProtocolConfig, StationId};
 use v2x_security::authority::{issue_sub_ca, issue_ticket};
 use v2x_security::v1_2_1::{Credential as V1Credential, V1Entity, V1PkiDir, V1PkiError};
 use v2x_security::{
-    Credentials, IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec,
-    TrustStore,
+    IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec, TrustStore,
 };
 use v2x_wire::ItsAid;
 
@@ -52,7 +51,6 @@ const PSID_DENM: ItsAid = ItsAid::DENM;
 pub const TESTBED_SUBDIR: &str = "testbed";
 const HASH_CHAIN_SEED: &str = "hash-chain.seed";
 const TWO_FLIP_SECRETS: &str = "2flip.secrets";
-const V1_SUBDIR: &str = "v1.2.1";
 /// The restricted AA of F-SIG-07 (its issue permissions lack CAM).
 const RESTRICTED_AA: &str = "aa-without-cam";
 const DAY: Duration = Duration::from_secs(86_400);
@@ -190,51 +188,17 @@ fn issue_from_restricted_aa(pki: &Pki, station: &str, count: usize, validity: Du
     Ok(())
 }
 
-/// One ticket of a station, as a receiver sees it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct TicketInfo {
-    /// Certificate HashedId8, hex (the receiver's `sender` column).
-    pub id: String,
-    /// Whether the ticket permits CAM.
-    pub cam: bool,
-}
-
-/// `station`'s 1609.2 tickets in pool order, as a receiver names them (HashedId8, hex),
-/// and whether each permits CAM (the functional cases' verdicts).
-pub fn ticket_infos(pki: &Pki, station: &str) -> Result<Vec<TicketInfo>, CredentialError> {
-    Ok(pki
-        .pseudonyms(station)?
-        .tickets()
-        .iter()
-        .map(|t| TicketInfo {
-            id: hex::encode(t.certificate.hashed_id8().0),
-            cam: t.certificate.permission_for(PSID_CAM).is_some(),
-        })
-        .collect())
-}
-
-/// The v1.2.1 credentials beside the PKI (created on first use) with a ticket for
-/// `station` (expired for [`TicketSet::Expired`]).
+/// The v1.2.1 credentials beside the PKI (created on first use, [`V1PkiDir::beside`])
+/// with a ticket for `station` (expired for [`TicketSet::Expired`]).
 pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), CredentialError> {
-    let v1 = v1_dir(pki)?;
+    let v1 = V1PkiDir::beside(pki)?;
     let now = u32::try_from(TaiTime::now().seconds()).unwrap_or(u32::MAX);
     let (start, days) = match set {
         TicketSet::Expired => (now.saturating_sub(3 * 86_400), 1),
         _ => (now.saturating_sub(300), 7),
     };
-    // `now = start` makes the store issue (or keep) a ticket valid at its start.
-    v1.ticket(station, start, days, start)?;
+    v1.ticket_beside_at(pki, station, start, days)?;
     Ok(())
-}
-
-fn v1_dir(pki: &Pki) -> Result<V1PkiDir, CredentialError> {
-    let v = pki.root().certificate.validity();
-    let start = u32::try_from(v.start).unwrap_or(u32::MAX);
-    let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
-        .unwrap_or(u32::MAX)
-        .max(1);
-    let dir = pki.dir().join(V1_SUBDIR);
-    Ok(V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)?)
 }
 
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
@@ -434,24 +398,14 @@ impl StationCredentials {
         Ok(entity)
     }
 
-    /// HashedId8 of the CAs this station trusts to issue tickets (root, EA, AA): the
-    /// receiver's `precheck` refuses a carried certificate from any other issuer.
-    pub fn known_issuers(&self) -> Result<Vec<[u8; 8]>, CredentialError> {
+    /// The certificates `stations` sign with now (their active tickets): what a forger
+    /// copies from their CAMs on the air. Only the public certificate is kept.
+    pub fn certificates_of(&self, stations: &[String]) -> Result<Vec<v2x_security::CertRef>, CredentialError> {
         let pki = self.pki()?;
-        Ok([pki.root(), pki.ea(), pki.aa()]
+        stations
             .iter()
-            .map(|a| a.certificate.hashed_id8().0)
-            .collect())
-    }
-
-    /// The station's active 1609.2 credentials (attackers that sign by hand).
-    pub fn active_ticket(&self) -> Result<(Credentials, Vec<v2x_security::CertRef>), CredentialError> {
-        let pki = self.pki()?;
-        let pool = pki.pseudonyms(&self.name)?;
-        Ok((
-            pool.active().clone(),
-            vec![pki.aa().certificate.clone(), pki.root().certificate.clone()],
-        ))
+            .map(|s| Ok(pki.pseudonyms(s)?.active().certificate.clone()))
+            .collect()
     }
 
     /// A new authenticator of this station. Every call gives an independent instance
@@ -480,7 +434,7 @@ impl StationCredentials {
                 let mut c = c.clone();
                 // Timestamps are TAI µs since 2004: epoch 0.
                 c.epoch_tai_s = 0;
-                let v1 = v1_dir(self.pki()?)?;
+                let v1 = V1PkiDir::beside(self.pki()?)?;
                 let sdir = v1.dir().join("stations").join(&self.name);
                 let ticket = V1Credential::load(&sdir, "at")?;
                 let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store());

@@ -1,5 +1,5 @@
-//! The scenario's `[medium]`: how station processes reach each other, and the per-link
-//! delivery analysis of a run through the channel emulator.
+//! The scenario's `[medium]`: how station processes reach each other (the per-link
+//! delivery of a run through the channel emulator: [`crate::analyse::links`]).
 //!
 //! - `kind = "loopback"` (default): every sender sends one UDP copy to every receiver on
 //!   127.0.0.1, nothing lost on the way (PRESERVE's lab set-up, paper 002 §2.2.1).
@@ -7,13 +7,12 @@
 //!   ([`crate::emulator`]), which relays each frame through `v2x sim`'s 802.11p MAC,
 //!   channel and PHY models to the receivers, given the stations' positions.
 //! - `kind = "netns"`: as loopback, but each station in its own network namespace behind a
-//!   veth pair into one bridge ([`crate::netns`]); without root, loopback with a message.
+//!   veth pair into one bridge ([`crate::run::netns`]); without root, loopback with a message.
 
-use crate::emulator::{self, ChannelLog, ChannelModel, LinkCount};
-use crate::log::{read_rows, RxRecord, TxRecord, RX_FILE, TX_FILE};
+use crate::emulator::{self, ChannelModel};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::collections::BTreeMap;
+use v2x_sim::error::ScenarioError;
 
 /// How the stations reach each other.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,7 +23,7 @@ pub enum MediumKind {
     Loopback,
     /// Through the channel-emulator process (802.11p channel of `v2x sim`).
     Emulator,
-    /// One network namespace per station, veths into one bridge ([`crate::netns`]); UDP
+    /// One network namespace per station, veths into one bridge ([`crate::run::netns`]); UDP
     /// from every sender to every receiver as on loopback. Needs root, else loopback.
     Netns,
 }
@@ -64,19 +63,19 @@ pub struct MediumConfig {
 }
 
 impl MediumConfig {
-    /// Whether the stations run in network namespaces ([`crate::netns`]).
+    /// Whether the stations run in network namespaces ([`crate::run::netns`]).
     pub fn in_namespaces(&self) -> bool {
         self.kind == MediumKind::Netns || (self.kind == MediumKind::Emulator && self.netns)
     }
 
     /// Checks the table against the scenario's station names; the error names the key.
-    pub fn check(&self, stations: &[String], senders: u32) -> Result<(), String> {
+    pub fn check(&self, stations: &[String], senders: u32) -> Result<(), ScenarioError> {
         if self.netns && self.kind != MediumKind::Emulator {
-            return Err(
-                "medium.netns puts the channel emulator's run in namespaces: it needs medium.kind = \"emulator\" \
-                 (kind = \"netns\" is the plain run in namespaces)"
-                    .into(),
-            );
+            return Err(ScenarioError::invalid(
+                "medium.netns",
+                "puts the channel emulator's run in namespaces: it needs medium.kind = \"emulator\" \
+                 (kind = \"netns\" is the plain run in namespaces)",
+            ));
         }
         if self.kind != MediumKind::Emulator {
             let emulator_keys = [
@@ -89,39 +88,53 @@ impl MediumConfig {
                 ("seed", self.seed.is_some()),
             ];
             if let Some((key, _)) = emulator_keys.iter().find(|k| k.1) {
-                return Err(format!(
-                    "medium.{key} sets the channel emulator: it needs medium.kind = \"emulator\""
+                return Err(ScenarioError::invalid(
+                    format!("medium.{key}"),
+                    "sets the channel emulator: it needs medium.kind = \"emulator\"",
                 ));
             }
             return Ok(());
         }
         self.channel()?;
         if !self.sender_distances_m.is_empty() && self.sender_distances_m.len() != senders as usize {
-            return Err(format!(
-                "medium.sender_distances_m gives {} distances for {senders} senders",
-                self.sender_distances_m.len()
+            return Err(ScenarioError::invalid(
+                "medium.sender_distances_m",
+                format!(
+                    "gives {} distances for {senders} senders",
+                    self.sender_distances_m.len()
+                ),
             ));
         }
         if let Some(d) = self.sender_distances_m.iter().find(|d| !(d.is_finite() && **d >= 0.0)) {
-            return Err(format!("medium.sender_distances_m: {d} is not a distance >= 0"));
+            return Err(ScenarioError::invalid(
+                "medium.sender_distances_m",
+                format!("{d} is not a distance >= 0"),
+            ));
         }
         for (name, p) in &self.positions_m {
             if !stations.contains(name) {
-                return Err(format!(
-                    "medium.positions_m: no station `{name}` in this scenario (stations: {})",
-                    stations.join(", ")
+                return Err(ScenarioError::invalid(
+                    "medium.positions_m",
+                    format!(
+                        "no station `{name}` in this scenario (stations: {})",
+                        stations.join(", ")
+                    ),
                 ));
             }
             if !p.iter().all(|c| c.is_finite() && c.abs() <= 1e6) {
-                return Err(format!(
-                    "medium.positions_m.{name}: {p:?} is not a position within 1000 km"
+                return Err(ScenarioError::invalid(
+                    format!("medium.positions_m.{name}"),
+                    format!("{p:?} is not a position within 1000 km"),
                 ));
             }
         }
         if let Some(missing) = stations.iter().find(|s| self.position(s).is_none()) {
-            return Err(format!(
-                "medium.positions_m has no position for station `{missing}` (give it in \
-                 medium.positions_m; medium.sender_distances_m places tx0, tx1, ... and puts the receivers at the origin)"
+            return Err(ScenarioError::invalid(
+                "medium.positions_m",
+                format!(
+                    "has no position for station `{missing}` (give it in medium.positions_m; \
+                     medium.sender_distances_m places tx0, tx1, ... and puts the receivers at the origin)"
+                ),
             ));
         }
         Ok(())
@@ -129,9 +142,10 @@ impl MediumConfig {
 
     /// The emulator's channel: `[medium.radio]` and `[medium.mac]` as `v2x sim` reads
     /// `[radio]` and `[mac]`.
-    pub fn channel(&self) -> Result<ChannelModel, String> {
+    pub fn channel(&self) -> Result<ChannelModel, ScenarioError> {
         let defaults = ChannelModel::default();
-        let (radio, mac) = emulator::radio_and_mac(&self.radio, &self.mac).map_err(|e| format!("medium.{e}"))?;
+        let (radio, mac) =
+            emulator::radio_and_mac(&self.radio, &self.mac).map_err(|e| ScenarioError::invalid("medium", e))?;
         let model = ChannelModel {
             radio,
             mac,
@@ -139,7 +153,7 @@ impl MediumConfig {
             carrier_sense: self.carrier_sense.unwrap_or(defaults.carrier_sense),
             seed: self.seed.unwrap_or(defaults.seed),
         };
-        model.check().map_err(|e| format!("medium: {e}"))?;
+        model.check().map_err(|e| ScenarioError::invalid("medium", e))?;
         Ok(model)
     }
 
@@ -158,141 +172,6 @@ impl MediumConfig {
         let i: usize = name.strip_prefix("tx")?.parse().ok()?;
         self.sender_distances_m.get(i).map(|&d| [d, 0.0])
     }
-}
-
-/// Delivery on one (sender, receiver) link through the emulator: what the sender sent,
-/// what the channel lost (by reason), what reached the receiver's socket, and what its
-/// security layer accepted.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct LinkStats {
-    pub sender: String,
-    pub receiver: String,
-    /// `benign` or the attack case.
-    pub case: String,
-    pub distance_m: f64,
-    /// Data packets the sender sent.
-    pub sent: u64,
-    /// Read from the receiver's socket.
-    pub received: u64,
-    pub accepted: u64,
-    /// received / sent: the packet delivery ratio of the channel (and the relay).
-    pub pdr: f64,
-    /// Frames the emulated channel lost, by reason (control packets included).
-    pub channel: LinkCount,
-    /// Received but not accepted (rejected or dropped by the security layer).
-    pub security_lost: u64,
-}
-
-/// Per-link delivery of a run through the emulator, from the stations' logs under `logs`
-/// and the emulator's `channel.json`.
-pub fn links(logs: &Path, medium: &MediumConfig) -> std::io::Result<Vec<LinkStats>> {
-    let channel: ChannelLog = match std::fs::read(logs.join(emulator::PROCESS_NAME).join(emulator::CHANNEL_FILE)) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(std::io::Error::other)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => ChannelLog::default(),
-        Err(e) => return Err(e),
-    };
-    let mut tx: Vec<TxRecord> = Vec::new();
-    let mut rx: Vec<RxRecord> = Vec::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(logs)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    dirs.sort();
-    for dir in dirs.iter().filter(|d| d.is_dir()) {
-        tx.extend(read_rows::<TxRecord>(&dir.join(TX_FILE)).unwrap_or_default());
-        rx.extend(read_rows::<RxRecord>(&dir.join(RX_FILE)).unwrap_or_default());
-    }
-    let data: Vec<&TxRecord> = tx.iter().filter(|t| !t.kind.is_empty()).collect();
-    let mut by_digest: HashMap<&str, &TxRecord> = HashMap::new();
-    let mut out: BTreeMap<(String, String), LinkStats> = BTreeMap::new();
-    let receivers: Vec<String> = {
-        let mut r: Vec<String> = rx.iter().map(|r| r.station.clone()).collect();
-        r.extend(
-            channel
-                .links
-                .keys()
-                .filter_map(|k| k.split(" -> ").nth(1).map(String::from)),
-        );
-        r.sort();
-        r.dedup();
-        r
-    };
-    for t in &data {
-        by_digest.entry(t.digest.as_str()).or_insert(t);
-        for r in &receivers {
-            let link = out.entry((t.station.clone(), r.clone())).or_insert_with(|| LinkStats {
-                sender: t.station.clone(),
-                receiver: r.clone(),
-                case: t.case.clone(),
-                distance_m: match (medium.position(&t.station), medium.position(r)) {
-                    (Some(a), Some(b)) => emulator::distance(a, b),
-                    _ => f64::NAN,
-                },
-                channel: channel
-                    .links
-                    .get(&emulator::link_name(&t.station, r))
-                    .cloned()
-                    .unwrap_or_default(),
-                ..LinkStats::default()
-            });
-            link.sent += u64::from(t.copies.min(1));
-        }
-    }
-    for r in rx.iter().filter(|r| r.stage != "release") {
-        let Some(t) = by_digest.get(r.digest.as_str()) else {
-            continue;
-        };
-        if let Some(link) = out.get_mut(&(t.station.clone(), r.station.clone())) {
-            link.received += 1;
-            link.accepted += u64::from(r.verdict == "accepted");
-        }
-    }
-    let mut links: Vec<LinkStats> = out.into_values().collect();
-    for l in &mut links {
-        l.pdr = if l.sent > 0 {
-            l.received as f64 / l.sent as f64
-        } else {
-            0.0
-        };
-        l.security_lost = l.received.saturating_sub(l.accepted);
-    }
-    links.sort_by(|a, b| {
-        (&a.receiver, a.distance_m)
-            .partial_cmp(&(&b.receiver, b.distance_m))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    Ok(links)
-}
-
-/// The links as a Markdown table (empty without links).
-pub fn links_table(links: &[LinkStats]) -> String {
-    if links.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "\n| sender | receiver | case | distance m | sent | received | PDR | accepted | security lost | channel lost | below sensitivity | preamble missed | collision | chunk error |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for l in links {
-        let c = &l.channel;
-        out.push_str(&format!(
-            "| {} | {} | {} | {:.0} | {} | {} | {:.3} | {} | {} | {} | {} | {} | {} | {} |\n",
-            l.sender,
-            l.receiver,
-            l.case,
-            l.distance_m,
-            l.sent,
-            l.received,
-            l.pdr,
-            l.accepted,
-            l.security_lost,
-            c.lost(),
-            c.below_sensitivity,
-            c.preamble_missed,
-            c.collision,
-            c.chunk_error
-        ));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -328,24 +207,37 @@ mod tests {
         );
         let stations = names(&["rx0", "tx0", "a-sig-01-0"]);
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n");
-        let e = m.check(&stations, 1).unwrap_err();
+        let e = m.check(&stations, 1).unwrap_err().to_string();
         assert!(e.contains("a-sig-01-0"), "{e}");
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0, 60.0]\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("2 distances for 1 senders"));
+        assert!(m
+            .check(&stations, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("2 distances for 1 senders"));
         let m = parse("kind = \"emulator\"\n[positions_m]\ntx9 = [1.0, 2.0]\n");
-        let e = m.check(&stations, 1).unwrap_err();
+        let e = m.check(&stations, 1).unwrap_err().to_string();
         assert!(e.contains("tx9") && e.contains("rx0, tx0"), "{e}");
         let m = parse("kind = \"netns\"\nnetns = true\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("medium.netns"));
+        assert!(m.check(&stations, 1).unwrap_err().to_string().contains("medium.netns"));
         let m = parse("sender_distances_m = [50.0]\n");
-        assert!(m.check(&stations, 1).unwrap_err().contains("kind = \"emulator\""));
+        assert!(m
+            .check(&stations, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("kind = \"emulator\""));
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n[radio]\ndata_rate_mbps = 7.0\n");
         assert!(m
             .check(&names(&["rx0", "tx0"]), 1)
             .unwrap_err()
+            .to_string()
             .contains("data_rate_mbps"));
         let m = parse("kind = \"emulator\"\nsender_distances_m = [50.0]\n[radio]\ntx_power = 7.0\n");
-        assert!(m.check(&names(&["rx0", "tx0"]), 1).unwrap_err().contains("tx_power"));
+        assert!(m
+            .check(&names(&["rx0", "tx0"]), 1)
+            .unwrap_err()
+            .to_string()
+            .contains("tx_power"));
     }
 
     #[test]

@@ -1,51 +1,14 @@
 //! The PRESERVE load plan (paper 002 §2.2.1 and §4.1): one receiver, low / medium / high
 //! load of 1 / 5 / 15 senders, each at 1, 10, 20 and 100 Hz (up to 1,500 CAMs/s), one
-//! testbed run per cell (`[load_plan]` of a scenario). The table puts the paper's figures
-//! of §4.1 beside ours where it gives one.
+//! testbed run per cell (`[load_plan]` of a scenario, run by [`crate::run::probes`]). The
+//! table puts the paper's figures of §4.1 beside ours where it gives one.
 //!
 //! Paper 002 gives its §4.1 results as figures and prose, not as a table; the values it
 //! states in the text are the ones quoted here ([`paper_values`]). papers.json (the
 //! reproduction data) holds its Tables 3.2 and 4.2 only.
 
-use crate::analysis::Summary;
-use serde::{Deserialize, Serialize};
-
-/// The `[load_plan]` table.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LoadPlan {
-    /// Load levels: numbers of senders (PRESERVE: low 1, medium 5, high 15).
-    #[serde(default = "default_senders")]
-    pub senders: Vec<u32>,
-    /// Sending rates per sender, Hz (PRESERVE: 1, 10, 20, 100).
-    #[serde(default = "default_rates")]
-    pub rates_hz: Vec<f64>,
-    /// Sending time of each cell, s (default: the scenario's `duration_s`).
-    #[serde(default)]
-    pub duration_s: Option<f64>,
-}
-
-fn default_senders() -> Vec<u32> {
-    vec![1, 5, 15]
-}
-fn default_rates() -> Vec<f64> {
-    vec![1.0, 10.0, 20.0, 100.0]
-}
-
-impl LoadPlan {
-    pub fn check(&self) -> Result<(), String> {
-        if self.senders.is_empty() || self.rates_hz.is_empty() {
-            return Err("load_plan needs at least one entry in senders and in rates_hz".into());
-        }
-        if let Some(s) = self.senders.iter().find(|&&s| s == 0 || s > 150) {
-            return Err(format!("load_plan.senders must be in 1..=150, got {s}"));
-        }
-        if let Some(r) = self.rates_hz.iter().find(|&&r| !(r > 0.0 && r <= 10_000.0)) {
-            return Err(format!("load_plan.rates_hz must be in (0, 10000], got {r}"));
-        }
-        Ok(())
-    }
-}
+use super::summary::Summary;
+use serde::Serialize;
 
 /// What paper 002 §4.1 states for one cell (text values; none where it gives none).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -173,7 +136,7 @@ pub fn table(cells: &[LoadCell]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{CaseStats, Latency, Usage};
+    use crate::analyse::summary::{CaseStats, Latency, Usage};
 
     #[test]
     fn paper_values_follow_the_text_of_section_4_1() {
