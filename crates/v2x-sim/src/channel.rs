@@ -28,6 +28,12 @@ pub fn propagation_delay_s(d: f64) -> f64 {
     d / SPEED_OF_LIGHT_MPS
 }
 
+/// Propagation delay over `d` metres in simulated time: rounded to the nearest ns, as every
+/// duration ([`crate::time::ns`]).
+pub fn propagation_delay_ns(d: f64) -> u64 {
+    crate::time::ns(propagation_delay_s(d))
+}
+
 /// Deterministic path loss as a function of distance.
 #[derive(Debug, Clone)]
 pub struct PathLoss {
@@ -489,7 +495,7 @@ mod tests {
             let mut gains: Vec<f64> = Vec::new();
             let mut below = 0u32;
             for r in 0..n {
-                let u = dice.transmission(u64::from(r / 200)).uniform(r % 200, Draw::Fading);
+                let u = dice.transmission(u64::from(r / 200)).uniform(crate::node_id::NodeId(r % 200), Draw::Fading);
                 match link.sample_mw(d, u) {
                     Some(mw) => gains.push(mw / mean),
                     None => below += 1,

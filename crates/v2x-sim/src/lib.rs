@@ -14,6 +14,8 @@
 //! `real-crypto` mode hand each station's security decisions to a [`StationCrypto`]
 //! (implemented by the `v2x-sim-crypto` crate) through [`run_with`].
 
+pub mod access;
+pub mod air;
 pub mod channel;
 pub mod engine;
 pub mod error;
@@ -21,14 +23,18 @@ pub mod histogram;
 pub mod keyed_rng;
 pub mod metrics;
 pub mod mobility;
+pub mod node_id;
 pub mod output;
+pub mod parallel;
 pub mod phy;
+pub mod reception;
 pub mod scenario;
 pub mod security;
 pub mod signer_tables;
 pub mod spatial;
 pub mod station_crypto;
 pub mod tidy;
+pub mod time;
 pub mod verifier;
 
 pub use error::{CostsError, MobilityError, ScenarioError, SimError};

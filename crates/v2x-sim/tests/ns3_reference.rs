@@ -8,7 +8,8 @@
 //! The full load sweep against ns-3 (scripts/crossval/crossval.py) runs outside CI.
 
 use v2x_sim::channel::{dbm_to_mw, noise_dbm};
-use v2x_sim::engine::reception::{PhyParams, Radio};
+use v2x_sim::node_id::NodeId;
+use v2x_sim::reception::{PhyParams, Radio};
 use v2x_sim::keyed_rng::RunDice;
 use v2x_sim::phy::{self, ChunkErrors, ErrorRateModel, Field};
 use v2x_sim::scenario::{RadioPreset, ReceptionModel};
@@ -126,7 +127,7 @@ fn cca_and_reception_follow_ns3_on_a_scripted_sequence() {
     }
     // Ends before starts at the same instant, as a signal leaves before the next arrives.
     events.sort_by_key(|&(t, start, id, _)| (t, start, id));
-    let dice = RunDice::new(1).station(0);
+    let dice = RunDice::new(1).station(NodeId(0));
     let mut rx = Radio::default();
     let (mut busy, mut busy_from) = (false, 0);
     let (mut ours_busy, mut ours_rx) = (Vec::new(), Vec::new());
