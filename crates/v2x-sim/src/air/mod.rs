@@ -11,12 +11,12 @@
 //!
 //! - [`Air::transmit`]: a station hands over a packet (its access layer queues it);
 //! - [`Air::access`]: an access layer's timer is due; a granted frame goes on the air, and
-//!   every receiver within range sees its signal arrive ([`arrive`]) and re-senses the
-//!   medium after the propagation delay and the detection window ([`sense`]);
+//!   every receiver within range sees its signal arrive and re-senses the medium after the
+//!   propagation delay and the detection window;
 //! - [`Air::end`]: a transmission leaves the air; every receiver that heard it sees its
-//!   signal depart ([`depart`]) and re-senses; [`Air::next_departure`] then hands the
-//!   receivers' outcomes to the driver one by one, in a fixed order, after the access layer
-//!   has heard of each.
+//!   signal depart and re-senses; [`Air::next_departure`] then hands the receivers'
+//!   outcomes to the driver one by one, in a fixed order, after the access layer has heard
+//!   of each.
 //!
 //! Receivers' work runs on the run's threads, each receiver on the thread that owns its
 //! radio (see [`crate::parallel`]); what reaches beyond a receiver (access-layer
@@ -28,15 +28,17 @@
 //! propagation delay ([`crate::channel::propagation_delay_ns`]).
 
 pub mod agenda;
+mod receivers;
 pub mod standalone;
 pub mod weak;
 
 pub use agenda::Agenda;
+pub use receivers::{Decoded, DecodedAlone, Local, NotAlone};
 pub use standalone::{Delivery, Standalone};
 
 use crate::access::{AccessLayer, Enqueued, Grant, Medium, Packet, Resource, Timers};
-use crate::channel::{self, Fading, LinkBudget, PathLoss};
-use crate::keyed_rng::{Draw, RunDice};
+use crate::channel::{Fading, LinkBudget, PathLoss};
+use crate::keyed_rng::RunDice;
 use crate::mobility::Position;
 use crate::node_id::NodeId;
 use crate::parallel::{KeyOrder, Layout, Sharded, Workers};
@@ -44,6 +46,9 @@ use crate::phy::ChunkErrors;
 use crate::reception::{PhyParams, Radio};
 use crate::scenario::{CcaModel, RadioConfig, WeakInterference};
 use crate::spatial::SpatialGrid;
+use receivers::{
+    sense, ArrivalContext, ArrivalShard, Arrived, Departed, DepartureContext, DepartureShard, MediumChange, Receiver,
+};
 use weak::WeakField;
 
 /// A step of the air on its driver's agenda.
@@ -102,19 +107,6 @@ struct WeakSpec {
     radius_m: f64,
 }
 
-/// A receiver heard individually, kept in its shard's list until the transmission ends.
-#[derive(Clone, Copy)]
-struct Receiver {
-    /// Its place among the transmission's candidates: what it logs is applied in this order.
-    k: u32,
-    id: NodeId,
-    /// Its index within its shard.
-    local: u32,
-    /// Received power (mW).
-    mw: f64,
-    dist: f32,
-}
-
 /// A transmission on the air.
 struct Transmission<F> {
     /// Unique within the run: the key of the channel's random draws.
@@ -128,83 +120,6 @@ struct Transmission<F> {
     receivers: Vec<Vec<Receiver>>,
     /// What it added to the weak-interference field (cell, units).
     weak: Vec<(u32, i64)>,
-}
-
-/// A receiver's channel sensing changed as a transmission arrived.
-struct Arrived {
-    k: u32,
-    id: NodeId,
-    change: MediumChange,
-}
-
-/// What a transmission's end did at a receiver that its driver must apply: its radio was
-/// receiving the frame's data, or its sensing changed.
-#[derive(Clone, Copy)]
-struct Departed {
-    k: u32,
-    id: NodeId,
-    /// `Some(decoded)` when the radio was receiving the frame's data.
-    outcome: Option<bool>,
-    change: MediumChange,
-    dist: f32,
-    /// The decoded frame was handled on the receiver's thread, which logged these entries
-    /// (a range of its shard's log; see [`DecodedAlone`]).
-    alone: Option<(u32, u32)>,
-}
-
-/// What a station's channel sensing did, for the access layer and the busy log (small:
-/// one per receiver of every transmission).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum MediumChange {
-    #[default]
-    Same,
-    /// Sensed busy from then on.
-    Busy { sensed_at: u64 },
-    /// Idle now, busy since then.
-    Idle { since: u64 },
-}
-
-/// A frame decoded at a receiver.
-#[derive(Debug, Clone, Copy)]
-pub struct Decoded<'a, F> {
-    pub to: NodeId,
-    pub frame: &'a F,
-    /// The transmission's serial number (the key of its draws).
-    pub serial: u64,
-    pub dist: f32,
-    pub now: u64,
-}
-
-/// What a driver does with a decoded frame on the receiver's own thread, where the
-/// receiver can handle it alone (the engine's security processing of a CAM): its state
-/// lives in the radios' shards, and what reaches beyond it is logged and handed back with
-/// the reception ([`Departure::alone`]).
-pub trait DecodedAlone<F>: Sync {
-    /// The driver's state of one station.
-    type Station: Send;
-    /// What it logs for the driver's thread.
-    type Log: Send;
-    /// Handles `d` at `station` if it can alone (logging into `log`); says whether it did.
-    fn handle(&self, station: &mut Self::Station, d: &Decoded<'_, F>, log: &mut Vec<Self::Log>) -> bool;
-}
-
-/// No handling on the receivers' threads: every reception goes to the driver.
-pub struct NotAlone;
-
-impl<F> DecodedAlone<F> for NotAlone {
-    type Station = ();
-    type Log = ();
-    fn handle(&self, _: &mut (), _: &Decoded<'_, F>, _: &mut Vec<()>) -> bool {
-        false
-    }
-}
-
-/// The receivers' side of [`Air::end`]: the hook, the driver's per-station state in the
-/// radios' layout, and its logs per shard (scratch, reused).
-pub struct Local<'l, H: DecodedAlone<F>, F> {
-    pub hook: &'l H,
-    pub stations: &'l mut Sharded<H::Station>,
-    pub logs: &'l mut Vec<Vec<H::Log>>,
 }
 
 /// A frame the access layer put on the air, for its driver to report.
@@ -758,176 +673,6 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
                 log.busy(n, since, now);
                 self.access.medium_idle(n, now, &mut AccessTimers(agenda));
             }
-        }
-    }
-}
-
-/// What every shard reads at a transmission's start.
-struct ArrivalContext<'c> {
-    src: NodeId,
-    src_pos: Position,
-    serial: u64,
-    now: u64,
-    end: u64,
-    layout: Layout,
-    candidates: &'c [(NodeId, f64)],
-    cutoff_m: f64,
-    weak: Option<&'c WeakField>,
-    node_cell: &'c [u32],
-    link: &'c LinkBudget,
-    phy: &'c PhyParams,
-    errors: &'c ChunkErrors,
-    dice: RunDice,
-}
-
-/// One shard's part of a transmission's start: its radios, and its lists of receivers
-/// heard individually and of sensing changes.
-struct ArrivalShard<'s> {
-    shard: usize,
-    radios: &'s mut [Radio],
-    receivers: &'s mut Vec<Receiver>,
-    log: &'s mut Vec<Arrived>,
-}
-
-impl ArrivalContext<'_> {
-    fn run(&self, s: &mut ArrivalShard<'_>) {
-        // The lists are filled on this thread's stack: their headers, side by side with
-        // the other shards', would otherwise move between the cores with every push.
-        let (mut mine, mut log) = (std::mem::take(s.receivers), std::mem::take(s.log));
-        log.clear();
-        let tx_dice = self.dice.transmission(self.serial);
-        for (k, &(j, d)) in self.candidates.iter().enumerate() {
-            // Each shard picks its own candidates from the list.
-            let (owner, local) = self.layout.slot(j.index());
-            if owner != s.shard {
-                continue;
-            }
-            // Only the candidates heard individually.
-            let individual = j != self.src
-                && d <= self.cutoff_m
-                && self
-                    .weak
-                    .is_none_or(|f| f.individual(self.src_pos, d, self.node_cell[j.index()]));
-            if !individual {
-                continue;
-            }
-            let Some(mw) = self.link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
-                continue;
-            };
-            let k = k as u32;
-            let change = self.arrive(&mut s.radios[local], j, mw, d);
-            mine.push(Receiver {
-                k,
-                id: j,
-                local: local as u32,
-                mw,
-                dist: d as f32,
-            });
-            if change != MediumChange::Same {
-                log.push(Arrived { k, id: j, change });
-            }
-        }
-        (*s.receivers, *s.log) = (mine, log);
-    }
-
-    /// The signal arrives at receiver `j`, `d` metres away, with power `mw`; its sensing
-    /// notices after the propagation delay and the detection window.
-    fn arrive(&self, radio: &mut Radio, j: NodeId, mw: f64, d: f64) -> MediumChange {
-        if let Some(field) = self.weak {
-            radio.set_weak(field.mw(self.node_cell[j.index()]), self.now, self.phy, self.errors, self.dice.station(j));
-        }
-        radio.signal_start(self.serial, mw, self.end, self.now, self.phy, self.errors, self.dice.station(j));
-        let sensed_at = self.now + channel::propagation_delay_ns(d) + self.phy.detection_ns;
-        sense(radio, self.now, sensed_at, self.phy)
-    }
-}
-
-/// What every shard reads at a transmission's end.
-struct DepartureContext<'c, H, F> {
-    tx: &'c Transmission<F>,
-    now: u64,
-    weak: Option<&'c WeakField>,
-    node_cell: &'c [u32],
-    phy: &'c PhyParams,
-    errors: &'c ChunkErrors,
-    dice: RunDice,
-    hook: &'c H,
-}
-
-/// One shard's part of a transmission's end: its radios and the driver's stations, its
-/// receivers, its log, and what the hook logged.
-struct DepartureShard<'s, H: DecodedAlone<F>, F> {
-    radios: &'s mut [Radio],
-    stations: &'s mut [H::Station],
-    receivers: &'s [Receiver],
-    log: &'s mut Vec<Departed>,
-    alone: &'s mut Vec<H::Log>,
-}
-
-impl<H: DecodedAlone<F>, F: Sync> DepartureContext<'_, H, F> {
-    fn run(&self, s: &mut DepartureShard<'_, H, F>) {
-        // The logs are filled on this thread's stack (see the arrivals).
-        let (mut log, mut alone) = (std::mem::take(s.log), std::mem::take(s.alone));
-        log.clear();
-        alone.clear();
-        for r in s.receivers {
-            let (outcome, change) = self.depart(&mut s.radios[r.local as usize], r);
-            if outcome.is_none() && change == MediumChange::Same {
-                continue;
-            }
-            let handled = if outcome == Some(true) {
-                let from = alone.len() as u32;
-                let d = Decoded {
-                    to: r.id,
-                    frame: &self.tx.frame,
-                    serial: self.tx.serial,
-                    dist: r.dist,
-                    now: self.now,
-                };
-                let done = self.hook.handle(&mut s.stations[r.local as usize], &d, &mut alone);
-                done.then_some((from, alone.len() as u32))
-            } else {
-                None
-            };
-            log.push(Departed {
-                k: r.k,
-                id: r.id,
-                outcome,
-                change,
-                dist: r.dist,
-                alone: handled,
-            });
-        }
-        (*s.log, *s.alone) = (log, alone);
-    }
-
-    /// The signal leaves receiver `r`: `Some(decoded)` if its radio was receiving it, and
-    /// what its sensing does now.
-    fn depart(&self, radio: &mut Radio, r: &Receiver) -> (Option<bool>, MediumChange) {
-        let dice = self.dice.station(r.id);
-        if let Some(field) = self.weak {
-            radio.set_weak(field.mw(self.node_cell[r.id.index()]), self.now, self.phy, self.errors, dice);
-        }
-        let outcome = radio.signal_end(self.tx.serial, r.mw, self.now, self.phy, self.errors, dice);
-        (outcome, sense(radio, self.now, self.now, self.phy))
-    }
-}
-
-/// Recomputes the channel sensing of one station's radio (a medium turning busy is sensed
-/// from `sensed_at`); what the access layer does about a change is left to the air's
-/// thread. Touches this radio only (the receivers of a transmission run it in parallel).
-fn sense(radio: &mut Radio, now: u64, sensed_at: u64, phy: &PhyParams) -> MediumChange {
-    let busy = radio.cca_busy(now, phy);
-    if busy == radio.busy {
-        return MediumChange::Same;
-    }
-    radio.busy = busy;
-    if busy {
-        radio.busy_since = sensed_at;
-        MediumChange::Busy { sensed_at }
-    } else {
-        MediumChange::Idle {
-            since: radio.busy_since,
         }
     }
 }
