@@ -187,15 +187,16 @@ impl<F> Ended<F> {
 }
 
 /// One receiver's outcome of a transmission's end.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Departure {
     pub to: NodeId,
     /// `Some(decoded)` when the receiver was receiving the frame's data; `None` when only
     /// its channel sensing changed.
     pub decoded: Option<bool>,
     pub dist: f32,
-    /// Handled on the receiver's thread: (shard, range of that shard's log).
-    pub alone: Option<(usize, u32, u32)>,
+    /// Handled on the receiver's thread: its shard, and the range of that shard's log its
+    /// handling filled.
+    pub alone: Option<(usize, std::ops::Range<usize>)>,
 }
 
 /// The shared radio channel of a run (see the module documentation).
@@ -627,7 +628,7 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
             to: d.id,
             decoded: d.outcome,
             dist: d.dist,
-            alone: d.alone.map(|(from, to)| (shard, from, to)),
+            alone: d.alone.map(|(from, to)| (shard, from as usize..to as usize)),
         })
     }
 

@@ -560,8 +560,8 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
                 break;
             };
             match d.alone {
-                Some((shard, from, to)) => {
-                    for &call in &self.departure_calls[shard][from as usize..to as usize] {
+                Some((shard, calls)) => {
+                    for &call in &self.departure_calls[shard][calls] {
                         call.replay(&mut self.trace);
                     }
                 }

@@ -107,6 +107,7 @@ impl Backend for AwsLc {
 /// ~3% of a P-256 signature (ENCAP's target is 1.2x OpenSSL's sign). `ECDSA_do_sign` is the
 /// signer underneath that path: the same constant-time scalar multiplication and the same
 /// hedged nonce (fresh randomness mixed with the key and the digest).
+#[allow(unsafe_code)] // the FFI shim: every unsafe block below carries its SAFETY comment
 mod sign_shim {
     use crate::CryptoError;
     use aws_lc_sys as ffi;
