@@ -442,7 +442,9 @@ mod tests {
             let mut gains: Vec<f64> = Vec::new();
             let mut below = 0u32;
             for r in 0..n {
-                let u = dice.transmission(u64::from(r / 200)).uniform(crate::node_id::NodeId(r % 200), Draw::Fading);
+                let u = dice
+                    .transmission(u64::from(r / 200))
+                    .uniform(crate::node_id::NodeId(r % 200), Draw::Fading);
                 match link.sample_mw(d, u) {
                     Some(mw) => gains.push(mw / mean),
                     None => below += 1,

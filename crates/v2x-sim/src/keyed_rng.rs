@@ -136,7 +136,9 @@ mod tests {
             .map(|t| run.transmission(t).uniform(NodeId(5), Draw::Fading))
             .collect();
         let along_purposes: Vec<f64> = (0..70_000u32)
-            .flat_map(|r| [Draw::Fading, Draw::SignalField, Draw::Data].map(|w| run.transmission(9).uniform(NodeId(r), w)))
+            .flat_map(|r| {
+                [Draw::Fading, Draw::SignalField, Draw::Data].map(|w| run.transmission(9).uniform(NodeId(r), w))
+            })
             .collect();
         // 99 degrees of freedom: the 0.999 quantile is 148.2.
         for (name, u) in [
@@ -166,7 +168,9 @@ mod tests {
     #[test]
     fn a_draw_is_a_function_of_its_key() {
         let run = RunDice::new(1);
-        let forward: Vec<f64> = (0..100).map(|r| run.transmission(42).uniform(NodeId(r), Draw::Data)).collect();
+        let forward: Vec<f64> = (0..100)
+            .map(|r| run.transmission(42).uniform(NodeId(r), Draw::Data))
+            .collect();
         let backward: Vec<f64> = (0..100)
             .rev()
             .map(|r| run.transmission(42).uniform(NodeId(r), Draw::Data))

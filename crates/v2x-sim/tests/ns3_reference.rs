@@ -8,10 +8,10 @@
 //! The full load sweep against ns-3 (scripts/crossval/crossval.py) runs outside CI.
 
 use v2x_sim::channel::{dbm_to_mw, noise_dbm};
-use v2x_sim::node_id::NodeId;
-use v2x_sim::reception::{PhyParams, Radio};
 use v2x_sim::keyed_rng::RunDice;
+use v2x_sim::node_id::NodeId;
 use v2x_sim::phy::{self, ChunkErrors, ErrorRateModel, Field};
+use v2x_sim::reception::{PhyParams, Radio};
 use v2x_sim::scenario::{RadioPreset, ReceptionModel};
 
 const ERROR_RATES: &str = include_str!("data/ns3-error-rates.csv");

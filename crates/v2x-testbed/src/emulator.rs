@@ -94,9 +94,11 @@ impl ChannelModel {
         self.radio.validate().map_err(|e| e.to_string())?;
         self.mac.validate().map_err(|e| e.to_string())?;
         if self.radio.weak_interference == WeakInterference::Aggregate {
-            return Err("radio.weak_interference = \"aggregate\" is the simulator's city-scale shortcut: \
+            return Err(
+                "radio.weak_interference = \"aggregate\" is the simulator's city-scale shortcut: \
                  the emulator judges every frame at every station (\"per-receiver\")"
-                .into());
+                    .into(),
+            );
         }
         Ok(())
     }
@@ -279,9 +281,9 @@ struct OnAir {
 /// The simulator's air ([`v2x_sim::air::Air`]) under the emulator's access layer.
 enum AnyAir {
     /// With carrier sense: the simulator's EDCA.
-    Edca(Standalone<Edca<Vec<u8>>, Vec<u8>>),
+    Edca(Box<Standalone<Edca<Vec<u8>>, Vec<u8>>>),
     /// Without: each frame on the air when its station hands it over.
-    Immediate(Standalone<Immediate<Vec<u8>>, Vec<u8>>),
+    Immediate(Box<Standalone<Immediate<Vec<u8>>, Vec<u8>>>),
 }
 
 /// The emulated channel: the simulator's air ([`Standalone`]), played in wall time by
@@ -325,11 +327,11 @@ impl Channel {
             let params = MacParams::from_config(&model.mac, r.data_rate_mbps);
             let mut air = Air::new(cfg, Edca::new(n, params, model.seed));
             air.set_positions(positions);
-            AnyAir::Edca(Standalone::new(air))
+            AnyAir::Edca(Box::new(Standalone::new(air)))
         } else {
             let mut air = Air::new(cfg, Immediate::new(n, r.data_rate_mbps));
             air.set_positions(positions);
-            AnyAir::Immediate(Standalone::new(air))
+            AnyAir::Immediate(Box::new(Standalone::new(air)))
         };
         let mut log = ChannelLog::default();
         for a in &stations {
@@ -613,7 +615,6 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     std::fs::write(cfg.log_dir.join(CHANNEL_FILE), json)?;
     Ok(air.log)
 }
-
 
 /// The `[radio]` and `[mac]` tables as `v2x sim` reads them
 /// ([`v2x_sim::scenario::radio_and_mac`]: a `radio.preset` supplies the keys they do not

@@ -25,12 +25,8 @@ fn scenario() -> Scenario {
         ..Scenario::default()
     };
     let n = 16;
-    let positions: Vec<[f64; 2]> = (0..n)
-        .map(|i| [(i * 577 % 900) as f64, (i * 13 % 40) as f64])
-        .collect();
-    sc.mobility = MobilityConfig::Static {
-        positions_m: positions,
-    };
+    let positions: Vec<[f64; 2]> = (0..n).map(|i| [(i * 577 % 900) as f64, (i * 13 % 40) as f64]).collect();
+    sc.mobility = MobilityConfig::Static { positions_m: positions };
     sc.radio.weak_interference = WeakInterference::PerReceiver;
     sc.cam.rate_hz = 20.0;
     sc.cam.payload_bytes = PAYLOAD as u32;

@@ -469,7 +469,12 @@ impl<F: Send> AccessLayer<F> for Edca<F> {
     }
 
     fn medium_idle(&mut self, n: NodeId, now: u64, timers: &mut impl Timers<EdcaTimer>) {
-        for t in self.macs.medium_idle(n.index(), now, &self.params).into_iter().flatten() {
+        for t in self
+            .macs
+            .medium_idle(n.index(), now, &self.params)
+            .into_iter()
+            .flatten()
+        {
             Self::schedule(t, n, timers);
         }
     }

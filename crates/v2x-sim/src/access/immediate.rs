@@ -141,7 +141,11 @@ mod tests {
         let n = NodeId(1);
         a.enqueue(n, packet(1), 1_000, busy, &mut steps);
         a.enqueue(n, packet(2), 1_500, busy, &mut steps);
-        assert_eq!(steps.0, vec![(1_000, ImmediateTimer { station: n })], "one step at a time");
+        assert_eq!(
+            steps.0,
+            vec![(1_000, ImmediateTimer { station: n })],
+            "one step at a time"
+        );
         let (t, timer) = steps.0.remove(0);
         let first = a.fire(timer, t, busy, true, &mut steps).grant.unwrap();
         let air = crate::phy::airtime_ns(100, 6.0);

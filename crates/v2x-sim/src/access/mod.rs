@@ -92,7 +92,10 @@ pub struct Fired<F> {
 impl<F> Fired<F> {
     /// Nothing goes on the air, nothing was dropped.
     pub fn nothing() -> Self {
-        Fired { grant: None, dropped: 0 }
+        Fired {
+            grant: None,
+            dropped: 0,
+        }
     }
 }
 

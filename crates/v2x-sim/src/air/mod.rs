@@ -389,10 +389,15 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
     }
 
     /// Station `n` hands over a packet at `now`.
-    pub fn transmit(&mut self, n: NodeId, packet: Packet<F>, now: u64, agenda: &mut impl Timers<AirStep<A::Timer>>) -> Enqueued {
+    pub fn transmit(
+        &mut self,
+        n: NodeId,
+        packet: Packet<F>,
+        now: u64,
+        agenda: &mut impl Timers<AirStep<A::Timer>>,
+    ) -> Enqueued {
         let medium = self.medium(n);
-        self.access
-            .enqueue(n, packet, now, medium, &mut AccessTimers(agenda))
+        self.access.enqueue(n, packet, now, medium, &mut AccessTimers(agenda))
     }
 
     /// An access layer's timer is due at `now`: the frame it grants goes on the air.
@@ -411,9 +416,7 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
             self.update_medium(n, now, now, agenda, log);
         }
         let (medium, on_map) = (self.medium(n), self.positions[n.index()].is_some());
-        let fired = self
-            .access
-            .fire(timer, now, medium, on_map, &mut AccessTimers(agenda));
+        let fired = self.access.fire(timer, now, medium, on_map, &mut AccessTimers(agenda));
         let sent = match fired.grant {
             Some(grant) => Some(self.put_on_air(n, grant, now, agenda, log)),
             None => None,
@@ -471,7 +474,11 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
             receivers,
             weak: weak_added,
         });
-        debug_assert_eq!(tx.resource, Resource::WHOLE_CHANNEL, "one channel: per-resource reception to come");
+        debug_assert_eq!(
+            tx.resource,
+            Resource::WHOLE_CHANNEL,
+            "one channel: per-resource reception to come"
+        );
         OnAir {
             station: n,
             serial,

@@ -175,9 +175,23 @@ impl ArrivalContext<'_> {
     /// notices after the propagation delay and the detection window.
     fn arrive(&self, radio: &mut Radio, j: NodeId, mw: f64, d: f64) -> MediumChange {
         if let Some(field) = self.weak {
-            radio.set_weak(field.mw(self.node_cell[j.index()]), self.now, self.phy, self.errors, self.dice.station(j));
+            radio.set_weak(
+                field.mw(self.node_cell[j.index()]),
+                self.now,
+                self.phy,
+                self.errors,
+                self.dice.station(j),
+            );
         }
-        radio.signal_start(self.serial, mw, self.end, self.now, self.phy, self.errors, self.dice.station(j));
+        radio.signal_start(
+            self.serial,
+            mw,
+            self.end,
+            self.now,
+            self.phy,
+            self.errors,
+            self.dice.station(j),
+        );
         let sensed_at = self.now + channel::propagation_delay_ns(d) + self.phy.detection_ns;
         sense(radio, self.now, sensed_at, self.phy)
     }
@@ -247,7 +261,13 @@ impl<H: DecodedAlone<F>, F: Sync> DepartureContext<'_, H, F> {
     fn depart(&self, radio: &mut Radio, r: &Receiver) -> (Option<bool>, MediumChange) {
         let dice = self.dice.station(r.id);
         if let Some(field) = self.weak {
-            radio.set_weak(field.mw(self.node_cell[r.id.index()]), self.now, self.phy, self.errors, dice);
+            radio.set_weak(
+                field.mw(self.node_cell[r.id.index()]),
+                self.now,
+                self.phy,
+                self.errors,
+                dice,
+            );
         }
         let outcome = radio.signal_end(self.tx.serial, r.mw, self.now, self.phy, self.errors, dice);
         (outcome, sense(radio, self.now, self.now, self.phy))

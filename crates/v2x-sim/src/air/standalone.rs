@@ -6,7 +6,7 @@
 //! and before those due at `t`: as in the simulator, where the event that hands a frame
 //! over was scheduled before the air's steps due at the same time.
 
-use super::{AirStep, Agenda, Air, Local, NotAlone};
+use super::{Agenda, Air, AirStep, Local, NotAlone};
 use crate::access::{AccessLayer, Enqueued, Packet};
 use crate::node_id::NodeId;
 use crate::parallel::Sharded;

@@ -5,8 +5,8 @@ use super::trace::Observer;
 use super::{Event, Frame, FrameKind, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
-use crate::time::ns;
 use crate::scenario::{AttackKind, CertificatePolicy};
+use crate::time::ns;
 use rand::Rng;
 use v2x_profile::ProtocolId;
 

@@ -27,7 +27,7 @@ pub mod trace;
 
 use crate::access::edca::MacParams;
 use crate::access::{AccessLayer, Edca, Enqueued, Packet};
-use crate::air::{AirConfig, AirStep, Agenda, Air, BusyLog, Local, OnAir};
+use crate::air::{Agenda, Air, AirConfig, AirStep, BusyLog, Local, OnAir};
 use crate::error::SimError;
 use crate::keyed_rng::{stream, RunDice, Stream};
 use crate::metrics::RunMetrics;
@@ -43,7 +43,6 @@ use neighbours::NeighbourTable;
 use processing::{Service, TeslaPending, Work};
 use rand_chacha::ChaCha8Rng;
 use trace::{CollectorParams, MetricsCollector, Observer};
-
 
 /// What a frame carries.
 #[derive(Debug, Clone)]

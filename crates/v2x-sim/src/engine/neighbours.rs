@@ -9,8 +9,8 @@
 //! between the periodic sweeps, which rebuild the table without the forgotten ones, so it
 //! needs no deletion.
 
-use crate::node_id::NodeId;
 use crate::mobility::Position;
+use crate::node_id::NodeId;
 
 /// What a station knows of one neighbour: 40 bytes with no pointer (instead of 88 with
 /// the TESLA buffer inline), since the receiver's table is probed for every decoded CAM
@@ -206,7 +206,9 @@ mod tests {
     fn entries_are_found_after_growth_and_sweeps() {
         let mut t = NeighbourTable::default();
         assert!(t.get(NodeId(3)).is_none());
-        let ids: Vec<NodeId> = (0..2000u32).map(|i| NodeId(i.wrapping_mul(2_654_435_761) % 100_000)).collect();
+        let ids: Vec<NodeId> = (0..2000u32)
+            .map(|i| NodeId(i.wrapping_mul(2_654_435_761) % 100_000))
+            .collect();
         for (k, &id) in ids.iter().enumerate() {
             t.entry(id).last_rx_ns = k as u64;
             assert!(4 * t.len() <= 3 * t.slots.len());

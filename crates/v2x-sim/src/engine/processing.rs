@@ -15,9 +15,9 @@ use super::trace::{CamVerified, CryptoLoss, Observer};
 use super::{Event, Frame, FrameKind, Node, Sim};
 use crate::access::AccessLayer;
 use crate::air::{Decoded, DecodedAlone};
+use crate::keyed_rng::{Draw, RunDice};
 use crate::node_id::{IntMap, NodeId};
 use crate::scenario::AccessCategory;
-use crate::keyed_rng::{Draw, RunDice};
 use crate::scenario::AttackKind;
 use crate::security::{Cost, SecurityModel, VerifierModel};
 use crate::signer_tables::TableUse;
@@ -237,16 +237,7 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
             return;
         }
         let cx = self.station_context();
-        deliver(
-            &mut self.nodes[n],
-            n,
-            frame,
-            rx_ns,
-            dist,
-            now,
-            &cx,
-            &mut self.trace,
-        );
+        deliver(&mut self.nodes[n], n, frame, rx_ns, dist, now, &cx, &mut self.trace);
     }
 
     /// A frame of transmission `serial` decoded by the radio of `n` reaches the security
@@ -277,16 +268,7 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
         match frame.kind {
             FrameKind::Cam { seq, attached_key, .. } => {
                 let cx = self.station_context();
-                match receive_cam(
-                    &mut self.nodes[n],
-                    n,
-                    frame,
-                    serial,
-                    dist,
-                    now,
-                    &cx,
-                    &mut self.trace,
-                ) {
+                match receive_cam(&mut self.nodes[n], n, frame, serial, dist, now, &cx, &mut self.trace) {
                     Received::Done => {}
                     Received::Verify(job) => self.submit(n, job, false),
                     Received::Verified(frame) => self.verified(n, frame, now, dist),

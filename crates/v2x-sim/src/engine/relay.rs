@@ -13,8 +13,8 @@ use super::trace::Observer;
 use super::{Event, Frame, FrameKind, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
-use crate::time::ns;
 use crate::security::Cost;
+use crate::time::ns;
 use rand::Rng;
 use std::collections::HashSet;
 

@@ -3,9 +3,9 @@
 //! the [`RunMetrics`] of a run; other observers (traces, tests) implement only what they
 //! need. Events are reported only for packets that count (generated after the warm-up).
 
-use crate::node_id::NodeId;
 use crate::histogram::Histogram;
 use crate::metrics::{DistanceBin, PairCount, RelayHop, RunMetrics};
+use crate::node_id::NodeId;
 
 /// Why a received CAM was lost at the security layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

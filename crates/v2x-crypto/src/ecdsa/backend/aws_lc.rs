@@ -119,6 +119,7 @@ mod sign_shim {
     // SAFETY: the EC_KEY is only mutated in `new`, before it is shared; signing takes it by
     // const pointer, which aws-lc (as BoringSSL) documents as safe from several threads.
     unsafe impl Send for SigningKey {}
+    // SAFETY: as for `Send`: shared references only sign, through a const pointer.
     unsafe impl Sync for SigningKey {}
 
     impl Drop for SigningKey {
