@@ -20,10 +20,12 @@
 //! - delivers a received frame to the receiver at the end of its air time; this module
 //!   logs what became of every frame at every receiver ([`FrameOutcome`]).
 //!
-//! Weak interference is drawn per receiver (`[radio] weak_interference = "per-receiver"`,
-//! the emulator's default; the aggregate field is refused): every frame is judged at every
-//! station. Not modelled: propagation delay on delivery (below a microsecond at these
-//! ranges; it does delay when a station senses a frame), mobility.
+//! The `[radio]` table is the simulator's, defaults included: with `weak_interference =
+//! "aggregate"` a station beyond the weak radius hears a frame only as part of its map
+//! cell's summed weak power and its record says `below-sensitivity` with no power;
+//! `"per-receiver"` judges every frame at every station within the cutoff range. Not
+//! modelled: propagation delay on delivery (below a microsecond at these ranges; it does
+//! delay when a station senses a frame), mobility.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -38,7 +40,7 @@ use v2x_sim::air::standalone::Happened;
 use v2x_sim::air::{Air, AirConfig, Standalone};
 use v2x_sim::node_id::NodeId;
 use v2x_sim::phy;
-use v2x_sim::scenario::{AccessCategory, MacConfig, RadioConfig, WeakInterference};
+use v2x_sim::scenario::{AccessCategory, MacConfig, RadioConfig};
 
 /// The channel the emulator applies: the simulator's `[radio]` and `[mac]` keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,10 +78,7 @@ fn default_seed() -> u64 {
 impl Default for ChannelModel {
     fn default() -> Self {
         ChannelModel {
-            radio: RadioConfig {
-                weak_interference: WeakInterference::PerReceiver,
-                ..RadioConfig::default()
-            },
+            radio: RadioConfig::default(),
             mac: MacConfig::default(),
             access_category: default_access_category(),
             carrier_sense: true,
@@ -92,15 +91,7 @@ impl ChannelModel {
     /// Checks the radio and MAC keys as `v2x sim` does; the error names the key.
     pub fn check(&self) -> Result<(), String> {
         self.radio.validate().map_err(|e| e.to_string())?;
-        self.mac.validate().map_err(|e| e.to_string())?;
-        if self.radio.weak_interference == WeakInterference::Aggregate {
-            return Err(
-                "radio.weak_interference = \"aggregate\" is the simulator's city-scale shortcut: \
-                 the emulator judges every frame at every station (\"per-receiver\")"
-                    .into(),
-            );
-        }
-        Ok(())
+        self.mac.validate().map_err(|e| e.to_string())
     }
 }
 
@@ -170,7 +161,10 @@ pub struct LinkCount {
     pub frames: u64,
     /// Delivered to the receiver.
     pub delivered: u64,
-    /// The faded received power was below `radio.rx_sensitivity_dbm`.
+    /// Not heard individually: the faded received power was below
+    /// `radio.rx_sensitivity_dbm`, the receiver lies beyond the cutoff range, or (with
+    /// `weak_interference = "aggregate"`) beyond the weak radius, where the frame only adds
+    /// to the cell's summed weak power.
     pub below_sensitivity: u64,
     /// Above the sensitivity, no other frame on the air, but the preamble was not detected
     /// or the SIGNAL field was lost.
@@ -618,15 +612,9 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
 
 /// The `[radio]` and `[mac]` tables as `v2x sim` reads them
 /// ([`v2x_sim::scenario::radio_and_mac`]: a `radio.preset` supplies the keys they do not
-/// give), except that weak interference is drawn per receiver unless given: the emulator
-/// judges every frame at every station, and the aggregate field is the simulator's
-/// city-scale shortcut.
+/// give).
 pub fn radio_and_mac(radio: &toml::Table, mac: &toml::Table) -> Result<(RadioConfig, MacConfig), String> {
-    let mut radio = radio.clone();
-    radio
-        .entry("weak_interference")
-        .or_insert_with(|| toml::Value::String("per-receiver".into()));
-    v2x_sim::scenario::radio_and_mac(&radio, mac).map_err(|e| e.to_string())
+    v2x_sim::scenario::radio_and_mac(radio, mac).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
