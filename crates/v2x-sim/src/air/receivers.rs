@@ -74,7 +74,7 @@ pub struct Decoded<'a, F> {
 /// What a driver does with a decoded frame on the receiver's own thread, where the
 /// receiver can handle it alone (the engine's security processing of a CAM): its state
 /// lives in the radios' shards, and what reaches beyond it is logged and handed back with
-/// the reception ([`Departure::alone`]).
+/// the reception ([`super::Departure::alone`]).
 pub trait DecodedAlone<F>: Sync {
     /// The driver's state of one station.
     type Station: Send;
@@ -95,7 +95,7 @@ impl<F> DecodedAlone<F> for NotAlone {
     }
 }
 
-/// The receivers' side of [`Air::end`]: the hook, the driver's per-station state in the
+/// The receivers' side of [`super::Air::end`]: the hook, the driver's per-station state in the
 /// radios' layout, and its logs per shard (scratch, reused).
 pub struct Local<'l, H: DecodedAlone<F>, F> {
     pub hook: &'l H,

@@ -4,7 +4,7 @@
 //!
 //! - [`crate::air`]: the shared channel — positions, signals, what each receiver decodes —
 //!   with its [`crate::access`] layer (EDCA) deciding who transmits when; the air's steps
-//!   are events of this loop ([`Event::Air`]);
+//!   are events of this loop;
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
 //! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
@@ -15,7 +15,7 @@
 //!
 //! A transmission's receivers run on the run's threads (see [`crate::air`]); a CAM a
 //! receiver decodes is handled there too where the receiver can do it alone
-//! ([`processing::CamsAlone`]), the stations' state stored in the radios' shards, and what
+//! (`processing::CamsAlone`), the stations' state stored in the radios' shards, and what
 //! it reports to the observer is replayed here in the receivers' order, so a run does not
 //! depend on the thread count.
 
