@@ -93,7 +93,7 @@ pub struct AirConfig<'r> {
     /// A transmission's candidate list ([`OnAir::candidates`]) reaches at least this far
     /// (what the driver counts beyond the stations that can hear it).
     pub candidates_m: f64,
-    /// The run's seed: fading and reception draws, and the access layer's draws.
+    /// The run's seed: the fading and reception draws (the access layer has its own).
     pub seed: u64,
 }
 
@@ -230,6 +230,9 @@ pub struct Air<A, F> {
     free_weak: Vec<Vec<(u32, i64)>>,
     arrival_logs: Vec<Vec<Arrived>>,
     departure_logs: Vec<Vec<Departed>>,
+    /// Cursors through the logs.
+    arrival_order: KeyOrder,
+    departure_order: KeyOrder,
 }
 
 impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
@@ -301,6 +304,8 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
             free_weak: Vec::new(),
             arrival_logs: Vec::new(),
             departure_logs: Vec::new(),
+            arrival_order: KeyOrder::default(),
+            departure_order: KeyOrder::default(),
         }
     }
 
@@ -448,14 +453,16 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
         let mut receivers = self.free_receivers.pop().unwrap_or_default();
         self.arrive_all(n, src_pos, serial, now, end, &mut weak_added, &mut receivers);
         // The access layer's reactions, in the candidates' order.
-        let logs = std::mem::take(&mut self.arrival_logs);
-        let mut order = KeyOrder::default();
+        let (logs, mut order) = (
+            std::mem::take(&mut self.arrival_logs),
+            std::mem::take(&mut self.arrival_order),
+        );
         order.reset(logs.len());
         while let Some((shard, i)) = order.next(&logs, |a| a.k) {
             let a = &logs[shard][i];
             self.apply(a.id, a.change, now, agenda, log);
         }
-        self.arrival_logs = logs;
+        (self.arrival_logs, self.arrival_order) = (logs, order);
         let slot = match self.free_tx.pop() {
             Some(slot) => slot,
             None => {
@@ -604,7 +611,7 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
             &|shard: &mut DepartureShard<'_, H, F>| ctx.run(shard),
         );
         drop(shards);
-        let mut order = KeyOrder::default();
+        let mut order = std::mem::take(&mut self.departure_order);
         order.reset(logs.len());
         let left = logs.iter().map(Vec::len).sum();
         Ended {
@@ -642,12 +649,12 @@ impl<A: AccessLayer<F>, F: Send + Sync> Air<A, F> {
     /// Gives back what an ended transmission held, for reuse.
     pub fn recycle(&mut self, ended: Ended<F>) {
         assert_eq!(ended.left, 0, "every departure taken");
-        let Ended { tx, logs, .. } = ended;
+        let Ended { tx, logs, order, .. } = ended;
         let mut receivers = tx.receivers;
         receivers.iter_mut().for_each(Vec::clear);
         self.free_receivers.push(receivers);
         self.free_weak.push(tx.weak);
-        self.departure_logs = logs;
+        (self.departure_logs, self.departure_order) = (logs, order);
     }
 
     /// Recomputes station `n`'s channel sensing (a medium turning busy is sensed from
