@@ -4,7 +4,11 @@
 //! - [`scenario`]: TOML scenario files (every parameter with a unit and a default);
 //! - [`mobility`]: SUMO FCD (XML/CSV), NGSIM tables (CSV/Parquet), highway, Manhattan grid;
 //! - [`channel`], [`phy`]: path loss, Nakagami fading, noise, 802.11p timing, error rates;
-//! - [`engine`]: MAC (EDCA broadcast), SINR reception, security processing, applications;
+//! - [`air`]: the shared channel as one sans-I/O model (signals, [`reception`] at every
+//!   receiver, channel sensing), behind which an [`access`] layer (EDCA broadcast) decides
+//!   who transmits when; driven by the engine in simulated time and by the testbed's
+//!   channel emulator in wall time;
+//! - [`engine`]: the event loop, security processing, applications;
 //! - [`security`], [`verifier`]: per-protocol sizes/schedules and the verification queue;
 //! - [`metrics`], [`histogram`], [`output`]: streaming metrics and the results folder;
 //! - [`tidy`]: the results as tidy per-replication rows (`results.csv` / `.parquet`).
