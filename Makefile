@@ -17,12 +17,14 @@ test:
 	$(CARGO) test --workspace --all-targets
 	scripts/test-python.sh
 
-## Formatting, lints, docs (warnings denied), module cycles and dependency policy, as CI checks them.
+## Formatting, lints (the workspace's [workspace.lints] and clippy's, warnings denied), docs,
+## module cycles, module tables and dependency policy, as CI checks them.
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 	python3 scripts/check-module-cycles.py
+	python3 scripts/check-module-tables.py
 	scripts/deny.sh
 
 fmt:

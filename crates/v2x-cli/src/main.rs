@@ -97,6 +97,7 @@ fn main() -> ExitCode {
 /// SIGPIPE): a script checking `v2x decap | ...` must never read a cut-off run as "accepted".
 /// v2x writes to no other pipe or socket, so no other write can raise the signal.
 #[cfg(unix)]
+#[allow(unsafe_code)] // the crate's one FFI call, commented below
 fn end_quietly_on_closed_output() {
     // SAFETY: FFI call that sets the disposition of SIGPIPE back to the default; it installs no
     // handler code, and runs first in `main`, before any other thread exists.

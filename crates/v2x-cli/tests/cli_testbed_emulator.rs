@@ -138,7 +138,7 @@ fn two_proportion_p(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
     if se == 0.0 {
         return 1.0; // both all delivered or all lost
     }
-    v2x_sim::phy::nist::erfc((k1 / n1 - k2 / n2).abs() / se / std::f64::consts::SQRT_2)
+    statrs::function::erf::erfc((k1 / n1 - k2 / n2).abs() / se / std::f64::consts::SQRT_2)
 }
 
 /// The distances whose PDR differs after Holm's step-down at FAMILY_ALPHA, with the table.

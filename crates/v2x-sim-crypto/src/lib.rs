@@ -28,7 +28,7 @@ use v2x_protocols::{
     data_packet, Authenticator, DecapOutcome, Decapsulated, Deployment, PacketKind, PendingId, ProtocolConfig,
     RejectReason, Role, StationId, Timestamp,
 };
-use v2x_sim::engine::NodeId;
+use v2x_sim::node_id::NodeId;
 use v2x_sim::scenario::{AttackKind, CertificatePolicy, SecurityMode};
 use v2x_sim::security::SecurityModel;
 use v2x_sim::station_crypto::{Decided, FrameRef, Secured, StationCrypto, Verdict};
@@ -202,18 +202,18 @@ impl RealStations {
     /// Secures a CAM payload naming its sender and number (so no two are alike).
     fn encap(&mut self, node: NodeId, seq: u32, now_ns: u64) -> Result<Vec<u8>, String> {
         let mut payload = vec![0u8; self.payload_len.max(8)];
-        payload[..4].copy_from_slice(&node.to_be_bytes());
+        payload[..4].copy_from_slice(&node.0.to_be_bytes());
         payload[4..8].copy_from_slice(&seq.to_be_bytes());
         let station = self
             .stations
-            .get_mut(node as usize)
+            .get_mut(node.index())
             .ok_or_else(|| format!("no station {node}"))?;
         let packets = station.encap(&payload, now_ts(now_ns)).map_err(|e| e.to_string())?;
         let of = |kind: PacketKind| packets.iter().filter(move |p| p.kind == kind).map(|p| p.bytes.clone());
-        if let Some(c) = self.commitments.get_mut(node as usize) {
+        if let Some(c) = self.commitments.get_mut(node.index()) {
             c.extend(of(PacketKind::Commitment));
         }
-        if let Some(k) = self.owed_keys.get_mut(node as usize) {
+        if let Some(k) = self.owed_keys.get_mut(node.index()) {
             k.extend(of(PacketKind::KeyDisclosure));
         }
         data_packet(&packets)
@@ -223,7 +223,7 @@ impl RealStations {
 
     /// Hands `node` the commitments of `src` it has not taken in yet (out of band).
     fn bootstrap(&mut self, node: NodeId, src: NodeId, now_ns: u64) {
-        let (Some(sent), Some(station)) = (self.commitments.get(src as usize), self.stations.get_mut(node as usize))
+        let (Some(sent), Some(station)) = (self.commitments.get(src.index()), self.stations.get_mut(node.index()))
         else {
             return;
         };
@@ -359,7 +359,7 @@ impl StationCrypto for RealStations {
             FrameRef::Cam { src, seq } => self.cams.get(&(src, seq)),
             FrameRef::Attack { src, gen_ns } => self.attacks.get(&(src, gen_ns)),
         };
-        let (Some(packet), Some(station)) = (packet, self.stations.get_mut(node as usize)) else {
+        let (Some(packet), Some(station)) = (packet, self.stations.get_mut(node.index())) else {
             return Verdict::Rejected {
                 reason: "forgotten-by-simulator",
                 unknown_signer: false,
@@ -370,7 +370,7 @@ impl StationCrypto for RealStations {
 
     fn receive_delayed(&mut self, node: NodeId, src: NodeId, seq: u32, now_ns: u64) -> Vec<Decided> {
         self.bootstrap(node, src, now_ns);
-        let (Some(packet), Some(station)) = (self.cams.get(&(src, seq)), self.stations.get_mut(node as usize)) else {
+        let (Some(packet), Some(station)) = (self.cams.get(&(src, seq)), self.stations.get_mut(node.index())) else {
             return Vec::new();
         };
         let d = station.decap(packet, now_ts(now_ns));
@@ -378,8 +378,8 @@ impl StationCrypto for RealStations {
     }
 
     fn disclose_key(&mut self, node: NodeId, seq: u32, now_ns: u64) -> Option<u32> {
-        let station = self.stations.get_mut(node as usize)?;
-        let mut keys = std::mem::take(self.owed_keys.get_mut(node as usize)?);
+        let station = self.stations.get_mut(node.index())?;
+        let mut keys = std::mem::take(self.owed_keys.get_mut(node.index())?);
         keys.extend(
             station
                 .poll(now_ts(now_ns))
@@ -404,7 +404,7 @@ impl StationCrypto for RealStations {
         };
         let mut out = Vec::new();
         for k in keys {
-            let Some(station) = self.stations.get_mut(node as usize) else {
+            let Some(station) = self.stations.get_mut(node.index()) else {
                 break;
             };
             let d = station.decap(&k, now_ts(now_ns));

@@ -7,9 +7,31 @@
 //! `SplittableRandom`: its output for state `s` is a bijective 64-bit mix of `s`. A draw
 //! mixes twice: once for the transmission (the run key and the transmission's serial
 //! number), once for the receiver and the purpose within it.
+//!
+//! The draws made on the event loop's thread in event order (mobility, backoff,
+//! applications, own processing) come from the run's sequential streams ([`stream`]).
 
+use crate::node_id::NodeId;
 use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rand_xoshiro::SplitMix64;
+
+/// The run's sequential streams of draws, one per model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Stream {
+    Mobility = 1,
+    /// The access layer's draws (EDCA backoff).
+    Mac = 3,
+    Applications = 4,
+    /// Own signing and other processing not keyed by a received frame.
+    Processing = 5,
+}
+
+/// The sequential stream `which` of the run with `seed`.
+pub fn stream(seed: u64, which: Stream) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(which as u64))
+}
 
 /// What a draw is for; the same (transmission, receiver) pair draws once per purpose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +77,7 @@ impl RunDice {
     }
 
     /// The draws of one station.
-    pub fn station(self, station: u32) -> StationDice {
+    pub fn station(self, station: NodeId) -> StationDice {
         StationDice { run: self, station }
     }
 }
@@ -68,8 +90,8 @@ pub struct TxDice {
 
 impl TxDice {
     /// A uniform in [0, 1) for `receiver` and `what`.
-    pub fn uniform(self, receiver: u32, what: Draw) -> f64 {
-        unit(mix(self.key ^ (u64::from(receiver) << 8 | what as u64)))
+    pub fn uniform(self, receiver: NodeId, what: Draw) -> f64 {
+        unit(mix(self.key ^ (u64::from(receiver.0) << 8 | what as u64)))
     }
 }
 
@@ -77,7 +99,7 @@ impl TxDice {
 #[derive(Debug, Clone, Copy)]
 pub struct StationDice {
     run: RunDice,
-    station: u32,
+    station: NodeId,
 }
 
 impl StationDice {
@@ -108,13 +130,15 @@ mod tests {
     fn keyed_draws_are_uniform_and_uncorrelated() {
         let run = RunDice::new(7);
         let along_receivers: Vec<f64> = (0..200_000u32)
-            .map(|r| run.transmission(3).uniform(r, Draw::Fading))
+            .map(|r| run.transmission(3).uniform(NodeId(r), Draw::Fading))
             .collect();
         let along_transmissions: Vec<f64> = (0..200_000u64)
-            .map(|t| run.transmission(t).uniform(5, Draw::Fading))
+            .map(|t| run.transmission(t).uniform(NodeId(5), Draw::Fading))
             .collect();
         let along_purposes: Vec<f64> = (0..70_000u32)
-            .flat_map(|r| [Draw::Fading, Draw::SignalField, Draw::Data].map(|w| run.transmission(9).uniform(r, w)))
+            .flat_map(|r| {
+                [Draw::Fading, Draw::SignalField, Draw::Data].map(|w| run.transmission(9).uniform(NodeId(r), w))
+            })
             .collect();
         // 99 degrees of freedom: the 0.999 quantile is 148.2.
         for (name, u) in [
@@ -136,7 +160,7 @@ mod tests {
             assert!(lag1.abs() < 4.0 / n.sqrt(), "{name}: lag-1 correlation {lag1}");
         }
         // Different seeds give different draws.
-        let other = RunDice::new(8).transmission(3).uniform(0, Draw::Fading);
+        let other = RunDice::new(8).transmission(3).uniform(NodeId(0), Draw::Fading);
         assert_ne!(other, along_receivers[0]);
     }
 
@@ -144,12 +168,14 @@ mod tests {
     #[test]
     fn a_draw_is_a_function_of_its_key() {
         let run = RunDice::new(1);
-        let forward: Vec<f64> = (0..100).map(|r| run.transmission(42).uniform(r, Draw::Data)).collect();
+        let forward: Vec<f64> = (0..100)
+            .map(|r| run.transmission(42).uniform(NodeId(r), Draw::Data))
+            .collect();
         let backward: Vec<f64> = (0..100)
             .rev()
-            .map(|r| run.transmission(42).uniform(r, Draw::Data))
+            .map(|r| run.transmission(42).uniform(NodeId(r), Draw::Data))
             .collect();
         assert!(forward.iter().eq(backward.iter().rev()));
-        assert_eq!(run.station(17).uniform(42, Draw::Data), forward[17]);
+        assert_eq!(run.station(NodeId(17)).uniform(42, Draw::Data), forward[17]);
     }
 }

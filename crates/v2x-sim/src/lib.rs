@@ -4,7 +4,11 @@
 //! - [`scenario`]: TOML scenario files (every parameter with a unit and a default);
 //! - [`mobility`]: SUMO FCD (XML/CSV), NGSIM tables (CSV/Parquet), highway, Manhattan grid;
 //! - [`channel`], [`phy`]: path loss, Nakagami fading, noise, 802.11p timing, error rates;
-//! - [`engine`]: MAC (EDCA broadcast), SINR reception, security processing, applications;
+//! - [`air`]: the shared channel as one sans-I/O model (signals, [`reception`] at every
+//!   receiver, channel sensing), behind which an [`access`] layer (EDCA broadcast) decides
+//!   who transmits when; driven by the engine in simulated time and by the testbed's
+//!   channel emulator in wall time;
+//! - [`engine`]: the event loop, security processing, applications;
 //! - [`security`], [`verifier`]: per-protocol sizes/schedules and the verification queue;
 //! - [`metrics`], [`histogram`], [`output`]: streaming metrics and the results folder;
 //! - [`tidy`]: the results as tidy per-replication rows (`results.csv` / `.parquet`).
@@ -14,6 +18,8 @@
 //! `real-crypto` mode hand each station's security decisions to a [`StationCrypto`]
 //! (implemented by the `v2x-sim-crypto` crate) through [`run_with`].
 
+pub mod access;
+pub mod air;
 pub mod channel;
 pub mod engine;
 pub mod error;
@@ -21,14 +27,18 @@ pub mod histogram;
 pub mod keyed_rng;
 pub mod metrics;
 pub mod mobility;
+pub mod node_id;
 pub mod output;
+pub mod parallel;
 pub mod phy;
+pub mod reception;
 pub mod scenario;
 pub mod security;
 pub mod signer_tables;
 pub mod spatial;
 pub mod station_crypto;
 pub mod tidy;
+pub mod time;
 pub mod verifier;
 
 pub use error::{CostsError, MobilityError, ScenarioError, SimError};

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-/// A signer: the sending station's node id (`engine::NodeId`).
+/// A signer: the sending station's index ([`crate::node_id::NodeId`]'s).
 pub type SignerId = u32;
 
 /// What one verification cost under the `precomputed` strategy.

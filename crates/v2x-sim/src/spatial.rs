@@ -4,6 +4,7 @@
 //! nodes is that to the nearest image of the other (minimum-image convention).
 
 use crate::mobility::Position;
+use crate::node_id::NodeId;
 
 pub struct SpatialGrid {
     /// Period of the map along x and y when it wraps there.
@@ -13,7 +14,7 @@ pub struct SpatialGrid {
     nx: usize,
     ny: usize,
     /// Node ids sorted by cell; cell c holds `ids[start[c]..start[c + 1]]`.
-    ids: Vec<u32>,
+    ids: Vec<NodeId>,
     /// The position of `ids[i]`, beside it so that a range query reads one contiguous run
     /// per cell instead of every candidate's node state.
     at: Vec<Position>,
@@ -108,12 +109,12 @@ impl SpatialGrid {
             counts[i] += counts[i - 1];
         }
         self.start = counts.clone();
-        self.ids = vec![0; counts[cells] as usize];
+        self.ids = vec![NodeId(0); counts[cells] as usize];
         self.at = vec![[0.0; 2]; counts[cells] as usize];
         for (id, (k, p)) in key.iter().zip(pos).enumerate() {
             if let (Some(k), Some(p)) = (k, p) {
                 let slot = &mut counts[*k];
-                self.ids[*slot as usize] = id as u32;
+                self.ids[*slot as usize] = NodeId::at(id);
                 self.at[*slot as usize] = *p;
                 *slot += 1;
             }
@@ -123,7 +124,7 @@ impl SpatialGrid {
     /// Replaces `out` with every node within distance `r` of `p` (on a wrapping map, of
     /// its nearest image) and that distance, each node once, in cell order. Reads only the
     /// grid, and reuses `out`'s allocation.
-    pub fn within(&self, p: Position, r: f64, out: &mut Vec<(u32, f64)>) {
+    pub fn within(&self, p: Position, r: f64, out: &mut Vec<(NodeId, f64)>) {
         out.clear();
         let r2 = r * r;
         self.for_each_slot(p, r, |slot| {
@@ -200,7 +201,7 @@ impl SpatialGrid {
     /// Calls `f(id)` once for every node in the cells within `r` of `p` or of its images
     /// on a wrapping map, in id order (callers check the exact distance with
     /// [`SpatialGrid::distance`]).
-    pub fn for_each_near(&self, p: Position, r: f64, f: impl FnMut(u32)) {
+    pub fn for_each_near(&self, p: Position, r: f64, f: impl FnMut(NodeId)) {
         let mut found = Vec::new();
         self.for_each_slot(p, r, |slot| found.push(self.ids[slot]));
         found.sort_unstable();
@@ -227,7 +228,7 @@ mod tests {
         g.rebuild(&pos);
         let c = [400.0, 300.0];
         let mut found = Vec::new();
-        g.for_each_near(c, 150.0, |id| {
+        g.for_each_near(c, 150.0, |NodeId(id)| {
             let p = pos[id as usize].unwrap();
             if (p[0] - c[0]).hypot(p[1] - c[1]) <= 150.0 {
                 found.push(id)
@@ -253,7 +254,7 @@ mod tests {
         assert!((g.distance([0.0, 0.0], [500.0, 0.0]) - 500.0).abs() < 1e-9);
         for c in [[5.0, 5.0], [995.0, 350.0], [500.0, 690.0]] {
             let mut found = Vec::new();
-            g.for_each_near(c, 150.0, |id| {
+            g.for_each_near(c, 150.0, |NodeId(id)| {
                 if g.distance(pos[id as usize].unwrap(), c) <= 150.0 {
                     found.push(id)
                 }
@@ -290,8 +291,8 @@ mod tests {
                 for c in [[5.0, 5.0], [995.0, 350.0], [500.0, 690.0], [420.0, 310.0]] {
                     g.within(c, r, &mut out);
                     out.sort_unstable_by_key(|e| e.0);
-                    let brute: Vec<(u32, f64)> = (0..600u32)
-                        .filter_map(|i| pos[i as usize].map(|p| (i, g.distance(p, c))))
+                    let brute: Vec<(NodeId, f64)> = (0..600u32)
+                        .filter_map(|i| pos[i as usize].map(|p| (NodeId(i), g.distance(p, c))))
                         .filter(|e| e.1 <= r)
                         .collect();
                     assert_eq!(out, brute, "r {r} around {c:?} periods {periods:?}");

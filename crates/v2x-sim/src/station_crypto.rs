@@ -8,11 +8,8 @@
 //! only in what the protocol logic decides: the real packet sizes, and which packets the
 //! real receivers accept or reject and why.
 
+use crate::node_id::NodeId;
 use crate::scenario::AttackKind;
-
-/// A station of the run, by index (the engine's `NodeId`; spelt out here so that this
-/// interface does not depend on the engine that drives it).
-pub type NodeId = u32;
 
 /// A secured CAM: what its real encoding puts on the air.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

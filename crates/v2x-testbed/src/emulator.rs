@@ -1,38 +1,45 @@
 //! The channel emulator (`v2x channel-emulator --config FILE`): one process that relays
-//! every frame between the stations through the simulator's 802.11p MAC, channel and PHY
-//! models, so that real secured packets cross a simulated radio channel.
+//! every frame between the stations through the simulator's air ([`v2x_sim::air`]), so
+//! that real secured packets cross a simulated radio channel. The air is the one `v2x sim`
+//! drives in simulated time; here [`run`] plays it in wall time ([`Standalone`]).
 //!
 //! Senders send each datagram to the emulator instead of to the receivers. The emulator
-//! knows every station's address and position; for each frame it
-//! - queues it in the sender's EDCA MAC ([`v2x_sim::engine::mac::Macs`]), which goes on the
-//!   air after AIFS and its back-off, frozen while the sender's radio senses the medium busy
-//!   (or at once with `carrier_sense = false`);
+//! knows every station's address and position; for each frame the air
+//! - queues it in the sender's access layer: the simulator's EDCA
+//!   ([`v2x_sim::access::Edca`]), which goes on the air after AIFS and its back-off, frozen
+//!   while the sender's radio senses the medium busy; or, with `carrier_sense = false`,
+//!   [`v2x_sim::access::Immediate`] (on the air as soon as the sender's previous frame is
+//!   done);
 //! - charges the air time of the real packet plus the MAC overhead at the data rate
 //!   ([`v2x_sim::phy::airtime_ns`]);
-//! - draws the received power at every station from the same path loss, Nakagami fading
-//!   and link budget `v2x sim` uses ([`v2x_sim::channel::LinkBudget`]);
-//! - judges reception with the simulator's own receiver ([`v2x_sim::engine::reception::Radio`]):
+//! - draws the received power at every station within the cutoff range from the same path
+//!   loss, Nakagami fading and link budget `v2x sim` uses;
+//! - judges reception with the simulator's own receiver ([`v2x_sim::reception::Radio`]):
 //!   preamble detection, SIGNAL field and data chunk by chunk under the summed
 //!   interference of every overlapping frame (collisions), with its error-rate model;
-//! - delivers a received frame to the receiver at the end of its air time, and logs what
-//!   became of every frame at every receiver ([`FrameOutcome`]).
+//! - delivers a received frame to the receiver at the end of its air time; this module
+//!   logs what became of every frame at every receiver ([`FrameOutcome`]).
 //!
-//! Not modelled: propagation delay on delivery (below a microsecond at these ranges; it
-//! does delay when a station senses a frame), mobility.
+//! The `[radio]` table is the simulator's, defaults included: with `weak_interference =
+//! "aggregate"` a station beyond the weak radius hears a frame only as part of its map
+//! cell's summed weak power and its record says `below-sensitivity` with no power;
+//! `"per-receiver"` judges every frame at every station within the cutoff range. Not
+//! modelled: propagation delay on delivery (below a microsecond at these ranges; it does
+//! delay when a station senses a frame), mobility.
 
-use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use v2x_sim::channel::{self, Fading, LinkBudget, PathLoss};
-use v2x_sim::engine::mac::{self as edca, AccessTimer, MacParams, Macs};
-use v2x_sim::engine::reception::{PhyParams, Radio};
-use v2x_sim::keyed_rng::{Draw, RunDice};
-use v2x_sim::phy::{self, ChunkErrors};
+use v2x_sim::access::edca::MacParams;
+use v2x_sim::access::{Edca, Immediate, Packet};
+use v2x_sim::air::standalone::Happened;
+use v2x_sim::air::{Air, AirConfig, Standalone};
+use v2x_sim::node_id::NodeId;
+use v2x_sim::phy;
 use v2x_sim::scenario::{AccessCategory, MacConfig, RadioConfig};
 
 /// The channel the emulator applies: the simulator's `[radio]` and `[mac]` keys.
@@ -48,8 +55,9 @@ pub struct ChannelModel {
     /// The stations' access category (as `[cam] access_category`).
     #[serde(default = "default_access_category")]
     pub access_category: AccessCategory,
-    /// Carrier sense and back-off before each frame ([`v2x_sim::engine::mac::Macs`], the
-    /// simulator's EDCA); off, a frame goes on the air when its station hands it over.
+    /// Carrier sense and back-off before each frame ([`v2x_sim::access::Edca`], the
+    /// simulator's EDCA); off, a frame goes on the air when its station hands it over
+    /// ([`v2x_sim::access::Immediate`]).
     #[serde(default = "yes")]
     pub carrier_sense: bool,
     /// Seed of the fading, error and back-off draws.
@@ -153,7 +161,10 @@ pub struct LinkCount {
     pub frames: u64,
     /// Delivered to the receiver.
     pub delivered: u64,
-    /// The faded received power was below `radio.rx_sensitivity_dbm`.
+    /// Not heard individually: the faded received power was below
+    /// `radio.rx_sensitivity_dbm`, the receiver lies beyond the cutoff range, or (with
+    /// `weak_interference = "aggregate"`) beyond the weak radius, where the frame only adds
+    /// to the cell's summed weak power.
     pub below_sensitivity: u64,
     /// Above the sensitivity, no other frame on the air, but the preamble was not detected
     /// or the SIGNAL field was lost.
@@ -249,54 +260,38 @@ pub fn link_name(from: &str, to: &str) -> String {
     format!("{from} -> {to}")
 }
 
-/// A frame on the emulated air.
-struct Frame {
-    serial: u64,
+/// A frame on the emulated air, for the records.
+struct OnAir {
     from: usize,
-    bytes: Vec<u8>,
     start_ns: u64,
     end_ns: u64,
-    /// (receiver, received power mW) for every receiver that heard it above the floor.
+    bytes: usize,
+    /// (receiver, received power mW) for every receiver that hears it individually.
     heard: Vec<(usize, f64)>,
     /// Receivers at which another frame was on the air during this one.
     overlapped: Vec<usize>,
-    started: bool,
 }
 
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-enum Step {
-    /// Ends before accesses and starts at the same instant (a frame ending frees the
-    /// receiver and the medium).
-    End,
-    /// A station's MAC may access the medium (id: the station, generation of the access).
-    Access(u32),
-    Start,
+/// The simulator's air ([`v2x_sim::air::Air`]) under the emulator's access layer.
+enum AnyAir {
+    /// With carrier sense: the simulator's EDCA.
+    Edca(Box<Standalone<Edca<Vec<u8>>, Vec<u8>>>),
+    /// Without: each frame on the air when its station hands it over.
+    Immediate(Box<Standalone<Immediate<Vec<u8>>, Vec<u8>>>),
 }
 
-/// The emulated air: positions, radios and the frames on the air, in emulated ns.
-pub struct Air {
+/// The emulated channel: the simulator's air ([`Standalone`]), played in wall time by
+/// [`run`], and what became of every frame at every receiver ([`FrameOutcome`]).
+pub struct Channel {
     stations: Vec<EmulatedStation>,
-    link: LinkBudget,
-    params: PhyParams,
-    errors: ChunkErrors,
-    dice: RunDice,
+    air: AnyAir,
+    priority: AccessCategory,
     mac_overhead: u32,
     rate_mbps: f64,
-    radios: Vec<Radio>,
-    /// A station's frames go on the air one after another.
-    busy_until: Vec<u64>,
-    /// Each station's EDCA MAC (with carrier sense), its CCA state and back-off draws.
-    carrier_sense: bool,
-    macs: Macs<Vec<u8>>,
-    mac_params: MacParams,
-    ac: usize,
-    backoff_rng: rand_chacha::ChaCha8Rng,
-    frames: BTreeMap<u64, Frame>,
-    /// (time, step, serial or station), earliest first.
-    queue: BinaryHeap<std::cmp::Reverse<(u64, Step, u64)>>,
-    next_serial: u64,
+    /// Frames on the air by serial number.
+    on_air: BTreeMap<u64, OnAir>,
     pub log: ChannelLog,
-    /// Every frame's outcome at every receiver since the last [`Air::take_records`].
+    /// Every frame's outcome at every receiver since the last [`Channel::take_records`].
     records: Vec<FrameRecord>,
 }
 
@@ -309,22 +304,29 @@ pub struct Delivery {
     pub at_ns: u64,
 }
 
-impl Air {
-    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Air {
+impl Channel {
+    /// The channel `model` between `stations` (which must pass [`ChannelModel::check`]).
+    pub fn new(stations: Vec<EmulatedStation>, model: &ChannelModel) -> Channel {
+        let n = stations.len();
         let r = &model.radio;
-        let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
-        let span = stations
-            .iter()
-            .flat_map(|a| stations.iter().map(move |b| distance(a.position_m, b.position_m)))
-            .fold(1.0, f64::max);
-        let link = LinkBudget::new(
-            &path_loss,
-            &Fading::new(&r.fading),
-            r.tx_power_dbm,
-            r.rx_sensitivity_dbm,
-            span + 1.0,
-        );
-        let params = PhyParams::from_radio(r);
+        let cfg = AirConfig {
+            radio: r,
+            stations: n,
+            periods: [None, None],
+            candidates_m: 0.0,
+            seed: model.seed,
+        };
+        let positions: Vec<_> = stations.iter().map(|s| Some(s.position_m)).collect();
+        let air = if model.carrier_sense {
+            let params = MacParams::from_config(&model.mac, r.data_rate_mbps);
+            let mut air = Air::new(cfg, Edca::new(n, params, model.seed));
+            air.set_positions(positions);
+            AnyAir::Edca(Box::new(Standalone::new(air)))
+        } else {
+            let mut air = Air::new(cfg, Immediate::new(n, r.data_rate_mbps));
+            air.set_positions(positions);
+            AnyAir::Immediate(Box::new(Standalone::new(air)))
+        };
         let mut log = ChannelLog::default();
         for a in &stations {
             for b in stations.iter().filter(|b| b.receives && b.name != a.name) {
@@ -337,24 +339,12 @@ impl Air {
                 );
             }
         }
-        let n = stations.len();
-        Air {
-            link,
-            errors: ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
-            params,
-            dice: RunDice::new(model.seed),
+        Channel {
+            air,
+            priority: model.access_category,
             mac_overhead: model.mac.mac_overhead_bytes,
             rate_mbps: r.data_rate_mbps,
-            radios: (0..n).map(|_| Radio::default()).collect(),
-            busy_until: vec![0; n],
-            carrier_sense: model.carrier_sense,
-            macs: Macs::new(n),
-            mac_params: MacParams::from_config(&model.mac),
-            ac: model.access_category.index(),
-            backoff_rng: rand_chacha::ChaCha8Rng::seed_from_u64(model.seed),
-            frames: BTreeMap::new(),
-            queue: BinaryHeap::new(),
-            next_serial: 0,
+            on_air: BTreeMap::new(),
             stations,
             log,
             records: Vec::new(),
@@ -366,172 +356,106 @@ impl Air {
         phy::airtime_ns(bytes as u32 + self.mac_overhead, self.rate_mbps)
     }
 
-    /// Station `from` hands over a packet at emulated time `now_ns`: with carrier sense its
-    /// MAC queues it and accesses the medium when the back-off allows; without, it goes on
-    /// the air as soon as the station's previous frame is done.
+    /// Station `from` hands over a packet at emulated time `now_ns` (no earlier than the
+    /// time already played): with carrier sense its MAC queues it and accesses the medium
+    /// when the back-off allows; without, it goes on the air as soon as the station's
+    /// previous frame is done.
     pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) {
-        if !self.carrier_sense {
-            let start_ns = now_ns.max(self.busy_until[from]);
-            self.put_on_air(from, bytes, start_ns);
-            return;
+        let packet = Packet {
+            bytes: bytes.len() as u32 + self.mac_overhead,
+            frame: bytes,
+            priority: self.priority,
+        };
+        let from = NodeId::at(from);
+        match &mut self.air {
+            AnyAir::Edca(a) => a.transmit(from, packet, now_ns),
+            AnyAir::Immediate(a) => a.transmit(from, packet, now_ns),
         }
-        let busy = self.radios[from].busy;
-        match self.macs.enqueue(
-            from,
-            self.ac,
-            bytes,
-            now_ns,
-            busy,
-            &self.mac_params,
-            &mut self.backoff_rng,
-        ) {
-            edca::Enqueued::Dropped => self.log.mac_drops += 1,
-            edca::Enqueued::Queued => {}
-            edca::Enqueued::Schedule(t) => self.schedule_access(from, t),
-        }
-    }
-
-    fn schedule_access(&mut self, station: usize, t: AccessTimer) {
-        self.queue
-            .push(std::cmp::Reverse((t.at_ns, Step::Access(t.gen), station as u64)));
-    }
-
-    /// The frame goes on the air from `start_ns` for its air time.
-    fn put_on_air(&mut self, from: usize, bytes: Vec<u8>, start_ns: u64) {
-        let end_ns = start_ns + self.airtime_ns(bytes.len());
-        self.busy_until[from] = end_ns;
-        let serial = self.next_serial;
-        self.next_serial += 1;
-        self.frames.insert(
-            serial,
-            Frame {
-                serial,
-                from,
-                bytes,
-                start_ns,
-                end_ns,
-                heard: Vec::new(),
-                overlapped: Vec::new(),
-                started: false,
-            },
-        );
-        self.queue.push(std::cmp::Reverse((start_ns, Step::Start, serial)));
-        self.queue.push(std::cmp::Reverse((end_ns, Step::End, serial)));
-    }
-
-    /// A station's MAC access event: its head-of-line frame may go on the air now.
-    fn access(&mut self, station: usize, gen: u32, now: u64) {
-        let transmitting = self.busy_until[station] > now;
-        let (ac, p) = (self.ac, &self.mac_params);
-        match self
-            .macs
-            .access(station, ac, gen, now, transmitting, p, &mut self.backoff_rng)
-        {
-            edca::Access::Stale | edca::Access::InternalCollision => {}
-            edca::Access::Empty { delay_drops } => self.log.mac_drops += delay_drops,
-            edca::Access::Frame { frame, delay_drops, .. } => {
-                self.log.mac_drops += delay_drops;
-                self.macs.post_backoff(station, ac, p, &mut self.backoff_rng);
-                self.put_on_air(station, frame, now);
-            }
-        }
-    }
-
-    /// Recomputes station `j`'s clear-channel assessment; its MAC freezes the back-off when
-    /// the medium turns busy (sensed from `sensed_at`) and resumes when it turns idle.
-    fn sense(&mut self, j: usize, now: u64, sensed_at: u64) {
-        let radio = &mut self.radios[j];
-        let busy = radio.cca_busy(now, &self.params);
-        if !self.carrier_sense || busy == radio.busy {
-            return;
-        }
-        radio.busy = busy;
-        if busy {
-            self.macs.medium_busy(j, sensed_at, &self.mac_params);
-        } else {
-            for t in self.macs.medium_idle(j, now, &self.mac_params).into_iter().flatten() {
-                self.schedule_access(j, t);
-            }
-        }
+        self.record();
     }
 
     /// Emulated time of the next pending step.
     pub fn next_step_ns(&self) -> Option<u64> {
-        self.queue.peek().map(|s| s.0 .0)
+        match &self.air {
+            AnyAir::Edca(a) => a.next_step(),
+            AnyAir::Immediate(a) => a.next_step(),
+        }
     }
 
-    /// Plays every step due by `now_ns`; returns the frames received meanwhile.
+    /// Plays every step due by `now_ns`; returns the frames received since the last call.
     pub fn advance(&mut self, now_ns: u64) -> Vec<Delivery> {
-        let mut out = Vec::new();
-        while let Some(std::cmp::Reverse((t, _, _))) = self.queue.peek() {
-            if *t > now_ns {
-                break;
-            }
-            let Some(std::cmp::Reverse((t, step, serial))) = self.queue.pop() else {
-                break;
-            };
-            match step {
-                Step::Start => self.start(serial, t),
-                Step::Access(gen) => self.access(serial as usize, gen, t),
-                Step::End => self.end(serial, t, &mut out),
-            }
-        }
-        out
-    }
-
-    fn start(&mut self, serial: u64, now: u64) {
-        let Some(mut f) = self.frames.remove(&serial) else {
-            return;
+        let delivered = match &mut self.air {
+            AnyAir::Edca(a) => a.advance(now_ns),
+            AnyAir::Immediate(a) => a.advance(now_ns),
         };
-        debug_assert!(f.start_ns == now);
-        let (p, e) = (&self.params, &self.errors);
-        let tx_dice = self.dice.transmission(serial);
-        self.radios[f.from].start_tx(f.end_ns, now, p, e, self.dice.station(f.from as u32));
-        // Every station hears it (receivers decode, every radio's carrier sense counts it).
-        let mut sensed = Vec::new();
-        for (j, st) in self.stations.iter().enumerate() {
-            if j == f.from {
-                continue;
-            }
-            let d = distance(self.stations[f.from].position_m, st.position_m);
-            if let Some(mw) = self.link.sample_mw(d, tx_dice.uniform(j as u32, Draw::Fading)) {
-                self.radios[j].signal_start(serial, mw, f.end_ns, now, p, e, self.dice.station(j as u32));
-                f.heard.push((j, mw));
-                // Sensed after the propagation delay and the detection window.
-                sensed.push((j, now + (channel::propagation_delay_s(d) * 1e9) as u64 + p.detection_ns));
-            }
-        }
-        self.sense(f.from, now, now);
-        for (j, at) in sensed {
-            self.sense(j, now, at);
-        }
-        // Every frame on the air now overlaps this one at the receivers that hear both.
-        for g in self.frames.values_mut().filter(|g| g.started) {
-            for &(j, _) in &f.heard {
-                if g.heard.iter().any(|h| h.0 == j) {
-                    f.overlapped.push(j);
-                    g.overlapped.push(j);
-                }
-            }
-        }
-        f.started = true;
-        self.frames.insert(serial, f);
+        self.record();
+        delivered
+            .into_iter()
+            .filter(|d| self.stations[d.to.index()].receives)
+            .map(|d| Delivery {
+                from: d.from.index(),
+                to: d.to.index(),
+                bytes: d.frame,
+                at_ns: d.at_ns,
+            })
+            .collect()
     }
 
-    fn end(&mut self, serial: u64, now: u64, out: &mut Vec<Delivery>) {
-        let Some(f) = self.frames.remove(&serial) else { return };
-        let (p, e) = (&self.params, &self.errors);
+    /// Turns what the air did into the frame records and link counts.
+    fn record(&mut self) {
+        let journal = match &mut self.air {
+            AnyAir::Edca(a) => a.take_journal(),
+            AnyAir::Immediate(a) => a.take_journal(),
+        };
+        for happened in journal {
+            match happened {
+                Happened::Sent {
+                    serial,
+                    from,
+                    start_ns,
+                    end_ns,
+                    bytes,
+                    heard,
+                } => {
+                    let mut f = OnAir {
+                        from: from.index(),
+                        start_ns,
+                        end_ns,
+                        bytes: (bytes - self.mac_overhead) as usize,
+                        heard: heard.into_iter().map(|(j, mw)| (j.index(), mw)).collect(),
+                        overlapped: Vec::new(),
+                    };
+                    // Every frame on the air now overlaps this one at the receivers that
+                    // hear both.
+                    for g in self.on_air.values_mut() {
+                        for &(j, _) in &f.heard {
+                            if g.heard.iter().any(|h| h.0 == j) {
+                                f.overlapped.push(j);
+                                g.overlapped.push(j);
+                            }
+                        }
+                    }
+                    self.on_air.insert(serial, f);
+                }
+                Happened::Ended { serial, received } => {
+                    if let Some(f) = self.on_air.remove(&serial) {
+                        self.frame_ended(&f, &received);
+                    }
+                }
+                Happened::Dropped { frames, .. } => self.log.mac_drops += frames,
+            }
+        }
+    }
+
+    /// The records of a frame that left the air, one per receiving station.
+    fn frame_ended(&mut self, f: &OnAir, received: &[(NodeId, bool)]) {
         let from = &self.stations[f.from];
         for (j, st) in self.stations.iter().enumerate() {
-            if j == f.from {
+            if j == f.from || !st.receives {
                 continue;
             }
             let heard = f.heard.iter().find(|h| h.0 == j).map(|h| h.1);
-            let decoded =
-                heard.and_then(|mw| self.radios[j].signal_end(f.serial, mw, now, p, e, self.dice.station(j as u32)));
-            if !st.receives {
-                continue;
-            }
+            let decoded = received.iter().find(|r| r.0.index() == j).map(|r| r.1);
             let overlapped = f.overlapped.contains(&j);
             let outcome = match (heard, decoded) {
                 (_, Some(true)) => FrameOutcome::Delivered,
@@ -540,32 +464,19 @@ impl Air {
                 (Some(_), None) => FrameOutcome::PreambleMissed,
                 (Some(_), Some(false)) => FrameOutcome::ChunkError,
             };
-            let d = distance(from.position_m, st.position_m);
             if let Some(count) = self.log.links.get_mut(&link_name(&from.name, &st.name)) {
                 count.count(outcome);
             }
             self.records.push(FrameRecord {
                 from: from.name.clone(),
                 to: st.name.clone(),
-                distance_m: d,
+                distance_m: distance(from.position_m, st.position_m),
                 start_us: f.start_ns as f64 / 1e3,
                 airtime_us: (f.end_ns - f.start_ns) as f64 / 1e3,
-                bytes: f.bytes.len(),
+                bytes: f.bytes,
                 rx_power_dbm: heard.map(|mw| 10.0 * mw.log10()),
                 outcome: outcome.name().into(),
             });
-            if outcome == FrameOutcome::Delivered {
-                out.push(Delivery {
-                    from: f.from,
-                    to: j,
-                    bytes: f.bytes.clone(),
-                    at_ns: now,
-                });
-            }
-        }
-        self.sense(f.from, now, now);
-        for &(j, _) in &f.heard {
-            self.sense(j, now, now);
         }
     }
 
@@ -575,7 +486,7 @@ impl Air {
     }
 }
 
-/// The MAC's timing as the simulator derives it from `[mac]` (engine::Sim::with_observer).
+/// Distance between two stations (m).
 pub fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
@@ -597,7 +508,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         .collect::<Result<_, _>>()?;
     let by_addr: BTreeMap<SocketAddr, usize> = cfg.stations.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
     let mut frames_csv = csv::Writer::from_path(cfg.log_dir.join(FRAMES_FILE)).map_err(std::io::Error::other)?;
-    let mut air = Air::new(cfg.stations.clone(), &cfg.channel);
+    let mut air = Channel::new(cfg.stations.clone(), &cfg.channel);
     let epoch = Instant::now();
     let now_ns = move || epoch.elapsed().as_nanos() as u64;
     // A reader thread blocks on the socket and stamps each frame as it arrives; this
@@ -632,13 +543,10 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     };
     let mut lags_us: Vec<u64> = Vec::new();
     let logger = crate::log::Logger::start(&cfg.log_dir)?;
-    // Emulated time already played: a frame goes on the air no earlier (its stamp can
-    // precede it by the microseconds between the reader's stamp and its hand-over).
-    let mut played = 0u64;
-    let on_air = |air: &mut Air, played: u64, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src) {
-        Some(&i) => {
-            air.transmit(i, bytes, t.max(played));
-        }
+    // A frame goes on the emulated air at its stamp, or at the time already played if
+    // that is later (by the microseconds between the reader's stamp and its hand-over).
+    let on_air = |air: &mut Channel, (t, src, bytes): (u64, SocketAddr, Vec<u8>)| match by_addr.get(&src) {
+        Some(&i) => air.transmit(i, bytes, t),
         None => air.log.unknown_source_frames += 1,
     };
     loop {
@@ -650,9 +558,8 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
         // window is known when it ends.
         let horizon = now_ns();
         while let Ok(frame) = arrived.try_recv() {
-            on_air(&mut air, played, frame);
+            on_air(&mut air, frame);
         }
-        played = horizon;
         for d in air.advance(horizon) {
             lags_us.push(now_ns().saturating_sub(d.at_ns) / 1000);
             let _ = out[d.from].send_to(&d.bytes, cfg.stations[d.to].addr);
@@ -668,7 +575,7 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
             })
             .min(Duration::from_millis(20));
         match arrived.recv_timeout(wait) {
-            Ok(frame) => on_air(&mut air, played, frame),
+            Ok(frame) => on_air(&mut air, frame),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(match reader.join() {
@@ -698,34 +605,11 @@ pub fn run(cfg: &EmulatorConfig) -> Result<ChannelLog, EmulatorError> {
     Ok(air.log)
 }
 
-/// The `[radio]` and `[mac]` tables as `v2x sim` reads them: a `radio.preset` supplies the
-/// keys the tables do not give (as `v2x_sim::scenario::Scenario::parse` does).
+/// The `[radio]` and `[mac]` tables as `v2x sim` reads them
+/// ([`v2x_sim::scenario::radio_and_mac`]: a `radio.preset` supplies the keys they do not
+/// give).
 pub fn radio_and_mac(radio: &toml::Table, mac: &toml::Table) -> Result<(RadioConfig, MacConfig), String> {
-    fn read<T: serde::de::DeserializeOwned>(name: &str, t: &toml::Table) -> Result<T, String> {
-        t.clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| format!("{name}: {e}"))
-    }
-    fn fill<T: Serialize>(table: &toml::Table, defaults: &T) -> toml::Table {
-        let mut filled = table.clone();
-        if let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(defaults) {
-            for (k, v) in defaults {
-                filled.entry(k).or_insert(v);
-            }
-        }
-        filled
-    }
-    let as_given: RadioConfig = read("radio", radio)?;
-    let (radio, mac): (RadioConfig, MacConfig) = match as_given.preset {
-        None => (as_given, read("mac", mac)?),
-        Some(preset) => {
-            let (r, m) = preset.defaults();
-            (read("radio", &fill(radio, &r))?, read("mac", &fill(mac, &m))?)
-        }
-    };
-    radio.validate().map_err(|e| e.to_string())?;
-    mac.validate().map_err(|e| e.to_string())?;
-    Ok((radio, mac))
+    v2x_sim::scenario::radio_and_mac(radio, mac).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -756,7 +640,7 @@ mod tests {
     }
 
     /// (from, start µs, outcome) of every frame record.
-    fn starts(m: &mut Air) -> Vec<(String, f64, String)> {
+    fn starts(m: &mut Channel) -> Vec<(String, f64, String)> {
         m.take_records()
             .into_iter()
             .map(|r| (r.from, r.start_us, r.outcome))
@@ -765,14 +649,14 @@ mod tests {
 
     #[test]
     fn airtime_is_the_80211p_frame_of_packet_and_mac_overhead() {
-        let m = Air::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
+        let m = Channel::new(vec![station("a", 0.0, false), station("b", 10.0, true)], &no_fading());
         // 200 B + 36 B at 6 Mb/s: ceil((16 + 1888 + 6) / 48) = 40 symbols -> 40 + 320 µs.
         assert_eq!(m.airtime_ns(200), 360_000);
     }
 
     #[test]
     fn a_lone_near_frame_is_delivered_at_the_end_of_its_air_time_and_a_far_one_is_not() {
-        let mut m = Air::new(
+        let mut m = Channel::new(
             vec![
                 station("a", 0.0, false),
                 station("near", 50.0, true),
@@ -794,7 +678,7 @@ mod tests {
     fn overlapping_frames_of_equal_power_collide_and_a_station_sends_one_at_a_time() {
         // Two senders at the same distance from the receiver start together: neither
         // frame survives the other's interference (SINR 0 dB at QPSK 1/2).
-        let mut m = Air::new(
+        let mut m = Channel::new(
             vec![
                 station("a", -100.0, false),
                 station("b", 100.0, false),
@@ -813,7 +697,7 @@ mod tests {
         let outcomes: Vec<String> = m.take_records().into_iter().map(|r| r.outcome).collect();
         assert_eq!(outcomes, ["collision", "collision"]);
         // A strong near frame survives a far weak one (capture).
-        let mut m = Air::new(
+        let mut m = Channel::new(
             vec![
                 station("a", -20.0, false),
                 station("b", 600.0, false),
@@ -826,7 +710,7 @@ mod tests {
         let got = m.advance(2_000 + m.airtime_ns(200));
         assert_eq!(got.iter().map(|d| d.from).collect::<Vec<_>>(), vec![0]);
         // Back to back from one station: the second waits for the first.
-        let mut m = Air::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &immediate());
+        let mut m = Channel::new(vec![station("a", 0.0, false), station("rx", 30.0, true)], &immediate());
         m.transmit(0, vec![1; 100], 0);
         m.transmit(0, vec![2; 100], 0);
         let first = m.airtime_ns(100);
@@ -839,7 +723,7 @@ mod tests {
         // b hands its frame over while a's is on the air (100 m away, above the CCA
         // threshold): its MAC waits for the medium to turn idle, then AIFS and its
         // back-off; both frames arrive.
-        let mut m = Air::new(
+        let mut m = Channel::new(
             vec![
                 station("a", -50.0, false),
                 station("b", 50.0, false),
@@ -857,7 +741,7 @@ mod tests {
         let aifs_us = MacConfig::default().aifs_us(ChannelModel::default().access_category);
         assert!(b >= a + m.airtime_ns(200) as f64 / 1e3 + aifs_us, "{s:?}");
         // The same without carrier sense: b goes on the air at once and both collide.
-        let mut m = Air::new(
+        let mut m = Channel::new(
             vec![
                 station("a", -50.0, false),
                 station("b", 50.0, false),

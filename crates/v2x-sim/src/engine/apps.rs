@@ -2,12 +2,15 @@
 //! disclosure of the variant), the V2I query service, attackers, and TESLA key frames.
 
 use super::trace::Observer;
-use super::{ns, Event, Frame, FrameKind, NodeId, Sim};
+use super::{Event, Frame, FrameKind, Sim};
+use crate::access::AccessLayer;
+use crate::node_id::NodeId;
 use crate::scenario::{AttackKind, CertificatePolicy};
+use crate::time::ns;
 use rand::Rng;
 use v2x_profile::ProtocolId;
 
-impl<O: Observer> Sim<'_, O> {
+impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
     /// Schedules the first CAM of every station, the first query of every vehicle and
     /// the attackers (distinct vehicles chosen by the seed).
     pub(super) fn start_applications(&mut self) {
@@ -15,24 +18,24 @@ impl<O: Observer> Sim<'_, O> {
         let vehicles = self.mobility.vehicles;
         if sc.cam.enabled {
             let period = 1.0 / sc.cam.rate_hz;
-            for i in 0..self.nodes.len() {
-                if self.is_rsu[i] && !sc.cam.rsus_send {
+            for i in NodeId::all(self.nodes.len()) {
+                if self.is_rsu[i.index()] && !sc.cam.rsus_send {
                     continue;
                 }
-                let offset = match sc.cam.start_offsets_s.get(i) {
+                let offset = match sc.cam.start_offsets_s.get(i.index()) {
                     Some(o) => *o,
                     None => self.rng_app.gen_range(0.0..period),
                 };
-                self.schedule(ns(offset), Event::CamGen(i as NodeId));
+                self.schedule(ns(offset), Event::CamGen(i));
             }
         }
         if sc.query.enabled && sc.query.request_rate_per_vehicle_hz > 0.0 && !self.mobility.rsus.is_empty() {
-            for i in 0..vehicles {
+            for i in NodeId::all(vehicles) {
                 let t = self.exp_delay(sc.query.request_rate_per_vehicle_hz);
-                self.schedule(t, Event::QueryGen(i as NodeId));
+                self.schedule(t, Event::QueryGen(i));
             }
         }
-        let mut order: Vec<NodeId> = (0..vehicles as NodeId).collect();
+        let mut order: Vec<NodeId> = NodeId::all(vehicles).collect();
         for i in (1..order.len()).rev() {
             let j = self.rng_app.gen_range(0..=i);
             order.swap(i, j);
@@ -69,10 +72,10 @@ impl<O: Observer> Sim<'_, O> {
         };
         let period = ns(1.0 / self.sc.cam.rate_hz);
         self.schedule(self.now + period + jitter, Event::CamGen(n));
-        let Some(pos) = self.positions[n as usize] else { return };
+        let Some(pos) = self.air.position(n) else { return };
         let sec = self.sec;
         let now = self.now;
-        let node = &mut self.nodes[n as usize];
+        let node = &mut self.nodes[n];
         let seq = node.cam_seq;
         node.cam_seq += 1;
         let heard_new = std::mem::take(&mut node.certificate_due);
@@ -130,7 +133,7 @@ impl<O: Observer> Sim<'_, O> {
                 Event::TeslaKey { node: n, interval: seq },
             );
         }
-        let ac = self.sc.cam.access_category.index();
+        let ac = self.sc.cam.access_category;
         let cost = self.sec.sign.clone();
         self.prepare(n, frame, ac, &cost);
     }
@@ -152,21 +155,21 @@ impl<O: Observer> Sim<'_, O> {
             dst: None,
             bytes,
         };
-        let ac = self.sc.cam.access_category.index();
+        let ac = self.sc.cam.access_category;
         self.mac_enqueue(node, ac, frame);
     }
 
     pub(super) fn query_gen(&mut self, n: NodeId) {
         let t = self.exp_delay(self.sc.query.request_rate_per_vehicle_hz);
         self.schedule(t, Event::QueryGen(n));
-        let Some(pos) = self.positions[n as usize] else { return };
+        let Some(pos) = self.air.position(n) else { return };
         let vehicles = self.mobility.vehicles;
         let Some((rsu, _)) = self
             .mobility
             .rsus
             .iter()
             .enumerate()
-            .map(|(k, r)| (k, self.grid.distance(*r, pos)))
+            .map(|(k, r)| (k, self.air.grid().distance(*r, pos)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
         else {
             return;
@@ -185,11 +188,11 @@ impl<O: Observer> Sim<'_, O> {
                 vehicle: n,
             },
             src: n,
-            dst: Some((vehicles + rsu) as NodeId),
+            dst: Some(NodeId::at(vehicles + rsu)),
             bytes: self.frame_bytes(q.request_payload_bytes, self.query_encryption_bytes()),
         };
         let cost = self.sec.encrypt.clone();
-        self.prepare(n, frame, q.access_category.index(), &cost);
+        self.prepare(n, frame, q.access_category, &cost);
     }
 
     /// The reply of a road side unit to a decrypted request.
@@ -202,7 +205,7 @@ impl<O: Observer> Sim<'_, O> {
             bytes: self.frame_bytes(q.reply_payload_bytes, self.query_encryption_bytes()),
         };
         let cost = self.sec.encrypt.clone();
-        self.prepare(n, frame, q.access_category.index(), &cost);
+        self.prepare(n, frame, q.access_category, &cost);
     }
 
     /// ECIES + AES-CCM bytes on a query message (none without security).
@@ -219,7 +222,7 @@ impl<O: Observer> Sim<'_, O> {
         let kind = a.kind;
         let period = ns(1.0 / a.rate_hz);
         self.schedule(self.now + period, Event::AttackGen { node: n, attacker: k });
-        if self.positions[n as usize].is_none() {
+        if self.air.position(n).is_none() {
             return;
         }
         let now = self.now;
@@ -233,7 +236,7 @@ impl<O: Observer> Sim<'_, O> {
             }
         };
         let replay = match kind {
-            AttackKind::Replay => match self.nodes[n as usize].last_heard_cam {
+            AttackKind::Replay => match self.nodes[n].last_heard_cam {
                 Some(r) => Some(r),
                 None => return,
             },
@@ -253,6 +256,6 @@ impl<O: Observer> Sim<'_, O> {
             dst: None,
             bytes,
         };
-        self.mac_enqueue(n, self.sc.cam.access_category.index(), frame);
+        self.mac_enqueue(n, self.sc.cam.access_category, frame);
     }
 }

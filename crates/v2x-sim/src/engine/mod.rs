@@ -1,102 +1,48 @@
-//! The discrete-event core: one run of one variant, split the way ns-3 separates its wifi
-//! models:
+//! The discrete-event core: one run of one variant. This module is the event loop (an
+//! [`Agenda`]: events by time, first scheduled first among equals) and the stations' state
+//! above the radio; the models it drives live beside it:
 //!
-//! - this module: the event loop (a binary heap ordered by time and insertion sequence,
-//!   so equal-time events run in a deterministic order), node state, mobility updates and
-//!   awareness sampling;
-//! - [`mac`]: EDCA broadcast per station;
-//! - [`reception`]: signals, interference, preamble lock, SINR and error model, CCA;
+//! - [`crate::air`]: the shared channel — positions, signals, what each receiver decodes —
+//!   with its [`crate::access`] layer (EDCA) deciding who transmits when; the air's steps
+//!   are events of this loop;
 //! - [`apps`]: CAM/BSM beacons, V2I queries, attackers, TESLA key frames;
 //! - [`relay`]: multi-hop forwarding of a signed message, verified at every hop;
 //! - [`processing`]: the security processor of each station (signing, verification
 //!   queues, TESLA key buffering, attack handling);
 //! - [`neighbours`]: what each station knows of the stations it heard;
-//! - [`trace`]: the [`Observer`] the models report to, and the collector
-//!   that turns those events into [`RunMetrics`];
-//! - [`parallel`]: the receivers of one transmission on the run's threads;
-//! - [`weak`]: weak interference summed per map cell.
+//! - [`trace`]: the [`Observer`] the models report to, and the collector that turns those
+//!   events into [`RunMetrics`].
 //!
-//! A transmission touches only the receivers found in the spatial grid within the cutoff
-//! range (within the weak radius when weak interference is aggregated). Their part of the
-//! work (fading draw, radio, CCA, and at its end the security layer's handling of a decoded
-//! CAM where the receiver can do it alone) runs first, possibly in parallel, each receiver
-//! on the thread that owns its state; what reaches further (the MAC's reactions, metrics,
-//! new events, the other received frames) is logged and then applied in the order of the
-//! candidate list, so a run does not depend on the thread count.
+//! A transmission's receivers run on the run's threads (see [`crate::air`]); a CAM a
+//! receiver decodes is handled there too where the receiver can do it alone
+//! (`processing::CamsAlone`), the stations' state stored in the radios' shards, and what
+//! it reports to the observer is replayed here in the receivers' order, so a run does not
+//! depend on the thread count.
 
 pub mod apps;
-pub mod mac;
 pub mod neighbours;
-pub mod parallel;
 pub mod processing;
-pub mod reception;
 pub mod relay;
 pub mod trace;
-pub mod weak;
 
-use crate::channel::{self, Fading, LinkBudget, PathLoss};
+use crate::access::edca::MacParams;
+use crate::access::{AccessLayer, Edca, Enqueued, Packet};
+use crate::air::{Agenda, Air, AirConfig, AirStep, BusyLog, Local, OnAir};
 use crate::error::SimError;
-use crate::keyed_rng::{Draw, RunDice};
+use crate::keyed_rng::{stream, RunDice, Stream};
 use crate::metrics::RunMetrics;
 use crate::mobility::{Mobility, Position};
-use crate::phy;
-use crate::scenario::{AttackKind, Scenario};
+use crate::node_id::NodeId;
+use crate::parallel::{Sharded, Workers};
+use crate::scenario::{AccessCategory, AttackKind, MobilityConfig, Scenario};
 use crate::security::SecurityModel;
-use crate::spatial::SpatialGrid;
 use crate::station_crypto::StationCrypto;
+use crate::time::ns;
 use crate::verifier::Processor;
-use mac::{AccessTimer, MacParams, Macs};
 use neighbours::NeighbourTable;
-use parallel::{in_key_order, Sharded, Workers};
 use processing::{Service, TeslaPending, Work};
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use reception::{PhyParams, Radio};
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use trace::{CollectorParams, MetricsCollector, Observer};
-use weak::WeakField;
-
-pub type NodeId = u32;
-
-/// A fast hasher for small integer keys (deterministic, no per-process seed).
-#[derive(Default)]
-pub struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-pub type IntMap<V> = HashMap<NodeId, V, BuildHasherDefault<IntHasher>>;
-
-/// Seconds to ns, clamped so that adding two durations cannot overflow.
-pub(crate) fn ns(s: f64) -> u64 {
-    round_nonneg(s.clamp(0.0, 4e9) * 1e9)
-}
-
-/// `x.round() as u64` inline (0 for negative values and NaN): `f64::round` is a libm call
-/// on baseline x86-64, and this runs for every receiver of every transmission (its
-/// propagation delay) and every cell of its weak-interference field. Exact: below 2^52
-/// `x - trunc(x)` is exact; above, `x` is an integer.
-pub(crate) fn round_nonneg(x: f64) -> u64 {
-    let t = x as u64;
-    if x - t as f64 >= 0.5 {
-        t + 1
-    } else {
-        t
-    }
-}
 
 /// What a frame carries.
 #[derive(Debug, Clone)]
@@ -144,17 +90,8 @@ pub struct Frame {
     pub bytes: u32,
 }
 
-struct Transmission {
-    /// Unique within the run: the key of the channel's random draws.
-    serial: u64,
-    frame: Frame,
-    /// The receivers heard individually, per shard.
-    receivers: Vec<Vec<Receiver>>,
-    /// What it added to the weak-interference field (cell, units).
-    weak: Vec<(u32, i64)>,
-}
-
-enum Event {
+/// An event of the loop; `T`: the access layer's timers.
+enum Event<T> {
     Mobility,
     Awareness,
     /// Forget neighbours not heard for [`NEIGHBOUR_TIMEOUT_NS`].
@@ -174,21 +111,23 @@ enum Event {
         node: NodeId,
         src: NodeId,
     },
-    Access {
-        node: NodeId,
-        ac: usize,
-        gen: u32,
-    },
-    TxEnd(usize),
     /// The security processor of a station completes a job that must complete on time
     /// (see [`processing::Service`]).
     ProcWake(NodeId),
     RelayGen {
         seq: u32,
     },
+    /// A step of the air: an access or the end of a transmission.
+    Air(AirStep<T>),
 }
 
-impl Event {
+impl<T> From<AirStep<T>> for Event<T> {
+    fn from(step: AirStep<T>) -> Self {
+        Event::Air(step)
+    }
+}
+
+impl<T> Event<T> {
     /// The station whose security state (processor, neighbour table, certificate flag) the
     /// event reads: its processor's completions due by then are applied first (see
     /// [`processing::Service`]).
@@ -203,29 +142,7 @@ impl Event {
     }
 }
 
-struct Scheduled {
-    t: u64,
-    seq: u64,
-    ev: Event,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Scheduled {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.t.cmp(&self.t).then(o.seq.cmp(&self.seq))
-    }
-}
-
+/// A station's state above the radio.
 struct Node {
     proc: Processor<Work>,
     /// What `proc` is serving.
@@ -257,27 +174,13 @@ impl Node {
     }
 }
 
-/// The weak-interference field a run builds once it knows where its nodes are.
-struct WeakSpec {
-    periods: [Option<f64>; 2],
-    cell_m: f64,
-    radius_m: f64,
-}
-
 /// Run-wide constants derived from the scenario.
 struct Params {
     end_ns: u64,
     warmup_ns: u64,
-    cutoff_m: f64,
-    /// Radius of the range query for the receivers of a transmission.
-    receivers_m: f64,
     mac_overhead: u32,
     max_distance_m: f64,
-    phy: PhyParams,
-    mac: MacParams,
 }
-
-const MAX_CUTOFF_M: f64 = 100_000.0;
 
 /// A neighbour not heard for this long is forgotten (its entry, with its certificate and
 /// replay state, is dropped): the tables then hold the stations around a receiver instead
@@ -286,56 +189,30 @@ const MAX_CUTOFF_M: f64 = 100_000.0;
 /// inter-arrival gap longer than this is not sampled.
 const NEIGHBOUR_TIMEOUT_NS: u64 = 10_000_000_000;
 
-/// One run: a scenario, a security variant and a seed, reporting to an observer.
-pub struct Sim<'a, O: Observer = MetricsCollector> {
+/// One run: a scenario, a security variant and a seed, reporting to an observer; `A`
+/// decides who transmits when (EDCA unless built with [`Sim::with_access`]).
+pub struct Sim<'a, O: Observer = MetricsCollector, A: AccessLayer<Frame> = Edca<Frame>> {
     sc: &'a Scenario,
     sec: &'a SecurityModel,
     p: Params,
     mobility: Mobility,
-    link: LinkBudget,
-    errors: phy::ChunkErrors,
-    grid: SpatialGrid,
+    air: Air<A, Frame>,
     /// The rest of node i's state, in the radios' shards: the thread that owns a
     /// receiver's radio also handles the CAMs it decodes.
     nodes: Sharded<Node>,
-    /// The radio of node i, apart from the rest of its state: every signal touches the
-    /// radios of its receivers, so they are packed together (struct of arrays), in one
-    /// shard per thread.
-    radios: Sharded<Radio>,
-    /// The MAC of every node (its busy/idle flags packed apart from its queues).
-    macs: Macs<Frame>,
     /// Whether node i is a road side unit, apart from the rest of its state: the loop over
     /// the candidates of every transmission reads it.
     is_rsu: Vec<bool>,
-    positions: Vec<Option<Position>>,
-    /// Scratch list of the nodes near a transmitter (id, distance), reused.
+    /// Scratch list of the nodes near a station (id, distance), reused.
     near: Vec<(NodeId, f64)>,
-    /// Receiver lists of finished transmissions, reused (no allocation per transmission).
-    free_receivers: Vec<Vec<Vec<Receiver>>>,
-    /// Scratch of the receivers' part of a transmission's start and end, per shard, reused:
-    /// the shard's logs.
-    arrival_logs: Vec<Vec<Arrived>>,
-    departure_logs: Vec<Vec<Departed>>,
-    /// What the receivers that handled a decoded CAM alone reported (see [`Departed::calls`]).
+    /// What the receivers that handled a decoded CAM alone reported, per shard.
     departure_calls: Vec<Vec<trace::Call>>,
     workers: Workers,
-    /// Weak interference summed per map cell (`aggregate` mode), and each node's cell.
-    weak: Option<WeakField>,
-    /// The field to build over the first positions.
-    weak_spec: Option<WeakSpec>,
-    node_cell: Vec<u32>,
-    /// Lists of what finished transmissions added to the field, reused.
-    free_weak: Vec<Vec<(u32, i64)>>,
-    /// Counter-based draws of the channel and the receivers.
+    /// Counter-based draws of the receivers' processing.
     dice: RunDice,
-    next_serial: u64,
-    queue: BinaryHeap<Scheduled>,
-    seq: u64,
+    agenda: Agenda<Event<A::Timer>>,
     now: u64,
-    txs: Vec<Option<Transmission>>,
-    free_tx: Vec<usize>,
     rng_mobility: ChaCha8Rng,
-    rng_mac: ChaCha8Rng,
     rng_app: ChaCha8Rng,
     rng_proc: ChaCha8Rng,
     attackers: Vec<(NodeId, usize)>,
@@ -385,112 +262,70 @@ impl<'a, O: Observer> Sim<'a, O> {
         seed: u64,
         make: impl FnOnce(usize) -> O,
     ) -> Result<Self, SimError> {
-        let stream = |k: u64| ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(k));
-        let mut rng_mobility = stream(1);
+        let params = MacParams::from_config(&sc.mac, sc.radio.data_rate_mbps);
+        Sim::with_access(sc, sec, seed, |stations| Edca::new(stations, params, seed), make)
+    }
+}
+
+impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
+    /// A run whose stations access the channel through the layer `access` builds for the
+    /// run's node count, reporting to the observer `make` builds.
+    pub fn with_access(
+        sc: &'a Scenario,
+        sec: &'a SecurityModel,
+        seed: u64,
+        access: impl FnOnce(usize) -> A,
+        make: impl FnOnce(usize) -> O,
+    ) -> Result<Self, SimError> {
+        let mut rng_mobility = stream(seed, Stream::Mobility);
         let mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
-        let r = &sc.radio;
-        let path_loss = PathLoss::new(&r.path_loss, r.frequency_hz);
-        // Capped at 100 km: the link tables grow with the range.
-        let cutoff_m = if r.cutoff_range_m > 0.0 {
-            r.cutoff_range_m
-        } else {
-            path_loss.range_m(r.tx_power_dbm, r.rx_sensitivity_dbm - r.cutoff_fading_margin_db)
-        }
-        .min(MAX_CUTOFF_M);
-        let m = &sc.mac;
-        let mut p = Params {
-            end_ns: ns(sc.duration_s),
-            warmup_ns: ns(sc.warmup_s),
-            cutoff_m,
-            receivers_m: cutoff_m.max(sc.metrics.max_distance_m),
-            mac_overhead: m.mac_overhead_bytes,
-            max_distance_m: sc.metrics.max_distance_m,
-            phy: PhyParams::from_radio(r),
-            mac: MacParams::from_config(m),
-        };
-        let link = LinkBudget::new(
-            &path_loss,
-            &Fading::new(&r.fading),
-            r.tx_power_dbm,
-            r.rx_sensitivity_dbm,
-            cutoff_m,
-        );
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
-        let nodes = Sharded::from_fn(n, 1, || Node::new(sec));
         // The grid mobility is a torus and the highway a ring road: radio distances wrap as
         // the vehicles do, so that vehicles near an edge see as many neighbours as others.
         let periods = match sc.mobility {
-            crate::scenario::MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
-            crate::scenario::MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
+            MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
+            MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
             _ => [None, None],
         };
-        let weak_spec = match r.weak_interference {
-            crate::scenario::WeakInterference::PerReceiver => None,
-            crate::scenario::WeakInterference::Aggregate => {
-                // Weak: reaching neither the preamble threshold nor the CCA's.
-                let cca_mw = match p.phy.cca {
-                    crate::scenario::CcaModel::AggregateEnergy => p.phy.cca_mw,
-                    crate::scenario::CcaModel::PreambleAndEnergy => p.phy.ed_mw,
-                };
-                let radius = WeakField::radius_m(&link, p.phy.preamble_mw.min(cca_mw));
-                let cell = r.weak_interference_cell_m;
-                // Receivers heard individually lie within the radius of some point of
-                // their cell.
-                p.receivers_m = cutoff_m
-                    .min(radius + cell * std::f64::consts::SQRT_2)
-                    .max(sc.metrics.max_distance_m);
-                Some(WeakSpec {
-                    periods,
-                    cell_m: cell,
-                    radius_m: radius,
-                })
-            }
-        };
-        // Cells of a quarter of the receivers' radius: a range query reads about twice
-        // the disc's area instead of the whole 3 x 3 block around it (at city scale, where
-        // the cutoff range is a large part of the map, most of the map).
-        let grid = SpatialGrid::wrapping(p.receivers_m / 4.0, periods);
+        let air = Air::new(
+            AirConfig {
+                radio: &sc.radio,
+                stations: n,
+                periods,
+                candidates_m: sc.metrics.max_distance_m,
+                seed,
+            },
+            access(n),
+        );
         Ok(Sim {
             sc,
             sec,
+            p: Params {
+                end_ns: ns(sc.duration_s),
+                warmup_ns: ns(sc.warmup_s),
+                mac_overhead: sc.mac.mac_overhead_bytes,
+                max_distance_m: sc.metrics.max_distance_m,
+            },
             mobility,
-            link,
-            errors: phy::ChunkErrors::new(r.reception_model.error_rate_model(), r.data_rate_mbps),
-            grid,
+            air,
+            nodes: Sharded::from_fn(n, 1, || Node::new(sec)),
             is_rsu: (0..n).map(|i| i >= vehicles).collect(),
-            radios: Sharded::new(n, 1),
-            macs: Macs::new(n),
-            nodes,
-            positions: Vec::new(),
             near: Vec::new(),
-            free_receivers: Vec::new(),
-            arrival_logs: Vec::new(),
-            departure_logs: Vec::new(),
             departure_calls: Vec::new(),
             workers: Workers::sequential(),
-            weak: None,
-            weak_spec,
-            node_cell: Vec::new(),
-            free_weak: Vec::new(),
             dice: RunDice::new(seed),
-            next_serial: 0,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            agenda: Agenda::default(),
             now: 0,
-            txs: Vec::new(),
-            free_tx: Vec::new(),
             rng_mobility,
-            rng_mac: stream(3),
-            rng_app: stream(4),
-            rng_proc: stream(5),
+            rng_app: stream(seed, Stream::Applications),
+            rng_proc: stream(seed, Stream::Processing),
             attackers: Vec::new(),
             query_id: 0,
             relay: relay::RelayState::default(),
             crypto: None,
             every_completion_on_time: false,
             trace: make(n),
-            p,
         })
     }
 
@@ -505,36 +340,29 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// depend on the count).
     pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
         self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
-        let (shards, sec) = (self.workers.shards(), self.sec);
-        self.radios = Sharded::new(self.nodes.len(), shards);
+        self.air.set_workers(self.workers.clone());
+        let sec = self.sec;
         let nodes = std::mem::replace(&mut self.nodes, Sharded::from_fn(0, 1, || Node::new(sec)));
-        self.nodes = nodes.reshard(shards, || Node::new(sec));
+        self.nodes = nodes.reshard(self.workers.shards(), || Node::new(sec));
         Ok(self)
     }
 
     /// Cutoff range actually used (m).
     pub fn cutoff_m(&self) -> f64 {
-        self.p.cutoff_m
+        self.air.cutoff_m()
     }
 
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
 
-    fn schedule(&mut self, t: u64, ev: Event) {
-        self.seq += 1;
-        self.queue.push(Scheduled { t, seq: self.seq, ev });
+    /// The simulated time (ns).
+    pub fn now_ns(&self) -> u64 {
+        self.now
     }
 
-    fn schedule_access(&mut self, node: NodeId, t: AccessTimer) {
-        self.schedule(
-            t.at_ns,
-            Event::Access {
-                node,
-                ac: t.ac,
-                gen: t.gen,
-            },
-        );
+    fn schedule(&mut self, t: u64, ev: Event<A::Timer>) {
+        self.agenda.push(t, ev);
     }
 
     /// Runs to the end and returns the observer.
@@ -542,23 +370,18 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.start();
         let workers = self.workers.clone();
         workers.run(|| {
-            while let Some(s) = self.queue.pop() {
-                if s.t > self.p.end_ns {
-                    break;
-                }
-                self.now = s.t;
+            while let Some((t, ev)) = self.agenda.pop_due(self.p.end_ns) {
+                self.now = t;
                 self.trace.event();
-                self.handle(s.ev);
+                self.handle(ev);
             }
         });
         self.now = self.p.end_ns;
         self.catch_up_all(self.p.end_ns);
         // Close the busy-time accounting of nodes still busy at the end.
-        for i in 0..self.nodes.len() {
-            if self.radios[i].busy {
-                let since = self.radios[i].busy_since.max(self.p.warmup_ns);
-                self.trace.busy_time(self.p.end_ns.saturating_sub(since) as f64);
-            }
+        for (_, since) in self.air.busy_stations() {
+            let since = since.max(self.p.warmup_ns);
+            self.trace.busy_time(self.p.end_ns.saturating_sub(since) as f64);
         }
         self.trace
     }
@@ -576,7 +399,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.schedule(NEIGHBOUR_TIMEOUT_NS, Event::NeighbourSweep);
     }
 
-    fn handle(&mut self, ev: Event) {
+    fn handle(&mut self, ev: Event<A::Timer>) {
         if let Some(n) = ev.reads_station() {
             self.catch_up(n, self.now);
         }
@@ -609,10 +432,10 @@ impl<'a, O: Observer> Sim<'a, O> {
             Event::AttackGen { node, attacker } => self.attack_gen(node, attacker),
             Event::TeslaKey { node, interval } => self.tesla_key_gen(node, interval),
             Event::TeslaExpiry { node, src } => self.tesla_expiry(node, src),
-            Event::Access { node, ac, gen } => self.on_access(node, ac, gen),
-            Event::TxEnd(id) => self.tx_end(id),
             Event::RelayGen { seq } => self.relay_gen(seq),
             Event::ProcWake(n) => self.proc_wake(n),
+            Event::Air(AirStep::Access(timer)) => self.on_access(timer),
+            Event::Air(AirStep::End(slot)) => self.tx_end(slot),
         }
     }
 
@@ -625,7 +448,7 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     fn update_positions(&mut self) {
         let t = self.now as f64 / 1e9;
-        let mut pos = std::mem::take(&mut self.positions);
+        let mut pos = self.air.take_positions();
         self.mobility.positions_at(t, &mut self.rng_mobility, &mut pos);
         let dt = if self.mobility.update_interval_s.is_finite() {
             ns(self.mobility.update_interval_s)
@@ -641,31 +464,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 self.trace.presence(span);
             }
         }
-        self.grid.rebuild(&pos);
-        if let Some(spec) = self.weak_spec.take() {
-            let (mut lo, mut hi) = ([0f64; 2], [0f64; 2]);
-            for (k, q) in pos.iter().flatten().enumerate() {
-                for a in 0..2 {
-                    lo[a] = if k == 0 { q[a] } else { lo[a].min(q[a]) };
-                    hi[a] = if k == 0 { q[a] } else { hi[a].max(q[a]) };
-                }
-            }
-            self.weak = Some(WeakField::new(
-                lo,
-                hi,
-                spec.periods,
-                spec.cell_m,
-                spec.radius_m,
-                self.p.cutoff_m,
-                &self.link,
-            ));
-        }
-        if let Some(field) = &self.weak {
-            self.node_cell.clear();
-            self.node_cell
-                .extend(pos.iter().map(|q| q.map_or(u32::MAX, |q| field.cell_of(q))));
-        }
-        self.positions = pos;
+        self.air.set_positions(pos);
     }
 
     fn sample_awareness(&mut self) {
@@ -678,17 +477,18 @@ impl<'a, O: Observer> Sim<'a, O> {
         let since = self.now.saturating_sub(window);
         let (mut total, mut heard, mut verified, mut weighted) = (0u64, 0u64, 0u64, 0f64);
         let mut near = std::mem::take(&mut self.near);
-        for i in 0..self.nodes.len() {
-            let Some(pi) = self.positions[i] else { continue };
-            if self.is_rsu[i] {
+        let (grid, positions) = (self.air.grid(), self.air.positions());
+        for i in NodeId::all(self.nodes.len()) {
+            let Some(pi) = positions[i.index()] else { continue };
+            if self.is_rsu[i.index()] {
                 continue;
             }
-            self.grid.within(pi, radius, &mut near);
+            grid.within(pi, radius, &mut near);
             for &(j, _) in &near {
-                if j as usize == i || self.is_rsu[j as usize] {
+                if j == i || self.is_rsu[j.index()] {
                     continue;
                 }
-                let Some(pj) = self.positions[j as usize] else { continue };
+                let Some(pj) = positions[j.index()] else { continue };
                 total += 1;
                 if let Some(nb) = self.nodes[i].neighbours.get(j) {
                     if nb.last_rx_ns().is_some_and(|t| t >= since) {
@@ -696,7 +496,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     }
                     if nb.last_verified_ns().is_some_and(|t| t >= since) {
                         verified += 1;
-                        let err = self.grid.distance(pj, nb.last_pos);
+                        let err = grid.distance(pj, nb.last_pos);
                         weighted += (1.0 - err / max_err).max(0.0);
                     }
                 }
@@ -706,451 +506,110 @@ impl<'a, O: Observer> Sim<'a, O> {
         self.trace.awareness(total, heard, verified, weighted);
     }
 
-    // ----- MAC glue ------------------------------------------------------------------
+    // ----- the air's steps ------------------------------------------------------------
 
-    fn mac_enqueue(&mut self, n: NodeId, ac: usize, frame: Frame) {
-        let now = self.now;
-        let busy = self.radios[n as usize].busy;
-        match self
-            .macs
-            .enqueue(n as usize, ac, frame, now, busy, &self.p.mac, &mut self.rng_mac)
-        {
-            mac::Enqueued::Dropped => self.trace.mac_queue_drop(),
-            mac::Enqueued::Queued => {}
-            mac::Enqueued::Schedule(t) => self.schedule_access(n, t),
+    /// Station `n` hands `frame` to its access layer.
+    fn mac_enqueue(&mut self, n: NodeId, priority: AccessCategory, frame: Frame) {
+        let bytes = frame.bytes;
+        let packet = Packet { frame, bytes, priority };
+        if self.air.transmit(n, packet, self.now, &mut self.agenda) == Enqueued::Dropped {
+            self.trace.mac_queue_drop();
         }
     }
 
-    fn on_access(&mut self, n: NodeId, ac: usize, gen: u32) {
+    fn on_access(&mut self, timer: A::Timer) {
         let now = self.now;
-        // The weak interference may have changed since this radio last looked.
-        if let (Some(field), Some(&cell)) = (&self.weak, self.node_cell.get(n as usize)) {
-            let weak_mw = field.mw(cell);
-            let dice = self.dice.station(n);
-            self.radios[n as usize].set_weak(weak_mw, now, &self.p.phy, &self.errors, dice);
-            self.update_medium(n, now);
+        let mut busy = BusyTime {
+            trace: &mut self.trace,
+            is_rsu: &self.is_rsu,
+            warmup_ns: self.p.warmup_ns,
+        };
+        let accessed = self.air.access(timer, now, &mut self.agenda, &mut busy);
+        if accessed.dropped > 0 {
+            self.trace.mac_delay_drops(accessed.dropped);
         }
-        let transmitting = self.radios[n as usize].tx_until > now;
-        let (frame, queued_ns) =
-            match self
-                .macs
-                .access(n as usize, ac, gen, now, transmitting, &self.p.mac, &mut self.rng_mac)
-            {
-                mac::Access::Stale | mac::Access::InternalCollision => return,
-                mac::Access::Empty { delay_drops } => {
-                    self.trace.mac_delay_drops(delay_drops);
-                    return;
-                }
-                mac::Access::Frame {
-                    frame,
-                    queued_ns,
-                    delay_drops,
-                } => {
-                    self.trace.mac_delay_drops(delay_drops);
-                    (frame, queued_ns)
-                }
-            };
-        if self.positions[n as usize].is_none() {
-            self.macs.clear(n as usize, ac);
-            return;
+        if let Some(sent) = accessed.sent {
+            report_sent(&mut self.trace, &sent, now, &self.p, &self.is_rsu);
         }
-        self.macs.post_backoff(n as usize, ac, &self.p.mac, &mut self.rng_mac);
-        self.transmit(n, frame, queued_ns);
     }
 
-    // ----- PHY glue: transmissions and the medium state -------------------------------
-
-    fn transmit(&mut self, n: NodeId, frame: Frame, queued_ns: u64) {
+    fn tx_end(&mut self, slot: u32) {
         let now = self.now;
-        let Some(src_pos) = self.positions[n as usize] else {
-            return;
-        };
-        let airtime = phy::airtime_ns(frame.bytes, self.p.phy.rate_mbps);
-        let end = now + airtime;
-        let is_cam = matches!(frame.kind, FrameKind::Cam { .. });
-        let counted = match frame.kind {
-            FrameKind::Cam { gen_ns, .. } => gen_ns >= self.p.warmup_ns,
-            _ => now >= self.p.warmup_ns,
-        };
-        if counted {
-            let key_frame = matches!(frame.kind, FrameKind::TeslaKey { .. });
-            self.trace.frame_sent(n, key_frame, is_cam.then(|| now - queued_ns));
-        }
-        let serial = self.next_serial;
-        self.next_serial += 1;
-        // Half duplex: a frame being received is lost when this node starts sending.
-        self.radios[n as usize].start_tx(end, now, &self.p.phy, &self.errors, self.dice.station(n));
-        self.macs.set_rx_error(n as usize, false);
-        self.update_medium(n, now);
-
-        let mut weak_added = self.free_weak.pop().unwrap_or_default();
-        let mut near = std::mem::take(&mut self.near);
-        // The field and the range query are independent: side by side with threads.
-        let (weak, link, grid, receivers_m) = (&mut self.weak, &self.link, &self.grid, self.p.receivers_m);
-        self.workers.join(
-            || {
-                if let Some(field) = weak {
-                    field.add(src_pos, link, &mut weak_added);
-                }
-            },
-            || grid.within(src_pos, receivers_m, &mut near),
-        );
-        if is_cam && counted {
-            for &(j, d) in &near {
-                if j != n && d <= self.p.max_distance_m && !self.is_rsu[j as usize] {
-                    self.trace.cam_attempt(d);
-                }
-            }
-        }
-        let (weak, node_cell) = (self.weak.as_ref(), &self.node_cell);
-        let (link, phy_p, errors, params, dice) = (&self.link, &self.p.phy, &self.errors, &self.p, self.dice);
-        let is_rsu = &self.is_rsu;
-        let tx_dice = dice.transmission(serial);
-        let layout = self.radios.layout();
-        let mut receivers = self.free_receivers.pop().unwrap_or_default();
-        receivers.resize_with(layout.shards(), Vec::new);
-        self.arrival_logs.resize_with(layout.shards(), Vec::new);
-        let mut shards: Vec<_> = self
-            .radios
-            .shards_mut()
-            .zip(receivers.iter_mut().zip(self.arrival_logs.iter_mut()))
-            .enumerate()
-            .map(|(shard, (radios, (mine, log)))| (shard, radios, mine, log))
-            .collect();
-        let candidates = &near;
-        self.workers.run_shards(
-            &mut shards,
-            near.len(),
-            &|(shard, radios, mine, log): &mut ArrivalShard| {
-                // Each shard picks its own candidates from the list. The lists it fills
-                // are worked on here, on this thread's stack: their headers, side by side
-                // with the other shards', would otherwise move between the cores with every
-                // push.
-                let (mut mine_here, mut log_here) = (std::mem::take(*mine), std::mem::take(*log));
-                log_here.clear();
-                for (k, &(j, d)) in candidates.iter().enumerate() {
-                    let (owner, local) = layout.slot(j as usize);
-                    if owner != *shard {
-                        continue;
-                    }
-                    // Only the candidates heard individually.
-                    let individual = j != n
-                        && d <= params.cutoff_m
-                        && weak.is_none_or(|f| f.individual(src_pos, d, node_cell[j as usize]));
-                    if !individual {
-                        continue;
-                    }
-                    let Some(mw) = link.sample_mw(d, tx_dice.uniform(j, Draw::Fading)) else {
-                        continue;
-                    };
-                    let radio = &mut radios[local];
-                    if let Some(field) = weak {
-                        let weak_mw = field.mw(node_cell[j as usize]);
-                        radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
-                    }
-                    radio.signal_start(serial, mw, end, now, phy_p, errors, dice.station(j));
-                    // The CCA senses it after the propagation delay and the detection window.
-                    let sensed_at = now + ns(channel::propagation_delay_s(d)) + phy_p.detection_ns;
-                    let change = sense(radio, is_rsu[j as usize], now, sensed_at, params);
-                    let k = k as u32;
-                    mine_here.push(Receiver {
-                        k,
-                        id: j,
-                        local: local as u32,
-                        mw,
-                        dist: d as f32,
-                    });
-                    if change != MediumChange::Same {
-                        log_here.push(Arrived { k, id: j, change });
-                    }
-                }
-                (**mine, **log) = (mine_here, log_here);
-            },
-        );
-        drop(shards);
-        // The MAC's reactions, in the candidates' order.
-        let logs = std::mem::take(&mut self.arrival_logs);
-        in_key_order(&logs, |a| a.k, |a| self.apply_medium(a.id, a.change));
-        self.arrival_logs = logs;
-        self.near = near;
-        let id = match self.free_tx.pop() {
-            Some(i) => i,
-            None => {
-                self.txs.push(None);
-                self.txs.len() - 1
-            }
-        };
-        self.trace.signals(receivers.iter().map(Vec::len).sum::<usize>() as u64);
-        self.txs[id] = Some(Transmission {
-            serial,
-            frame,
-            receivers,
-            weak: weak_added,
-        });
-        self.schedule(end, Event::TxEnd(id));
-    }
-
-    fn tx_end(&mut self, id: usize) {
-        let Some(tx) = self.txs.get_mut(id).and_then(Option::take) else {
-            return;
-        };
-        self.free_tx.push(id);
-        let src = tx.frame.src;
-        let now = self.now;
-        if let Some(field) = &mut self.weak {
-            field.remove(&tx.weak);
-        }
-        self.update_medium(src, now);
-        let (phy_p, errors, params, dice, serial) = (&self.p.phy, &self.errors, &self.p, self.dice, tx.serial);
-        let (weak, node_cell, is_rsu) = (self.weak.as_ref(), &self.node_cell, &self.is_rsu);
-        // A decoded CAM is handled by the receiver's thread too, where the receiver can do
-        // it alone; what it reports is logged, and replayed below in the receivers' order.
         let cx = self.station_context();
-        let (frame, local_cams) = (
-            &tx.frame,
-            matches!(tx.frame.kind, FrameKind::Cam { .. }) && cx.cams_stay_local(),
-        );
-        let layout = self.radios.layout();
-        debug_assert_eq!(layout, self.nodes.layout());
-        self.departure_logs.resize_with(layout.shards(), Vec::new);
-        self.departure_calls.resize_with(layout.shards(), Vec::new);
-        let mut shards: Vec<_> = self
-            .radios
-            .shards_mut()
-            .zip(self.nodes.shards_mut())
-            .zip(&tx.receivers)
-            .zip(self.departure_logs.iter_mut().zip(self.departure_calls.iter_mut()))
-            .map(|(((radios, nodes), mine), (log, calls))| (radios, nodes, &mine[..], log, calls))
-            .collect();
-        self.workers.run_shards(
-            &mut shards,
-            tx.receivers.iter().map(Vec::len).sum(),
-            &|(radios, nodes, mine, log, calls): &mut DepartureShard| {
-                // The logs are filled on this thread's stack (see the arrivals).
-                let (mut log_here, mut calls_here) = (std::mem::take(*log), std::mem::take(*calls));
-                log_here.clear();
-                calls_here.clear();
-                for r in mine.iter() {
-                    let (j, radio) = (r.id, &mut radios[r.local as usize]);
-                    if let Some(field) = weak {
-                        let weak_mw = field.mw(node_cell[j as usize]);
-                        radio.set_weak(weak_mw, now, phy_p, errors, dice.station(j));
+        let hook = processing::CamsAlone::new(&cx, &self.is_rsu);
+        let local = Local {
+            hook: &hook,
+            stations: &mut self.nodes,
+            logs: &mut self.departure_calls,
+        };
+        let mut busy = BusyTime {
+            trace: &mut self.trace,
+            is_rsu: &self.is_rsu,
+            warmup_ns: self.p.warmup_ns,
+        };
+        let mut ended = self.air.end(slot, now, &mut self.agenda, &mut busy, local);
+        // The receptions, in the receivers' order.
+        loop {
+            let mut busy = BusyTime {
+                trace: &mut self.trace,
+                is_rsu: &self.is_rsu,
+                warmup_ns: self.p.warmup_ns,
+            };
+            let Some(d) = self.air.next_departure(&mut ended, &mut self.agenda, &mut busy) else {
+                break;
+            };
+            match d.alone {
+                Some((shard, calls)) => {
+                    for &call in &self.departure_calls[shard][calls] {
+                        call.replay(&mut self.trace);
                     }
-                    let outcome = radio.signal_end(serial, r.mw, now, phy_p, errors, dice.station(j));
-                    let change = sense(radio, is_rsu[j as usize], now, now, params);
-                    if outcome.is_none() && change == MediumChange::Same {
-                        continue;
-                    }
-                    let handled = if outcome == Some(true) && local_cams && !is_rsu[j as usize] {
-                        let from = calls_here.len() as u32;
-                        let node = &mut nodes[r.local as usize];
-                        let alone =
-                            processing::receive_cam_alone(node, j, frame, serial, r.dist, now, &cx, &mut calls_here);
-                        alone.then_some((from, calls_here.len() as u32))
-                    } else {
-                        None
-                    };
-                    log_here.push(Departed {
-                        k: r.k,
-                        id: j,
-                        outcome,
-                        change,
-                        dist: r.dist,
-                        calls: handled,
-                    });
                 }
-                (**log, **calls) = (log_here, calls_here);
-            },
-        );
-        drop(shards);
-        // The MAC's reactions and the receptions, in the receivers' order.
-        let (logs, calls) = (
-            std::mem::take(&mut self.departure_logs),
-            std::mem::take(&mut self.departure_calls),
-        );
-        in_key_order(
-            &logs,
-            |d| d.k,
-            |d| {
-                if let Some(decoded) = d.outcome {
-                    self.macs.set_rx_error(d.id as usize, !decoded);
+                None if d.decoded == Some(true) => {
+                    self.received(d.to, ended.frame().clone(), d.dist, ended.serial());
                 }
-                self.apply_medium(d.id, d.change);
-                match d.calls {
-                    Some((from, to)) => {
-                        let shard = layout.slot(d.id as usize).0;
-                        for &call in &calls[shard][from as usize..to as usize] {
-                            call.replay(&mut self.trace);
-                        }
-                    }
-                    None if d.outcome == Some(true) => self.received(d.id, tx.frame.clone(), d.dist, tx.serial),
-                    None => {}
-                }
-            },
-        );
-        (self.departure_logs, self.departure_calls) = (logs, calls);
-        let mut receivers = tx.receivers;
-        receivers.iter_mut().for_each(Vec::clear);
-        self.free_receivers.push(receivers);
-        self.free_weak.push(tx.weak);
+                None => {}
+            }
+        }
+        self.air.recycle(ended);
     }
+}
 
-    /// Recomputes the clear-channel assessment and tells the MAC about changes; a medium
-    /// turning busy is sensed from `sensed_at`.
-    fn update_medium(&mut self, n: NodeId, sensed_at: u64) {
-        let change = sense(
-            &mut self.radios[n as usize],
-            self.is_rsu[n as usize],
-            self.now,
-            sensed_at,
-            &self.p,
-        );
-        self.apply_medium(n, change);
+/// The channel busy time the observer counts: vehicles' only, after the warm-up.
+struct BusyTime<'t, O> {
+    trace: &'t mut O,
+    is_rsu: &'t [bool],
+    warmup_ns: u64,
+}
+
+impl<O: Observer> BusyLog for BusyTime<'_, O> {
+    fn busy(&mut self, n: NodeId, since: u64, until: u64) {
+        let since = since.max(self.warmup_ns);
+        if !self.is_rsu[n.index()] && until > since {
+            self.trace.busy_time((until - since) as f64);
+        }
     }
+}
 
-    /// What a medium change does beyond the radio: the MAC freezes its backoff when the
-    /// medium turns busy, reports the busy time and resumes its accesses when it turns idle.
-    fn apply_medium(&mut self, n: NodeId, change: MediumChange) {
-        match change {
-            MediumChange::Same => {}
-            MediumChange::Busy { sensed_at } => self.macs.medium_busy(n as usize, sensed_at, &self.p.mac),
-            MediumChange::Idle { busy_ns } => {
-                if let Some(busy_ns) = busy_ns {
-                    self.trace.busy_time(busy_ns);
-                }
-                let now = self.now;
-                for t in self
-                    .macs
-                    .medium_idle(n as usize, now, &self.p.mac)
-                    .into_iter()
-                    .flatten()
-                {
-                    self.schedule_access(n, t);
-                }
+/// What the observer counts of a frame that went on the air: the frame (after the
+/// warm-up; a CAM's MAC delay), the vehicles it could reach (the CAMs' PDR denominator),
+/// the signals drawn.
+fn report_sent(trace: &mut impl Observer, sent: &OnAir<'_, Frame>, now: u64, p: &Params, is_rsu: &[bool]) {
+    let frame = sent.frame;
+    let is_cam = matches!(frame.kind, FrameKind::Cam { .. });
+    let counted = match frame.kind {
+        FrameKind::Cam { gen_ns, .. } => gen_ns >= p.warmup_ns,
+        _ => now >= p.warmup_ns,
+    };
+    if counted {
+        let key_frame = matches!(frame.kind, FrameKind::TeslaKey { .. });
+        trace.frame_sent(sent.station, key_frame, is_cam.then(|| now - sent.queued_ns));
+    }
+    if is_cam && counted {
+        for &(j, d) in sent.candidates {
+            if j != sent.station && d <= p.max_distance_m && !is_rsu[j.index()] {
+                trace.cam_attempt(d);
             }
         }
     }
-}
-
-/// A receiver heard individually, kept in its shard's list until the transmission ends.
-#[derive(Clone, Copy)]
-struct Receiver {
-    /// Its place among the transmission's candidates: what it logs is applied in this order.
-    k: u32,
-    id: NodeId,
-    /// Its index within its shard.
-    local: u32,
-    /// Received power (mW).
-    mw: f64,
-    dist: f32,
-}
-
-/// What the receivers' part of a transmission's start works on in one shard: the shard's
-/// index and radios, and its lists of receivers heard individually and of CCA changes.
-type ArrivalShard<'s> = (usize, &'s mut [Radio], &'s mut Vec<Receiver>, &'s mut Vec<Arrived>);
-
-/// What the receivers' part of a transmission's end works on in one shard: the shard's
-/// radios and nodes, its receivers, its log, and what its receivers reported while
-/// handling a decoded CAM alone.
-type DepartureShard<'s> = (
-    &'s mut [Radio],
-    &'s mut [Node],
-    &'s [Receiver],
-    &'s mut Vec<Departed>,
-    &'s mut Vec<trace::Call>,
-);
-
-/// A receiver's CCA changed as a transmission arrived.
-struct Arrived {
-    k: u32,
-    id: NodeId,
-    change: MediumChange,
-}
-
-/// What a transmission's end did at a receiver that the event loop must apply: its radio
-/// was receiving the frame's data, or its CCA changed.
-struct Departed {
-    k: u32,
-    id: NodeId,
-    /// `Some(decoded)` when the radio was receiving the frame's data.
-    outcome: Option<bool>,
-    change: MediumChange,
-    dist: f32,
-    /// The decoded CAM was handled by the receiver alone, which logged these calls to the
-    /// observer (a range of its shard's calls; see [`processing::receive_cam_alone`]).
-    calls: Option<(u32, u32)>,
-}
-
-/// What a station's clear-channel assessment did, for the engine to report and schedule
-/// (small: one per receiver of every transmission).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-enum MediumChange {
-    #[default]
-    Same,
-    /// Sensed busy from then on.
-    Busy { sensed_at: u64 },
-    Idle {
-        /// Busy time to report (vehicles, after the warm-up).
-        busy_ns: Option<f64>,
-    },
-}
-
-/// Recomputes the clear-channel assessment of one station's radio (a medium turning busy
-/// is sensed from `sensed_at`); what the MAC does about a change is left to
-/// [`Sim::apply_medium`]. Touches this radio only (the receivers of a transmission run it
-/// in parallel).
-fn sense(radio: &mut Radio, rsu: bool, now: u64, sensed_at: u64, p: &Params) -> MediumChange {
-    let busy = radio.cca_busy(now, &p.phy);
-    if busy == radio.busy {
-        return MediumChange::Same;
-    }
-    radio.busy = busy;
-    if busy {
-        radio.busy_since = sensed_at;
-        MediumChange::Busy { sensed_at }
-    } else {
-        let since = radio.busy_since.max(p.warmup_ns);
-        MediumChange::Idle {
-            busy_ns: (!rsu && now > since).then(|| (now - since) as f64),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The inline rounding agrees with `f64::round` from tiny values to the integer range,
-    /// halves and their neighbours included.
-    #[test]
-    fn round_nonneg_is_round() {
-        let mut u: f64 = 1e-3;
-        while u < 1e18 {
-            let half = (u * 7.3).floor() + 0.5;
-            for v in [
-                u,
-                u + 0.5,
-                half,
-                f64::from_bits(half.to_bits() - 1),
-                f64::from_bits(u.to_bits() + 1),
-            ] {
-                assert_eq!(round_nonneg(v), v.round() as u64, "{v}");
-            }
-            u *= 1.37;
-        }
-        for v in [
-            0.0,
-            0.5,
-            0.49999999999999994,
-            1.5,
-            2.5,
-            4503599627370495.5,
-            9007199254740993.0,
-        ] {
-            assert_eq!(round_nonneg(v), v.round() as u64, "{v}");
-        }
-        assert_eq!(round_nonneg(-0.7), 0);
-        assert_eq!(round_nonneg(f64::NAN), 0);
-        assert_eq!(ns(1.5e-9), 2);
-    }
+    trace.signals(sent.signals() as u64);
 }

@@ -9,8 +9,8 @@
 //! between the periodic sweeps, which rebuild the table without the forgotten ones, so it
 //! needs no deletion.
 
-use super::NodeId;
 use crate::mobility::Position;
+use crate::node_id::NodeId;
 
 /// What a station knows of one neighbour: 40 bytes with no pointer (instead of 88 with
 /// the TESLA buffer inline), since the receiver's table is probed for every decoded CAM
@@ -74,7 +74,7 @@ impl Neighbour {
 }
 
 /// A free slot (no station has this id).
-const FREE: NodeId = NodeId::MAX;
+const FREE: NodeId = NodeId(u32::MAX);
 
 /// A table slot: 48 bytes.
 #[derive(Clone, Copy)]
@@ -109,7 +109,7 @@ impl NeighbourTable {
     /// The first slot to probe for `src`.
     fn home(&self, src: NodeId) -> usize {
         let bits = self.slots.len().trailing_zeros();
-        (u64::from(src).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+        (u64::from(src.0).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
     /// Reads the first slot `src` probes (bringing it into the cache) and returns the id
@@ -205,8 +205,10 @@ mod tests {
     #[test]
     fn entries_are_found_after_growth_and_sweeps() {
         let mut t = NeighbourTable::default();
-        assert!(t.get(3).is_none());
-        let ids: Vec<NodeId> = (0..2000u32).map(|i| i.wrapping_mul(2_654_435_761) % 100_000).collect();
+        assert!(t.get(NodeId(3)).is_none());
+        let ids: Vec<NodeId> = (0..2000u32)
+            .map(|i| NodeId(i.wrapping_mul(2_654_435_761) % 100_000))
+            .collect();
         for (k, &id) in ids.iter().enumerate() {
             t.entry(id).last_rx_ns = k as u64;
             assert!(4 * t.len() <= 3 * t.slots.len());
@@ -217,18 +219,18 @@ mod tests {
         for (&id, &k) in &distinct {
             assert_eq!(t.get(id).and_then(Neighbour::last_rx_ns), Some(k), "id {id}");
         }
-        assert!(t.get(100_001).is_none());
+        assert!(t.get(NodeId(100_001)).is_none());
         // A sweep keeps the ids divisible by 4, with their state, and shrinks the table.
         let before = t.slots.len();
-        t.retain(|id, _| id % 4 == 0);
+        t.retain(|id, _| id.0 % 4 == 0);
         assert!(t.slots.len() < before);
         for (&id, &k) in &distinct {
             let got = t.get(id).and_then(Neighbour::last_rx_ns);
-            assert_eq!(got, (id % 4 == 0).then_some(k), "id {id}");
+            assert_eq!(got, (id.0 % 4 == 0).then_some(k), "id {id}");
         }
         // Entries added afterwards start from nothing heard.
-        assert_eq!(t.entry(1).last_rx_ns(), None);
+        assert_eq!(t.entry(NodeId(1)).last_rx_ns(), None);
         t.retain(|_, _| false);
-        assert!(t.is_empty() && t.get(1).is_none());
+        assert!(t.is_empty() && t.get(NodeId(1)).is_none());
     }
 }

@@ -12,8 +12,12 @@
 
 use super::neighbours::Neighbour;
 use super::trace::{CamVerified, CryptoLoss, Observer};
-use super::{Event, Frame, FrameKind, IntMap, Node, NodeId, Sim};
+use super::{Event, Frame, FrameKind, Node, Sim};
+use crate::access::AccessLayer;
+use crate::air::{Decoded, DecodedAlone};
 use crate::keyed_rng::{Draw, RunDice};
+use crate::node_id::{IntMap, NodeId};
+use crate::scenario::AccessCategory;
 use crate::scenario::AttackKind;
 use crate::security::{Cost, SecurityModel, VerifierModel};
 use crate::signer_tables::TableUse;
@@ -26,7 +30,7 @@ use v2x_profile::ProtocolId;
 #[derive(Debug)]
 pub enum Work {
     /// Own signing/encryption before the frame goes to the MAC queue.
-    Prepare { frame: Frame, ac: usize },
+    Prepare { frame: Frame, ac: AccessCategory },
     /// Verification of a received CAM or attack frame.
     Verify { frame: Frame, rx_ns: u64, dist: f32 },
     /// Decryption of a query request at a road side unit.
@@ -114,10 +118,10 @@ fn distance_mm(dist: f32) -> u64 {
     (f64::from(dist) * 1000.0) as u64
 }
 
-impl<'a, O: Observer> Sim<'a, O> {
+impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
     /// Signs or encrypts on the node's processor (urgent queue), then hands the frame to
     /// the MAC.
-    pub(super) fn prepare(&mut self, n: NodeId, frame: Frame, ac: usize, cost: &Cost) {
+    pub(super) fn prepare(&mut self, n: NodeId, frame: Frame, ac: AccessCategory, cost: &Cost) {
         let service_ns = cost.sample_ns(self.rng_proc.gen());
         if service_ns == 0 {
             self.mac_enqueue(n, ac, frame);
@@ -129,7 +133,7 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     fn submit(&mut self, n: NodeId, job: Job<Work>, urgent: bool) {
         let cx = self.station_context();
-        submit_job(&mut self.nodes[n as usize], job, urgent, self.now, &cx, &mut self.trace);
+        submit_job(&mut self.nodes[n], job, urgent, self.now, &cx, &mut self.trace);
         self.wake_on_time(n);
     }
 
@@ -138,7 +142,7 @@ impl<'a, O: Observer> Sim<'a, O> {
         StationContext {
             sec: self.sec,
             warmup_ns: self.p.warmup_ns,
-            query_timeout_ns: super::ns(self.sc.query.timeout_s),
+            query_timeout_ns: crate::time::ns(self.sc.query.timeout_s),
             dice: self.dice,
             all_on_time: self.crypto.is_some() || self.every_completion_on_time,
         }
@@ -147,7 +151,7 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// Schedules a wake-up at the next completion of the processor of `n` while a job
     /// that must complete on time is in it.
     fn wake_on_time(&mut self, n: NodeId) {
-        let service = &mut self.nodes[n as usize].service;
+        let service = &mut self.nodes[n].service;
         if service.on_time > 0 && service.next_end < service.wake_at {
             service.wake_at = service.next_end;
             let t = service.next_end;
@@ -157,7 +161,7 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     /// The wake-up of [`Event::ProcWake`] for `n`.
     pub(super) fn proc_wake(&mut self, n: NodeId) {
-        let service = &mut self.nodes[n as usize].service;
+        let service = &mut self.nodes[n].service;
         if service.wake_at == self.now {
             service.wake_at = NONE;
         }
@@ -168,8 +172,8 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// Completes, in order, the jobs of the processor of `n` that ended by `t`, each at its
     /// own end: call before anything reads the station's security state.
     pub(super) fn catch_up(&mut self, n: NodeId, t: u64) {
-        while self.nodes[n as usize].service.next_end <= t {
-            let service = &mut self.nodes[n as usize].service;
+        while self.nodes[n].service.next_end <= t {
+            let service = &mut self.nodes[n].service;
             let end = service.next_end;
             let job = service.finish_first();
             let now = std::mem::replace(&mut self.now, end);
@@ -180,14 +184,14 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     /// [`Sim::catch_up`] for every station.
     pub(super) fn catch_up_all(&mut self, t: u64) {
-        for n in 0..self.nodes.len() {
-            self.catch_up(n as NodeId, t);
+        for n in NodeId::all(self.nodes.len()) {
+            self.catch_up(n, t);
         }
     }
 
     fn proc_done(&mut self, n: NodeId, job: Job<Work>) {
         let (now, cx) = (self.now, self.station_context());
-        let job = finish_job(&mut self.nodes[n as usize], job, now, &cx, &mut self.trace);
+        let job = finish_job(&mut self.nodes[n], job, now, &cx, &mut self.trace);
         self.wake_on_time(n);
         let Some(job) = job else { return };
         match job.work {
@@ -233,16 +237,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             return;
         }
         let cx = self.station_context();
-        deliver(
-            &mut self.nodes[n as usize],
-            n,
-            frame,
-            rx_ns,
-            dist,
-            now,
-            &cx,
-            &mut self.trace,
-        );
+        deliver(&mut self.nodes[n], n, frame, rx_ns, dist, now, &cx, &mut self.trace);
     }
 
     /// A frame of transmission `serial` decoded by the radio of `n` reaches the security
@@ -256,7 +251,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                 return;
             }
         }
-        if self.is_rsu[n as usize] {
+        if self.is_rsu[n.index()] {
             if let FrameKind::QueryRequest { id, gen_ns, vehicle } = frame.kind {
                 let service_ns = self.sec.decrypt.sample_ns(self.rng_proc.gen());
                 let job = Job::new(
@@ -273,22 +268,13 @@ impl<'a, O: Observer> Sim<'a, O> {
         match frame.kind {
             FrameKind::Cam { seq, attached_key, .. } => {
                 let cx = self.station_context();
-                match receive_cam(
-                    &mut self.nodes[n as usize],
-                    n,
-                    frame,
-                    serial,
-                    dist,
-                    now,
-                    &cx,
-                    &mut self.trace,
-                ) {
+                match receive_cam(&mut self.nodes[n], n, frame, serial, dist, now, &cx, &mut self.trace) {
                     Received::Done => {}
                     Received::Verify(job) => self.submit(n, job, false),
                     Received::Verified(frame) => self.verified(n, frame, now, dist),
                     Received::AwaitKey(frame) => {
                         let src = frame.src;
-                        let pending = self.nodes[n as usize].tesla_pending.entry(src).or_default();
+                        let pending = self.nodes[n].tesla_pending.entry(src).or_default();
                         pending.push((seq, frame, now, dist));
                         // Lost if no key has come by its deadline, even if none ever comes.
                         let expiry = now.saturating_add(self.sec.deadline_ns).saturating_add(1);
@@ -348,7 +334,7 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// are lost (and freed).
     pub(super) fn tesla_expiry(&mut self, n: NodeId, src: NodeId) {
         let cutoff = self.now.saturating_sub(self.sec.deadline_ns);
-        let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&src) else {
+        let Some(pending) = self.nodes[n].tesla_pending.get_mut(&src) else {
             return;
         };
         let (late, keep): (Vec<_>, Vec<_>) = std::mem::take(pending).into_iter().partition(|p| p.2 < cutoff);
@@ -364,7 +350,7 @@ impl<'a, O: Observer> Sim<'a, O> {
     /// becomes verifiable (later keys verify earlier intervals through the hash chain).
     fn tesla_key(&mut self, n: NodeId, src: NodeId, interval: u32) {
         self.tesla_expiry(n, src);
-        let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&src) else {
+        let Some(pending) = self.nodes[n].tesla_pending.get_mut(&src) else {
             return;
         };
         let (ready, keep): (Vec<_>, Vec<_>) = std::mem::take(pending).into_iter().partition(|p| p.0 <= interval);
@@ -380,7 +366,7 @@ impl<'a, O: Observer> Sim<'a, O> {
     fn tesla_release(&mut self, n: NodeId, decided: Vec<Decided>) {
         for d in decided {
             self.tesla_expiry(n, d.src);
-            let Some(pending) = self.nodes[n as usize].tesla_pending.get_mut(&d.src) else {
+            let Some(pending) = self.nodes[n].tesla_pending.get_mut(&d.src) else {
                 continue;
             };
             let Some(i) = pending.iter().position(|p| p.0 == d.seq) else {
@@ -420,7 +406,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             }
             AttackKind::Replay => {
                 let Some((orig, seq, gen_ns)) = replay else { return };
-                let seen = self.nodes[n as usize]
+                let seen = self.nodes[n]
                     .neighbours
                     .get(orig)
                     .and_then(Neighbour::highest_seq)
@@ -695,7 +681,7 @@ fn message_verify_ns(node: &mut Node, src: NodeId, u: f64, sec: &SecurityModel) 
             build,
             build_after,
             max_tables,
-        } => match node.tables.hear(src, *build_after, *max_tables) {
+        } => match node.tables.hear(src.0, *build_after, *max_tables) {
             TableUse::Plain => sec.verify.sample_ns(u),
             TableUse::Build => build.sample_ns(u) + table.sample_ns(u),
             TableUse::Hit => table.sample_ns(u),
@@ -747,6 +733,35 @@ pub(super) fn receive_cam_alone(
         Received::AwaitKey(_) => unreachable!("TESLA packets are not handled alone"),
     }
     true
+}
+
+/// The engine's work on the receivers' threads: a vehicle handles a CAM it decoded alone
+/// where it can ([`receive_cam_alone`]), its reports logged for the event loop to replay.
+pub(super) struct CamsAlone<'c, 's> {
+    cx: &'c StationContext<'s>,
+    is_rsu: &'c [bool],
+    stay_local: bool,
+}
+
+impl<'c, 's> CamsAlone<'c, 's> {
+    pub(super) fn new(cx: &'c StationContext<'s>, is_rsu: &'c [bool]) -> Self {
+        CamsAlone {
+            cx,
+            is_rsu,
+            stay_local: cx.cams_stay_local(),
+        }
+    }
+}
+
+impl DecodedAlone<Frame> for CamsAlone<'_, '_> {
+    type Station = Node;
+    type Log = super::trace::Call;
+
+    fn handle(&self, node: &mut Node, d: &Decoded<'_, Frame>, log: &mut Vec<super::trace::Call>) -> bool {
+        self.stay_local
+            && !self.is_rsu[d.to.index()]
+            && receive_cam_alone(node, d.to, d.frame, d.serial, d.dist, d.now, self.cx, log)
+    }
 }
 
 #[cfg(test)]

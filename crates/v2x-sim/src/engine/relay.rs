@@ -10,8 +10,11 @@
 //! to send).
 
 use super::trace::Observer;
-use super::{ns, Event, Frame, FrameKind, NodeId, Sim};
+use super::{Event, Frame, FrameKind, Sim};
+use crate::access::AccessLayer;
+use crate::node_id::NodeId;
 use crate::security::Cost;
+use crate::time::ns;
 use rand::Rng;
 use std::collections::HashSet;
 
@@ -22,7 +25,7 @@ pub struct RelayState {
     seen: HashSet<(NodeId, u32)>,
 }
 
-impl<O: Observer> Sim<'_, O> {
+impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
     /// Schedules the source's messages.
     pub(super) fn start_relay(&mut self) {
         let r = &self.sc.relay;
@@ -47,8 +50,8 @@ impl<O: Observer> Sim<'_, O> {
 
     /// The source generates message `seq`: signed on its processor, then to the MAC.
     pub(super) fn relay_gen(&mut self, seq: u32) {
-        let src = self.sc.relay.source;
-        if self.positions[src as usize].is_none() {
+        let src = NodeId(self.sc.relay.source);
+        if self.air.position(src).is_none() {
             return;
         }
         let now = self.now;
@@ -69,7 +72,7 @@ impl<O: Observer> Sim<'_, O> {
             bytes: self.relay_frame_bytes(),
         };
         let cost = self.sec.sign.clone();
-        self.prepare(src, frame, self.sc.relay.access_category.index(), &cost);
+        self.prepare(src, frame, self.sc.relay.access_category, &cost);
     }
 
     /// A relayed frame decoded at `n`: the first copy goes to verification (at the cost of
@@ -124,6 +127,6 @@ impl<O: Observer> Sim<'_, O> {
             dst: None,
             bytes: frame.bytes,
         };
-        self.prepare(n, forward, r.access_category.index(), &cost);
+        self.prepare(n, forward, r.access_category, &cost);
     }
 }

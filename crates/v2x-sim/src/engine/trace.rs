@@ -3,9 +3,9 @@
 //! the [`RunMetrics`] of a run; other observers (traces, tests) implement only what they
 //! need. Events are reported only for packets that count (generated after the warm-up).
 
-use super::NodeId;
 use crate::histogram::Histogram;
 use crate::metrics::{DistanceBin, PairCount, RelayHop, RunMetrics};
+use crate::node_id::NodeId;
 
 /// Why a received CAM was lost at the security layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,9 +181,9 @@ impl MetricsCollector {
 
     fn pair(&mut self, src: NodeId, dst: NodeId) -> &mut PairCount {
         if self.pairs.is_empty() {
-            self.metrics.per_pair.entry((src, dst)).or_default()
+            self.metrics.per_pair.entry((src.0, dst.0)).or_default()
         } else {
-            &mut self.pairs[src as usize * self.p.nodes + dst as usize]
+            &mut self.pairs[src.index() * self.p.nodes + dst.index()]
         }
     }
 
@@ -199,7 +199,7 @@ impl MetricsCollector {
             if c.received > 0 || c.verified > 0 {
                 self.metrics
                     .per_pair
-                    .insert(((k / n) as NodeId, (k % n) as NodeId), c.clone());
+                    .insert(((k / n) as u32, (k % n) as u32), c.clone());
             }
         }
         self.metrics
@@ -234,7 +234,7 @@ impl Observer for MetricsCollector {
         if let Some(d) = cam_mac_delay_ns {
             self.metrics.mac_delay.record(d);
             if self.p.per_pair_counts {
-                *self.metrics.per_node_sent.entry(src).or_default() += 1;
+                *self.metrics.per_node_sent.entry(src.0).or_default() += 1;
             }
         }
     }
@@ -360,14 +360,14 @@ mod tests {
         o.busy_time(2.5);
         o.awareness(3, 2, 1, 0.5);
         o.cam_generated();
-        o.frame_sent(4, true, Some(5));
+        o.frame_sent(NodeId(4), true, Some(5));
         o.cam_attempt(6.5);
         o.signals(7);
         o.frame_decoded();
-        o.cam_received(8, 9, 10.5);
+        o.cam_received(NodeId(8), NodeId(9), 10.5);
         o.cam_verified(CamVerified {
-            src: 11,
-            dst: 12,
+            src: NodeId(11),
+            dst: NodeId(12),
             distance_m: 13.5,
             e2e_ns: 14,
             latency_ns: 15,

@@ -4,27 +4,7 @@
 //! that makes a chunk cost one logarithm.
 
 use super::{CodeRate, Modulation};
-
-/// Complementary error function (Numerical Recipes erfcc, fractional error < 1.2e-7).
-pub fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
-}
+use statrs::function::erf::erfc;
 
 fn uncoded_ber(m: Modulation, snr: f64) -> f64 {
     match m {

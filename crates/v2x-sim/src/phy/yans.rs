@@ -4,6 +4,7 @@
 //! including its summation bounds.
 
 use super::{CodeRate, Modulation};
+use statrs::function::erf::erfc;
 
 /// Signal spread of a 10 MHz channel (Hz).
 const SIGNAL_SPREAD_HZ: f64 = 10e6;
@@ -34,11 +35,11 @@ pub fn bit_success(m: Modulation, c: CodeRate, rate_mbps: f64, snr: f64) -> f64 
     let ebno = snr * SIGNAL_SPREAD_HZ / phy_rate;
     let points = f64::from(m.points());
     let ber = match m {
-        Modulation::Bpsk => 0.5 * super::nist::erfc(ebno.sqrt()),
+        Modulation::Bpsk => 0.5 * erfc(ebno.sqrt()),
         _ => {
             let bits = points.log2();
             let z = (1.5 * bits * ebno / (points - 1.0)).sqrt();
-            let z1 = (1.0 - 1.0 / points.sqrt()) * super::nist::erfc(z);
+            let z1 = (1.0 - 1.0 / points.sqrt()) * erfc(z);
             (1.0 - (1.0 - z1).powi(2)) / bits
         }
     };

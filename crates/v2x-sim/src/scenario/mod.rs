@@ -125,6 +125,36 @@ fn fill_missing<T: Serialize>(table: &mut toml::Table, section: &str, defaults: 
     }
 }
 
+/// Fills the `[radio]` and `[mac]` keys of `table` that `preset` supplies and the table
+/// does not give.
+fn apply_preset(table: &mut toml::Table, preset: RadioPreset) {
+    let (radio, mac) = preset.defaults();
+    fill_missing(table, "radio", &radio);
+    fill_missing(table, "mac", &mac);
+}
+
+/// A `[radio]` and a `[mac]` table read as a scenario reads them (a `radio.preset` supplies
+/// the keys they do not give), and checked: for the testbed's channel emulator, which
+/// takes the simulator's tables.
+pub fn radio_and_mac(radio: &toml::Table, mac: &toml::Table) -> Result<(RadioConfig, MacConfig), ScenarioError> {
+    fn read<T: serde::de::DeserializeOwned>(name: &str, t: Option<&toml::Value>) -> Result<T, ScenarioError> {
+        let t = t.cloned().unwrap_or_else(|| toml::Value::Table(toml::Table::new()));
+        t.try_into()
+            .map_err(|e: toml::de::Error| ScenarioError::invalid(name, e.message().trim()))
+    }
+    let mut table = toml::Table::new();
+    table.insert("radio".into(), toml::Value::Table(radio.clone()));
+    table.insert("mac".into(), toml::Value::Table(mac.clone()));
+    let given: RadioConfig = read("radio", table.get("radio"))?;
+    if let Some(preset) = given.preset {
+        apply_preset(&mut table, preset);
+    }
+    let (radio, mac): (RadioConfig, MacConfig) = (read("radio", table.get("radio"))?, read("mac", table.get("mac"))?);
+    radio.validate()?;
+    mac.validate()?;
+    Ok((radio, mac))
+}
+
 impl Scenario {
     /// Parses scenario TOML; `origin` names the file in errors. A `[radio] preset`
     /// supplies the `[radio]` and `[mac]` keys the file does not give.
@@ -142,9 +172,7 @@ impl Scenario {
         let mut s: Scenario = toml::from_str(text).map_err(syntax)?;
         if let Some(preset) = s.radio.preset {
             let mut table: toml::Table = toml::from_str(text).map_err(syntax)?;
-            let (radio, mac) = preset.defaults();
-            fill_missing(&mut table, "radio", &radio);
-            fill_missing(&mut table, "mac", &mac);
+            apply_preset(&mut table, preset);
             s = table.try_into().map_err(syntax)?;
         }
         s.validate()?;

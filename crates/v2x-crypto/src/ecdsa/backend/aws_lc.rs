@@ -107,6 +107,7 @@ impl Backend for AwsLc {
 /// ~3% of a P-256 signature (ENCAP's target is 1.2x OpenSSL's sign). `ECDSA_do_sign` is the
 /// signer underneath that path: the same constant-time scalar multiplication and the same
 /// hedged nonce (fresh randomness mixed with the key and the digest).
+#[allow(unsafe_code)] // the FFI shim: every unsafe block below carries its SAFETY comment
 mod sign_shim {
     use crate::CryptoError;
     use aws_lc_sys as ffi;
@@ -118,6 +119,7 @@ mod sign_shim {
     // SAFETY: the EC_KEY is only mutated in `new`, before it is shared; signing takes it by
     // const pointer, which aws-lc (as BoringSSL) documents as safe from several threads.
     unsafe impl Send for SigningKey {}
+    // SAFETY: as for `Send`: shared references only sign, through a const pointer.
     unsafe impl Sync for SigningKey {}
 
     impl Drop for SigningKey {

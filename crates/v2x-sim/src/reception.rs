@@ -55,7 +55,7 @@ impl PhyParams {
             noise_mw: channel::dbm_to_mw(channel::noise_dbm(r.channel_width_hz, r.noise_figure_db)),
             preamble_mw: channel::dbm_to_mw(r.preamble_min_rssi_dbm),
             preamble_snr: 10f64.powf(r.preamble_snr_threshold_db / 10.0),
-            detection_ns: super::ns(r.cca_detection_us * 1e-6),
+            detection_ns: crate::time::ns(r.cca_detection_us * 1e-6),
             cca: r.cca_model,
             cca_mw: channel::dbm_to_mw(r.cca_sensitivity_dbm),
             ed_mw: channel::dbm_to_mw(r.cca_ed_threshold_dbm),
@@ -274,6 +274,7 @@ impl Radio {
 mod tests {
     use super::*;
     use crate::keyed_rng::RunDice;
+    use crate::node_id::NodeId;
     use crate::phy::ErrorRateModel;
 
     fn params() -> PhyParams {
@@ -298,7 +299,7 @@ mod tests {
     #[test]
     fn locks_on_a_strong_frame_and_loses_it_to_interference() {
         let (p, e) = (params(), errors());
-        let dice = RunDice::new(1).station(0);
+        let dice = RunDice::new(1).station(NodeId(0));
         let mut r = Radio::default();
         r.signal_start(1, 1e-7, 100_000, 0, &p, &e, dice);
         assert!(r.cca_busy(0, &p), "detectable preamble: busy");
@@ -314,7 +315,7 @@ mod tests {
     #[test]
     fn half_duplex_and_weak_preambles() {
         let (p, e) = (params(), errors());
-        let dice = RunDice::new(2).station(0);
+        let dice = RunDice::new(2).station(NodeId(0));
         let mut r = Radio::default();
         r.start_tx(50_000, 0, &p, &e, dice);
         r.signal_start(1, 1e-7, 60_000, 10_000, &p, &e, dice);
@@ -333,7 +334,7 @@ mod tests {
     #[test]
     fn strongest_preamble_within_the_detection_window_wins() {
         let (p, e) = (params(), errors());
-        let dice = RunDice::new(3).station(0);
+        let dice = RunDice::new(3).station(NodeId(0));
         let mut r = Radio::default();
         r.signal_start(1, 2e-8, 300_000, 0, &p, &e, dice);
         r.signal_start(2, 2e-6, 300_000, 0, &p, &e, dice);
@@ -356,7 +357,7 @@ mod tests {
     #[test]
     fn preamble_snr_is_evaluated_at_the_end_of_the_window() {
         let (p, e) = (params(), errors());
-        let dice = RunDice::new(4).station(0);
+        let dice = RunDice::new(4).station(NodeId(0));
         let mut r = Radio::default();
         r.signal_start(1, 2e-8, 300_000, 0, &p, &e, dice);
         // Weaker than the candidate (no takeover) but SNR 2e-8 / 1.01e-8 < 2.5.
@@ -370,7 +371,7 @@ mod tests {
     #[test]
     fn weak_interference_enters_sinr_and_cca() {
         let e = errors();
-        let dice = RunDice::new(6).station(0);
+        let dice = RunDice::new(6).station(NodeId(0));
         let p = PhyParams {
             cca: CcaModel::AggregateEnergy,
             ..params()
@@ -396,7 +397,7 @@ mod tests {
     #[test]
     fn aggregate_energy_cca_follows_the_sum_of_undecodable_signals() {
         let e = errors();
-        let dice = RunDice::new(5).station(0);
+        let dice = RunDice::new(5).station(NodeId(0));
         let agg = PhyParams {
             cca: CcaModel::AggregateEnergy,
             ..params()

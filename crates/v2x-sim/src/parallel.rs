@@ -1,5 +1,6 @@
 //! The receivers of one transmission, evaluated on several threads: each receiver's state
-//! (radio, security processing) is its own, and it is stored in shards, one per thread
+//! (its radio in the air, its security processing in the engine) is its own, and it is
+//! stored in shards, one per thread
 //! ([`Sharded`]). The shards run side by side ([`Workers::run_shards`]: the first on the
 //! calling thread, the event loop, the others on the run's other threads), each picking
 //! its own receivers from the transmission's list ([`Layout::slot`]) and logging what
@@ -15,6 +16,7 @@
 //! microsecond). The polling threads yield the core to the operating system between polls
 //! when they find nothing, so a loaded machine is not starved by them.
 
+use crate::node_id::NodeId;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Below this many receivers everything runs on the calling thread: even a steal costs
@@ -159,24 +161,48 @@ impl Workers {
 /// Visits the entries of per-shard logs in the order of their keys (each log in key
 /// order; a key in one log only, its entries in the order logged).
 pub fn in_key_order<L>(logs: &[Vec<L>], key: fn(&L) -> u32, mut visit: impl FnMut(&L)) {
-    if let [log] = logs {
-        log.iter().for_each(visit);
-        return;
+    let mut order = KeyOrder::default();
+    order.reset(logs.len());
+    while let Some((shard, i)) = order.next(logs, key) {
+        visit(&logs[shard][i]);
     }
-    let mut at = vec![0usize; logs.len()];
-    loop {
+}
+
+/// A cursor through per-shard logs in the order of their keys, one entry at a time (see
+/// [`in_key_order`]): for a caller that does more between two entries than a closure can
+/// borrow.
+#[derive(Debug, Default)]
+pub struct KeyOrder {
+    at: Vec<usize>,
+}
+
+impl KeyOrder {
+    /// Back to the start of `shards` logs.
+    pub fn reset(&mut self, shards: usize) {
+        self.at.clear();
+        self.at.resize(shards, 0);
+    }
+
+    /// (shard, index) of the next entry, if any.
+    pub fn next<L>(&mut self, logs: &[Vec<L>], key: fn(&L) -> u32) -> Option<(usize, usize)> {
+        if let ([log], [at]) = (logs, &mut self.at[..]) {
+            let i = *at;
+            *at += 1;
+            return (i < log.len()).then_some((0, i));
+        }
         let mut next: Option<(usize, u32)> = None;
         for (s, log) in logs.iter().enumerate() {
-            if let Some(entry) = log.get(at[s]) {
+            if let Some(entry) = log.get(self.at[s]) {
                 let k = key(entry);
                 if next.is_none_or(|(_, best)| k < best) {
                     next = Some((s, k));
                 }
             }
         }
-        let Some((s, _)) = next else { return };
-        visit(&logs[s][at[s]]);
-        at[s] += 1;
+        let (s, _) = next?;
+        let i = self.at[s];
+        self.at[s] += 1;
+        Some((s, i))
     }
 }
 
@@ -352,6 +378,19 @@ impl<T> std::ops::IndexMut<usize> for Sharded<T> {
     fn index_mut(&mut self, id: usize) -> &mut T {
         let position = self.position(id);
         &mut self.items[position]
+    }
+}
+
+impl<T> std::ops::Index<NodeId> for Sharded<T> {
+    type Output = T;
+    fn index(&self, id: NodeId) -> &T {
+        &self[id.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<NodeId> for Sharded<T> {
+    fn index_mut(&mut self, id: NodeId) -> &mut T {
+        &mut self[id.index()]
     }
 }
 

@@ -265,7 +265,7 @@ impl WeakField {
             if near <= self.radius_m || near > self.cutoff_m {
                 continue;
             }
-            let units = super::round_nonneg(link.mean_above_floor_mw(centre) / UNIT_MW) as i64;
+            let units = crate::time::round_nonneg(link.mean_above_floor_mw(centre) / UNIT_MW) as i64;
             if units > 0 {
                 self.sum[c] += units;
                 added.push((c as u32, units));
@@ -301,7 +301,7 @@ impl WeakField {
                 let cell = (iy * self.axes[0].cells + ix) as u32;
                 let centre = (dx * dx + dy2).sqrt();
                 // Inline rounding (0 for the negative values it skips anyway).
-                let units = super::round_nonneg(link.mean_above_floor_mw(centre) / UNIT_MW) as i64;
+                let units = crate::time::round_nonneg(link.mean_above_floor_mw(centre) / UNIT_MW) as i64;
                 if units > 0 {
                     self.sum[cell as usize] += units;
                     added.push((cell, units));
@@ -372,7 +372,7 @@ impl Stencils {
                             b.push(entry);
                             continue;
                         }
-                        let units = |d: f64| super::round_nonneg(link.mean_above_floor_mw(d) / UNIT_MW) as i64;
+                        let units = |d: f64| crate::time::round_nonneg(link.mean_above_floor_mw(d) / UNIT_MW) as i64;
                         let centre = cx.hypot(cy);
                         // Nothing is added where the mean power rounds to zero (beyond the
                         // link's tables): decided exactly where it might from some position.
@@ -408,6 +408,7 @@ mod tests {
     use super::*;
     use crate::channel::{Fading, PathLoss};
     use crate::keyed_rng::{Draw, RunDice};
+    use crate::node_id::NodeId;
     use crate::scenario::{FadingConfig, PathLossConfig};
 
     fn link() -> LinkBudget {
@@ -441,7 +442,7 @@ mod tests {
             assert!(!field.individual(tx, d, cell));
             let n = 200_000u32;
             let mean: f64 = (0..n)
-                .filter_map(|r| link.sample_mw(d, dice.transmission(u64::from(r)).uniform(0, Draw::Fading)))
+                .filter_map(|r| link.sample_mw(d, dice.transmission(u64::from(r)).uniform(NodeId(0), Draw::Fading)))
                 .sum::<f64>()
                 / f64::from(n);
             let got = field.mw(cell);
@@ -478,7 +479,7 @@ mod tests {
             let mut field = WeakField::new([0.0, 0.0], hi, periods, 100.0, radius, 2400.0, &link);
             assert!(field.stencils.is_some(), "large enough for stencils");
             for t in 0..200u64 {
-                let u = |k| dice.transmission(t).uniform(k, Draw::Fading);
+                let u = |k| dice.transmission(t).uniform(NodeId(k), Draw::Fading);
                 let p = [u(0) * hi[0], u(1) * hi[1]];
                 let (mut fast, mut exact) = (Vec::new(), Vec::new());
                 field.add(p, &link, &mut fast);

@@ -3,11 +3,16 @@
 //! while the medium is busy, post-backoff after every transmission, and the collision
 //! window (the medium turns busy for a station only when its CCA senses a transmission,
 //! after the propagation delay and the detection window: a backoff ending before that
-//! transmits as well). The engine schedules the access times it returns and tells it when
-//! the medium turns busy (from which instant) or idle.
+//! transmits as well). [`Macs`] holds the state of every station and returns the access
+//! times to schedule; [`Edca`] is the [`AccessLayer`] around it (its parameters and its
+//! backoff draws).
 
+use super::{AccessLayer, Enqueued as Handed, Fired, Grant, Medium, Packet, Resource, Timers};
+use crate::keyed_rng::{stream, Stream};
+use crate::node_id::NodeId;
 use crate::scenario::{AccessCategory, IdleAccess, MacConfig};
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
 /// The access categories, indexed as [`AccessCategory::index`].
@@ -29,14 +34,16 @@ pub struct MacParams {
     pub eifs_extra_ns: u64,
     pub queue_max_delay_ns: u64,
     pub queue_capacity: usize,
+    /// The PHY's data rate (air times).
+    pub rate_mbps: f64,
 }
 
 impl MacParams {
-    /// The timing and limits of a `[mac]` table: the simulator's, and the testbed's
-    /// channel emulator's.
-    pub fn from_config(m: &MacConfig) -> MacParams {
-        let ns = super::ns;
+    /// The timing and limits of a `[mac]` table at a data rate of `rate_mbps`.
+    pub fn from_config(m: &MacConfig, rate_mbps: f64) -> MacParams {
+        let ns = crate::time::ns;
         MacParams {
+            rate_mbps,
             slot_ns: ns(m.slot_us * 1e-6),
             sifs_ns: ns(m.sifs_us * 1e-6),
             idle_access: m.idle_access,
@@ -59,7 +66,7 @@ impl MacParams {
 }
 
 /// One access category's queue and backoff.
-struct Edca<F> {
+struct Category<F> {
     /// Frames with the time they were queued.
     queue: VecDeque<(u64, F)>,
     slots: u32,
@@ -69,9 +76,9 @@ struct Edca<F> {
     gen: u32,
 }
 
-impl<F> Default for Edca<F> {
+impl<F> Default for Category<F> {
     fn default() -> Self {
-        Edca {
+        Category {
             queue: VecDeque::new(),
             slots: 0,
             access_at: None,
@@ -131,7 +138,7 @@ struct Flags {
 /// The MACs of every station of a run, indexed by station.
 pub struct Macs<F> {
     flags: Vec<Flags>,
-    edca: Vec<[Edca<F>; 5]>,
+    edca: Vec<[Category<F>; 5]>,
 }
 
 impl<F> Macs<F> {
@@ -343,6 +350,140 @@ impl<F> Macs<F> {
     }
 }
 
+/// A scheduled access of [`Edca`]: station, access category, and the generation that tells
+/// a superseded access from the current one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EdcaTimer {
+    pub station: NodeId,
+    pub ac: u8,
+    pub gen: u32,
+}
+
+/// 802.11p EDCA broadcast as an [`AccessLayer`]: the MACs of every station, their timing and
+/// the run's sequence of backoff draws.
+pub struct Edca<F> {
+    /// The queued frames with their sizes.
+    macs: Macs<(u32, F)>,
+    params: MacParams,
+    rng: ChaCha8Rng,
+}
+
+impl<F> Edca<F> {
+    /// The MACs of `stations` stations; the backoff draws are the run's MAC stream of
+    /// `seed`.
+    pub fn new(stations: usize, params: MacParams, seed: u64) -> Self {
+        Edca {
+            macs: Macs::new(stations),
+            params,
+            rng: stream(seed, Stream::Mac),
+        }
+    }
+
+    fn schedule(t: AccessTimer, n: NodeId, timers: &mut impl Timers<EdcaTimer>) {
+        let timer = EdcaTimer {
+            station: n,
+            ac: t.ac as u8,
+            gen: t.gen,
+        };
+        timers.at(t.at_ns, timer);
+    }
+}
+
+impl<F: Send> AccessLayer<F> for Edca<F> {
+    type Timer = EdcaTimer;
+
+    fn station(timer: &EdcaTimer) -> NodeId {
+        timer.station
+    }
+
+    fn enqueue(
+        &mut self,
+        n: NodeId,
+        packet: Packet<F>,
+        now: u64,
+        medium: Medium,
+        timers: &mut impl Timers<EdcaTimer>,
+    ) -> Handed {
+        let Packet { frame, bytes, priority } = packet;
+        let (ac, p) = (priority.index(), &self.params);
+        match self
+            .macs
+            .enqueue(n.index(), ac, (bytes, frame), now, medium.busy, p, &mut self.rng)
+        {
+            Enqueued::Dropped => Handed::Dropped,
+            Enqueued::Queued => Handed::Queued,
+            Enqueued::Schedule(t) => {
+                Self::schedule(t, n, timers);
+                Handed::Queued
+            }
+        }
+    }
+
+    fn fire(
+        &mut self,
+        timer: EdcaTimer,
+        now: u64,
+        medium: Medium,
+        on_map: bool,
+        _timers: &mut impl Timers<EdcaTimer>,
+    ) -> Fired<F> {
+        let (n, ac, p) = (timer.station.index(), usize::from(timer.ac), &self.params);
+        let transmitting = medium.tx_until > now;
+        match self.macs.access(n, ac, timer.gen, now, transmitting, p, &mut self.rng) {
+            Access::Stale | Access::InternalCollision => Fired::nothing(),
+            Access::Empty { delay_drops } => Fired {
+                grant: None,
+                dropped: delay_drops,
+            },
+            Access::Frame {
+                frame: (bytes, frame),
+                queued_ns,
+                delay_drops,
+            } => {
+                if !on_map {
+                    self.macs.clear(n, ac);
+                    return Fired {
+                        grant: None,
+                        dropped: delay_drops,
+                    };
+                }
+                self.macs.post_backoff(n, ac, p, &mut self.rng);
+                // An own transmission ends the EIFS after an errored reception.
+                self.macs.set_rx_error(n, false);
+                Fired {
+                    grant: Some(Grant {
+                        frame,
+                        bytes,
+                        queued_ns,
+                        airtime_ns: crate::phy::airtime_ns(bytes, p.rate_mbps),
+                        resource: Resource::WHOLE_CHANNEL,
+                    }),
+                    dropped: delay_drops,
+                }
+            }
+        }
+    }
+
+    fn medium_busy(&mut self, n: NodeId, sensed_at: u64) {
+        self.macs.medium_busy(n.index(), sensed_at, &self.params);
+    }
+
+    fn medium_idle(&mut self, n: NodeId, now: u64, timers: &mut impl Timers<EdcaTimer>) {
+        for t in self
+            .macs
+            .medium_idle(n.index(), now, &self.params)
+            .into_iter()
+            .flatten()
+        {
+            Self::schedule(t, n, timers);
+        }
+    }
+
+    fn reception_ended(&mut self, n: NodeId, decoded: bool) {
+        self.macs.set_rx_error(n.index(), !decoded);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,6 +500,7 @@ mod tests {
             eifs_extra_ns: 32_000 + 100_000,
             queue_max_delay_ns: 1_000_000,
             queue_capacity: 2,
+            rate_mbps: 6.0,
         }
     }
 
