@@ -1,5 +1,6 @@
 //! Self-contained HTML reports: one stylesheet, escaped text, tables, inline SVG.
 
+use crate::provenance::Provenance;
 use std::fmt::Write as _;
 
 /// Escapes text for HTML element content and attribute values.
@@ -153,8 +154,14 @@ impl Page {
         self
     }
 
-    /// The finished document.
+    /// The finished document, ending with where it comes from ([`Provenance`]).
     pub fn finish(mut self) -> String {
+        let p = Provenance::now();
+        let _ = write!(
+            self.html,
+            "<footer class=\"provenance\"><h2>Provenance</h2><p>{}</p></footer>\n",
+            escape(&p.line())
+        );
         self.html.push_str("</body></html>\n");
         self.html
     }
@@ -177,5 +184,6 @@ mod tests {
         assert!(html.contains("<td>&lt;1&gt;</td><td class=\"num\">2</td>"));
         assert!(html.contains("<div><svg><rect/></svg></div>") && !html.contains("<?xml"));
         assert!(!html.contains("http"));
+        assert!(html.contains("<h2>Provenance</h2>") && html.contains("load average"));
     }
 }

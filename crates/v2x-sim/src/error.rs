@@ -92,4 +92,20 @@ pub enum CostsError {
     /// Something the model needs is missing (a profile, sizes).
     #[error("{0}")]
     Missing(String),
+    /// A profile file that does not exist; says how to make one.
+    #[error("profile {path} does not exist: measure this machine with `v2x bench --suite stack,protocols --out {dir}`, or name a shipped profile ({})", v2x_profile::BUILTIN_NAMES.join(", "))]
+    ProfileMissing { path: String, dir: String },
+    /// A default would pick one cost among several, or the obvious one is not in the
+    /// profile: the scenario must name it.
+    #[error("`{field}`: profile {profile}: {cost}: {why}; name one of: {}", choices.join(", "))]
+    Choose {
+        field: String,
+        cost: String,
+        profile: String,
+        why: String,
+        choices: Vec<String>,
+    },
+    /// A deadline the protocol cannot meet, left at its default.
+    #[error("{0}")]
+    Deadline(String),
 }

@@ -27,7 +27,7 @@ pub struct Args {
     /// for a seed whatever the count.
     #[arg(long)]
     pub threads: Option<u32>,
-    /// Print only errors.
+    /// Print only errors and warnings (no progress, no results table).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -42,6 +42,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         sc.engine.threads = threads;
         sc.validate()?;
+    }
+    // Everything that can fail before the run does: the results folder, every variant's
+    // costs; and what a default decided that changes results is said now.
+    super::out_dir::prepare(&args.out)?;
+    for m in v2x_sim::resolve_variants(&sc)? {
+        for note in &m.notes {
+            eprintln!("warning: variant {}: {note}", m.name);
+        }
     }
     // Variants in `mode = "real-crypto"` run every station's real security stack.
     let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;

@@ -346,6 +346,8 @@ pub struct Sim<'a, O: Observer = MetricsCollector> {
     /// Complete every job of the security processors at an event of its own (for tests:
     /// the lazy completions of [`processing::Service`] must give the same results).
     every_completion_on_time: bool,
+    /// Reports simulated time to the run's progress meter, if any.
+    ticker: crate::progress::Ticker,
     trace: O,
 }
 
@@ -362,7 +364,7 @@ impl<'a> Sim<'a, MetricsCollector> {
                 deadlines_ns: sc
                     .variants
                     .iter()
-                    .map(|v| v.deadline_ms)
+                    .map(|v| v.deadline_ms())
                     .chain(sc.metrics.latency_thresholds_ms.iter().copied())
                     .map(|ms| ns(ms / 1000.0))
                     .collect(),
@@ -489,6 +491,7 @@ impl<'a, O: Observer> Sim<'a, O> {
             relay: relay::RelayState::default(),
             crypto: None,
             every_completion_on_time: false,
+            ticker: crate::progress::Ticker::default(),
             trace: make(n),
             p,
         })
@@ -503,6 +506,12 @@ impl<'a, O: Observer> Sim<'a, O> {
 
     /// Evaluates the receivers of each transmission on `threads` threads (results do not
     /// depend on the count).
+    /// Reports the run's simulated time to `meter` as it advances.
+    pub fn with_meter(mut self, meter: std::sync::Arc<v2x_report::RunMeter>) -> Self {
+        self.ticker = crate::progress::Ticker::new(meter);
+        self
+    }
+
     pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
         self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
         let (shards, sec) = (self.workers.shards(), self.sec);
@@ -547,6 +556,7 @@ impl<'a, O: Observer> Sim<'a, O> {
                     break;
                 }
                 self.now = s.t;
+                self.ticker.tick(s.t);
                 self.trace.event();
                 self.handle(s.ev);
             }

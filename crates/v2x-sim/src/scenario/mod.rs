@@ -29,8 +29,8 @@ pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel, WeakInterference};
 pub use relay::RelayConfig;
 pub use security::{
-    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
-    VariantConfig, VerifierConfig, VerifierStrategy, SIMULATED_PROTOCOLS,
+    check_simulated, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore, VariantConfig,
+    VerifierConfig, VerifierStrategy, DEFAULT_DEADLINE_MS, SIMULATED_PROTOCOLS,
 };
 
 use crate::error::ScenarioError;
@@ -281,8 +281,18 @@ mod tests {
         assert!(e.to_string().contains("duration_s"), "{e}");
         let e = Scenario::parse("[radio]\ndata_rate_mbps = 5\n", "t.toml").unwrap_err();
         assert!(e.to_string().contains("radio.data_rate_mbps"), "{e}");
+        // A typed name is refused where it is read, at its line, with the valid names.
         let e = Scenario::parse("[[variant]]\nname='a'\nprotocol='rsa'\n", "t.toml").unwrap_err();
-        assert!(e.to_string().contains("variant[0].protocol"), "{e}");
+        assert!(matches!(e, ScenarioError::Syntax { line: 3, .. }), "{e:?}");
+        assert!(
+            e.to_string().contains("unknown protocol `rsa`") && e.to_string().contains("2flip"),
+            "{e}"
+        );
+        let e = Scenario::parse("[[variant]]\nname='a'\nprotocol='wang'\n", "t.toml").unwrap_err();
+        assert!(
+            e.to_string().contains("variant[0].protocol") && e.to_string().contains("not simulated"),
+            "{e}"
+        );
         let e = Scenario::parse("duration_s = 'ten'\n", "t.toml").unwrap_err();
         assert!(matches!(e, ScenarioError::Syntax { line: 1, .. }), "{e:?}");
     }
