@@ -219,11 +219,16 @@ pub fn short_value(v: f64) -> String {
 
 /// A note broken into lines that fit a column (at the note's type size).
 fn wrapped(note: Option<&str>) -> Vec<String> {
-    const MAX: usize = 58;
+    wrap(note.unwrap_or(""), 58)
+}
+
+/// `text` broken at spaces into lines of at most `max` characters (a longer word stays
+/// whole on its own line).
+fn wrap(text: &str, max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in note.unwrap_or("").split_whitespace() {
+    for word in text.split_whitespace() {
         match lines.last_mut() {
-            Some(l) if l.chars().count() + 1 + word.chars().count() <= MAX => {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= max => {
                 l.push(' ');
                 l.push_str(word);
             }
@@ -233,13 +238,13 @@ fn wrapped(note: Option<&str>) -> Vec<String> {
     lines
 }
 
-/// Long legend text cut to what fits a column.
-fn fitted(label: &str) -> String {
-    const MAX: usize = 46;
-    if label.chars().count() <= MAX {
-        label.to_string()
+/// A legend label broken into lines that fit beside its sample.
+fn label_lines(label: &str) -> Vec<String> {
+    let lines = wrap(label, 44);
+    if lines.is_empty() {
+        vec![String::new()]
     } else {
-        format!("{}…", label.chars().take(MAX - 1).collect::<String>())
+        lines
     }
 }
 
@@ -287,7 +292,7 @@ impl LineChart {
         };
         let (x0, x1) = range(xs(), self.x_scale);
         let (y0, y1) = self.y_range.unwrap_or_else(|| range(ys(), self.y_scale));
-        let rows = (self.lines.len() + wrapped(self.note.as_deref()).len()) as u32;
+        let rows = (legend_height(&self.lines) + wrapped(self.note.as_deref()).len()) as u32;
         let height = PLOT_HEIGHT + rows * LEGEND_ROW + 12;
         let mut svg = String::new();
         {
@@ -402,7 +407,10 @@ impl LineChart {
                 segment((px - 2, bottom), (px + 2, bottom))?;
             }
         }
-        for l in &self.lines {
+        // Solid lines first, dashed ones over them: where a dashed series (a model, the
+        // radio's view) runs along a solid one, its dashes stay visible.
+        let (solid, dashed): (Vec<&Line>, Vec<&Line>) = self.lines.iter().partition(|l| !l.dashed);
+        for l in solid.into_iter().chain(dashed) {
             let c = colour(l.colour);
             let pts: Vec<(f64, f64)> = l.points.iter().copied().filter(|p| self.keep(p.0, p.1)).collect();
             if l.dashed {
@@ -441,9 +449,10 @@ fn legend_rows(
     dots: bool,
 ) -> Result<(), PlotError> {
     let text = |s: String, x: i32, y: i32, size: f64| Text::new(s, (x, y), anchored(size, HPos::Left));
+    let mut row = 0usize;
     for (i, l) in lines.iter().enumerate() {
         let c = colour(l.colour);
-        let y = 8 + (i as u32 * LEGEND_ROW) as i32;
+        let y = 8 + (row as u32 * LEGEND_ROW) as i32;
         let sample = vec![(46, y), (70, y)];
         if dots {
             area.draw(&Circle::new((58, y), 3, c.filled())).map_err(err)?;
@@ -458,17 +467,31 @@ fn legend_rows(
                 .map_err(err)?;
         }
         let label = if empty.get(i).copied().unwrap_or(false) {
-            format!("{}: no data", fitted(&l.label))
+            format!("{}: no data", l.label)
         } else {
-            fitted(&l.label)
+            l.label.clone()
         };
-        area.draw(&text(label, 76, y, LEGEND)).map_err(err)?;
+        for part in label_lines(&label) {
+            let y = 8 + (row as u32 * LEGEND_ROW) as i32;
+            area.draw(&text(part, 76, y, LEGEND)).map_err(err)?;
+            row += 1;
+        }
     }
-    for (k, line) in wrapped(note).into_iter().enumerate() {
-        let y = 8 + ((lines.len() + k) as u32 * LEGEND_ROW) as i32;
+    for line in wrapped(note) {
+        let y = 8 + (row as u32 * LEGEND_ROW) as i32;
         area.draw(&text(line, 10, y, NOTE)).map_err(err)?;
+        row += 1;
     }
     Ok(())
+}
+
+/// Legend rows the entries of `lines` take (long labels wrap).
+fn legend_height(lines: &[Line]) -> usize {
+    // An empty series' label gains ": no data" (at most two more lines' worth).
+    lines
+        .iter()
+        .map(|l| label_lines(&format!("{}: no data", l.label)).len())
+        .sum()
 }
 
 /// One row of a dot chart: a value (dot) and an optional spread (whisker).
@@ -510,8 +533,22 @@ impl DotChart {
         let label_area = ((label_chars as f64 * CHAR_UNITS) as u32 + 12).clamp(50, max_units - 220);
         let width = WIDTH.max(label_area + 220).min(max_units);
         let plot_height = (70 + DOT_ROW * n as u32).max(130);
-        let legend: Vec<(usize, &String)> = self.groups.iter().enumerate().filter(|(_, g)| !g.is_empty()).collect();
-        let rows = (legend.len() + wrapped(self.note.as_deref()).len()) as u32;
+        // Only groups that have a dot get a legend entry.
+        let legend: Vec<(usize, &String)> = self
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(i, g)| !g.is_empty() && self.dots.iter().any(|d| d.group == *i))
+            .collect();
+        let entries: Vec<Line> = legend
+            .iter()
+            .map(|(i, g)| Line {
+                label: (*g).clone(),
+                colour: *i,
+                ..Line::default()
+            })
+            .collect();
+        let rows = (legend_height(&entries) + wrapped(self.note.as_deref()).len()) as u32;
         let height = plot_height + rows * LEGEND_ROW + 12;
         let values = self
             .dots
@@ -552,14 +589,6 @@ impl DotChart {
                     }
                 }
             }
-            let entries: Vec<Line> = legend
-                .iter()
-                .map(|(i, g)| Line {
-                    label: (*g).clone(),
-                    colour: *i,
-                    ..Line::default()
-                })
-                .collect();
             legend_rows(&legend_area, &entries, &[], self.note.as_deref(), true)?;
             root.present().map_err(err)?;
         }
@@ -883,12 +912,18 @@ mod tests {
             note: None,
         };
         let svg = chart.render().unwrap();
-        let texts = texts(&svg);
+        let written = texts(&svg);
         for text in ["ieee1609.2 cam", "tesla paper004", "93", "21"] {
-            assert!(texts.contains(&text), "{text} missing from {texts:?}");
+            assert!(written.contains(&text), "{text} missing from {written:?}");
         }
         // Two dots and two legend samples (the empty group name has none).
         assert_eq!(svg.matches("<circle").count(), 2 + 2);
+        // A group without dots has no legend entry.
+        let unused = DotChart {
+            groups: vec!["".into(), "sign".into(), "verify".into(), "ecdh".into()],
+            ..chart.clone()
+        };
+        assert!(!texts(&unused.render().unwrap()).contains(&"ecdh"));
         assert!(svg.contains("#D55E00") && svg.contains("#0072B2"));
         let empty = DotChart { dots: vec![], ..chart };
         assert!(empty.render().unwrap().contains("nothing measured"));

@@ -80,20 +80,13 @@ fn chart(title: &str, x_label: &str, dots: Vec<Dot>, note: &str, log_if_wide: bo
     } else {
         Scale::Linear
     };
-    let used: Vec<bool> = (0..GROUPS.len()).map(|g| dots.iter().any(|d| d.group == g)).collect();
-    // Only the groups present get a legend row; colours stay those of the operation.
-    let groups = GROUPS
-        .iter()
-        .enumerate()
-        .map(|(i, g)| if used[i] { (*g).to_string() } else { String::new() })
-        .collect::<Vec<_>>();
-    let last = used.iter().rposition(|u| *u).map_or(0, |i| i + 1);
+    // Colours are those of the operation; only the groups present get a legend row.
     DotChart {
         title: title.into(),
         x_label: x_label.into(),
         x_scale,
         dots,
-        groups: groups[..last].to_vec(),
+        groups: GROUPS.iter().map(|g| (*g).to_string()).collect(),
         note: Some(note.into()),
     }
     .render()

@@ -1,6 +1,7 @@
 // Appended to a copy of a report page by tests/report_in_browser.rs and run by headless
 // Chromium: finds broken images and empty figures as a reader's browser renders them, and
-// writes what it found as JSON into <pre id="figure-check"> (read back with --dump-dom).
+// writes what it found as JSON into a pre element, id figure-check (read back with
+// --dump-dom).
 (function () {
   const problems = [];
   const figures = [];
