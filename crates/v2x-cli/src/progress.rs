@@ -62,7 +62,7 @@ impl TermProgress {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(Some(1000), target);
-        if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {percent:>3}% {wide_msg}") {
+        if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {percent:>3}% {wide_msg}") {
             bar.set_style(style.progress_chars("=> "));
         }
         TermProgress {
@@ -101,13 +101,14 @@ fn draw_until_stopped(state: &State, bar: &ProgressBar, mode: Mode) {
     let mut next_line = Duration::from_secs(2);
     while !state.stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(200));
-        let (fraction, text) = summary(state);
         match mode {
             Mode::Bar => {
+                let (fraction, text) = summary(state, true);
                 bar.set_position((fraction * 1000.0).round() as u64);
                 bar.set_message(text);
             }
             Mode::Lines => {
+                let (fraction, text) = summary(state, false);
                 let elapsed = state.started.elapsed();
                 if elapsed >= next_line {
                     eprintln!(
@@ -123,8 +124,9 @@ fn draw_until_stopped(state: &State, bar: &ProgressBar, mode: Mode) {
     }
 }
 
-/// The share of the work done and one line saying where it stands.
-fn summary(state: &State) -> (f64, String) {
+/// The share of the work done and one line saying where it stands (`compact` for the
+/// width of a terminal beside the bar).
+fn summary(state: &State, compact: bool) -> (f64, String) {
     let total = state.total.load(Ordering::Relaxed);
     let done = state.done.load(Ordering::Relaxed);
     let mut meters = match state.meters.lock() {
@@ -158,33 +160,41 @@ fn summary(state: &State) -> (f64, String) {
     let active: Vec<String> = readings
         .iter()
         .filter(|r| !r.1.done)
-        .map(|(label, r, rate)| run_text(label, r, *rate))
+        .map(|(label, r, rate)| run_text(label, r, *rate, compact))
         .collect();
-    let shown = active.iter().take(2).cloned().collect::<Vec<_>>().join("; ");
-    let more = if active.len() > 2 {
-        format!("; +{} more running", active.len() - 2)
-    } else {
-        String::new()
+    let show = if compact { 1 } else { 2 };
+    let shown = active.iter().take(show).cloned().collect::<Vec<_>>().join("; ");
+    let more = match (active.len().saturating_sub(show), compact) {
+        (0, _) => String::new(),
+        (n, true) => format!(" +{n}"),
+        (n, false) => format!("; +{n} more running"),
     };
-    (fraction, format!("{finished}/{runs} runs done; {shown}{more}"))
+    if compact {
+        (fraction, format!("{finished}/{runs} {shown}{more}"))
+    } else {
+        (fraction, format!("{finished}/{runs} runs done; {shown}{more}"))
+    }
 }
 
-/// `ecdsa #0 1.20/3.00 s simulated, 52.3k events/s`, or `setting up`.
-fn run_text(label: &str, r: &Reading, rate: Option<f64>) -> String {
+/// `ecdsa #0 1.20/3.00 s simulated, 52.3k events/s` (compact: `ecdsa #0 1.20/3.00 s
+/// 52.3k ev/s`), or `setting up`.
+fn run_text(label: &str, r: &Reading, rate: Option<f64>, compact: bool) -> String {
     if !r.running {
         return format!("{label} setting up");
     }
+    let unit = if compact { "ev/s" } else { "events/s" };
     let rate = rate.map_or_else(String::new, |e| {
         if e >= 1e6 {
-            format!(", {:.2}M events/s", e / 1e6)
+            format!(", {:.2}M {unit}", e / 1e6)
         } else {
-            format!(", {:.1}k events/s", e / 1e3)
+            format!(", {:.1}k {unit}", e / 1e3)
         }
     });
     format!(
-        "{label} {:.2}/{:.2} s simulated{rate}",
+        "{label} {:.2}/{:.1} s{}{rate}",
         r.now_ns as f64 / 1e9,
-        r.total_ns as f64 / 1e9
+        r.total_ns as f64 / 1e9,
+        if compact { "" } else { " simulated" }
     )
 }
 
@@ -245,19 +255,20 @@ mod tests {
             meters: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
         };
-        assert_eq!(summary(&state).1, "0/2 ");
+        assert_eq!(summary(&state, false).1, "0/2 ");
         let m = Arc::new(RunMeter::new("ecdsa #0", 3.0));
         state.meters.lock().unwrap().push(Watched {
             meter: m.clone(),
             running_since: None,
         });
-        assert!(summary(&state).1.contains("ecdsa #0 setting up"));
+        assert!(summary(&state, false).1.contains("ecdsa #0 setting up"));
         m.running();
         m.advance(1_500_000_000, 10_000);
-        let (fraction, text) = summary(&state);
+        let (fraction, text) = summary(&state, false);
         assert_eq!(fraction, 0.25, "half of one of two runs");
-        assert!(text.contains("0/2 runs done; ecdsa #0 1.50/3.00 s simulated"), "{text}");
+        assert!(text.contains("0/2 runs done; ecdsa #0 1.50/3.0 s simulated"), "{text}");
+        assert_eq!(summary(&state, true).1, "0/2 ecdsa #0 1.50/3.0 s");
         m.done();
-        assert!(summary(&state).1.starts_with("1/2 runs done"));
+        assert!(summary(&state, false).1.starts_with("1/2 runs done"));
     }
 }

@@ -70,8 +70,34 @@ pub struct VariantResult {
 #[derive(Debug, Clone)]
 pub struct SimResults {
     pub scenario: Scenario,
+    /// What runs but probably not as meant ([`scenario_warnings`]).
+    pub warnings: Vec<String>,
     pub variants: Vec<VariantResult>,
     pub wall_s: f64,
+}
+
+/// What in `sc` runs but probably not as meant (said before a run and in its report): a
+/// duration longer than the mobility trace, whose last part would simulate an empty road.
+pub fn scenario_warnings(sc: &Scenario) -> Result<Vec<String>, SimError> {
+    use scenario::MobilityConfig;
+    let mut out = Vec::new();
+    if matches!(
+        sc.mobility,
+        MobilityConfig::SumoFcd { .. } | MobilityConfig::Ngsim { .. }
+    ) {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(sc.seed);
+        let m = mobility::Mobility::build(&sc.mobility, &mut rng)?;
+        if let Some(end) = m.trace_end_s().filter(|end| sc.duration_s > *end) {
+            out.push(format!(
+                "duration_s = {} s runs past the end of the mobility trace ({end:.1} s): from then on no \
+                 vehicle of the trace is on the road, so the last {:.1} s simulate an empty road; set \
+                 duration_s to at most {end:.1} (or --duration)",
+                sc.duration_s,
+                sc.duration_s - end
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// Resolves every variant of `sc` against its profile (the costs, sizes and settings a
@@ -125,6 +151,7 @@ pub fn run_with(
 ) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
     let models = resolve_variants(sc)?;
+    let warnings = scenario_warnings(sc)?;
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
         .collect();
@@ -176,6 +203,7 @@ pub fn run_with(
     }
     Ok(SimResults {
         scenario,
+        warnings,
         variants,
         wall_s: started.elapsed().as_secs_f64(),
     })

@@ -161,6 +161,7 @@ pub fn summary(r: &SimResults) -> Value {
     let (bin, range) = (r.scenario.metrics.distance_bin_m, r.scenario.metrics.headline_range_m);
     json!({
         "provenance": v2x_report::provenance::Provenance::now(),
+        "warnings": r.warnings,
         "scenario": r.scenario.name,
         "description": r.scenario.description,
         "duration_s": r.scenario.duration_s,
@@ -655,6 +656,9 @@ fn report_html(r: &SimResults, sum: &Value, figures: &[Figure], png_missing: Opt
             "{} s simulated ({} s warm-up), {} replication(s), seed {}, wall time {:.2} s.",
             sc.duration_s, sc.warmup_s, sc.replications, sc.seed, r.wall_s
         ));
+    if !r.warnings.is_empty() {
+        page.h2("Warnings").list(&r.warnings);
+    }
     let variants = || sum["variants"].as_array().into_iter().flatten();
     let text = |v: &Value, k: &str| Cell::from(v[k].as_str().unwrap_or(""));
     let range = sc.metrics.headline_range_m;

@@ -51,6 +51,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("warning: variant {}: {note}", m.name);
         }
     }
+    for w in v2x_sim::scenario_warnings(&sc)? {
+        eprintln!("warning: {w}");
+    }
     // Variants in `mode = "real-crypto"` run every station's real security stack.
     let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;
     v2x_sim::output::write_all(&results, &args.out)

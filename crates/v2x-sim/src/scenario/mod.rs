@@ -167,6 +167,15 @@ impl Scenario {
     /// Resolves relative trace and profile paths against `base` (what [`Scenario::load`] does
     /// with the file's directory); for scenarios built in memory from a file's text.
     pub fn resolve_paths(&mut self, base: &Path) {
+        // Absolute, so that the resolved scenario a run writes (resolved.toml) runs again
+        // from any folder, its own included.
+        let base = if base.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            base
+        };
+        let absolute = std::path::absolute(base);
+        let base = absolute.as_deref().unwrap_or(base);
         match &mut self.mobility {
             MobilityConfig::SumoFcd { path, .. } | MobilityConfig::Ngsim { path, .. } if path.is_relative() => {
                 *path = base.join(&*path);
