@@ -304,3 +304,32 @@ pub fn comparison(r: &BenchResult) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 28: "met" was written for 2.121 [1.237–3.006] against a target of 1.8.
+    #[test]
+    fn a_target_is_met_only_when_its_interval_clears_it() {
+        let mut h = Headline {
+            threads: 2,
+            all_cores_vs_one_core: Some(2.121),
+            decap_vs_raw_verify: Some(0.97),
+            encap_vs_raw_sign: Some(0.5),
+            ..Headline::default()
+        };
+        h.ratio_ci95.insert("all_cores_vs_one_core".into(), [1.237, 3.006]);
+        h.ratio_ci95.insert("decap_vs_raw_verify".into(), [0.95, 0.99]);
+        h.ratio_ci95.insert("encap_vs_raw_sign".into(), [0.45, 0.55]);
+        let rows = headline_rows(&h);
+        let verdict = |prefix: &str| rows.iter().find(|r| r.0.starts_with(prefix)).unwrap().2.clone();
+        assert_eq!(verdict("DECAP all cores"), "not shown (95 % CI includes 1.8)");
+        assert_eq!(
+            rows.iter().find(|r| r.0.starts_with("DECAP all cores")).unwrap().1,
+            "2.121 [1.237–3.006]"
+        );
+        assert!(verdict("DECAP / raw").starts_with("met"));
+        assert!(verdict("ENCAP / raw").starts_with("MISSED"));
+    }
+}

@@ -67,23 +67,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             sc.duration_s,
             results.wall_s
         );
+        // Means over replications, each with the half-width of its 95 % interval.
+        let ci = |v: &v2x_sim::VariantResult, f: fn(&v2x_sim::RunMetrics) -> f64, digits: usize| {
+            let (m, h) = v2x_sim::output::mean_ci(&v.runs.iter().map(f).collect::<Vec<_>>());
+            if h.is_finite() {
+                format!("{m:.digits$}±{h:.digits$}")
+            } else {
+                format!("{m:.digits$}")
+            }
+        };
         println!(
-            "{:<22} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>12}",
-            "variant", "PDR net", "PDR app", "CLR", "E2E ms", "aware", "CBR", "rx/s (wall)"
+            "{:<22} {:>13} {:>13} {:>13} {:>11} {:>13} {:>12}",
+            "variant", "PDR net", "PDR verified", "crypto loss", "E2E ms", "awareness", "rx/s (wall)"
         );
         for v in &results.variants {
-            let p = &v.pooled;
             let wall: f64 = v.runs.iter().map(|r| r.wall_s).sum();
             println!(
-                "{:<22} {:>8.3} {:>8.3} {:>8.4} {:>9.2} {:>9.3} {:>7.3} {:>12.0}",
+                "{:<22} {:>13} {:>13} {:>13} {:>11} {:>13} {:>12.0}",
                 v.name,
-                p.pdr_network(),
-                p.pdr_application(),
-                p.crypto_loss_ratio(),
-                p.e2e_delay.mean_ms(),
-                p.awareness(),
-                p.channel_busy_ratio(),
-                p.receptions as f64 / wall.max(1e-9)
+                ci(v, v2x_sim::RunMetrics::pdr_network, 3),
+                ci(v, v2x_sim::RunMetrics::pdr_application, 3),
+                ci(v, v2x_sim::RunMetrics::crypto_loss_ratio, 4),
+                ci(v, |m| m.e2e_delay.mean_ms(), 1),
+                ci(v, v2x_sim::RunMetrics::awareness, 3),
+                v.pooled.receptions as f64 / wall.max(1e-9)
+            );
+        }
+        if sc.replications > 1 {
+            println!(
+                "(mean ± half-width of the 95 % interval over {} replications)",
+                sc.replications
             );
         }
         println!("results in {}", args.out.display());
