@@ -180,9 +180,9 @@ impl Page {
     /// The finished document, ending with where it comes from ([`Provenance`]).
     pub fn finish(mut self) -> String {
         let p = Provenance::now();
-        let _ = write!(
+        let _ = writeln!(
             self.html,
-            "<footer class=\"provenance\"><h2>Provenance</h2><p>{}</p></footer>\n",
+            "<footer class=\"provenance\"><h2>Provenance</h2><p>{}</p></footer>",
             escape(&p.line())
         );
         self.html.push_str("</body></html>\n");

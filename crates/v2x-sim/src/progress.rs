@@ -29,7 +29,7 @@ impl Ticker {
     #[inline]
     pub fn tick(&mut self, now_ns: u64) {
         self.events += 1;
-        if self.events % EVERY == 0 {
+        if self.events.is_multiple_of(EVERY) {
             if let Some(m) = &self.meter {
                 m.advance(now_ns, self.events);
             }

@@ -332,11 +332,11 @@ mod tests {
     /// Issue 28: `sweep --list` listed the runs of a misspelt axis key.
     #[test]
     fn a_misspelt_axis_key_is_refused_when_the_spec_is_read() {
-        let e = sweep("[scenario]\nduration_s = 2.0\n[axes]\n\"mobility.densty_veh_per_km_lane\" = [5.0]\n")
-            .err()
-            .expect("refused")
-            .to_string();
-        assert!(e.contains("densty_veh_per_km_lane"), "{e}");
+        let Err(e) = sweep("[scenario]\nduration_s = 2.0\n[axes]\n\"mobility.densty_veh_per_km_lane\" = [5.0]\n")
+        else {
+            panic!("accepted");
+        };
+        assert!(e.to_string().contains("densty_veh_per_km_lane"), "{e}");
     }
 
     #[test]
@@ -346,7 +346,9 @@ mod tests {
             sweep("[scenario]\n[axes]\n\"a\" = []\n"),
             Err(SweepError::Spec { .. })
         ));
-        let e = sweep("[scenario]\nbogus = 1\n").err().expect("refused");
+        let Err(e) = sweep("[scenario]\nbogus = 1\n") else {
+            panic!("accepted");
+        };
         assert!(e.to_string().contains("bogus"), "{e}");
         assert!(matches!(sweep("nonsense = 1\n"), Err(SweepError::Spec { .. })));
         assert!(matches!(
@@ -354,9 +356,9 @@ mod tests {
             Err(SweepError::Spec { .. })
         ));
         // An unknown scenario key is reported when the spec is read, naming the run.
-        let e = sweep("[scenario]\n[axes]\n\"cam.rate_hzz\" = [1.0]\n")
-            .err()
-            .expect("refused");
+        let Err(e) = sweep("[scenario]\n[axes]\n\"cam.rate_hzz\" = [1.0]\n") else {
+            panic!("accepted");
+        };
         assert!(matches!(e, SweepError::Scenario { .. }), "{e}");
         assert!(e.to_string().contains("rate_hzz"), "{e}");
     }

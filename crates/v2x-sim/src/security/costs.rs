@@ -89,13 +89,13 @@ impl<'a> Costs<'a> {
                 Err(e) => self.err(CostsError::Profile(Box::new(e))),
                 Ok(c) => self.err(CostsError::Missing(format!("{} matches but was not picked", c.key()))),
             },
-            NotPicked::Choose { why, choices } => self.err(CostsError::Choose {
+            NotPicked::Choose { why, choices } => self.err(CostsError::Choose(Box::new(crate::error::Choose {
                 field: field.into(),
                 cost: format!("{}/{}", ask.protocol, ask.operation),
                 profile: p.name.clone(),
                 why,
                 choices,
-            }),
+            }))),
         }
     }
 

@@ -1,9 +1,9 @@
 //! Security cost models per protocol: packet sizes, certificate and key schedules, and
 //! service times drawn from a processor profile. No real cryptography runs here.
 //!
-//! A variant is resolved by concern: [`costs`] (which profile row each role pays, through
-//! [`pick`]'s rules for parts the scenario leaves open), [`sizes`] (bytes on the air and
-//! TESLA's key frames) and [`deadline`] (checked against the protocol's key delay). Costs
+//! A variant is resolved by concern: `costs` (which profile row each role pays, through
+//! [`pick`]'s rules for parts the scenario leaves open), `sizes` (bytes on the air and
+//! TESLA's key frames) and `deadline` (checked against the protocol's key delay). Costs
 //! use the profile vocabulary: a sender pays `encap` and a receiver `decap` at level
 //! `sign` (the V2I query service: level `encrypt`); a bare signature (`raw`) pays raw
 //! ECDSA `sign` / `verify`. Every cost, size and setting is reported with where it came

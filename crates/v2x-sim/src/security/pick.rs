@@ -145,29 +145,43 @@ fn count_named(row: &Variant, fixed: &Variant) -> usize {
     .count()
 }
 
+/// The names of a variant's parts, in [`parts`] order.
+const PART_NAMES: [&str; 8] = [
+    "curve",
+    "hash",
+    "message",
+    "level",
+    "signer",
+    "payload size",
+    "build",
+    "method",
+];
+
+/// A variant's parts, comparable one by one.
+fn parts(v: &Variant) -> [String; 8] {
+    [
+        format!("{:?}", v.curve),
+        format!("{:?}", v.hash),
+        format!("{:?}", v.message),
+        format!("{:?}", v.level),
+        format!("{:?}", v.signer),
+        format!("{:?}", v.payload_bytes),
+        format!("{:?}", v.build),
+        format!("{:?}", v.method),
+    ]
+}
+
 /// The names of the parts on which `rows` differ.
 fn open_parts(rows: &[&OperationCost]) -> String {
-    let differs = |f: fn(&Variant) -> String| {
-        let first = f(&rows[0].variant);
-        rows.iter().any(|c| f(&c.variant) != first)
-    };
-    let mut parts = Vec::new();
-    let checks: [(&str, fn(&Variant) -> String); 8] = [
-        ("curve", |v| format!("{:?}", v.curve)),
-        ("hash", |v| format!("{:?}", v.hash)),
-        ("message", |v| format!("{:?}", v.message)),
-        ("level", |v| format!("{:?}", v.level)),
-        ("signer", |v| format!("{:?}", v.signer)),
-        ("payload size", |v| format!("{:?}", v.payload_bytes)),
-        ("build", |v| format!("{:?}", v.build)),
-        ("method", |v| format!("{:?}", v.method)),
-    ];
-    for (name, f) in checks {
-        if differs(f) {
-            parts.push(name);
-        }
-    }
-    format!("they differ in {}", parts.join(", "))
+    let first = parts(&rows[0].variant);
+    let all: Vec<[String; 8]> = rows.iter().map(|c| parts(&c.variant)).collect();
+    let differ: Vec<&str> = PART_NAMES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| all.iter().any(|p| p[*i] != first[*i]))
+        .map(|(_, n)| *n)
+        .collect();
+    format!("they differ in {}", differ.join(", "))
 }
 
 fn variants(rows: &[&OperationCost]) -> Vec<String> {
