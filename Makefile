@@ -11,11 +11,12 @@ demo: build
 build:
 	$(CARGO) build --release -p v2x-cli
 
-## Runs every test (unit, integration, interop vectors, tshark, end-to-end CLI), then the
-## Python package's (wheel built and installed in a fresh venv, pytest, the example notebook).
+## Installs what the tests need (scripts/setup.sh), runs every Rust test binary even when one
+## fails (unit, integration, interop vectors, tshark, end-to-end CLI, reports in a browser),
+## then the Python package's (wheel in a fresh venv, pytest, the example notebook); fails at
+## the end if anything failed. See scripts/test.sh.
 test:
-	$(CARGO) test --workspace --all-targets
-	scripts/test-python.sh
+	CARGO=$(CARGO) scripts/test.sh
 
 ## Formatting, lints (the workspace's [workspace.lints] and clippy's, warnings denied), docs,
 ## module cycles, module tables and dependency policy, as CI checks them.
@@ -30,7 +31,7 @@ lint:
 fmt:
 	$(CARGO) fmt --all
 
-## Installs the system packages the project needs (Debian/Ubuntu; run as root).
+## Installs the system packages the project needs (Debian/Ubuntu; apt-get, with sudo when not root).
 setup:
 	scripts/setup.sh
 

@@ -177,6 +177,7 @@ pub fn run(config: &Config) -> Result<BenchResult, BenchError> {
 /// [`run`], reporting each step to `bar`.
 pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Result<BenchResult, BenchError> {
     let started = Instant::now();
+    let at_start = v2x_report::provenance::Provenance::now();
     let plan = config.plan();
     let mut skipped = Vec::new();
 
@@ -309,11 +310,17 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
     } else {
         Vec::new()
     };
+    let at_end = v2x_report::provenance::Provenance::now();
     Ok(BenchResult {
         tool: format!("v2x-bench {}", env!("CARGO_PKG_VERSION")),
+        commit: at_end.commit,
         date: host::now_rfc3339(),
         command: config.command.clone(),
         host: host::info(),
+        load_average: format!(
+            "{} at the start, {} at the end",
+            at_start.load_average, at_end.load_average
+        ),
         quick: config.quick,
         suites: config.suites.clone(),
         threads: config.threads,

@@ -144,9 +144,16 @@ pub struct HostInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchResult {
     pub tool: String,
+    /// The commit the `v2x` binary was built from (see `v2x_report::provenance`).
+    #[serde(default)]
+    pub commit: String,
     pub date: String,
     pub command: String,
     pub host: HostInfo,
+    /// The host's 1/5/15-minute load averages at the start and at the end of the run:
+    /// timings taken on a loaded machine are read against it.
+    #[serde(default)]
+    pub load_average: String,
     pub quick: bool,
     pub suites: Vec<Suite>,
     pub threads: usize,

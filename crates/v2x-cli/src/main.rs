@@ -61,6 +61,10 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("V2X_LOG"))
         .with_writer(std::io::stderr)
         .init();
+    v2x_report::provenance::set_program(v2x_report::provenance::Program {
+        tool: format!("v2x {}", env!("CARGO_PKG_VERSION")),
+        commit: env!("V2X_COMMIT").into(),
+    });
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Pki(a) => cmd::pki::run(a),
@@ -81,10 +85,29 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes, each said once. Most errors quote their cause already
+/// (`cannot read X: {source}`), so a cause whose text is already in the message is not
+/// repeated; a cause's own leading `error: ` is dropped (one `error:` per line).
+fn error_text(e: &anyhow::Error) -> String {
+    let strip = |s: String| match s.strip_prefix("error: ") {
+        Some(rest) => rest.to_string(),
+        None => s,
+    };
+    let mut text = strip(e.to_string());
+    for cause in e.chain().skip(1) {
+        let c = strip(cause.to_string());
+        if !c.is_empty() && !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
 }
 
 /// The one place that decides what a closed output pipe does, for every command and every way
@@ -108,3 +131,36 @@ fn end_quietly_on_closed_output() {
 
 #[cfg(not(unix))]
 fn end_quietly_on_closed_output() {}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+    use anyhow::Context;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read {path}: {source}")]
+    struct Quoting {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory (os error 2)");
+        let e = anyhow::Error::new(Quoting {
+            path: "x.toml".into(),
+            source: io,
+        });
+        assert_eq!(
+            error_text(&e),
+            "cannot read x.toml: No such file or directory (os error 2)"
+        );
+        // A context that does not quote its cause is followed by it, once.
+        let e: anyhow::Result<()> = Err(std::io::Error::other("disk full")).context("writing out/summary.json");
+        assert_eq!(error_text(&e.unwrap_err()), "writing out/summary.json: disk full");
+        // No `error: error:`.
+        let e = anyhow::anyhow!("error: bad input");
+        assert_eq!(error_text(&e), "bad input");
+    }
+}

@@ -35,21 +35,14 @@ fn measured_profile_drives_every_protocol_in_the_simulator() {
     assert_eq!(profile["name"], "this-host");
     assert_eq!(profile["source"]["kind"], "measured");
 
-    // One scenario, one variant per protocol, costs and sizes all from the profile.
-    let mut sc = String::from(
-        "name = \"bench-to-sim\"\nduration_s = 1.5\nwarmup_s = 0.5\nseed = 3\n\
-         [mobility]\nkind = \"highway\"\nlength_m = 600.0\nlanes_per_direction = 2\ndensity_veh_per_km_lane = 10.0\n",
-    );
-    for p in PROTOCOLS {
-        sc.push_str(&format!(
-            "[[variant]]\nname = \"{p}\"\nprotocol = \"{p}\"\nprofile = \"bench/profile.json\"\n"
-        ));
-    }
-    let file = dir.path().join("bench-to-sim.toml");
+    // The shipped scenario, one variant per protocol, costs and sizes all from the profile.
+    let shipped = std::fs::read_to_string(common::repo("scenarios/measured-profile.toml")).unwrap();
+    let sc = shipped.replace("../out/bench/profile.json", "bench/profile.json");
+    let file = dir.path().join("measured-profile.toml");
     std::fs::write(&file, sc).unwrap();
     let out = dir.path().join("sim");
     let o = v2x_command()
-        .args(["sim", file.to_str().unwrap(), "--quiet", "--out"])
+        .args(["sim", file.to_str().unwrap(), "--quiet", "--duration", "2", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -107,6 +100,22 @@ fn measured_profile_drives_every_protocol_in_the_simulator() {
     assert_eq!(key_of(0), "ieee1609.2/decap/p256/cam/sign/digest/100");
     assert_eq!(key_of(1), "etsi-v1.2.1/decap/p256/cam/sign/digest/100");
     assert_eq!(key_of(2), "tesla/decap/paper004/100");
+    assert_eq!(key_of(3), "tesla-attached/decap/paper004/100");
+    // Issue 28: the defaults that chose a cost are in the summary, and TESLA attached,
+    // with a deadline above its key delay, verifies most of what the radio delivers.
+    let chosen = variants[0]["security"]["costs"][0]["chosen_by"].as_str().unwrap();
+    assert!(chosen.starts_with("default: curve p256"), "{chosen}");
+    let attached = &variants[3];
+    let ratio =
+        attached["pdr_application"]["mean"].as_f64().unwrap() / attached["pdr_network"]["mean"].as_f64().unwrap();
+    assert!(ratio > 0.5, "TESLA attached verifies {ratio} of what it receives");
+    let settings = attached["security"]["settings"].as_array().unwrap();
+    assert!(
+        settings
+            .iter()
+            .any(|s| s["name"] == "key_delay_ms" && s["value"] == "100"),
+        "{settings:?}"
+    );
     assert_eq!(variants[0]["security"]["sizes"]["certificate"]["policy"], "interval");
     let resolved = std::fs::read_to_string(out.join("resolved.toml")).unwrap();
     assert!(resolved.contains("profile.json"), "{resolved}");

@@ -251,9 +251,10 @@ fn bad_inputs_exit_2_without_panics() {
     init(&pki);
     let junk = tmp.path().join("junk");
     std::fs::write(&junk, b"\x03\x81junk").unwrap();
+    // Input that is no secured message is malformed: exit 2, as the README promises.
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&junk)]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("invalid-encoding"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("invalid-encoding"));
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&junk), "--at", "yesterday"]);
     assert_eq!(o.status.code(), Some(2));
 }

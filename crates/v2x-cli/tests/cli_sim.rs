@@ -149,7 +149,7 @@ fn unknown_names_list_the_valid_ones() {
         "[[variant]]\nname = 'a'\nprotocol = 'etsi-v1.2.1'\nprofile = 'xeon-e5-2667'\nverify_variant = 'p256/cma'\n",
     );
     assert!(
-        e.contains("variant[0].verify_variant") && e.contains("`cma`") && e.contains("cam, denm"),
+        e.contains("bad.toml:5:") && e.contains("`cma`") && e.contains("cam, denm"),
         "{e}"
     );
     let e =

@@ -1,5 +1,6 @@
 //! Self-contained HTML reports: one stylesheet, escaped text, tables, inline SVG.
 
+use crate::provenance::Provenance;
 use std::fmt::Write as _;
 
 /// Escapes text for HTML element content and attribute values.
@@ -24,6 +25,13 @@ pub fn inline_svg(svg: &str) -> &str {
         Some(i) => &svg[i..],
         None => svg,
     }
+}
+
+/// The printed width of a figure of [`crate::plot`] (its root `width="..mm"`).
+fn printed_width_mm(svg: &str) -> Option<f64> {
+    let root = &svg[svg.find("<svg")?..];
+    let root = &root[..root.find('>')?];
+    root.split("width=\"").nth(1)?.split("mm\"").next()?.parse().ok()
 }
 
 /// One table cell: text (escaped when written) and an optional CSS class.
@@ -60,8 +68,9 @@ impl From<&str> for Cell {
 const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em}\
 table{border-collapse:collapse;margin:1em 0;font-size:13px}\
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#eee}\
-td.num{text-align:right}.missed{color:#b00;font-weight:bold}.met{color:#070}\
-pre{background:#f6f6f6;padding:1em;overflow-x:auto}";
+td.num{text-align:right}.missed{color:#b00;font-weight:bold}.met{color:#070}.open{color:#a60}\
+pre{background:#f6f6f6;padding:1em;overflow-x:auto}\
+figure{margin:1em 0}figure svg{width:100%;height:auto;display:block}figcaption{font-size:13px;color:#444}";
 
 /// A report page being written.
 pub struct Page {
@@ -117,9 +126,24 @@ impl Page {
         self
     }
 
-    /// An inline SVG plot.
+    /// An inline SVG figure, shown at twice its printed size (at most the page width).
     pub fn svg(&mut self, svg: &str) -> &mut Page {
-        let _ = writeln!(self.html, "<div>{}</div>", inline_svg(svg));
+        let style =
+            printed_width_mm(svg).map_or_else(String::new, |mm| format!(" style=\"max-width:{:.0}mm\"", 2.0 * mm));
+        let _ = writeln!(self.html, "<figure{style}>{}</figure>", inline_svg(svg));
+        self
+    }
+
+    /// A figure with its caption (escaped) and the files it was written to.
+    pub fn figure(&mut self, svg: &str, caption: &str) -> &mut Page {
+        let style =
+            printed_width_mm(svg).map_or_else(String::new, |mm| format!(" style=\"max-width:{:.0}mm\"", 2.0 * mm));
+        let _ = writeln!(
+            self.html,
+            "<figure{style}>{}<figcaption>{}</figcaption></figure>",
+            inline_svg(svg),
+            escape(caption)
+        );
         self
     }
 
@@ -153,8 +177,14 @@ impl Page {
         self
     }
 
-    /// The finished document.
+    /// The finished document, ending with where it comes from ([`Provenance`]).
     pub fn finish(mut self) -> String {
+        let p = Provenance::now();
+        let _ = writeln!(
+            self.html,
+            "<footer class=\"provenance\"><h2>Provenance</h2><p>{}</p></footer>",
+            escape(&p.line())
+        );
         self.html.push_str("</body></html>\n");
         self.html
     }
@@ -175,7 +205,8 @@ mod tests {
         assert!(html.contains("<title>a &lt;b&gt; &amp; c</title>"));
         assert!(html.contains("&quot;quoted&quot; &amp; &#39;single&#39;"));
         assert!(html.contains("<td>&lt;1&gt;</td><td class=\"num\">2</td>"));
-        assert!(html.contains("<div><svg><rect/></svg></div>") && !html.contains("<?xml"));
+        assert!(html.contains("<figure><svg><rect/></svg></figure>") && !html.contains("<?xml"));
         assert!(!html.contains("http"));
+        assert!(html.contains("<h2>Provenance</h2>") && html.contains("load average"));
     }
 }

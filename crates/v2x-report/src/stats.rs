@@ -65,9 +65,54 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
+/// A measured value against a target it must reach, judged by its 95 % interval: met only
+/// when the whole interval clears the target, missed when the whole interval falls short,
+/// else the measurement cannot tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Met,
+    Missed,
+    Inconclusive,
+}
+
+impl Verdict {
+    /// `[low, high]` against a target the value must reach or exceed.
+    pub fn at_least(low: f64, high: f64, target: f64) -> Verdict {
+        if low >= target {
+            Verdict::Met
+        } else if high < target {
+            Verdict::Missed
+        } else {
+            Verdict::Inconclusive
+        }
+    }
+
+    /// As the reports write it, with the target: `met (95 % CI >= 1.8)`,
+    /// `MISSED (95 % CI < 1.8)`, `not shown (95 % CI includes 1.8)`.
+    pub fn text(self, target: f64) -> String {
+        match self {
+            Verdict::Met => format!("met (95 % CI >= {target})"),
+            Verdict::Missed => format!("MISSED (95 % CI < {target})"),
+            Verdict::Inconclusive => format!("not shown (95 % CI includes {target})"),
+        }
+    }
+}
+
 /// How reports name the percentile definition of [`quantile_sorted`].
 pub const PERCENTILE_DEFINITION: &str =
     "percentiles by linear interpolation between order statistics (type 7, as R and NumPy)";
+
+/// `mean [low–high]` of a mean and the half-width of its 95 % interval, numbers written by
+/// `num`; `mean (n = 1)` when there is no interval.
+pub fn with_interval(mean: f64, half: f64, num: impl Fn(f64) -> String) -> String {
+    if !mean.is_finite() {
+        "–".into()
+    } else if half.is_finite() {
+        format!("{} [{}–{}]", num(mean), num(mean - half), num(mean + half))
+    } else {
+        format!("{} (one run: no interval)", num(mean))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -98,5 +143,17 @@ mod tests {
         assert_eq!(m, 11.0);
         assert!((h - 4.303 / 3f64.sqrt()).abs() < 1e-12);
         assert!(mean_ci95(&[1.0]).1.is_nan());
+    }
+
+    /// Issue 28: 2.121 [1.237–3.006] against a target of 1.8 is not "met".
+    #[test]
+    fn a_target_is_met_only_when_the_interval_clears_it() {
+        assert_eq!(Verdict::at_least(1.237, 3.006, 1.8), Verdict::Inconclusive);
+        assert_eq!(Verdict::at_least(1.9, 2.2, 1.8), Verdict::Met);
+        assert_eq!(Verdict::at_least(1.2, 1.7, 1.8), Verdict::Missed);
+        assert!(Verdict::Inconclusive.text(1.8).contains("includes 1.8"));
+        let f = |x: f64| format!("{x:.3}");
+        assert_eq!(with_interval(0.71, 0.02, f), "0.710 [0.690–0.730]");
+        assert_eq!(with_interval(0.71, f64::NAN, f), "0.710 (one run: no interval)");
     }
 }

@@ -52,11 +52,7 @@ pub const REAL_CRYPTO_ATTACKS: &[AttackKind] = &[AttackKind::InvalidSignature, A
 /// [`RealStations`].
 pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
     for v in sc.variants.iter().filter(|v| v.mode == SecurityMode::RealCrypto) {
-        check(
-            sc,
-            &v.name,
-            v.protocol_id().map_err(|e| costs_err(&v.name, e.to_string()))?,
-        )?;
+        check(sc, &v.name, v.protocol)?;
     }
     let make = |model: &SecurityModel, _seed: u64, stations: usize| -> Result<Box<dyn StationCrypto>, SimError> {
         let s = RealStations::new(model, sc.cam.payload_bytes as usize, stations)?;

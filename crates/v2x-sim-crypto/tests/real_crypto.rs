@@ -37,7 +37,7 @@ fn scenario(attackers: u32, certificate: CertificatePolicy) -> Scenario {
     }
     let model = VariantConfig {
         name: "cost-model".into(),
-        protocol: "ieee1609.2".into(),
+        protocol: "ieee1609.2".parse().unwrap(),
         verify_cost_us: 7000.0,
         sign_cost_us: 250.0,
         overhead_bytes: Some(match certificate {
@@ -157,14 +157,14 @@ fn tesla_real_key_chains_agree_with_the_cost_model() {
     for (protocol, sizes) in [("tesla", (21u32, Some(57u32))), ("tesla-attached", (24, None))] {
         let mut s = scenario(0, CertificatePolicy::Never);
         for v in &mut s.variants {
-            v.protocol = protocol.into();
+            v.protocol = protocol.parse().unwrap();
             v.verify_cost_us = 50.0;
             v.overhead_bytes = Some(sizes.0);
             v.overhead_with_certificate_bytes = None;
             v.tesla_key_frame_bytes = sizes.1;
             v.tesla_attached_key_bytes = Some(0);
             // An attached key comes with the next CAM, 100 ms later.
-            v.deadline_ms = 150.0;
+            v.deadline_ms = Some(150.0);
         }
         let r = v2x_sim_crypto::run(&s, &v2x_report::Silent).expect("runs");
         show(&r);
@@ -191,7 +191,7 @@ fn every_protocol_rejects_forged_frames_in_the_loop() {
         let mut s = scenario(2, CertificatePolicy::Always);
         s.replications = 1;
         s.variants.remove(0);
-        s.variants[0].protocol = protocol.into();
+        s.variants[0].protocol = protocol.parse().unwrap();
         s.variants[0].verify_cost_us = 500.0;
         s.variants[0].overhead_bytes = None;
         s.variants[0].overhead_with_certificate_bytes = None;
@@ -222,14 +222,14 @@ fn error_of(s: &Scenario) -> String {
 #[test]
 fn unsupported_protocols_and_attacks_list_what_runs() {
     let mut s = scenario(0, CertificatePolicy::Always);
-    s.variants[1].protocol = "raw".into();
+    s.variants[1].protocol = "raw".parse().unwrap();
     let e = error_of(&s);
     assert!(
         e.contains("ieee1609.2") && e.contains("2flip") && e.contains("not raw"),
         "{e}"
     );
     let mut s = scenario(1, CertificatePolicy::Always);
-    s.variants[1].protocol = "tesla".into();
+    s.variants[1].protocol = "tesla".parse().unwrap();
     let e = error_of(&s);
     assert!(e.contains("attackers with TESLA"), "{e}");
     let mut s = scenario(1, CertificatePolicy::Always);

@@ -80,6 +80,19 @@ pub enum SimError {
     Table(#[from] v2x_report::table::TableError),
 }
 
+/// A cost the scenario must choose: the variant field to set, the profile's choices.
+#[derive(Debug, Error)]
+#[error("`{field}`: profile {profile}: {cost}: {why}; name one of: {}", choices.join(", "))]
+pub struct Choose {
+    pub field: String,
+    /// `protocol/operation`.
+    pub cost: String,
+    pub profile: String,
+    pub why: String,
+    /// The variants of the profile's rows to choose from.
+    pub choices: Vec<String>,
+}
+
 /// Why a variant's costs or sizes cannot be resolved.
 #[derive(Debug, Error)]
 pub enum CostsError {
@@ -92,4 +105,14 @@ pub enum CostsError {
     /// Something the model needs is missing (a profile, sizes).
     #[error("{0}")]
     Missing(String),
+    /// A profile file that does not exist; says how to make one.
+    #[error("profile {path} does not exist: measure this machine with `v2x bench --suite stack,protocols --out {dir}`, or name a shipped profile ({})", v2x_profile::BUILTIN_NAMES.join(", "))]
+    ProfileMissing { path: String, dir: String },
+    /// A default would pick one cost among several, or the obvious one is not in the
+    /// profile: the scenario must name it.
+    #[error(transparent)]
+    Choose(Box<Choose>),
+    /// A deadline the protocol cannot meet, left at its default.
+    #[error("{0}")]
+    Deadline(String),
 }

@@ -31,6 +31,7 @@ pub mod node_id;
 pub mod output;
 pub mod parallel;
 pub mod phy;
+pub mod progress;
 pub mod reception;
 pub mod scenario;
 pub mod security;
@@ -64,6 +65,8 @@ pub struct VariantResult {
     pub costs: Vec<security::CostUse>,
     /// The packet sizes it used and where they come from.
     pub sizes: security::SizesUse,
+    /// The parameters that change results, with who set them (scenario or default).
+    pub settings: Vec<security::Setting>,
     pub notes: Vec<String>,
     pub nodes: usize,
     pub cutoff_range_m: f64,
@@ -77,17 +80,51 @@ pub struct VariantResult {
 #[derive(Debug, Clone)]
 pub struct SimResults {
     pub scenario: Scenario,
+    /// What runs but probably not as meant ([`scenario_warnings`]).
+    pub warnings: Vec<String>,
     pub variants: Vec<VariantResult>,
     pub wall_s: f64,
 }
 
+/// What in `sc` runs but probably not as meant (said before a run and in its report): a
+/// duration longer than the mobility trace, whose last part would simulate an empty road.
+pub fn scenario_warnings(sc: &Scenario) -> Result<Vec<String>, SimError> {
+    use scenario::MobilityConfig;
+    let mut out = Vec::new();
+    if matches!(
+        sc.mobility,
+        MobilityConfig::SumoFcd { .. } | MobilityConfig::Ngsim { .. }
+    ) {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(sc.seed);
+        let m = mobility::Mobility::build(&sc.mobility, &mut rng)?;
+        if let Some(end) = m.trace_end_s().filter(|end| sc.duration_s > *end) {
+            out.push(format!(
+                "duration_s = {} s runs past the end of the mobility trace ({end:.1} s): from then on no \
+                 vehicle of the trace is on the road, so the last {:.1} s simulate an empty road; set \
+                 duration_s to at most {end:.1} (or --duration)",
+                sc.duration_s,
+                sc.duration_s - end
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Resolves every variant of `sc` against its profile (the costs, sizes and settings a
+/// run uses); what [`run_with`] does first, for callers that want the errors and notes
+/// before anything runs.
+pub fn resolve_variants(sc: &Scenario) -> Result<Vec<SecurityModel>, SimError> {
+    sc.variants.iter().map(|v| SecurityModel::resolve(v, sc)).collect()
+}
+
 /// Runs one replication of one variant (seed = scenario seed + replication), in
-/// real-crypto mode with the services `crypto` builds.
+/// real-crypto mode with the services `crypto` builds; `meter` follows its simulated time.
 pub fn run_once(
     sc: &Scenario,
     model: &SecurityModel,
     replication: u32,
     crypto: Option<&CryptoFactory>,
+    meter: Option<std::sync::Arc<v2x_report::RunMeter>>,
 ) -> Result<(RunMetrics, usize, f64), SimError> {
     let seed = sc.seed.wrapping_add(u64::from(replication));
     let runs = sc.variants.len() * sc.replications as usize;
@@ -102,6 +139,9 @@ pub fn run_once(
         })?;
         let stations = sim.node_count();
         sim = sim.with_station_crypto(make(model, seed, stations)?);
+    }
+    if let Some(m) = meter {
+        sim = sim.with_meter(m);
     }
     let (nodes, cutoff) = (sim.node_count(), sim.cutoff_m());
     Ok((sim.run(), nodes, cutoff))
@@ -120,11 +160,8 @@ pub fn run_with(
     crypto: Option<&CryptoFactory>,
 ) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
-    let models: Vec<SecurityModel> = sc
-        .variants
-        .iter()
-        .map(|v| SecurityModel::resolve(v, &sc.query, sc.mac.mac_overhead_bytes))
-        .collect::<Result<_, _>>()?;
+    let models = resolve_variants(sc)?;
+    let warnings = scenario_warnings(sc)?;
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
         .collect();
@@ -133,7 +170,11 @@ pub fn run_with(
     let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
-            let out = run_once(sc, &models[v], r, crypto).map(|(m, n, c)| (v, r, m, n, c));
+            let meter = progress.run_meter(&format!("{} #{r}", models[v].name), sc.duration_s);
+            let out = run_once(sc, &models[v], r, crypto, meter.clone()).map(|(m, n, c)| (v, r, m, n, c));
+            if let Some(m) = meter {
+                m.done();
+            }
             progress.step(&models[v].name);
             out
         })
@@ -147,6 +188,7 @@ pub fn run_with(
             profile: m.profile_name.clone(),
             costs: m.costs.clone(),
             sizes: m.sizes.clone(),
+            settings: m.settings.clone(),
             notes: m.notes.clone(),
             nodes: 0,
             cutoff_range_m: 0.0,
@@ -163,8 +205,15 @@ pub fn run_with(
         vr.pooled.merge(&m);
         vr.runs.push(m);
     }
+    // The scenario as run: each deadline as resolved (a default written out), so that
+    // resolved.toml shows it and runs again to the same results.
+    let mut scenario = sc.clone();
+    for (v, m) in scenario.variants.iter_mut().zip(&models) {
+        v.deadline_ms = Some(m.deadline_ms);
+    }
     Ok(SimResults {
-        scenario: sc.clone(),
+        scenario,
+        warnings,
         variants,
         wall_s: started.elapsed().as_secs_f64(),
     })

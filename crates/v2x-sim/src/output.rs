@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 use v2x_report::html::{Cell, Page};
 use v2x_report::plot::{steps, Line, LineChart, Scale};
+use v2x_report::stats::with_interval;
 
 /// Mean over replications and the half-width of its 95% confidence interval (Student t,
 /// the same table as the bench); runs without a value (NaN) are left out.
@@ -35,16 +36,53 @@ fn stat(runs: &[RunMetrics], f: impl Fn(&RunMetrics) -> f64) -> Value {
     json!({ "mean": num(m), "ci95": num(ci) })
 }
 
-/// Headline metrics of one variant.
-pub fn variant_summary(v: &VariantResult) -> Value {
+/// The fate of the CAMs the radio decoded within `range_m` of their sender, in one run:
+/// shares verified, lost to security processing (deadline, TESLA key, unknown
+/// certificate) and neither (still queued when the run ended, or rejected). Counted from
+/// the distance bins that lie wholly within the range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodedFate {
+    pub verified: f64,
+    pub crypto_lost: f64,
+    pub neither: f64,
+}
+
+pub fn decoded_fate(m: &RunMetrics, bin_m: f64, range_m: f64) -> DecodedFate {
+    let (mut received, mut verified, mut lost) = (0u64, 0u64, 0u64);
+    for (k, b) in m.bins.iter().enumerate() {
+        if (k + 1) as f64 * bin_m <= range_m + 1e-9 {
+            received += b.received;
+            verified += b.verified;
+            lost += b.crypto_lost;
+        }
+    }
+    if received == 0 {
+        return DecodedFate {
+            verified: f64::NAN,
+            crypto_lost: f64::NAN,
+            neither: f64::NAN,
+        };
+    }
+    let (v, l) = (verified as f64 / received as f64, lost as f64 / received as f64);
+    DecodedFate {
+        verified: v,
+        crypto_lost: l,
+        neither: (1.0 - v - l).max(0.0),
+    }
+}
+
+/// Headline metrics of one variant; `bin_m` and `range_m` are the scenario's distance bin
+/// and headline range.
+pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
     let p = &v.pooled;
+    let fate = |f: fn(&DecodedFate) -> f64| stat(&v.runs, |m| f(&decoded_fate(m, bin_m, range_m)));
     let sim_s: f64 = v.runs.iter().map(|r| r.wall_s).sum();
     json!({
         "name": v.name,
         "protocol": v.protocol,
         "profile": v.profile,
         "notes": v.notes,
-        "security": { "costs": v.costs, "sizes": v.sizes },
+        "security": { "costs": v.costs, "sizes": v.sizes, "settings": v.settings },
         "nodes": v.nodes,
         "cutoff_range_m": num(v.cutoff_range_m),
         "replications": v.runs.len(),
@@ -55,8 +93,16 @@ pub fn variant_summary(v: &VariantResult) -> Value {
         "awareness_heard": stat(&v.runs, RunMetrics::awareness_heard_ratio),
         "weighted_awareness": stat(&v.runs, RunMetrics::weighted_awareness),
         "channel_busy_ratio": stat(&v.runs, RunMetrics::channel_busy_ratio),
-        "e2e_delay_ms": { "mean": num(p.e2e_delay.mean_ms()), "median": num(p.e2e_delay.quantile_ms(0.5)), "p99": num(p.e2e_delay.quantile_ms(0.99)) },
-        "inter_arrival_ms": { "mean": num(p.inter_arrival.mean_ms()), "p99": num(p.inter_arrival.quantile_ms(0.99)) },
+        "e2e_delay_ms": { "mean": num(p.e2e_delay.mean_ms()), "median": num(p.e2e_delay.quantile_ms(0.5)), "p99": num(p.e2e_delay.quantile_ms(0.99)), "over_replications": stat(&v.runs, |m| m.e2e_delay.mean_ms()) },
+        "inter_arrival_ms": { "mean": num(p.inter_arrival.mean_ms()), "p99": num(p.inter_arrival.quantile_ms(0.99)), "over_replications": stat(&v.runs, |m| m.inter_arrival.mean_ms()) },
+        // PDR network x share verified = PDR verified: where the CAMs decoded within the
+        // headline range went (crypto_loss_ratio counts every distance).
+        "decoded_within_headline_range": {
+            "range_m": range_m,
+            "verified": fate(|f| f.verified),
+            "crypto_lost": fate(|f| f.crypto_lost),
+            "neither": fate(|f| f.neither),
+        },
         "mac_delay_ms": { "mean": num(p.mac_delay.mean_ms()), "p99": num(p.mac_delay.quantile_ms(0.99)) },
         "verification_latency_ms": { "mean": num(p.verification_latency.mean_ms()), "p99": num(p.verification_latency.quantile_ms(0.99)) },
         // Exact counts of verified CAMs within each deadline of the scenario.
@@ -112,7 +158,10 @@ fn relay_summary(p: &RunMetrics) -> Value {
 }
 
 pub fn summary(r: &SimResults) -> Value {
+    let (bin, range) = (r.scenario.metrics.distance_bin_m, r.scenario.metrics.headline_range_m);
     json!({
+        "provenance": v2x_report::provenance::Provenance::now(),
+        "warnings": r.warnings,
         "scenario": r.scenario.name,
         "description": r.scenario.description,
         "duration_s": r.scenario.duration_s,
@@ -120,7 +169,7 @@ pub fn summary(r: &SimResults) -> Value {
         "seed": r.scenario.seed,
         "replications": r.scenario.replications,
         "wall_s": r.wall_s,
-        "variants": r.variants.iter().map(variant_summary).collect::<Vec<_>>(),
+        "variants": r.variants.iter().map(|v| variant_summary(v, bin, range)).collect::<Vec<_>>(),
     })
 }
 
@@ -343,11 +392,20 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
         write_table(dir, "relay_hops.csv", &finish(hops)?)?;
     }
 
-    let plots = plots(r)?;
-    for (name, svg) in &plots {
-        write(dir, name, svg)?;
+    let figures = plots(r)?;
+    let mut png_missing = None;
+    for f in &figures {
+        let written = v2x_report::plot::write_figure(dir, f.stem, &f.svg).map_err(|e| SimError::Output {
+            path: dir.join(f.stem).display().to_string(),
+            source: e,
+        })?;
+        png_missing = png_missing.or(written.png_missing);
     }
-    write(dir, "report.html", &report_html(r, &sum, &plots))?;
+    write(
+        dir,
+        "report.html",
+        &report_html(r, &sum, &figures, png_missing.as_deref()),
+    )?;
     Ok(())
 }
 
@@ -410,8 +468,8 @@ fn distribution_lines(
     (lines, x_scale)
 }
 
-/// PDR vs distance per variant: radio (dashed) and verified (solid) in the variant's colour,
-/// the mean over replications with its 95 % confidence band.
+/// PDR vs distance per variant: decoded by the radio (dashed) and verified (solid) in the
+/// variant's colour, the mean over replications with its 95 % confidence interval.
 fn pdr_lines(r: &SimResults) -> Vec<Line> {
     let bin = r.scenario.metrics.distance_bin_m;
     let mut lines = Vec::new();
@@ -419,7 +477,7 @@ fn pdr_lines(r: &SimResults) -> Vec<Line> {
         let nbins = v.runs.iter().map(|m| m.bins.len()).max().unwrap_or(0);
         for (what, dashed, sel) in [
             (
-                "radio",
+                "decoded",
                 true,
                 (|b: &crate::metrics::DistanceBin| b.received) as fn(&crate::metrics::DistanceBin) -> u64,
             ),
@@ -458,20 +516,35 @@ fn pdr_lines(r: &SimResults) -> Vec<Line> {
     lines
 }
 
-fn plots(r: &SimResults) -> Result<Vec<(String, String)>, SimError> {
+/// A figure of the report: its file stem, what it shows and the drawing.
+pub struct Figure {
+    pub stem: &'static str,
+    pub title: String,
+    pub caption: String,
+    pub svg: String,
+}
+
+fn plots(r: &SimResults) -> Result<Vec<Figure>, SimError> {
     let reps = r.scenario.replications;
-    let band_note = if reps > 1 {
-        format!("mean of {reps} replications; band: 95 % confidence interval")
+    let range = r.scenario.metrics.headline_range_m;
+    let interval_note = if reps > 1 {
+        format!("mean of {reps} replications; bars: 95 % confidence interval")
     } else {
-        "one replication (no confidence band)".to_string()
+        "one replication: no confidence interval".to_string()
     };
+    let distribution_note = "steps of the streaming histogram (bins of 1/128 relative width)".to_string();
+    struct Spec {
+        stem: &'static str,
+        chart: LineChart,
+        caption: String,
+    }
     let chart = |title: &str,
                  x_label: &str,
                  y_label: &str,
                  (lines, x_scale): (Vec<Line>, Scale),
                  y_scale,
                  y_range,
-                 note: Option<String>| LineChart {
+                 note: &str| LineChart {
         title: title.into(),
         x_label: x_label.into(),
         y_label: y_label.into(),
@@ -479,78 +552,102 @@ fn plots(r: &SimResults) -> Result<Vec<(String, String)>, SimError> {
         y_scale,
         y_range,
         lines,
-        note,
+        note: Some(note.to_string()),
     };
-    let distribution_note = Some("steps of the streaming histogram (bins of 1/128 relative width)".to_string());
-    let charts = [
-        (
-            "pdr_vs_distance.svg",
-            chart(
-                "Packet delivery ratio vs distance",
-                "distance (m)",
-                "PDR",
+    let specs = [
+        Spec {
+            stem: "pdr_vs_distance",
+            chart: chart(
+                "CAMs decoded and verified vs distance",
+                "sender to receiver (m)",
+                "delivery ratio",
                 (pdr_lines(r), Scale::Linear),
                 Scale::Linear,
                 Some((0.0, 1.0)),
-                Some(format!("dashed: radio, solid: verified; {band_note}")),
+                &format!("dashed: decoded by the radio; solid: verified; {interval_note}"),
             ),
-        ),
-        (
-            "mac_delay_ccdf.svg",
-            chart(
-                "MAC delay CCDF",
+            caption: format!(
+                "Share of the CAMs sent to receivers at each distance that the radio decoded (PDR network) and that \
+                 were verified in time (PDR verified); the headline table counts receivers within {range} m."
+            ),
+        },
+        Spec {
+            stem: "mac_delay_ccdf",
+            chart: chart(
+                "Channel access delay of sent frames (CCDF)",
                 "MAC delay (ms)",
                 "P(delay > x)",
                 distribution_lines(r, |m| &m.mac_delay, true, false),
                 Scale::Log,
                 Some((1e-5, 1.0)),
-                distribution_note.clone(),
+                &distribution_note,
             ),
-        ),
-        (
-            "verification_latency_cdf.svg",
-            chart(
-                "Verification latency CDF",
+            caption: "Time from a frame entering the MAC queue to the start of its transmission, all stations.".into(),
+        },
+        Spec {
+            stem: "verification_latency_cdf",
+            chart: chart(
+                "Reception to verified: share of CAMs received (CDF)",
                 "reception to verified (ms)",
                 "share of CAMs received",
                 distribution_lines(r, |m| &m.verification_latency, false, true),
                 Scale::Linear,
                 Some((0.0, 1.0)),
-                Some("normalised by CAMs received by the radio (as paper 004 Fig. 5)".into()),
+                "normalised by CAMs received by the radio (as paper 004 Fig. 5)",
             ),
-        ),
-        (
-            "e2e_delay_cdf.svg",
-            chart(
-                "End-to-end delay CDF",
-                "delay (ms)",
-                "fraction",
+            caption: "Queueing plus verification at the receiver; the curve ends below 1 by the share never verified."
+                .into(),
+        },
+        Spec {
+            stem: "e2e_delay_cdf",
+            chart: chart(
+                "End-to-end delay of verified CAMs (CDF)",
+                "generation to verified (ms)",
+                "fraction of verified CAMs",
                 distribution_lines(r, |m| &m.e2e_delay, false, false),
                 Scale::Linear,
                 Some((0.0, 1.0)),
-                distribution_note.clone(),
+                &distribution_note,
             ),
-        ),
-        (
-            "inter_arrival_cdf.svg",
-            chart(
-                "Inter-arrival time CDF",
+            caption: "From the sender's generation to the receiver's verification, CAMs verified in time.".into(),
+        },
+        Spec {
+            stem: "inter_arrival_cdf",
+            chart: chart(
+                "Time between verified CAMs of one sender (CDF)",
                 "inter-arrival (ms)",
                 "fraction",
                 distribution_lines(r, |m| &m.inter_arrival, false, false),
                 Scale::Linear,
                 Some((0.0, 1.0)),
-                distribution_note,
+                &distribution_note,
             ),
-        ),
+            caption: "Gap between two consecutive verified CAMs of the same sender at a receiver.".into(),
+        },
     ];
-    charts
+    specs
         .into_iter()
-        .map(|(name, c)| Ok((name.to_string(), c.render().map_err(|e| SimError::Plot(e.to_string()))?)))
+        .map(|s| {
+            Ok(Figure {
+                stem: s.stem,
+                title: s.chart.title.clone(),
+                caption: s.caption,
+                svg: s.chart.render().map_err(|e| SimError::Plot(e.to_string()))?,
+            })
+        })
         .collect()
 }
 
-fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> String {
+/// `mean [low–high]` of a summary statistic (`{mean, ci95}`), three decimals.
+fn interval_cell(v: &Value) -> Cell {
+    let (m, ci) = (
+        v["mean"].as_f64().unwrap_or(f64::NAN),
+        v["ci95"].as_f64().unwrap_or(f64::NAN),
+    );
+    Cell::with_class(with_interval(m, ci, |x| format!("{x:.3}")), "num")
+}
+
+fn report_html(r: &SimResults, sum: &Value, figures: &[Figure], png_missing: Option<&str>) -> String {
     let sc = &r.scenario;
     let mut page = Page::new(&format!("v2x sim: {}", sc.name));
     page.h1(&format!("Simulation: {}", sc.name))
@@ -559,22 +656,24 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
             "{} s simulated ({} s warm-up), {} replication(s), seed {}, wall time {:.2} s.",
             sc.duration_s, sc.warmup_s, sc.replications, sc.seed, r.wall_s
         ));
-    let g = |v: &Value, path: &[&str]| -> Cell {
-        let mut cur = v;
-        for k in path {
-            cur = &cur[*k];
-        }
-        Cell::with_class(cur.as_f64().map_or("-".into(), |x| format!("{x:.3}")), "num")
-    };
+    if !r.warnings.is_empty() {
+        page.h2("Warnings").list(&r.warnings);
+    }
+    let variants = || sum["variants"].as_array().into_iter().flatten();
     let text = |v: &Value, k: &str| Cell::from(v[k].as_str().unwrap_or(""));
-    page.h2("Headline metrics").table(
+    let range = sc.metrics.headline_range_m;
+    page.h2("Headline metrics").p(&format!(
+        "Each value is the mean over replications with its 95 % confidence interval (Student t) in brackets; \
+         PDR and crypto loss are counted as described below the table, within {range} m where stated."
+    ));
+    page.table(
         &[
             "variant",
             "protocol",
             "profile",
             "PDR network",
             "PDR verified",
-            "crypto loss",
+            "crypto loss (all distances)",
             "E2E mean (ms)",
             "inter-arrival mean (ms)",
             "awareness",
@@ -582,29 +681,55 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
             "CBR",
             "query success",
         ],
-        sum["variants"].as_array().into_iter().flatten().map(|v| {
+        variants().map(|v| {
             vec![
                 text(v, "name"),
                 text(v, "protocol"),
                 text(v, "profile"),
-                g(v, &["pdr_network", "mean"]),
-                g(v, &["pdr_application", "mean"]),
-                g(v, &["crypto_loss_ratio", "mean"]),
-                g(v, &["e2e_delay_ms", "mean"]),
-                g(v, &["inter_arrival_ms", "mean"]),
-                g(v, &["awareness", "mean"]),
-                g(v, &["weighted_awareness", "mean"]),
-                g(v, &["channel_busy_ratio", "mean"]),
-                g(v, &["query", "success_rate", "mean"]),
+                interval_cell(&v["pdr_network"]),
+                interval_cell(&v["pdr_application"]),
+                interval_cell(&v["crypto_loss_ratio"]),
+                interval_cell(&v["e2e_delay_ms"]["over_replications"]),
+                interval_cell(&v["inter_arrival_ms"]["over_replications"]),
+                interval_cell(&v["awareness"]),
+                interval_cell(&v["weighted_awareness"]),
+                interval_cell(&v["channel_busy_ratio"]),
+                interval_cell(&v["query"]["success_rate"]),
             ]
         }),
     );
-    page.p(
-        "PDR and crypto loss count receivers within the headline range; awareness is the share of neighbours \
-         within the awareness radius verified within the window; weighted awareness weighs each by its position error.",
+    page.p(&format!(
+        "What each counts. PDR network: of the CAMs sent to receivers within {range} m, the share the radio decoded. \
+         PDR verified: of the same CAMs, the share verified in time; so PDR verified = PDR network x the share of \
+         decoded CAMs verified. Crypto loss: of every CAM the radio decoded, at any distance, the share lost to \
+         security processing (deadline, TESLA key missing, unknown certificate); it is not the gap between the two \
+         PDRs, which also holds CAMs neither verified nor lost (still waiting in a verification queue when the run \
+         ended, or rejected). Awareness: the share of neighbours within the awareness radius verified within the \
+         window; weighted awareness weighs each by its position error."
+    ));
+    page.h3(&format!("Where the CAMs decoded within {range} m went")).table(
+        &[
+            "variant",
+            "verified",
+            "lost to security processing",
+            "neither (queued at the end, rejected)",
+        ],
+        variants().map(|v| {
+            let f = &v["decoded_within_headline_range"];
+            vec![
+                text(v, "name"),
+                interval_cell(&f["verified"]),
+                interval_cell(&f["crypto_lost"]),
+                interval_cell(&f["neither"]),
+            ]
+        }),
     );
-    page.h2("Security costs and sizes used").table(
-        &["variant", "role", "cost", "mean (µs)", "source"],
+    page.h2("Security costs, sizes and settings used").p(
+        "Every cost with its profile key and how it was chosen: `scenario` when the variant names it, `default` with \
+         the defaults that picked it (the protocol's curve, the beacon message, the signer form).",
+    );
+    page.table(
+        &["variant", "role", "cost", "mean (µs)", "source", "chosen by"],
         r.variants.iter().flat_map(|v| {
             v.costs.iter().map(|c| {
                 vec![
@@ -613,6 +738,20 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
                     Cell::from(c.key.clone().unwrap_or_default()),
                     Cell::with_class(format!("{:.2}", c.mean_us), "num"),
                     Cell::from(c.source.as_str()),
+                    Cell::from(c.chosen_by.as_str()),
+                ]
+            })
+        }),
+    );
+    page.table(
+        &["variant", "setting", "value", "set by"],
+        r.variants.iter().flat_map(|v| {
+            v.settings.iter().map(|s| {
+                vec![
+                    Cell::from(v.name.as_str()),
+                    Cell::from(s.name),
+                    Cell::with_class(s.value.clone(), "num"),
+                    Cell::from(s.from.as_str()),
                 ]
             })
         }),
@@ -628,8 +767,21 @@ fn report_html(r: &SimResults, sum: &Value, plots: &[(String, String)]) -> Strin
             ]
         }),
     );
-    for (name, svg) in plots {
-        page.h2(name).svg(svg);
+    let notes: Vec<String> = r
+        .variants
+        .iter()
+        .flat_map(|v| v.notes.iter().map(move |n| format!("{}: {n}", v.name)))
+        .collect();
+    if !notes.is_empty() {
+        page.h3("Notes and warnings").list(notes);
+    }
+    page.h2("Figures");
+    if let Some(why) = png_missing {
+        page.p(&format!("PNG copies not written: {why}"));
+    }
+    for (i, f) in figures.iter().enumerate() {
+        page.h3(&format!("Figure {}. {}", i + 1, f.title))
+            .figure(&f.svg, &format!("{} Files: {}.svg, {}.png.", f.caption, f.stem, f.stem));
     }
     page.h2("Resolved configuration").pre(&sc.to_toml());
     page.finish()

@@ -31,10 +31,10 @@ fn cluster() -> Scenario {
     };
     let etsi = VariantConfig {
         name: "etsi".into(),
-        protocol: "etsi-v1.2.1".into(),
+        protocol: "etsi-v1.2.1".parse().unwrap(),
         profile: "xeon-e5-2667".into(),
-        verify_variant: "p256-sha256".into(),
-        sign_variant: "p256-sha256".into(),
+        verify_variant: "p256-sha256".parse().unwrap(),
+        sign_variant: "p256-sha256".parse().unwrap(),
         certificate: Some(v2x_sim::scenario::CertificatePolicy::Never),
         require_known_certificate: false,
         ..VariantConfig::default()

@@ -111,12 +111,12 @@ fn verification_deadline_turns_overload_into_cryptographic_loss() {
     s.radio.fading = FadingConfig::None;
     s.variants = vec![VariantConfig {
         name: "slow".into(),
-        protocol: "hash-chain".into(),
+        protocol: "hash-chain".parse().unwrap(),
         verify_cost_us: 20_000.0,
         // Signing is left free: with identical service times every receiver finishes a
         // verification at the same instant, and signing behind it would synchronise the
         // next transmissions into collisions (a real effect, but not the one tested here).
-        deadline_ms: 100.0,
+        deadline_ms: Some(100.0),
         ..VariantConfig::default()
     }];
     let mut abort = s.variants[0].clone();
@@ -245,7 +245,7 @@ fn scenario_and_input_errors_are_typed() {
     let mut s = Scenario::default();
     s.variants[0] = VariantConfig {
         name: "x".into(),
-        protocol: "ieee1609.2".into(),
+        protocol: "ieee1609.2".parse().unwrap(),
         profile: "no-such-cpu".into(),
         ..Default::default()
     };
@@ -256,7 +256,7 @@ fn scenario_and_input_errors_are_typed() {
     let mut s = Scenario::default();
     s.variants[0] = VariantConfig {
         name: "x".into(),
-        protocol: "ieee1609.2".into(),
+        protocol: "ieee1609.2".parse().unwrap(),
         ..Default::default()
     };
     let e = v2x_sim::run(&s, &v2x_report::Silent).unwrap_err();
@@ -312,12 +312,12 @@ fn tesla_packets_without_a_key_are_lost_at_their_deadline() {
     s.duration_s = 3.0;
     s.variants = vec![VariantConfig {
         name: "tesla-no-key".into(),
-        protocol: "tesla".into(),
+        protocol: "tesla".parse().unwrap(),
         verify_cost_us: 50.0,
         sign_cost_us: 50.0,
         // Keys are disclosed long after the run ends.
         tesla_disclosure_delay_s: Some(100.0),
-        deadline_ms: 100.0,
+        deadline_ms: Some(100.0),
         ..VariantConfig::default()
     }];
     let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
@@ -345,11 +345,11 @@ fn certificate_is_usable_after_its_message_is_verified() {
         s.warmup_s = 0.0;
         s.variants = vec![VariantConfig {
             name: "etsi".into(),
-            protocol: "etsi-v1.2.1".into(),
+            protocol: "etsi-v1.2.1".parse().unwrap(),
             verify_cost_us: verify_us,
             sign_cost_us: 100.0,
             certificate: Some(v2x_sim::scenario::CertificatePolicy::Interval { interval_s: 10.0 }),
-            deadline_ms: 1000.0,
+            deadline_ms: Some(1000.0),
             ..VariantConfig::default()
         }];
         let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
@@ -442,9 +442,9 @@ fn precomputed_verifier_lowers_crypto_loss_on_an_overloaded_receiver() {
     s.radio.fading = FadingConfig::None;
     let plain = VariantConfig {
         name: "plain".into(),
-        protocol: "raw".into(),
+        protocol: "raw".parse().unwrap(),
         verify_cost_us: 3_000.0,
-        deadline_ms: 100.0,
+        deadline_ms: Some(100.0),
         cores: 1,
         ..VariantConfig::default()
     };

@@ -110,7 +110,7 @@ fn a_deadline_shorter_than_the_queue_loses_relayed_messages() {
     s.relay.interval_s = 0.005;
     s.variants[0].sign_cost_us = 1000.0;
     s.duration_s = 3.0;
-    s.variants[0].deadline_ms = 30.0;
+    s.variants[0].deadline_ms = Some(30.0);
     let r = run(&s).relay;
     assert!(r.lost_deadline > 0);
     assert!(r.hops[0].e2e.count < 20);

@@ -61,14 +61,27 @@ pub fn run(
             path: out.display().to_string(),
             message: format!("cannot start {threads} threads: {e}"),
         })?;
-    progress.start(todo.len() as u64);
+    // One step per variant of each run (what a run's simulation counts), so that the
+    // whole sweep's progress moves with every run's simulated time.
+    let steps: usize = todo
+        .iter()
+        .map(|r| {
+            sweep
+                .scenario(r)
+                .map_or(1, |sc| sc.variants.len() * sc.replications as usize)
+        })
+        .sum();
+    progress.start(steps as u64);
     // Each finished run is stored at once: an error in another run loses nothing.
     let results: Vec<Result<(), SweepError>> = pool.install(|| {
         todo.par_iter()
             .map(|r| {
-                let (res, rec) = record::execute(sweep, r)?;
+                let part = v2x_report::Part {
+                    whole: progress,
+                    prefix: format!("{} ", r.id),
+                };
+                let (res, rec) = record::execute_with(sweep, r, &part)?;
                 store::save(out, &rec, Some(&res))?;
-                progress.step(&r.id);
                 Ok(())
             })
             .collect()

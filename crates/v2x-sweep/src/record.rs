@@ -42,8 +42,18 @@ pub fn record(run: &Run, results: &SimResults) -> Record {
 /// Simulates one run (on the current rayon pool) as `v2x sim` does (real-crypto variants
 /// included) and returns its results and record.
 pub fn execute(sweep: &Sweep, run: &Run) -> Result<(SimResults, Record), SweepError> {
+    execute_with(sweep, run, &v2x_report::Silent)
+}
+
+/// [`execute`], reporting each variant's simulated time to `progress` (as a part of the
+/// whole sweep: see [`v2x_report::Part`]).
+pub fn execute_with(
+    sweep: &Sweep,
+    run: &Run,
+    progress: &dyn v2x_report::Progress,
+) -> Result<(SimResults, Record), SweepError> {
     let sc = sweep.scenario(run)?;
-    let results = v2x_sim_crypto::run(&sc, &v2x_report::Silent).map_err(|e| SweepError::Sim {
+    let results = v2x_sim_crypto::run(&sc, progress).map_err(|e| SweepError::Sim {
         run: run.id.clone(),
         params: run.params_text(),
         source: Box::new(e),

@@ -196,12 +196,18 @@ impl Sweep {
                 ));
             }
         }
-        Ok(Sweep {
+        let sweep = Sweep {
             spec,
             base_dir,
             origin: origin.into(),
             runs,
-        })
+        };
+        // Every run is a valid scenario (a misspelt axis key or a bad value is refused
+        // here, naming the run, not when that run comes to be simulated or listed).
+        for r in &sweep.runs {
+            sweep.scenario(r)?;
+        }
+        Ok(sweep)
     }
 
     pub fn run_by_id(&self, id: &str) -> Result<&Run, SweepError> {
@@ -323,6 +329,16 @@ mod tests {
         assert!(e.to_string().contains("no table at index 3"), "{e}");
     }
 
+    /// Issue 28: `sweep --list` listed the runs of a misspelt axis key.
+    #[test]
+    fn a_misspelt_axis_key_is_refused_when_the_spec_is_read() {
+        let Err(e) = sweep("[scenario]\nduration_s = 2.0\n[axes]\n\"mobility.densty_veh_per_km_lane\" = [5.0]\n")
+        else {
+            panic!("accepted");
+        };
+        assert!(e.to_string().contains("densty_veh_per_km_lane"), "{e}");
+    }
+
     #[test]
     fn bad_specs_are_typed_errors() {
         assert!(matches!(sweep("[axes]\n\"a\" = [1]\n"), Err(SweepError::Spec { .. })));
@@ -330,16 +346,19 @@ mod tests {
             sweep("[scenario]\n[axes]\n\"a\" = []\n"),
             Err(SweepError::Spec { .. })
         ));
-        let s = sweep("[scenario]\nbogus = 1\n").unwrap();
-        assert!(s.scenario(&s.runs[0]).unwrap_err().to_string().contains("bogus"));
+        let Err(e) = sweep("[scenario]\nbogus = 1\n") else {
+            panic!("accepted");
+        };
+        assert!(e.to_string().contains("bogus"), "{e}");
         assert!(matches!(sweep("nonsense = 1\n"), Err(SweepError::Spec { .. })));
         assert!(matches!(
             sweep("seeds = [1]\nreplications = 2\n[scenario]\n"),
             Err(SweepError::Spec { .. })
         ));
-        // An unknown scenario key is reported when the run's scenario is built.
-        let s = sweep("[scenario]\n[axes]\n\"cam.rate_hzz\" = [1.0]\n").unwrap();
-        let e = s.scenario(&s.runs[0]).unwrap_err();
+        // An unknown scenario key is reported when the spec is read, naming the run.
+        let Err(e) = sweep("[scenario]\n[axes]\n\"cam.rate_hzz\" = [1.0]\n") else {
+            panic!("accepted");
+        };
         assert!(matches!(e, SweepError::Scenario { .. }), "{e}");
         assert!(e.to_string().contains("rate_hzz"), "{e}");
     }

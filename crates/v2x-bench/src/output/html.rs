@@ -10,17 +10,26 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
     let mut page = Page::new("v2x bench report");
     page.h1("v2x bench report");
     page.p(&format!(
-        "{} — {} ({} cores, {}), {} — {} — suites: {}{}",
+        "{} (commit {}) — {} ({} cores, {}), {}, load average {} — {} — suites: {}{}",
         r.tool,
+        if r.commit.is_empty() { "unknown" } else { &r.commit },
         r.host.cpu,
         r.host.cores,
         r.host.openssl,
         r.date,
+        if r.load_average.is_empty() {
+            "unknown"
+        } else {
+            &r.load_average
+        },
         r.command,
         r.suites.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
         if r.quick { " — quick mode" } else { "" }
     ));
-    page.h2("Headline").p(&r.headline.method);
+    page.h2("Headline").p(&r.headline.method).p(
+        "Each ratio is given with its 95 % interval; a target is met only when the whole interval clears it, \
+         missed when the whole interval falls short, and not shown when the interval includes it.",
+    );
     page.table(
         &["figure", "value", "target"],
         headline_rows(&r.headline).into_iter().map(|(a, b, c)| {
@@ -28,6 +37,8 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
                 Cell::with_class(c, "missed")
             } else if c.starts_with("met") {
                 Cell::with_class(c, "met")
+            } else if c.starts_with("not shown") {
+                Cell::with_class(c, "open")
             } else {
                 Cell::from(c)
             };
@@ -37,9 +48,10 @@ pub fn report(r: &BenchResult, plots: &Plots) -> String {
     for n in &r.headline.notes {
         page.p(n);
     }
-    page.h2("Plots");
-    for svg in [&plots.ops_per_sec, &plots.latency_per_curve, &plots.overhead] {
-        page.svg(svg);
+    page.h2("Figures");
+    for (i, f) in plots.all().iter().enumerate() {
+        page.h3(&format!("Figure {}. {}", i + 1, f.title))
+            .figure(&f.svg, &format!("{} Files: {}.svg, {}.png.", f.caption, f.stem, f.stem));
     }
     page.h2("Measurements").p(&format!(
         "Latency in µs; ops/s on one core = 1e6 / mean; median and p99: {}.",

@@ -62,9 +62,15 @@ pub fn write_all(result: &BenchResult, dir: &Path) -> Result<Vec<PathBuf>, Bench
     profile.validate()?;
     write_file(&p("profile.json"), profile.to_json().as_bytes())?;
     let plots = svg::all(result)?;
-    write_file(&p("ops_per_sec.svg"), plots.ops_per_sec.as_bytes())?;
-    write_file(&p("latency_per_curve.svg"), plots.latency_per_curve.as_bytes())?;
-    write_file(&p("overhead.svg"), plots.overhead.as_bytes())?;
+    let mut written: Vec<PathBuf> = FILES.iter().map(|f| p(f)).collect();
+    for f in plots.all() {
+        // The SVG is the figure; its PNG twin (300 dpi) is written where a font allows.
+        let files = v2x_report::plot::write_figure(dir, f.stem, &f.svg).map_err(|source| BenchError::Io {
+            path: p(f.stem).display().to_string(),
+            source,
+        })?;
+        written.extend(files.png);
+    }
     write_file(&p("report.html"), html::report(result, &plots).as_bytes())?;
-    Ok(FILES.iter().map(|f| p(f)).collect())
+    Ok(written)
 }

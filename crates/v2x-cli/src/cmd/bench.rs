@@ -36,7 +36,7 @@ pub struct Args {
     /// four, or p256 with --quick).
     #[arg(long, value_parser = parse_curves)]
     verify_curves: Option<CurveList>,
-    /// Do not draw a progress bar (it is hidden anyway when stderr is not a terminal).
+    /// Show no progress (a bar on a terminal, otherwise a line every few seconds on stderr).
     #[arg(long)]
     no_progress: bool,
 }
@@ -92,6 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect::<Vec<_>>()
         .join(" ");
 
+    super::out_dir::prepare(&args.out)?;
     let progress = crate::progress::TermProgress::new(!args.no_progress);
     let result = v2x_bench::run_with_progress(&config, &progress).context("benchmark failed")?;
     let files = output::write_all(&result, &args.out).context("writing the results folder")?;

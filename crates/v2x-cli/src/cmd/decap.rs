@@ -1,7 +1,8 @@
 //! `v2x decap`: SN-DECAP of a secured message against a trust directory.
 //!
 //! Exit 0 with the payload on stdout when accepted; exit 1 with the reason code when
-//! rejected; exit 2 on errors (unreadable files, bad arguments).
+//! rejected; exit 2 on errors (unreadable files, bad arguments, and input that is not a
+//! secured message at all: see [`malformed`]).
 
 use super::legacy::WireFormat;
 use anyhow::{anyhow, bail, Context};
@@ -20,8 +21,8 @@ pub struct Args {
     /// A PKI directory, or a directory of root certificates (.oer), ECTLs and CRLs.
     #[arg(long)]
     trust: Option<PathBuf>,
-    /// The secured message ('-' for stdin); with --batch, a pcap capture or a text stream
-    /// of hex messages, one per line.
+    /// The secured message ('-' for stdin), binary or hex text (as `inspect` reads it);
+    /// with --batch, a pcap capture or a text stream of hex messages, one per line.
     #[arg(long = "in")]
     input: PathBuf,
     /// Receiver state kept between runs in this directory (created if missing): the
@@ -127,7 +128,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.batch {
         return run_batch(&args, &input, now);
     }
+    let input = v2x_wire::inspect::decode_input(&input);
     let (format, bytes) = super::legacy::locate_secured_message(&input);
+    if format == WireFormat::V2 {
+        if let Some(why) = malformed(bytes) {
+            bail!(
+                "{}: malformed input, not a secured message (IEEE 1609.2 / TS 103 097 v2 or v1.2.1, bare or in \
+                 GeoNetworking): {why}",
+                args.input.display()
+            );
+        }
+    }
     if format == WireFormat::V1_2_1 {
         if args.state.is_some() {
             bail!("--state is available for v2 messages only");
@@ -149,6 +160,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(r) => report_rejection(&args, &r),
     }
+}
+
+/// Why `bytes` do not decode as an `Ieee1609Dot2Data` whatever its protocol version: such
+/// input is malformed (exit 2, as an unreadable file). A well-formed message of another
+/// protocol version is not malformed: SN-DECAP rejects it (`incompatible-protocol`, exit 1).
+fn malformed(bytes: &[u8]) -> Option<String> {
+    let mut as_v3 = bytes.to_vec();
+    match as_v3.first_mut() {
+        None => return Some("empty input".into()),
+        Some(version) => *version = 3,
+    }
+    v2x_wire::ieee1609dot2::parse_data(&as_v3)
+        .err()
+        .map(|e| format!("invalid-encoding: {e}"))
 }
 
 /// The v2 receiver of one run: its entity and, with --state, the state it is saved to.

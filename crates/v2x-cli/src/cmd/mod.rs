@@ -8,6 +8,7 @@ pub mod input;
 pub mod inspect;
 pub mod legacy;
 pub mod model;
+pub mod out_dir;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;

@@ -3,7 +3,9 @@
 //! simulated vehicles, framed in GeoNetworking (SHB) / BTP-B over Ethernet, that Wireshark
 //! decodes.
 //!
-//! Each vehicle drives east at 50 km/h; it sends CAMs at `rate` Hz (ETSI CAM UPER
+//! Each vehicle drives east at 50 km/h (a vehicle whose ticket is restricted to a region
+//! drives back and forth inside it, so that its DENMs' generation location passes its own
+//! PKI's `outside-region` check); it sends CAMs at `rate` Hz (ETSI CAM UPER
 //! encoding, low-frequency container every 500 ms) and every M-th message a DENM
 //! (roadworks). Every message is secured by SN-ENCAP with the vehicle's authorization
 //! ticket from the PKI directory: CAMs carry the signer digest and the full certificate
@@ -29,7 +31,7 @@ use std::time::Duration;
 use v2x_security::pki_store::Pki;
 use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1Profile};
 use v2x_security::TicketSpec;
-use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, SecurityEntity, TaiTime};
+use v2x_security::{EncapRequest, GeoPoint, ItsAid, Location, Region, SecurityEntity, TaiTime};
 use v2x_wire::facilities::{encode_cam, encode_denm, hazard_denm, passenger_car_cam, VehicleState};
 use v2x_wire::geonet::{gn_timestamp_from_tai_micros, BasicHeader, GnAddress, LongPositionVector, NetworkPart};
 use v2x_wire::geonet::{BTP_PORT_CAM, BTP_PORT_DENM};
@@ -82,6 +84,19 @@ struct Station {
     signer: Signer,
     mac: [u8; 6],
     station_id: u32,
+    track: Track,
+    /// The region of the ticket it signs with, where its ticket has one.
+    region: Option<Region>,
+}
+
+/// Where a vehicle drives: from a start point east, and back when `half_m` bounds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Track {
+    lat: f64,
+    lon: f64,
+    /// Drive back and forth within this many metres of the start (inside a ticket's
+    /// region); None: straight on.
+    half_m: Option<f64>,
 }
 
 const START_LAT: f64 = 48.7758;
@@ -89,11 +104,68 @@ const START_LON: f64 = 9.1829;
 const SPEED_MPS: f64 = 13.89;
 const ELEVATION_M: f64 = 250.0;
 
-/// Position of vehicle `index` after `secs` seconds (driving east, lanes 50 m apart).
-fn position(index: usize, secs: f64) -> (f64, f64) {
-    let lat = START_LAT + index as f64 * 0.00045;
-    let metres_per_degree_lon = 111_320.0 * lat.to_radians().cos();
-    (lat, START_LON + SPEED_MPS * secs / metres_per_degree_lon)
+/// The track of vehicle `index` of `k`: lanes 50 m apart driving east from the default start,
+/// or, for a ticket restricted to a region, within that region around its middle (so that its
+/// DENMs' generation location is one its own PKI accepts).
+fn track(index: usize, k: usize, region: Option<&Region>) -> Track {
+    let metres_per_degree_lat = 111_320.0;
+    let Some((centre, extent_m)) = region.and_then(region_middle) else {
+        return Track {
+            lat: START_LAT + index as f64 * 0.00045,
+            lon: START_LON,
+            half_m: None,
+        };
+    };
+    // Lanes spread over a quarter of the extent, driving over another quarter of it.
+    let lane_m = (extent_m / 4.0 / k as f64).min(50.0);
+    let offset_m = (index as f64 - (k as f64 - 1.0) / 2.0) * lane_m;
+    Track {
+        lat: f64::from(centre.lat) / 1e7 + offset_m / metres_per_degree_lat,
+        lon: f64::from(centre.lon) / 1e7,
+        half_m: Some(extent_m / 4.0),
+    }
+}
+
+/// A point inside a region and the size of the region around it (m); None for regions
+/// with no geometry to check against (countries).
+fn region_middle(r: &Region) -> Option<(GeoPoint, f64)> {
+    match r {
+        Region::Circle { center, radius_m } => Some((*center, f64::from(*radius_m))),
+        Region::Rectangles(rs) => rs.first().map(|(nw, se)| {
+            let centre = GeoPoint {
+                lat: ((i64::from(nw.lat) + i64::from(se.lat)) / 2) as i32,
+                lon: ((i64::from(nw.lon) + i64::from(se.lon)) / 2) as i32,
+            };
+            let corner_ne = GeoPoint {
+                lat: nw.lat,
+                lon: se.lon,
+            };
+            (centre, nw.distance_m(corner_ne).min(corner_ne.distance_m(*se)) / 2.0)
+        }),
+        Region::Polygon(ps) if !ps.is_empty() => {
+            let n = ps.len() as i64;
+            let centre = GeoPoint {
+                lat: (ps.iter().map(|p| i64::from(p.lat)).sum::<i64>() / n) as i32,
+                lon: (ps.iter().map(|p| i64::from(p.lon)).sum::<i64>() / n) as i32,
+            };
+            let nearest = ps.iter().map(|p| centre.distance_m(*p)).fold(f64::INFINITY, f64::min);
+            Some((centre, nearest))
+        }
+        _ => None,
+    }
+}
+
+/// Position on `track` after `secs` seconds.
+fn position(track: &Track, secs: f64) -> (f64, f64) {
+    let metres_per_degree_lon = 111_320.0 * track.lat.to_radians().cos();
+    let driven = SPEED_MPS * secs;
+    let east_m = match track.half_m {
+        // A triangle wave between -half and +half: there and back again.
+        Some(h) if h > 0.0 => ((driven + h).rem_euclid(4.0 * h) - 2.0 * h).abs() - h,
+        Some(_) => 0.0,
+        None => driven,
+    };
+    (track.lat, track.lon + east_m / metres_per_degree_lon)
 }
 
 fn validate(args: &Args) -> anyhow::Result<()> {
@@ -159,17 +231,33 @@ fn open_stations(pki: &Pki, k: usize, format: WireFormat) -> anyhow::Result<Vec<
             .collect::<anyhow::Result<Vec<_>>>()?,
         WireFormat::V1_2_1 => v1_signers(pki, &names)?,
     };
-    Ok(names
+    let k = names.len();
+    names
         .into_iter()
         .zip(signers)
         .enumerate()
-        .map(|(i, (name, signer))| Station {
-            name,
-            signer,
-            mac: [0x02, 0x00, 0x5e, 0x10, 0x00, (i + 1) as u8],
-            station_id: 1001 + i as u32,
+        .map(|(i, (name, signer))| {
+            // The v2 ticket the station signs with (the pool's first) may bound where it is.
+            let region = match format {
+                WireFormat::V2 => pki
+                    .pseudonyms(&name)
+                    .with_context(|| format!("loading station {name}"))?
+                    .active()
+                    .certificate
+                    .region()
+                    .and_then(Region::from_wire),
+                WireFormat::V1_2_1 => None,
+            };
+            Ok(Station {
+                track: track(i, k, region.as_ref()),
+                region,
+                name,
+                signer,
+                mac: [0x02, 0x00, 0x5e, 0x10, 0x00, (i + 1) as u8],
+                station_id: 1001 + i as u32,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// SN-ENCAP of the network part; returns the secured bytes and whether the signer was a
@@ -256,7 +344,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let secs = (round as f64 + index as f64 / k as f64) / args.rate;
         let t = start.saturating_add(Duration::from_secs_f64(secs));
         let st = &mut stations[index];
-        let (lat, lon) = position(index, secs);
+        let (lat, lon) = position(&st.track, secs);
+        if let Some(r) = &st.region {
+            if r.contains(GeoPoint::from_degrees(lat, lon)) == Some(false) {
+                bail!(
+                    "station {}: its ticket's region is too small to place a vehicle in ({lat:.5}, {lon:.5} is outside)",
+                    st.name
+                );
+            }
+        }
         let vehicle = VehicleState {
             station_id: st.station_id,
             latitude: (lat * 1e7).round() as i32,
@@ -320,4 +416,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         written.denms
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vehicle_with_a_regional_ticket_stays_in_its_region() {
+        let centre = GeoPoint::from_degrees(52.52, 13.405);
+        let region = Region::Circle {
+            center: centre,
+            radius_m: 300,
+        };
+        for i in 0..3 {
+            let t = track(i, 3, Some(&region));
+            for step in 0..2000 {
+                let (lat, lon) = position(&t, f64::from(step) * 0.1);
+                assert_eq!(
+                    region.contains(GeoPoint::from_degrees(lat, lon)),
+                    Some(true),
+                    "{i} {step}"
+                );
+            }
+        }
+        // Without a region: east from the default start, as before.
+        let free = track(1, 3, None);
+        assert_eq!(position(&free, 0.0), (START_LAT + 0.00045, START_LON));
+        assert!(position(&free, 10.0).1 > START_LON);
+    }
 }

@@ -115,6 +115,16 @@ pub fn parse_validity(s: &str) -> anyhow::Result<Duration> {
     ))
 }
 
+/// A duration in seconds as a reader says it: `7 days`, `36 hours`, `90 s`.
+fn validity_text(secs: u64) -> String {
+    match secs {
+        s if s >= 86_400 && s % 86_400 == 0 => format!("{} day(s)", s / 86_400),
+        s if s >= 3600 && s % 3600 == 0 => format!("{} hour(s)", s / 3600),
+        s if s >= 60 && s % 60 == 0 => format!("{} minute(s)", s / 60),
+        s => format!("{s} s"),
+    }
+}
+
 /// Parses `circle:LAT,LON,RADIUS_M`, `rect:NW_LAT,NW_LON,SE_LAT,SE_LON` or
 /// `country:CODE[,CODE...]`.
 pub fn parse_region(s: &str) -> anyhow::Result<Region> {
@@ -206,16 +216,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             spec.encryption_key = !no_encryption_key;
             spec.region = region.as_deref().map(parse_region).transpose()?;
             let issued = pki.issue_tickets(&station, count, &spec)?;
+            let utc =
+                |tai_s: u64| v2x_security::TaiTime::from_time32(u32::try_from(tai_s).unwrap_or(u32::MAX)).to_rfc3339();
+            // One line per ticket (its HashedId8 first, for scripts), then what they allow.
             for t in &issued {
-                println!("{}", t.certificate.hashed_id8());
+                let v = t.certificate.validity();
+                println!(
+                    "{}  valid {} to {}",
+                    t.certificate.hashed_id8(),
+                    utc(v.start),
+                    utc(v.end)
+                );
             }
-            let v = issued[0].certificate.validity();
+            let c = &issued[0].certificate;
+            let psids: Vec<String> = c.app_permissions().iter().map(|p| p.psid.to_string()).collect();
             eprintln!(
-                "issued {} ticket(s) for {station} in {}, valid from {} to {} (TAI s)",
+                "issued {} ticket(s) for {station} in {}: PSIDs {}; valid {} to {} ({}); {}; {}",
                 issued.len(),
                 dir.display(),
-                v.start,
-                v.end
+                psids.join(", "),
+                utc(c.validity().start),
+                utc(c.validity().end),
+                validity_text(c.validity().end.saturating_sub(c.validity().start)),
+                region
+                    .as_deref()
+                    .map_or("no region restriction".into(), |r| format!("region {r}")),
+                if c.encryption_key().is_some() {
+                    "with an encryption key"
+                } else {
+                    "no encryption key"
+                },
             );
             Ok(ExitCode::SUCCESS)
         }

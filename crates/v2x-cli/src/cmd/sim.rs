@@ -27,7 +27,7 @@ pub struct Args {
     /// for a seed whatever the count.
     #[arg(long)]
     pub threads: Option<u32>,
-    /// Print only errors.
+    /// Print only errors and warnings (no progress, no results table).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -43,6 +43,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sc.engine.threads = threads;
         sc.validate()?;
     }
+    // Everything that can fail before the run does: the results folder, every variant's
+    // costs; and what a default decided that changes results is said now.
+    super::out_dir::prepare(&args.out)?;
+    for m in v2x_sim::resolve_variants(&sc)? {
+        for note in &m.notes {
+            eprintln!("warning: variant {}: {note}", m.name);
+        }
+    }
+    for w in v2x_sim::scenario_warnings(&sc)? {
+        eprintln!("warning: {w}");
+    }
     // Variants in `mode = "real-crypto"` run every station's real security stack.
     let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;
     v2x_sim::output::write_all(&results, &args.out)
@@ -56,23 +67,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             sc.duration_s,
             results.wall_s
         );
+        // Means over replications, each with the half-width of its 95 % interval.
+        let ci = |v: &v2x_sim::VariantResult, f: fn(&v2x_sim::RunMetrics) -> f64, digits: usize| {
+            let (m, h) = v2x_sim::output::mean_ci(&v.runs.iter().map(f).collect::<Vec<_>>());
+            if h.is_finite() {
+                format!("{m:.digits$}±{h:.digits$}")
+            } else {
+                format!("{m:.digits$}")
+            }
+        };
         println!(
-            "{:<22} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>12}",
-            "variant", "PDR net", "PDR app", "CLR", "E2E ms", "aware", "CBR", "rx/s (wall)"
+            "{:<22} {:>13} {:>13} {:>13} {:>11} {:>13} {:>12}",
+            "variant", "PDR net", "PDR verified", "crypto loss", "E2E ms", "awareness", "rx/s (wall)"
         );
         for v in &results.variants {
-            let p = &v.pooled;
             let wall: f64 = v.runs.iter().map(|r| r.wall_s).sum();
             println!(
-                "{:<22} {:>8.3} {:>8.3} {:>8.4} {:>9.2} {:>9.3} {:>7.3} {:>12.0}",
+                "{:<22} {:>13} {:>13} {:>13} {:>11} {:>13} {:>12.0}",
                 v.name,
-                p.pdr_network(),
-                p.pdr_application(),
-                p.crypto_loss_ratio(),
-                p.e2e_delay.mean_ms(),
-                p.awareness(),
-                p.channel_busy_ratio(),
-                p.receptions as f64 / wall.max(1e-9)
+                ci(v, v2x_sim::RunMetrics::pdr_network, 3),
+                ci(v, v2x_sim::RunMetrics::pdr_application, 3),
+                ci(v, v2x_sim::RunMetrics::crypto_loss_ratio, 4),
+                ci(v, |m| m.e2e_delay.mean_ms(), 1),
+                ci(v, v2x_sim::RunMetrics::awareness, 3),
+                v.pooled.receptions as f64 / wall.max(1e-9)
+            );
+        }
+        if sc.replications > 1 {
+            println!(
+                "(mean ± half-width of the 95 % interval over {} replications)",
+                sc.replications
             );
         }
         println!("results in {}", args.out.display());

@@ -43,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(out) = args.out else {
         anyhow::bail!("--out is required");
     };
+    super::out_dir::prepare(&out)?;
     let o = v2x_sweep::run(&sweep, &out, args.threads, &args.runs, &TermProgress::new(!args.quiet))?;
     if !args.quiet {
         println!(

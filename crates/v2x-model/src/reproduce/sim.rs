@@ -574,7 +574,7 @@ mod tests {
         assert_eq!(sc.cam.payload_bytes, 100);
         assert_eq!(sc.cam.rate_hz, 10.0);
         for v in sc.variants.iter().filter(|v| v.name.starts_with("ecdsa")) {
-            assert_eq!(v.deadline_ms, 100.0, "{}", v.name);
+            assert_eq!(v.deadline_ms(), 100.0, "{}", v.name);
         }
         let quick = scenario(file, text, true).unwrap();
         assert_eq!((quick.duration_s, quick.replications), (QUICK_DURATION_S, 1));
@@ -594,7 +594,7 @@ mod tests {
             ] {
                 let v = sc.variants.iter().find(|v| v.name == variant).unwrap();
                 assert_eq!(v.profile, profile, "{}: {variant}", s.file);
-                assert_eq!(v.deadline_ms, 100.0, "{}: 100 ms FIFO expiry", s.file);
+                assert_eq!(v.deadline_ms(), 100.0, "{}: 100 ms FIFO expiry", s.file);
                 assert_eq!(v.cores, 1, "{}: one verification module", s.file);
             }
         }

@@ -223,6 +223,8 @@ pub struct Sim<'a, O: Observer = MetricsCollector, A: AccessLayer<Frame> = Edca<
     /// Complete every job of the security processors at an event of its own (for tests:
     /// the lazy completions of [`processing::Service`] must give the same results).
     every_completion_on_time: bool,
+    /// Reports simulated time to the run's progress meter, if any.
+    ticker: crate::progress::Ticker,
     trace: O,
 }
 
@@ -239,7 +241,7 @@ impl<'a> Sim<'a, MetricsCollector> {
                 deadlines_ns: sc
                     .variants
                     .iter()
-                    .map(|v| v.deadline_ms)
+                    .map(|v| v.deadline_ms())
                     .chain(sc.metrics.latency_thresholds_ms.iter().copied())
                     .map(|ms| ns(ms / 1000.0))
                     .collect(),
@@ -325,6 +327,7 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
             relay: relay::RelayState::default(),
             crypto: None,
             every_completion_on_time: false,
+            ticker: crate::progress::Ticker::default(),
             trace: make(n),
         })
     }
@@ -338,6 +341,12 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
 
     /// Evaluates the receivers of each transmission on `threads` threads (results do not
     /// depend on the count).
+    /// Reports the run's simulated time to `meter` as it advances.
+    pub fn with_meter(mut self, meter: std::sync::Arc<v2x_report::RunMeter>) -> Self {
+        self.ticker = crate::progress::Ticker::new(meter);
+        self
+    }
+
     pub fn with_threads(mut self, threads: usize) -> Result<Self, SimError> {
         self.workers = Workers::new(threads).map_err(|source| SimError::Threads { threads, source })?;
         self.air.set_workers(self.workers.clone());
@@ -372,6 +381,7 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
         workers.run(|| {
             while let Some((t, ev)) = self.agenda.pop_due(self.p.end_ns) {
                 self.now = t;
+                self.ticker.tick(t);
                 self.trace.event();
                 self.handle(ev);
             }

@@ -814,8 +814,8 @@ mod tests {
             *height_m = 500.0;
         }
         // A deadline of a few verifications: queueing loses CAMs.
-        sc.variants[0].deadline_ms = 2.0;
-        let sec = SecurityModel::resolve(&sc.variants[0], &sc.query, sc.mac.mac_overhead_bytes).unwrap();
+        sc.variants[0].deadline_ms = Some(2.0);
+        let sec = SecurityModel::resolve(&sc.variants[0], &sc).unwrap();
         let run = |eager: bool, threads: usize| {
             let mut sim = Sim::new(&sc, &sec, 3).unwrap().with_threads(threads).unwrap();
             sim.every_completion_on_time = eager;

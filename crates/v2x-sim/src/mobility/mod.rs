@@ -140,6 +140,14 @@ impl Mobility {
         })
     }
 
+    /// When the last vehicle of a trace leaves it (s); None for synthetic mobility.
+    pub fn trace_end_s(&self) -> Option<f64> {
+        match &self.model {
+            Model::Trace(t) => Some(t.end_time()),
+            _ => None,
+        }
+    }
+
     /// Total nodes: vehicles then road side units.
     pub fn nodes(&self) -> usize {
         self.vehicles + self.rsus.len()

@@ -5,6 +5,7 @@ use super::check::{nonneg, pos};
 use super::mac::AccessCategory;
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
+use v2x_profile::{CurveId, HashId, ProtocolId, Variant};
 
 /// Periodic CAM/BSM beacons.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,8 +54,8 @@ pub struct QueryConfig {
     /// Encryption overhead per message (ECIES-P256 + AES-CCM-128: 171 bytes, paper 000).
     pub encryption_overhead_bytes: u32,
     /// Protocol and variant whose `encap` / `decap` costs at level `encrypt` apply.
-    pub cost_protocol: String,
-    pub cost_variant: String,
+    pub cost_protocol: ProtocolId,
+    pub cost_variant: Variant,
     /// Replies later than this after the request count as failures.
     pub timeout_s: f64,
     pub access_category: AccessCategory,
@@ -68,8 +69,12 @@ impl Default for QueryConfig {
             request_payload_bytes: 40,
             reply_payload_bytes: 200,
             encryption_overhead_bytes: 171,
-            cost_protocol: "etsi-v1.2.1".into(),
-            cost_variant: "p256-sha256".into(),
+            cost_protocol: ProtocolId::EtsiV121,
+            cost_variant: Variant {
+                curve: Some(CurveId::P256),
+                hash: Some(HashId::Sha256),
+                ..Variant::default()
+            },
             timeout_s: 2.0,
             access_category: AccessCategory::BestEffort,
         }
@@ -112,10 +117,6 @@ impl QueryConfig {
                 "payloads and overhead at most 4000 bytes",
             ));
         }
-        self.cost_protocol
-            .parse::<v2x_profile::ProtocolId>()
-            .map_err(|e| ScenarioError::invalid("query.cost_protocol", format!("{e}")))?;
-        super::security::parse_variant("query.cost_variant", &self.cost_variant)?;
         Ok(())
     }
 }

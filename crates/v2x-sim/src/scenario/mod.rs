@@ -29,8 +29,8 @@ pub use mobility::MobilityConfig;
 pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel, WeakInterference};
 pub use relay::RelayConfig;
 pub use security::{
-    parse_protocol, parse_variant, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore,
-    VariantConfig, VerifierConfig, VerifierStrategy, SIMULATED_PROTOCOLS,
+    check_simulated, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore, VariantConfig,
+    VerifierConfig, VerifierStrategy, DEFAULT_DEADLINE_MS, SIMULATED_PROTOCOLS,
 };
 
 use crate::error::ScenarioError;
@@ -195,6 +195,15 @@ impl Scenario {
     /// Resolves relative trace and profile paths against `base` (what [`Scenario::load`] does
     /// with the file's directory); for scenarios built in memory from a file's text.
     pub fn resolve_paths(&mut self, base: &Path) {
+        // Absolute, so that the resolved scenario a run writes (resolved.toml) runs again
+        // from any folder, its own included.
+        let base = if base.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            base
+        };
+        let absolute = std::path::absolute(base);
+        let base = absolute.as_deref().unwrap_or(base);
         match &mut self.mobility {
             MobilityConfig::SumoFcd { path, .. } | MobilityConfig::Ngsim { path, .. } if path.is_relative() => {
                 *path = base.join(&*path);
@@ -309,8 +318,18 @@ mod tests {
         assert!(e.to_string().contains("duration_s"), "{e}");
         let e = Scenario::parse("[radio]\ndata_rate_mbps = 5\n", "t.toml").unwrap_err();
         assert!(e.to_string().contains("radio.data_rate_mbps"), "{e}");
+        // A typed name is refused where it is read, at its line, with the valid names.
         let e = Scenario::parse("[[variant]]\nname='a'\nprotocol='rsa'\n", "t.toml").unwrap_err();
-        assert!(e.to_string().contains("variant[0].protocol"), "{e}");
+        assert!(matches!(e, ScenarioError::Syntax { line: 3, .. }), "{e:?}");
+        assert!(
+            e.to_string().contains("unknown protocol `rsa`") && e.to_string().contains("2flip"),
+            "{e}"
+        );
+        let e = Scenario::parse("[[variant]]\nname='a'\nprotocol='wang'\n", "t.toml").unwrap_err();
+        assert!(
+            e.to_string().contains("variant[0].protocol") && e.to_string().contains("not simulated"),
+            "{e}"
+        );
         let e = Scenario::parse("duration_s = 'ten'\n", "t.toml").unwrap_err();
         assert!(matches!(e, ScenarioError::Syntax { line: 1, .. }), "{e:?}");
     }

@@ -6,7 +6,6 @@ use super::check::{nonneg, pos};
 use super::mac::AccessCategory;
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
-use v2x_profile::ProtocolId;
 
 /// The multi-hop forwarding application.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -93,8 +92,8 @@ impl RelayConfig {
                     "relaying runs with mode = \"cost-model\" only (real-crypto stations do not sign relayed messages)",
                 ));
             }
-            let p = v.protocol.as_str();
-            if let Ok(ProtocolId::Tesla | ProtocolId::TeslaAttached) = p.parse::<ProtocolId>() {
+            let p = v.protocol;
+            if p.is_tesla() {
                 return Err(ScenarioError::invalid(
                     format!("variant[{i}].protocol"),
                     format!(

@@ -59,7 +59,7 @@ pub struct VerifierConfig {
     /// `precomputed`: variant of the table-verification cost in the profile (default: the
     /// verify variant with method `repeat100-precomputed`; protocol `raw`:
     /// `precomputed-table-100`).
-    pub table_variant: String,
+    pub table_variant: Variant,
     /// `precomputed`: fixed table-verification cost overriding the profile (µs; 0 = profile).
     pub table_cost_us: f64,
 }
@@ -71,7 +71,7 @@ impl Default for VerifierConfig {
             build_after: 16,
             max_tables: 300,
             table_build_us: 0.0,
-            table_variant: String::new(),
+            table_variant: Variant::default(),
             table_cost_us: 0.0,
         }
     }
@@ -120,7 +120,7 @@ pub struct VariantConfig {
     pub name: String,
     /// `none`, `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `tesla-attached`, `hash-chain`,
     /// `2flip` (see [`SIMULATED_PROTOCOLS`]).
-    pub protocol: String,
+    pub protocol: ProtocolId,
     /// `cost-model` (default) or `real-crypto` (see [`SecurityMode`]).
     pub mode: SecurityMode,
     /// Shipped profile name (`v2x_profile::BUILTIN_NAMES`) or path of a `v2x bench` profile
@@ -128,16 +128,20 @@ pub struct VariantConfig {
     /// or the protocol is `none`.
     pub profile: String,
     /// Protocol whose costs are looked up in the profile (default: `protocol`; TESLA
-    /// attached falls back to `tesla`).
-    pub cost_protocol: String,
+    /// attached falls back to `tesla` where the profile has no TESLA-attached costs).
+    pub cost_protocol: Option<ProtocolId>,
     /// Variant (parts such as `p256-sha256`, `cam`, `digest`) of the `decap` cost for
-    /// messages with a certificate digest (empty: the first `decap` at level `sign`).
-    pub verify_variant: String,
-    /// Variant of the `decap` cost for messages carrying the full certificate (empty: the
-    /// verify variant with signer `certificate` where the profile has it, else the same).
-    pub verify_certificate_variant: String,
-    /// Variant of the `encap` cost of the sender (empty: the first `encap` at level `sign`).
-    pub sign_variant: String,
+    /// messages with a certificate digest. Parts left open take the protocol's obvious
+    /// value (curve P-256 for the ECDSA protocols, the beacon message, signer `digest`)
+    /// where the profile has it; a part still open on which the profile's rows differ is
+    /// an error listing them (see `crate::security::costs`).
+    pub verify_variant: Variant,
+    /// Variant of the `decap` cost for messages carrying the full certificate (default: the
+    /// verify variant with signer `certificate` where the profile has it, else the verify
+    /// cost, with a note).
+    pub verify_certificate_variant: Variant,
+    /// Variant of the `encap` cost of the sender (open parts as for `verify_variant`).
+    pub sign_variant: Variant,
     /// Fixed verification cost overriding the profile (µs; 0 = use the profile).
     pub verify_cost_us: f64,
     pub sign_cost_us: f64,
@@ -152,8 +156,10 @@ pub struct VariantConfig {
     pub service_time_spread: Option<v2x_profile::Spread>,
     pub order: QueueOrder,
     /// A message not verified this long after reception is lost (cryptographic loss);
-    /// `deadline_policy` says when the loss is decided.
-    pub deadline_ms: f64,
+    /// `deadline_policy` says when the loss is decided. Default [`DEFAULT_DEADLINE_MS`]
+    /// (a CAM period); for TESLA, whose packets wait for their key, a deadline must be
+    /// given above the key disclosure delay (the default is refused there).
+    pub deadline_ms: Option<f64>,
     pub deadline_policy: DeadlinePolicy,
     /// Security bytes on a message with a certificate digest (default: the profile's sizes
     /// for the protocol, else the papers').
@@ -191,20 +197,20 @@ impl Default for VariantConfig {
     fn default() -> Self {
         VariantConfig {
             name: "no-security".into(),
-            protocol: "none".into(),
+            protocol: ProtocolId::None,
             mode: SecurityMode::CostModel,
             profile: String::new(),
-            cost_protocol: String::new(),
-            verify_variant: String::new(),
-            verify_certificate_variant: String::new(),
-            sign_variant: String::new(),
+            cost_protocol: None,
+            verify_variant: Variant::default(),
+            verify_certificate_variant: Variant::default(),
+            sign_variant: Variant::default(),
             verify_cost_us: 0.0,
             sign_cost_us: 0.0,
             cores: 0,
             signing: SigningCore::OwnCore,
             service_time_spread: None,
             order: QueueOrder::Fifo,
-            deadline_ms: 100.0,
+            deadline_ms: None,
             deadline_policy: DeadlinePolicy::DropAtStart,
             overhead_bytes: None,
             overhead_with_certificate_bytes: None,
@@ -220,11 +226,12 @@ impl Default for VariantConfig {
     }
 }
 
-/// Parses a protocol name as a variant may use it; the error lists the valid names.
-pub fn parse_protocol(field: &str, name: &str) -> Result<ProtocolId, ScenarioError> {
-    let id: ProtocolId = name
-        .parse()
-        .map_err(|e| ScenarioError::invalid(field, format!("{e}")))?;
+/// The deadline of a variant that gives none: one CAM period at 10 Hz (paper 000 drops
+/// CAMs not verified within 100 ms).
+pub const DEFAULT_DEADLINE_MS: f64 = 100.0;
+
+/// Checks that a protocol is simulated; the error lists the simulated ones.
+pub fn check_simulated(field: &str, id: ProtocolId) -> Result<ProtocolId, ScenarioError> {
     if SIMULATED_PROTOCOLS.contains(&id) {
         Ok(id)
     } else {
@@ -239,14 +246,10 @@ pub fn parse_protocol(field: &str, name: &str) -> Result<ProtocolId, ScenarioErr
     }
 }
 
-/// Parses a variant string; the error lists the valid parts.
-pub fn parse_variant(field: &str, text: &str) -> Result<Variant, ScenarioError> {
-    text.parse().map_err(|e| ScenarioError::invalid(field, format!("{e}")))
-}
-
 impl VariantConfig {
-    pub fn protocol_id(&self) -> Result<ProtocolId, ScenarioError> {
-        parse_protocol("protocol", &self.protocol)
+    /// The deadline in ms: the scenario's, else [`DEFAULT_DEADLINE_MS`].
+    pub fn deadline_ms(&self) -> f64 {
+        self.deadline_ms.unwrap_or(DEFAULT_DEADLINE_MS)
     }
 
     /// Checks value ranges and names; `i` is the variant's index, as errors name it.
@@ -263,24 +266,17 @@ impl VariantConfig {
                 "must be non-empty letters, digits, '-', '_' or '.'",
             ));
         }
-        parse_protocol(&f("protocol"), &self.protocol)?;
-        if !self.cost_protocol.is_empty() {
-            self.cost_protocol
-                .parse::<ProtocolId>()
-                .map_err(|e| ScenarioError::invalid(f("cost_protocol"), format!("{e}")))?;
-        }
-        parse_variant(&f("verify_variant"), &self.verify_variant)?;
-        parse_variant(&f("verify_certificate_variant"), &self.verify_certificate_variant)?;
-        parse_variant(&f("sign_variant"), &self.sign_variant)?;
+        check_simulated(&f("protocol"), self.protocol)?;
         nonneg(&f("verify_cost_us"), self.verify_cost_us)?;
         nonneg(&f("sign_cost_us"), self.sign_cost_us)?;
-        pos(&f("deadline_ms"), self.deadline_ms)?;
+        if let Some(d) = self.deadline_ms {
+            pos(&f("deadline_ms"), d)?;
+        }
         pos(&f("freshness_ms"), self.freshness_ms)?;
         if let Some(d) = self.tesla_disclosure_delay_s {
             pos(&f("tesla_disclosure_delay_s"), d)?;
         }
         if self.verifier.strategy == VerifierStrategy::Precomputed {
-            parse_variant(&f("verifier.table_variant"), &self.verifier.table_variant)?;
             nonneg(&f("verifier.table_cost_us"), self.verifier.table_cost_us)?;
             pos(&f("verifier.table_build_us"), self.verifier.table_build_us)?;
             if self.verifier.build_after == 0 {

@@ -6,7 +6,7 @@
 use super::summary::{Latency, Summary};
 use std::path::Path;
 use v2x_report::html::{Cell, Page};
-use v2x_report::plot::{steps, Dot, DotChart, Line, LineChart, Scale};
+use v2x_report::plot::{steps, Dot, DotChart, Line, LineChart, Palette, Scale};
 
 /// The traffic case of benign packets in `Summary::receivers`.
 const BENIGN: &str = "benign";
@@ -26,9 +26,11 @@ fn cdf(l: &Latency) -> Vec<(f64, f64)> {
     out
 }
 
-/// CDF lines of the selected latency, one per receiver and case with samples.
+/// CDF lines of the selected latency, one per receiver and case with samples, each in its
+/// colour of `palette` (the same in every figure of the page).
 fn latency_chart(
     s: &Summary,
+    palette: &Palette,
     title: &str,
     x_label: &str,
     benign_only: bool,
@@ -44,7 +46,7 @@ fn latency_chart(
             let cum = cdf(l);
             lines.push(Line {
                 label: format!("{rx} {case} ({} packets)", l.count),
-                colour: lines.len(),
+                colour: palette.index(&format!("{rx} {case}")),
                 points: steps(cum[0].0, 0.0, &cum),
                 ..Line::default()
             });
@@ -65,6 +67,7 @@ fn latency_chart(
 
 /// The figures: (file name, SVG).
 pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::PlotError> {
+    let palette = Palette::default();
     let dots: Vec<Dot> = s
         .receivers
         .iter()
@@ -101,6 +104,7 @@ pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::P
             "e2e_latency_cdf.svg".into(),
             latency_chart(
                 s,
+                &palette,
                 "End-to-end latency of benign CAMs",
                 "generation to verified (ms)",
                 true,
@@ -112,6 +116,7 @@ pub fn figures(s: &Summary) -> Result<Vec<(String, String)>, v2x_report::plot::P
             "verification_time_cdf.svg".into(),
             latency_chart(
                 s,
+                &palette,
                 "Verification time per case",
                 "verify start to end (ms)",
                 false,
@@ -142,8 +147,14 @@ pub fn html(s: &Summary, extra: &str, figures: &[(String, String)]) -> String {
     functional(&mut page, s);
     processes(&mut page, s);
     links(&mut page, s);
-    for (name, svg) in figures {
-        page.h2(name).svg(svg);
+    for (i, (name, svg)) in figures.iter().enumerate() {
+        let title = FIGURE_TITLES
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(name.as_str(), |(_, t)| t);
+        let stem = name.trim_end_matches(".svg");
+        page.h2(&format!("Figure {}. {title}", i + 1))
+            .figure(svg, &format!("Files: {stem}.svg, {stem}.png."));
     }
     if !extra.is_empty() {
         page.h2("Load plan and flood search").pre(extra);
@@ -295,11 +306,24 @@ fn links(page: &mut Page, s: &Summary) {
     }
 }
 
-/// Writes the figures and `report.html` into `out`.
+/// What each figure shows, as the page's headings say it.
+const FIGURE_TITLES: [(&str, &str); 3] = [
+    (
+        "goodput.svg",
+        "Share of the packets sent that were accepted, per receiver and case",
+    ),
+    ("e2e_latency_cdf.svg", "End-to-end latency of benign CAMs (CDF)"),
+    (
+        "verification_time_cdf.svg",
+        "Verification time per receiver and case (CDF)",
+    ),
+];
+
+/// Writes the figures (SVG and PNG) and `report.html` into `out`.
 pub fn write(s: &Summary, extra: &str, out: &Path) -> std::io::Result<()> {
     let figures = figures(s).map_err(std::io::Error::other)?;
     for (name, svg) in &figures {
-        std::fs::write(out.join(name), svg)?;
+        v2x_report::plot::write_figure(out, name.trim_end_matches(".svg"), svg)?;
     }
     std::fs::write(out.join("report.html"), html(s, extra, &figures))
 }
@@ -360,5 +384,14 @@ mod tests {
         assert!(figs[2].1.contains("rx0 A-SIG-01 (2 packets)"));
         let page = html(&s, "| load plan |", &figs);
         assert!(page.contains("A-SIG-01") && page.contains("<svg") && page.contains("| load plan |"));
+        // Headings say what a figure shows; a series keeps its colour in both CDFs.
+        assert!(page.contains("Figure 2. End-to-end latency of benign CAMs") && !page.contains("<h2>goodput.svg"));
+        let colour_of = |svg: &str, label: &str| {
+            let at = svg.find(label).unwrap();
+            let before = &svg[..at];
+            let stroke = before.rfind("stroke=\"#").unwrap();
+            before[stroke + 8..stroke + 15].to_string()
+        };
+        assert_eq!(colour_of(&figs[1].1, "rx0 benign"), colour_of(&figs[2].1, "rx0 benign"));
     }
 }
