@@ -83,8 +83,10 @@ pub struct PaperValue {
 
 v2x_profile::named_enum! {
     /// How a paper states a value.
+    #[derive(Default)]
     pub enum Form ("value form") {
         /// A reading ("the PDR is equal to 0.48").
+        #[default]
         Point = "point",
         /// A range, `value` to `value_high` ("2-3 orders of magnitude", "15-20 bytes").
         Range = "range",
@@ -98,12 +100,6 @@ v2x_profile::named_enum! {
     }
 }
 
-impl Default for Form {
-    fn default() -> Self {
-        Form::Point
-    }
-}
-
 impl Form {
     fn is_point(&self) -> bool {
         *self == Form::Point
@@ -112,9 +108,11 @@ impl Form {
 
 v2x_profile::named_enum! {
     /// What a comparison of ours with the paper's value can show.
+    #[derive(Default)]
     pub enum Evidence ("evidence class") {
         /// Measured or simulated by a mechanism that does not contain the paper's number:
         /// the only class that counts as reproduced.
+        #[default]
         Independent = "independent",
         /// Ours follows from what was put in: a byte layout coded from the paper's field
         /// sizes, a configured rate, an input echoed back.
@@ -123,12 +121,6 @@ v2x_profile::named_enum! {
         Fitted = "fitted",
         /// Our own question, not the paper's (its "value" is ours too).
         Extension = "extension",
-    }
-}
-
-impl Default for Evidence {
-    fn default() -> Self {
-        Evidence::Independent
     }
 }
 

@@ -79,7 +79,11 @@ pub fn ours(e: &PaperValue, result: &BenchResult) -> Option<Estimate> {
 pub fn add(rows: &mut Vec<Row>, data: &PaperData, result: &BenchResult, paper: &str) {
     let host = format!("{} ({} cores)", result.host.cpu, result.host.cores);
     for e in data.entries.iter().filter(|e| e.paper == paper && e.matcher.is_some()) {
-        let hw = data.hardware.get(&e.hardware).cloned().unwrap_or_else(|| e.hardware.clone());
+        let hw = data
+            .hardware
+            .get(&e.hardware)
+            .cloned()
+            .unwrap_or_else(|| e.hardware.clone());
         rows.push(row(e, result, &hw, &host));
     }
 }

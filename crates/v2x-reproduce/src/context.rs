@@ -85,9 +85,10 @@ impl<'a> Context<'a> {
         }
         self.run_scenarios(id, scenarios)?;
         self.run_testbed(id, &entries)?;
-        for e in entries.iter().filter(|e| {
-            e.matcher.is_none() && e.sim.is_none() && e.testbed.is_none() && e.id.is_none()
-        }) {
+        for e in entries
+            .iter()
+            .filter(|e| e.matcher.is_none() && e.sim.is_none() && e.testbed.is_none() && e.id.is_none())
+        {
             let why = if e.note.is_empty() {
                 "no equivalent measurement here".to_string()
             } else {

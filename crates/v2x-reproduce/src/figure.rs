@@ -6,11 +6,11 @@
 //! the plot.
 
 use crate::sim::value_of;
-use v2x_model::figures::FigureError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use v2x_bench::metric::Metric;
 use v2x_bench::papers::PaperValue;
+use v2x_model::figures::FigureError;
 use v2x_report::plot::colour;
 use v2x_sim::SimResults;
 

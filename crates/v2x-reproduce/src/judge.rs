@@ -85,6 +85,9 @@ mod tests {
         );
         assert_eq!(all(&[Support::Holds, Support::Holds]), Support::Holds);
         assert_eq!(all(&[Support::Holds, Support::Inconclusive]), Support::Inconclusive);
-        assert_eq!(all(&[Support::Inconclusive, Support::Contradicted]), Support::Contradicted);
+        assert_eq!(
+            all(&[Support::Inconclusive, Support::Contradicted]),
+            Support::Contradicted
+        );
     }
 }

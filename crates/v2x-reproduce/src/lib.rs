@@ -143,6 +143,7 @@ pub fn run(config: &Config, progress: &dyn v2x_report::Progress) -> Result<Repro
     let mut ctx = Context::new(config, progress)?;
     for paper in papers::ALL.iter().filter(|p| config.wants(p.id)) {
         (paper.add)(&mut ctx)?;
+        ctx.report.not_done.extend(paper.not_done.iter().map(|s| s.to_string()));
     }
     Ok(ctx.finish())
 }

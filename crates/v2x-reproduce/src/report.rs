@@ -434,7 +434,10 @@ mod tests {
         }
         let c = report.counts("002");
         assert_eq!(c.reproduced, 0, "{c:?}");
-        assert_eq!((c.by_construction, c.fitted, c.extension, c.non_independent_agree), (1, 1, 1, 3));
+        assert_eq!(
+            (c.by_construction, c.fitted, c.extension, c.non_independent_agree),
+            (1, 1, 1, 3)
+        );
         // Even a row wrongly marked reproduced is not tallied as such unless independent.
         let mut wrong = report.rows[0].clone();
         wrong.verdict = Verdict::Reproduced;
@@ -460,6 +463,9 @@ mod tests {
         assert_eq!(row.verdict, Verdict::NotComparable);
         assert!(row.reason.contains("faster"));
         let none = Row::compare(label(), st, None, Basis::independent(), || "no counterpart".into());
-        assert_eq!((none.verdict, none.reason.as_str()), (Verdict::NotCompared, "no counterpart"));
+        assert_eq!(
+            (none.verdict, none.reason.as_str()),
+            (Verdict::NotCompared, "no counterpart")
+        );
     }
 }

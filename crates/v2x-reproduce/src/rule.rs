@@ -144,7 +144,12 @@ impl Statement {
     /// What our interval is widened by on each side.
     pub fn widening(&self) -> f64 {
         let size = self.value.abs().max(self.high.map_or(0.0, f64::abs));
-        self.printed_unit / 2.0 + if self.single_run { SINGLE_RUN_TOLERANCE * size } else { 0.0 }
+        self.printed_unit / 2.0
+            + if self.single_run {
+                SINGLE_RUN_TOLERANCE * size
+            } else {
+                0.0
+            }
     }
 
     /// Whether the paper's value agrees with ours under the rule.
@@ -222,7 +227,10 @@ mod tests {
     fn a_point_agrees_inside_the_interval_widened_by_the_printed_digit() {
         let ours = Estimate::plus_minus(0.50, 0.01);
         assert!(s(Form::Point, 0.51, None, 0.01, false).agrees(&ours));
-        assert!(s(Form::Point, 0.515, None, 0.01, false).agrees(&ours), "half a printed digit");
+        assert!(
+            s(Form::Point, 0.515, None, 0.01, false).agrees(&ours),
+            "half a printed digit"
+        );
         assert!(!s(Form::Point, 0.52, None, 0.01, false).agrees(&ours));
         // A single run of the paper's: 5 % of its value more.
         assert!(s(Form::Point, 0.52, None, 0.01, true).agrees(&ours));

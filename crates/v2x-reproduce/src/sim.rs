@@ -271,7 +271,10 @@ pub fn calibration_check(shipped: &Shipped, results: &SimResults, entries: &[&Pa
             .is_some_and(|m| m.variant == c.variant && m.statistic == c.statistic)
     });
     let (Some(target), Some(ours)) = (target, value(results, c.variant, c.statistic)) else {
-        return Err(format!("no value for the calibration target {} {}", c.variant, c.statistic));
+        return Err(format!(
+            "no value for the calibration target {} {}",
+            c.variant, c.statistic
+        ));
     };
     if statement_of(target).agrees(&ours) {
         Ok(())
@@ -397,8 +400,10 @@ mod tests {
 
     #[test]
     fn a_maximum_over_distance_is_the_top_of_each_replications_curve() {
-        let mut sc = Scenario::default();
-        sc.replications = 2;
+        let sc = Scenario {
+            replications: 2,
+            ..Scenario::default()
+        };
         let mk = |runs: Vec<RunMetrics>| SimResults {
             scenario: sc.clone(),
             variants: vec![v2x_sim::VariantResult {
@@ -423,7 +428,10 @@ mod tests {
             }],
             wall_s: 0.0,
         };
-        let results = mk(vec![run_with_bins(&[10.0, 80.0, 20.0]), run_with_bins(&[12.0, 90.0, 30.0])]);
+        let results = mk(vec![
+            run_with_bins(&[10.0, 80.0, 20.0]),
+            run_with_bins(&[12.0, 90.0, 30.0]),
+        ]);
         let m = SimMatch {
             scenario: String::new(),
             variant: "x".into(),

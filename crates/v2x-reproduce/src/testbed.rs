@@ -172,7 +172,23 @@ pub struct TestbedRun {
     pub plan: Plan,
     pub receiver: Receiver,
     pub dir: PathBuf,
+    pub duration_s: f64,
     pub summary: Summary,
+}
+
+impl TestbedRun {
+    /// Why the run cannot stand for its plan: the senders sent well under what the plan
+    /// asks (a host too loaded to run the stations in real time).
+    pub fn overloaded(&self) -> Option<String> {
+        let (benign, _) = cases(&self.summary, &self.plan)?;
+        let planned = self.plan.benign_per_s() * self.duration_s;
+        ((benign.sent as f64) < 0.8 * planned).then(|| {
+            format!(
+                "the host was overloaded: the senders sent {} of the {planned:.0} benign packets planned",
+                benign.sent
+            )
+        })
+    }
 }
 
 /// Runs each plan with each receiver (an unsecured plan with today's only: there is
@@ -189,7 +205,10 @@ pub fn run_plans(
     let mut runs = Vec::new();
     for receiver in Receiver::ALL {
         let base = receiver.scenario(&inputs)?;
-        for plan in plans.iter().filter(|p| !(p.unsecured && receiver == Receiver::Preserve)) {
+        for plan in plans
+            .iter()
+            .filter(|p| !(p.unsecured && receiver == Receiver::Preserve))
+        {
             let name = format!("{}-{}", receiver.slug(), plan.name());
             progress.step(&format!("testbed {name}"));
             let out = dir.join(&name);
@@ -203,6 +222,7 @@ pub fn run_plans(
                 plan: *plan,
                 receiver,
                 dir: out,
+                duration_s: duration,
                 summary,
             });
         }
@@ -254,6 +274,9 @@ pub fn rows(e: &PaperValue, runs: &[TestbedRun], quick: bool) -> Result<Vec<Row>
     for run in runs.iter().filter(|r| r.plan == plan) {
         let mut basis = Basis::of(e);
         let timing = !matches!(m.statistic, TestbedStatistic::PacketDeliveryRatio);
+        if let Some(why) = run.overloaded() {
+            basis = basis.not_comparable(why);
+        }
         if run.receiver == Receiver::Today && timing && !plan.unsecured {
             basis = basis.not_comparable(
                 "today's receiver verifies 50-150 times faster than PRESERVE's Atom D510 (0.05-0.15 ms against 7.9 ms): judged on the emulated receiver",
@@ -263,7 +286,13 @@ pub fn rows(e: &PaperValue, runs: &[TestbedRun], quick: bool) -> Result<Vec<Row>
             paper: e.paper.clone(),
             source: e.source.clone(),
             location: e.location.clone().unwrap_or_else(|| e.source.clone()),
-            item: format!("{} — {} [{} {}]", e.procedure, e.scheme.as_deref().unwrap_or(""), plan.name(), m.statistic),
+            item: format!(
+                "{} — {} [{} {}]",
+                e.procedure,
+                e.scheme.as_deref().unwrap_or(""),
+                plan.name(),
+                m.statistic
+            ),
             unit: e.metric.unit_and_meaning().0.into(),
             setup: run.receiver.label().into(),
         };

@@ -23,6 +23,9 @@ pub struct Paper {
     pub citation: &'static str,
     /// Its simulation scenarios (`scenarios/papers/`), shipped inside the binary.
     pub scenarios: &'static [crate::sim::Shipped],
+    /// What of the paper this reproduction does not rebuild, each with why (the report's
+    /// "Not reproduced").
+    pub not_done: &'static [&'static str],
     /// Adds its rows and conclusions.
     pub add: fn(&mut Context) -> Result<(), ReproduceError>,
 }

@@ -19,6 +19,10 @@ pub const PAPER: Paper = Paper {
     id: "000",
     citation: "Javed, Ben Hamida, Znaidi, Security in Intelligent Transport Systems for Smart Cities: From Theory to Practice (Sensors 2016)",
     scenarios: &SCENARIOS,
+    not_done: &[
+        "paper 000: Figs. 12-13 per procedure and Tables 4-5 on the CubieBoard, Xeon and i7 are shown beside this machine, not judged (another processor); the ETSI v1.2.1 stack signs only with P-256, P-384 and brainpool curves, so the P-192/P-224 rows compare with raw OpenSSL",
+        "paper 000: Sec. 5's channel (path loss, fading, power) is not stated; the calibrated set-up matches its no-security PDR only",
+    ],
     add,
 };
 
@@ -77,10 +81,12 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
             .collect();
         let comparable = crate::sim::calibration_check(s, &run.results, &entries);
         let findings = findings(run);
-        ctx.report.findings.extend(findings.into_iter().map(|f| match &comparable {
-            Ok(()) => f,
-            Err(why) => f.not_comparable(why),
-        }));
+        ctx.report
+            .findings
+            .extend(findings.into_iter().map(|f| match &comparable {
+                Ok(()) => f,
+                Err(why) => f.not_comparable(why),
+            }));
     }
     Ok(())
 }
@@ -108,9 +114,11 @@ fn fig11(ctx: &mut Context) -> Result<(), ReproduceError> {
         };
         let mut label = label_of(&e, "");
         label.item = format!("{} [ours: v1.2.1 generic {variant}, aes256 − aes128]", label.item);
-        ctx.report.rows.push(Row::compare(label, statement_of(&e), ours, Basis::of(&e), || {
-            "the wrapped AES key grows by 16 bytes, the CCM parameters by one length byte".into()
-        }));
+        ctx.report
+            .rows
+            .push(Row::compare(label, statement_of(&e), ours, Basis::of(&e), || {
+                "the wrapped AES key grows by 16 bytes, the CCM parameters by one length byte".into()
+            }));
     }
     Ok(())
 }
@@ -122,7 +130,9 @@ fn findings(run: &ScenarioRun) -> Vec<Finding> {
     let pdr = |m: &RunMetrics| m.pdr_application();
     let get = |v: &str, s: SimStatistic| value(r, v, s);
     let fmt = |e: Option<Estimate>| {
-        e.map_or("—".to_string(), |e| format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high))
+        e.map_or("—".to_string(), |e| {
+            format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+        })
     };
     let mut f = Vec::new();
 

@@ -21,6 +21,9 @@ pub const PAPER: Paper = Paper {
     id: "002",
     citation: "PRESERVE D3.2, FOT Trial 2 Results (2015)",
     scenarios: &[],
+    not_done: &[
+        "paper 002: §4.1's 802.11p radios, driver buffers and HITACHI stack (the testbed runs on loopback: the latency and loss the paper puts down to them are shown, not judged); Fig. 4.2's ASIC HSM; Table 4.2's A-CER-03 and A-SIG-03 rows at 50-100 Hz (not in the paper)",
+    ],
     add,
 };
 
@@ -39,7 +42,9 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
 }
 
 fn fmt(e: Option<Estimate>) -> String {
-    e.map_or("—".to_string(), |e| format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high))
+    e.map_or("—".to_string(), |e| {
+        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+    })
 }
 
 /// Table 3.2: DECAP against raw verification on one backend per row.
@@ -142,8 +147,14 @@ fn cam_sizes(ctx: &mut Context) -> Result<(), ReproduceError> {
     };
     let payload = v2x_testbed::payload::DEFAULT_PAYLOAD_LEN as f64;
     for (id, ours) in [
-        ("002-cam-bytes-certificate", overhead("sign/certificate/p256").map(|o| o + payload)),
-        ("002-cam-bytes-digest", overhead("sign/digest/p256").map(|o| o + payload)),
+        (
+            "002-cam-bytes-certificate",
+            overhead("sign/certificate/p256").map(|o| o + payload),
+        ),
+        (
+            "002-cam-bytes-digest",
+            overhead("sign/digest/p256").map(|o| o + payload),
+        ),
         ("002-cam-bytes-unsecured", Some(payload)),
     ] {
         let Some(e) = ctx.entry(id) else { continue };
@@ -190,10 +201,17 @@ fn dos(ctx: &mut Context) {
     let mut predicted_vs_paper = Vec::new();
     for e in &entries {
         let m = e.testbed.as_ref().expect("filtered");
-        let Ok(plan) = crate::testbed::Plan::of(m) else { continue };
+        let Ok(plan) = crate::testbed::Plan::of(m) else {
+            continue;
+        };
         let Some(case) = plan.case else { continue };
         let offered = |order: CheckOrder| {
-            plan.benign_per_s() + if order.costs_a_verification(case) { plan.attack_per_s() } else { 0.0 }
+            plan.benign_per_s()
+                + if order.costs_a_verification(case) {
+                    plan.attack_per_s()
+                } else {
+                    0.0
+                }
         };
         let (pp, ps) = (
             queue.predict(offered(CheckOrder::Preserve)),
@@ -250,7 +268,12 @@ fn dos(ctx: &mut Context) {
     if emulated.is_none() && loss(Receiver::Today).is_none() {
         return;
     }
-    ctx.report.findings.push(Finding::judged(
+    let overloaded = |rx: Receiver| find(&heavy, rx).and_then(TestbedRun::overloaded);
+    let judged_on = |f: Finding, rx: Receiver| match overloaded(rx) {
+        Some(why) => f.not_comparable(&why),
+        None => f,
+    };
+    let slump = Finding::judged(
         "002",
         "Table 4.2, Sec. 4.2",
         "4 attackers sending invalid signatures at 100 Hz each drive the receiver into a drastic slump: 72.66 % of the benign CAMs lost",
@@ -266,8 +289,8 @@ fn dos(ctx: &mut Context) {
             queue.predict(450.0).loss * 100.0,
             predicted_vs_paper.iter().copied().fold(0.0, f64::max) * 100.0
         ),
-    ));
-    ctx.report.findings.push(Finding::judged(
+    );
+    let today = Finding::judged(
         "002",
         "Table 4.2, Sec. 4.2",
         "our question: does today's receiver slump under the same flood?",
@@ -277,11 +300,13 @@ fn dos(ctx: &mut Context) {
         Criterion::AtMost(0.01),
         loss(Receiver::Today),
         format!(
-            "today's receiver: loss {}, mean E2E {} ms: it verifies 450 packets/s with room to spare",
+            "today's receiver: loss {}, mean E2E {} ms",
             fmt(loss(Receiver::Today)),
             ms(e2e(Receiver::Today))
         ),
-    ));
+    );
+    ctx.report.findings.push(judged_on(slump, Receiver::Preserve));
+    ctx.report.findings.push(judged_on(today, Receiver::Today));
 }
 
 /// §4.1.3: "no packet was lost by the VSS kit" at 1,500 CAMs/s, against the paper's own

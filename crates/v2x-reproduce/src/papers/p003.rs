@@ -26,6 +26,7 @@ pub const PAPER: Paper = Paper {
     id: "003",
     citation: "Lo, Yang, Yeh, Performance Evaluation of Two Secure Communication Schemes on VANETs (2008)",
     scenarios: &[],
+    not_done: &[],
     add,
 };
 
@@ -88,9 +89,7 @@ pub fn cell_basis(c: &Cell) -> Basis {
             Evidence::ByConstruction,
             "an input: the DSA signing time, taken from Table 4 itself (11.88676 ms; Table 2 rounds it)",
         ),
-        "processing once (ms)" if step("3") => {
-            Basis::with(Evidence::ByConstruction, "the HMAC the paper counts as 0")
-        }
+        "processing once (ms)" if step("3") => Basis::with(Evidence::ByConstruction, "the HMAC the paper counts as 0"),
         _ => Basis::independent(),
     }
 }
@@ -172,7 +171,10 @@ fn crossovers(ctx: &mut Context, results: &ModelResults) {
                     x.first, x.then, today.costs, r.radio.kind, r.radio.rate_mbps
                 ),
                 Evidence::Extension,
-                format!("{} costs, {} at {} Mbit/s", today.costs, r.radio.kind, r.radio.rate_mbps),
+                format!(
+                    "{} costs, {} at {} Mbit/s",
+                    today.costs, r.radio.kind, r.radio.rate_mbps
+                ),
                 "whether the first combination is cheaper up to some n and the second after it",
                 Criterion::AtLeast(2.0),
                 sw.crossing_n.map(Estimate::exact),

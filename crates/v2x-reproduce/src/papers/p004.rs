@@ -24,6 +24,10 @@ pub const PAPER: Paper = Paper {
     id: "004",
     citation: "Haas, Hu, Laberteaux, Real-World VANET Security Protocol Performance (2009)",
     scenarios: &SCENARIOS,
+    not_done: &[
+        "paper 004: Fig. 5 per CPU (the Core 2 and Pentium 3 verification times are only drawn in Fig. 4, so ECDSA runs on the i7-4610m profile; the Pentium 3 curve has no counterpart) and the Lankershim trace (Figs. 2b, 3b, 5b: no printed value); its NS-2 per-pair cross-validation runs against ns-3 outside this command (scripts/crossval/paper004_pairs.py, docs/crossval.md)",
+        "paper 004: the full NGSIM I-80 5:00 pm trace is not shipped (`--ngsim-i80 FILE` runs it); the shipped sample is 30 s of the 4:00 pm car-following pairs",
+    ],
     add,
 };
 
@@ -100,10 +104,12 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
         };
         let setup = run.setup.clone();
         let (findings, crossing) = findings(run);
-        ctx.report.findings.extend(findings.into_iter().map(|f| match comparable {
-            Some(why) => f.not_comparable(why),
-            None => f,
-        }));
+        ctx.report
+            .findings
+            .extend(findings.into_iter().map(|f| match comparable {
+                Some(why) => f.not_comparable(why),
+                None => f,
+            }));
         if let Some(e) = ctx.entry("004-ecdsa-beats-tesla-attached-beyond-m") {
             let mut basis = Basis::of(&e);
             if let Some(why) = comparable {
