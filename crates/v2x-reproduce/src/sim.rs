@@ -175,12 +175,16 @@ pub fn paired(results: &SimResults, a: &str, b: &str, f: impl Fn(&RunMetrics, &R
 }
 
 /// The largest point of a variant's curve over distance, per replication, then its mean
-/// and interval; only bins with [`MIN_BIN_SAMPLES`] in every replication count.
+/// and interval. The curve is read within the scenario's headline range (the distance the
+/// paper's text reads its curves at, 300 m for paper 000), and only bins with
+/// [`MIN_BIN_SAMPLES`] in every replication count.
 fn max_over_distance(results: &SimResults, variant: &str, s: SimStatistic) -> Option<Estimate> {
     let v = results.variants.iter().find(|v| v.name == variant)?;
+    let m = &results.scenario.metrics;
     let curves: Vec<Vec<(f64, u64)>> = v.runs.iter().map(|r| per_bin(r, s)).collect();
     let bins = curves.iter().map(Vec::len).min()?;
     let usable: Vec<usize> = (0..bins)
+        .filter(|&k| (k + 1) as f64 * m.distance_bin_m <= m.headline_range_m + 1e-9)
         .filter(|&k| curves.iter().all(|c| c[k].1 >= MIN_BIN_SAMPLES && c[k].0.is_finite()))
         .collect();
     if usable.is_empty() {
@@ -235,7 +239,10 @@ pub fn row(e: &PaperValue, run: &ScenarioRun, shipped: &Shipped, comparable: &Re
         basis = basis.not_comparable(*why);
     }
     let over = match m.maximum_over {
-        Some(Axis::Distance) => " (maximum over distance)".to_string(),
+        Some(Axis::Distance) => format!(
+            " (maximum over distance within {} m)",
+            run.results.scenario.metrics.headline_range_m
+        ),
         Some(Axis::Variants) => format!(" (maximum over {})", m.variants.join(", ")),
         None => String::new(),
     };

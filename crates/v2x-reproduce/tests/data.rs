@@ -316,3 +316,26 @@ fn the_full_trace_option_reads_ngsims_published_layout() {
     let r = v2x_sim::run(&sc, &v2x_report::Silent).unwrap();
     assert_eq!(r.variants[0].nodes, 2 * 27);
 }
+
+/// docs/reproduce.md is the report.md of a full run, not a hand-kept tally: it opens with
+/// the generated marker and states the rule as the code applies it (a change of the rule
+/// fails this test until the report is regenerated).
+#[test]
+fn the_reproduction_doc_is_the_generated_report() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/reproduce.md")).unwrap();
+    assert!(
+        doc.starts_with(v2x_reproduce::output::GENERATED),
+        "docs/reproduce.md is generated"
+    );
+    assert!(
+        doc.contains(v2x_reproduce::rule::RULE),
+        "the rule as the code applies it"
+    );
+    assert!(
+        !doc.contains("(quick run: indicative only)"),
+        "the full run, not a quick one"
+    );
+    for p in papers::ids() {
+        assert!(doc.contains(&format!("## Paper {p}: ")), "paper {p}");
+    }
+}
