@@ -31,6 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    let load_before = load_average();
     let mut config = Config::new(&args.paper, args.quick, args.out.clone())?;
     // The testbed runs start this executable as each station.
     config.station_exe =
@@ -50,6 +51,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         format!("wall time: {:.0} s", started.elapsed().as_secs_f64()),
     ];
+    // The testbed runs in real time: how busy the host was bears on their delays and losses.
+    if let (Some(a), Some(b)) = (load_before, load_average()) {
+        r.report.run.push(format!(
+            "host load (1-minute load average, /proc/loadavg): {a} at the start, {b} at the end"
+        ));
+    }
     output::write_all(&mut r, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
     for p in &r.report.papers {
         println!("{}", output::tally(p, &r.report.counts(p)));
@@ -59,6 +66,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     println!("report in {}", args.out.join("report.html").display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The 1-minute load average, where the system tells it (Linux).
+fn load_average() -> Option<String> {
+    let s = std::fs::read_to_string("/proc/loadavg").ok()?;
+    s.split_whitespace().next().map(str::to_string)
 }
 
 /// The command as the report names it (the options that change the result).

@@ -295,3 +295,95 @@ fn verdict_all_bins(with: usize, against: usize, open: usize) -> Support {
         Support::Inconclusive
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v2x_sim::{RunMetrics, Scenario, SimResults, VariantResult};
+
+    /// A run whose variants have these (received, verified) shares per 25-m bin, 1,000
+    /// possible receptions each.
+    fn run(variants: &[(&str, &[(f64, f64)])]) -> ScenarioRun {
+        let bins = |shares: &[(f64, f64)]| {
+            shares
+                .iter()
+                .map(|&(r, v)| DistanceBin {
+                    attempts: 1000,
+                    received: (r * 1000.0) as u64,
+                    verified: (v * 1000.0) as u64,
+                    ..Default::default()
+                })
+                .collect::<Vec<_>>()
+        };
+        let variant = |name: &str, shares: &[(f64, f64)]| VariantResult {
+            name: name.into(),
+            protocol: String::new(),
+            profile: String::new(),
+            costs: Vec::new(),
+            sizes: v2x_sim::security::SizesUse {
+                source: String::new(),
+                overhead_bytes: 0,
+                overhead_with_certificate_bytes: 0,
+                certificate: v2x_profile::CertificatePolicy::Never,
+                tesla_key_frame_bytes: None,
+                tesla_attached_key_bytes: None,
+                tesla_disclosure_delay_s: None,
+            },
+            notes: Vec::new(),
+            nodes: 2,
+            cutoff_range_m: 0.0,
+            runs: vec![RunMetrics {
+                bins: bins(shares),
+                ..Default::default()
+            }],
+            pooled: RunMetrics::default(),
+        };
+        ScenarioRun {
+            paper: "004".into(),
+            file: "test".into(),
+            setup: "test".into(),
+            results: SimResults {
+                scenario: Scenario::default(),
+                variants: variants.iter().map(|(n, s)| variant(n, s)).collect(),
+                wall_s: 0.0,
+            },
+        }
+    }
+
+    /// ECDSA's received share against TESLA attached's verified share: TESLA attached
+    /// ahead near, ECDSA ahead from the 4th bin (75 m) on.
+    #[test]
+    fn the_crossing_is_where_ecdsa_stays_ahead_to_the_last_bin() {
+        let r = run(&[
+            (
+                "ecdsa",
+                &[(0.90, 0.90), (0.80, 0.80), (0.60, 0.60), (0.40, 0.40), (0.30, 0.30)],
+            ),
+            (
+                "tesla-attached",
+                &[(0.95, 0.93), (0.85, 0.82), (0.62, 0.61), (0.41, 0.38), (0.30, 0.25)],
+            ),
+        ]);
+        let (c, never) = crossing(&r);
+        assert_eq!((c.unwrap().value, never), (75.0, 0));
+        // TESLA attached ahead to the end: no crossing.
+        let r = run(&[
+            ("ecdsa", &[(0.90, 0.90), (0.50, 0.50)]),
+            ("tesla-attached", &[(0.95, 0.95), (0.60, 0.55)]),
+        ]);
+        assert_eq!(crossing(&r), (None, 1));
+    }
+
+    #[test]
+    fn every_bin_must_be_on_the_claims_side() {
+        assert_eq!(verdict_all_bins(20, 0, 0), Support::Holds);
+        assert_eq!(verdict_all_bins(19, 0, 1), Support::Inconclusive);
+        assert_eq!(verdict_all_bins(19, 1, 0), Support::Contradicted);
+        let r = run(&[
+            ("ecdsa", &[(0.9, 0.9), (0.5, 0.5)]),
+            ("tesla", &[(0.8, 0.8), (0.5, 0.5)]),
+        ]);
+        let d = bin_differences(&r, ("ecdsa", false), ("tesla", false));
+        assert_eq!(tally(&d), (1, 0, 1));
+    }
+}
