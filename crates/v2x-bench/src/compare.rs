@@ -73,8 +73,9 @@ pub fn build(data: &PaperData, measurements: &[Measurement], scaling: &[ScalingR
             rows: data
                 .entries
                 .iter()
-                // Simulated and test-bench values are `v2x reproduce`'s, not the benchmark's.
-                .filter(|e| &e.paper == paper && e.sim.is_none() && e.testbed.is_none())
+                // Simulated, test-bench and named values are `v2x reproduce`'s, not the
+                // benchmark's.
+                .filter(|e| &e.paper == paper && e.sim.is_none() && e.testbed.is_none() && e.id.is_none())
                 .map(|e| compare_one(e, measurements, scaling))
                 .collect(),
         })

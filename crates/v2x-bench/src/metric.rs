@@ -19,6 +19,8 @@ v2x_profile::named_enum! {
         Fraction = "fraction",
         /// A simulated delay (ms).
         DelayMs = "delay_ms",
+        /// A distance (m), e.g. where two reception curves cross.
+        DistanceM = "distance_m",
     }
 }
 
@@ -34,6 +36,7 @@ impl Metric {
             Metric::TimeRatio => ("x", "our ratio / paper's lower bound"),
             Metric::Fraction => ("", "ours - paper"),
             Metric::DelayMs => ("ms", "ours / paper"),
+            Metric::DistanceM => ("m", "ours / paper"),
         }
     }
 }

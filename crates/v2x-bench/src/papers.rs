@@ -35,9 +35,31 @@ pub struct PaperValue {
     pub scheme: Option<String>,
     pub metric: Metric,
     pub value: f64,
-    /// Upper end when the paper gives a range.
+    /// Upper end when the paper gives a range (`form` = `range`).
     #[serde(default)]
     pub value_high: Option<f64>,
+    /// How the paper states the value: a reading, a range, the largest point of a curve,
+    /// or a bound (`v2x reproduce` compares each as what it is).
+    #[serde(default, skip_serializing_if = "Form::is_point")]
+    pub form: Form,
+    /// The unit of the last digit the paper prints, in this entry's unit (0.01 for
+    /// "72.66 %" as a fraction is 0.0001). Absent: the last decimal of `value` as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
+    /// Whether our value can confirm the paper's: `independent` (default) unless the
+    /// mechanism that gives ours contains the paper's number; `evidence_note` says how.
+    #[serde(default, skip_serializing_if = "Evidence::is_independent")]
+    pub evidence: Evidence,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub evidence_note: String,
+    /// Why no set-up here can decide this value (it hangs on something not modelled,
+    /// e.g. the paper's 802.11p driver buffers): ours is shown, not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
+    /// A name for a value a paper's own module of `v2x reproduce` compares (no `match`,
+    /// `sim` or `testbed`: the comparison is not a lookup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// Which measurement of this machine compares with it (none: no equivalent here).
     #[serde(default, rename = "match")]
     pub matcher: Option<Matcher>,
@@ -57,6 +79,66 @@ pub struct PaperValue {
     /// (`v2x reproduce` runs the testbed; the benchmark ignores these entries).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub testbed: Option<TestbedMatch>,
+}
+
+v2x_profile::named_enum! {
+    /// How a paper states a value.
+    #[derive(Default)]
+    pub enum Form ("value form") {
+        /// A reading ("the PDR is equal to 0.48").
+        #[default]
+        Point = "point",
+        /// A range, `value` to `value_high` ("2-3 orders of magnitude", "15-20 bytes").
+        Range = "range",
+        /// The largest point of a curve ("goes up to 90 ms", "as long as 10 ms"): compared
+        /// with our largest point of the same curve.
+        Maximum = "maximum",
+        /// A bound from above ("less than 200 ms", "below 2 ms").
+        UpperBound = "upper_bound",
+        /// A bound from below ("as high as 25,000 per second").
+        LowerBound = "lower_bound",
+    }
+}
+
+impl Form {
+    fn is_point(&self) -> bool {
+        *self == Form::Point
+    }
+}
+
+v2x_profile::named_enum! {
+    /// What a comparison of ours with the paper's value can show.
+    #[derive(Default)]
+    pub enum Evidence ("evidence class") {
+        /// Measured or simulated by a mechanism that does not contain the paper's number:
+        /// the only class that counts as reproduced.
+        #[default]
+        Independent = "independent",
+        /// Ours follows from what was put in: a byte layout coded from the paper's field
+        /// sizes, a configured rate, an input echoed back.
+        ByConstruction = "by-construction",
+        /// Ours depends on a value back-computed from the paper's results.
+        Fitted = "fitted",
+        /// Our own question, not the paper's (its "value" is ours too).
+        Extension = "extension",
+    }
+}
+
+impl Evidence {
+    fn is_independent(&self) -> bool {
+        *self == Evidence::Independent
+    }
+}
+
+v2x_profile::named_enum! {
+    /// The axis a simulated maximum or bound is taken over.
+    pub enum Axis ("axis") {
+        /// The distance bins of the scenario's `[metrics]` (the paper's curve over Tx-Rx
+        /// distance).
+        Distance = "distance",
+        /// The variants listed in `variants` (the paper's bars, e.g. one per message type).
+        Variants = "variants",
+    }
 }
 
 v2x_profile::named_enum! {
@@ -87,6 +169,12 @@ v2x_profile::named_enum! {
         /// reached the security layer (paper 004 Fig. 5: the verification-latency CDF over
         /// the packets that could have been received at the network layer).
         VerifiedWithinShare = "verified_within_share",
+        /// V2I query requests received by the RSU / requests sent (paper 000 Table 7's
+        /// "received requests" over "transmitted requests").
+        QueryRequestsReceivedShare = "query_requests_received_share",
+        /// V2I replies received by the vehicle / requests sent (Table 7's "received
+        /// replies" over "transmitted requests").
+        QueryRepliesReceivedShare = "query_replies_received_share",
     }
 }
 
@@ -103,19 +191,46 @@ pub struct SimMatch {
     /// `[metrics] latency_thresholds_ms` so that it is counted exactly).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold_ms: Option<f64>,
+    /// For a `maximum` or a bound over a curve: the axis of the curve (our largest point
+    /// over distance bins, or over the `variants`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum_over: Option<Axis>,
+    /// The variants a maximum over variants is taken over (`variant` is one of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<String>,
 }
 
-/// A live testbed run (paper 002 Table 4.1: 5 benign senders at 10 Hz, one receiver) and
-/// the statistic of it a published value compares with.
+/// A live testbed run (paper 002: `senders` benign senders at `rate_hz`, one receiver,
+/// optionally attackers of one case) and the statistic of it a published value compares
+/// with. `v2x reproduce` makes the run with today's receiver and with PRESERVE's emulated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TestbedMatch {
-    /// Attack case code (`A-SIG-01`, ...).
-    pub case: String,
+    /// Attack case code (`A-SIG-01`, ...); none: benign traffic only (the load plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    #[serde(default)]
     pub attackers: u32,
     /// Packets per second of each attacker.
+    #[serde(default)]
     pub attacker_rate_hz: f64,
+    /// Benign senders (Table 4.1: 5).
+    #[serde(default = "five")]
+    pub senders: u32,
+    /// Benign packets per second of each sender (Table 4.1: 10).
+    #[serde(default = "ten")]
+    pub rate_hz: f64,
+    /// No security header at all (Sec. 4.1.3's baseline): the `none` protocol.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unsecured: bool,
     pub statistic: TestbedStatistic,
+}
+
+fn five() -> u32 {
+    5
+}
+fn ten() -> f64 {
+    10.0
 }
 
 v2x_profile::named_enum! {
@@ -128,6 +243,10 @@ v2x_profile::named_enum! {
         E2eMeanMs = "e2e_mean_ms",
         /// Benign packets not accepted / benign packets sent.
         PacketLoss = "packet_loss",
+        /// Benign packets dropped or rejected by the security layer / benign packets sent.
+        SecurityLoss = "security_loss",
+        /// Mean verification time of benign packets at the receiver (ms).
+        VerifyMeanMs = "verify_mean_ms",
     }
 }
 
@@ -220,7 +339,16 @@ mod tests {
             assert!(!e.source.is_empty(), "{e:?}");
             assert!(d.papers.contains_key(&e.paper), "{e:?}");
             assert!(d.hardware.contains_key(&e.hardware), "unknown hardware in {e:?}");
-            assert!(e.value.is_finite() && e.value > 0.0, "{e:?}");
+            assert!(e.value.is_finite() && e.value >= 0.0, "{e:?}");
+            // A value as written shows its printed digit, or says it (no binary residue
+            // such as 0.7265999999999999 standing for 72.66 %).
+            let digits = format!("{}", e.value).split_once('.').map_or(0, |(_, d)| d.len());
+            assert!(digits <= 6 || e.precision.is_some(), "{e:?}");
+            assert_eq!(e.form == Form::Range, e.value_high.is_some(), "{e:?}");
+            assert!(
+                e.evidence == Evidence::Independent || !e.evidence_note.is_empty(),
+                "a value that is not independent says why: {e:?}"
+            );
         }
         for p in ["000", "001", "002", "004"] {
             assert!(d.entries.iter().any(|e| e.paper == p), "paper {p} has no value");

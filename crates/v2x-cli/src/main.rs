@@ -51,7 +51,8 @@ enum Command {
     ChannelEmulator(cmd::channel_emulator::Args),
     /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
     Model(cmd::model::Args),
-    /// Rebuild the papers' tables and figures beside their published values (one report).
+    /// Rebuild the papers' tables, figures and conclusions beside their published values:
+    /// one report, each value with its evidence class and the verdict of one comparison rule.
     Reproduce(cmd::reproduce::Args),
 }
 

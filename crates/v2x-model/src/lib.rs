@@ -11,7 +11,12 @@
 //! - [`model`]: evaluation into per-step terms and the closed form;
 //! - [`crossover`]: where the cheapest combination changes;
 //! - [`paper003`]: the paper's inputs and printed results, and their reproduction.
-//! - [`relay`]: the closed form beside a simulated relay chain (`v2x sim`).
+//! - [`relay`]: the closed form beside a simulated relay chain (`v2x sim`);
+//! - [`measure`]: this machine's cost set, timed with the benchmark's harness;
+//! - [`today`]: the model with another cost set on today's radios;
+//! - [`run`], [`output`], [`figures`]: one `v2x model` run, its results folder and figures.
+//!
+//! `v2x reproduce` (every paper beside its published values) is the `v2x-reproduce` crate.
 
 pub mod costs;
 pub mod crossover;
@@ -22,7 +27,6 @@ pub mod output;
 pub mod paper003;
 pub mod radio;
 pub mod relay;
-pub mod reproduce;
 pub mod run;
 pub mod scheme;
 pub mod today;

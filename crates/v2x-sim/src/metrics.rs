@@ -4,13 +4,41 @@ use crate::histogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Per distance bin: CAM receptions possible, received by the radio, verified in time.
+/// Per distance bin: CAM receptions possible, received by the radio, verified in time;
+/// the sums of the verified CAMs' end-to-end delays and inter-arrival times (the curves
+/// over distance whose largest point papers quote: "goes up to 90 ms").
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DistanceBin {
     pub attempts: u64,
     pub received: u64,
     pub verified: u64,
     pub crypto_lost: u64,
+    #[serde(default)]
+    pub e2e_ns: f64,
+    #[serde(default)]
+    pub inter_arrival_ns: f64,
+    #[serde(default)]
+    pub inter_arrivals: u64,
+}
+
+impl DistanceBin {
+    /// Mean end-to-end delay of the CAMs verified in this bin (ms; NaN when none).
+    pub fn e2e_mean_ms(&self) -> f64 {
+        if self.verified == 0 {
+            f64::NAN
+        } else {
+            self.e2e_ns / self.verified as f64 / 1e6
+        }
+    }
+
+    /// Mean inter-arrival time of the CAMs verified in this bin (ms; NaN when none).
+    pub fn inter_arrival_mean_ms(&self) -> f64 {
+        if self.inter_arrivals == 0 {
+            f64::NAN
+        } else {
+            self.inter_arrival_ns / self.inter_arrivals as f64 / 1e6
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -127,6 +155,9 @@ impl RunMetrics {
             a.received += b.received;
             a.verified += b.verified;
             a.crypto_lost += b.crypto_lost;
+            a.e2e_ns += b.e2e_ns;
+            a.inter_arrival_ns += b.inter_arrival_ns;
+            a.inter_arrivals += b.inter_arrivals;
         }
         self.cams_generated += o.cams_generated;
         self.frames_sent += o.frames_sent;

@@ -288,7 +288,15 @@ fn v1_paper_figures(c: &V1Case, total: usize, alt_total: usize, m: &SecuredMessa
             V1Protection::Encrypt => (171, "encryption"),
             _ => (237, "signature & encryption"),
         };
-        let fig = if with_cert { base + 180 } else { base };
+        // With the certificate the paper prints 288 (signature: Sec. 5.1, Table 6) and "up to
+        // 418" (signature & encryption); encryption with certificate is printed nowhere:
+        // 171 + the text's 180.
+        let fig = match (with_cert, c.protection) {
+            (false, _) => base,
+            (true, V1Protection::Sign) => 288,
+            (true, V1Protection::Encrypt) => base + 180,
+            (true, _) => 418,
+        };
         let fig = if c.symmetric == SymmetricAlgorithm::AES_256_CCM {
             fig + 15
         } else {
@@ -307,14 +315,16 @@ fn v1_paper_figures(c: &V1Case, total: usize, alt_total: usize, m: &SecuredMessa
                 }
             )
         } else {
-            format!(
-                "paper 000 Fig. 10 ({what}{}, AES-CCM 128)",
-                if with_cert {
-                    " with certificate = base + 180"
-                } else {
-                    " w/o certificate"
+            match (with_cert, c.protection) {
+                (false, _) => format!("paper 000 Fig. 10 ({what} w/o certificate, AES-CCM 128)"),
+                (true, V1Protection::Sign) => {
+                    "paper 000 Sec. 5.1 / Table 6 (signature with certificate; Fig. 10's text: 106 + 180 = 286)".into()
                 }
-            )
+                (true, V1Protection::Encrypt) => {
+                    "paper 000 Fig. 10 (encryption with certificate: not printed, 171 + the text's 180)".into()
+                }
+                (true, _) => "paper 000 Fig. 10 (signature & encryption with certificate: 'up to 418 bytes')".into(),
+            }
         };
         let signer = match c.signer {
             SignerChoice::Auto => "no signer_info",
@@ -347,14 +357,13 @@ fn v1_paper_figures(c: &V1Case, total: usize, alt_total: usize, m: &SecuredMessa
                 if with_cert { cert_note.clone() } else { String::new() }
             ),
         });
-        if c.protection == V1Protection::Sign {
-            let t6 = if with_cert { 288 } else { 106 };
+        if c.protection == V1Protection::Sign && !with_cert {
             out.push(PaperFigure {
                 source: "paper 000 Table 6 (signed CAM overhead used in its simulation)".into(),
-                bytes: t6,
+                bytes: 106,
                 explanation: format!(
                     "{}. Table 6 quotes 106 / 288 bytes (288 − 106 = 182, Fig. 10 says +180); see the Fig. 10 comparison for the differences.",
-                    diff(total, t6)
+                    diff(total, 106)
                 ),
             });
         }
@@ -446,9 +455,16 @@ mod tests {
         let rows = v1_rows().unwrap();
         assert_eq!(row(&rows, "generic", "sign/digest/p256").paper[0].bytes, 106);
         assert_eq!(row(&rows, "generic", "encrypt/digest/p256/aes128").paper[0].bytes, 171);
+        // As printed: "up to 418 bytes" and Table 6's 288, not 237 + 180 and 106 + 180.
         assert_eq!(
             row(&rows, "generic", "sign+encrypt/certificate/p256/aes128").paper[0].bytes,
-            237 + 180
+            418
+        );
+        assert_eq!(row(&rows, "generic", "sign/certificate/p256").paper[0].bytes, 288);
+        let derived = &row(&rows, "generic", "encrypt/certificate/p256/aes128").paper[0];
+        assert!(
+            derived.bytes == 351 && derived.source.contains("not printed"),
+            "{derived:?}"
         );
         assert_eq!(row(&rows, "cam", "sign/digest/p256").paper[0].bytes, 90);
         assert_eq!(row(&rows, "denm", "sign/certificate/p256").paper[0].bytes, 267);

@@ -277,6 +277,11 @@ impl Observer for MetricsCollector {
         let d = f64::from(v.distance_m);
         if let Some(bin) = self.bin(d) {
             bin.verified += 1;
+            bin.e2e_ns += v.e2e_ns as f64;
+            if let Some(ia) = v.inter_arrival_ns {
+                bin.inter_arrival_ns += ia as f64;
+                bin.inter_arrivals += 1;
+            }
         }
         if d <= self.p.headline_m {
             self.metrics.headline_verified += 1;

@@ -5,12 +5,12 @@
 //! 0-1 axis and delays on a log axis (their range spans three decades), the legend below
 //! the plot.
 
-use super::sim::value_of;
-use crate::figures::FigureError;
+use crate::sim::value_of;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use v2x_bench::metric::Metric;
 use v2x_bench::papers::PaperValue;
+use v2x_model::figures::FigureError;
 use v2x_report::plot::colour;
 use v2x_sim::SimResults;
 
@@ -61,7 +61,7 @@ pub fn comparison(
         points.push(Point {
             category,
             variant,
-            ours: value_of(results, m),
+            ours: value_of(results, m).map(|o| (o.value, o.half_width())),
             paper: e.value,
         });
     }
@@ -210,7 +210,7 @@ fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, variants: &[String]) -
     }
     let y = 10 + variants.len() as i32 * 20;
     area.draw(&Text::new(
-        "paper values read from its text; 'less than' and 'up to' values are bounds",
+        "paper values read from its text; 'up to' values beside our largest point over distance",
         (70, y - 7),
         (FONT, 12),
     ))
@@ -222,13 +222,13 @@ fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, variants: &[String]) -
 /// has verified the message against k, the closed form (dashed, once: it is the same for
 /// every chain of the cost set) and each chain's simulation (solid, a marker per hop count).
 /// Returns (cost set, SVG) pairs.
-pub fn relay_chain(chains: &[crate::relay::ChainComparison]) -> Result<Vec<(String, String)>, FigureError> {
+pub fn relay_chain(chains: &[v2x_model::relay::ChainComparison]) -> Result<Vec<(String, String)>, FigureError> {
     use v2x_report::plot::{Line, LineChart, Scale};
     let mut sets: Vec<&str> = chains.iter().map(|c| c.costs.as_str()).collect();
     sets.dedup();
     let mut out = Vec::new();
     for set in sets {
-        let of_set: Vec<&crate::relay::ChainComparison> = chains.iter().filter(|c| c.costs == set).collect();
+        let of_set: Vec<&v2x_model::relay::ChainComparison> = chains.iter().filter(|c| c.costs == set).collect();
         let first = of_set[0];
         let mut lines = vec![Line {
             label: format!(
