@@ -52,10 +52,13 @@ impl Default for ExportConfig {
     }
 }
 
+/// A vehicle's true position, speed, heading and acceleration at one step.
+type TrueState = ([f64; 2], f64, f64, f64);
+
 #[derive(Clone)]
 struct Vehicle {
-    /// True position, speed, heading, acceleration per step (None when absent).
-    states: Vec<Option<([f64; 2], f64, f64, f64)>>,
+    /// The true state per step (None when absent).
+    states: Vec<Option<TrueState>>,
     pos_offset0: [f64; 2],
     pos_error: [f64; 2],
     heading_error0: f64,

@@ -132,37 +132,37 @@ pub enum Family {
     Catch,
 }
 
-/// The checks' parameters (F2MD names in brackets, as NextGen's `main.py` flags).
+/// The checks' parameters (F2MD names in backquotes, as NextGen's `main.py` flags).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Thresholds {
-    /// Maximum plausible radio range, m [mpr].
+    /// Maximum plausible radio range, m (`mpr`).
     pub max_plausible_range_m: f64,
-    /// Range within which a new pseudonym is a sudden appearance, m [msar].
+    /// Range within which a new pseudonym is a sudden appearance, m (`msar`).
     pub max_sa_range_m: f64,
-    /// Silence after which a pseudonym counts as new again, s [msat].
+    /// Silence after which a pseudonym counts as new again, s (`msat`).
     pub max_sa_time_s: f64,
-    /// Most negative plausible distance to the road edge, m [mpdn].
+    /// Most negative plausible distance to the road edge, m (`mpdn`).
     pub max_plausible_dist_negative_m: f64,
-    /// Speed under which a vehicle may be off the road (parking), m/s [mnrs].
+    /// Speed under which a vehicle may be off the road (parking), m/s (`mnrs`).
     pub max_non_route_speed_mps: f64,
-    /// m/s [mps].
+    /// m/s (`mps`).
     pub max_plausible_speed_mps: f64,
-    /// m/s² [mpa].
+    /// m/s² (`mpa`).
     pub max_plausible_accel_mps2: f64,
-    /// m/s² [mpd].
+    /// m/s² (`mpd`).
     pub max_plausible_decel_mps2: f64,
-    /// Largest plausible angle between heading and direction of travel, degrees [mhc].
+    /// Largest plausible angle between heading and direction of travel, degrees (`mhc`).
     pub max_heading_change_deg: f64,
-    /// Age of another sender's last message still checked for overlap, s [mdi].
+    /// Age of another sender's last message still checked for overlap, s (`mdi`).
     pub max_delta_intersection_s: f64,
-    /// Longest interval the position-speed check spans, s [mtd].
+    /// Longest interval the position-speed check spans, s (`mtd`).
     pub max_time_delta_s: f64,
-    /// Longest interval the position-heading check spans, s [pht].
+    /// Longest interval the position-heading check spans, s (`pht`).
     pub pos_heading_time_s: f64,
-    /// Tolerance over the longest distance, m [mmru].
+    /// Tolerance over the longest distance, m (`mmru`).
     pub max_mgt_rng_up_m: f64,
-    /// Tolerance under the shortest distance, m [mmrd].
+    /// Tolerance under the shortest distance, m (`mmrd`).
     pub max_mgt_rng_down_m: f64,
     /// Shortest plausible interval between two CAMs of one pseudonym, s (TS 103 759's
     /// beacon rule: 80 % of T_GenCamMin = 100 ms).
