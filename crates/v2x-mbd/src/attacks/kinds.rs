@@ -162,21 +162,73 @@ pub const ALL_NAMES: [&str; 36] = {
     all
 };
 
+/// One attacker's parameters, drawn once ([`Attack::draw`]) or given (to replay another
+/// generator's draws, as the agreement test with VeReMi NextGen's does).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Drawn {
+    /// Position offset (m), or for `ConstPos` the position as shares of the bounds.
+    pub offset: [f64; 2],
+    /// The attack's scalar: speed offset or speed (m/s), acceleration factor, time delay
+    /// (ns), Sybil phantom spacing (ns).
+    pub value: f64,
+    /// Messages per transmission (DoS amount, Sybil phantoms) or replay run length.
+    pub count: u32,
+    /// When a sudden stop or constant speed starts.
+    pub trigger: Trigger,
+    /// Intermittent attackers: the on/off phase (s) and the inner attack's parameters.
+    pub phase_s: f64,
+    pub inner: Option<Box<Drawn>>,
+}
+
+/// When a once-per-attacker event (sudden stop, sudden constant speed, eventual stop) fires.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Trigger {
+    /// With the attack's probability per transmission.
+    #[default]
+    Drawn,
+    /// At the transmission generated at this time (ns).
+    At(i64),
+    Never,
+}
+
 /// Per-attacker parameters and memory.
 #[derive(Debug, Clone, Default)]
-pub struct State {
+pub(super) struct State {
     offset: [f64; 2],
     value: f64,
     count: u32,
+    trigger: Trigger,
     triggered: Option<Sent>,
     last_true: Option<Sent>,
     replay_alias: Option<u64>,
     replay_after_ns: i64,
     replay_seq: u32,
-    replay_max: u32,
     own: Vec<Sent>,
     phase_s: f64,
     inner: Option<Box<State>>,
+}
+
+impl State {
+    pub(super) fn new(d: &Drawn) -> State {
+        State {
+            offset: d.offset,
+            value: d.value,
+            count: d.count,
+            trigger: d.trigger,
+            phase_s: d.phase_s,
+            inner: d.inner.as_deref().map(|i| Box::new(State::new(i))),
+            ..State::default()
+        }
+    }
+
+    /// Whether the once-per-attacker event fires at `m`.
+    fn fires(&self, m: &Sent, probability: f64, rng: &mut ChaCha8Rng) -> bool {
+        match self.trigger {
+            Trigger::Drawn => rng.gen_bool(probability),
+            Trigger::At(t) => m.send_time_ns == t,
+            Trigger::Never => false,
+        }
+    }
 }
 
 impl Attack {
@@ -228,8 +280,8 @@ impl Attack {
     }
 
     /// Draws one attacker's parameters.
-    pub(super) fn draw(&self, rng: &mut ChaCha8Rng) -> State {
-        let mut s = State::default();
+    pub fn draw(&self, rng: &mut ChaCha8Rng) -> Drawn {
+        let mut s = Drawn::default();
         match self {
             Attack::TimeDelay => s.value = rng.gen_range(2 * NS..=4 * NS) as f64,
             Attack::ConstantPositionOffset => {
@@ -242,7 +294,7 @@ impl Attack {
                 s.value = rng.gen_range(1_000..=100_000) as f64;
                 s.count = rng.gen_range(4..=6);
             }
-            Attack::DataReplayNextGen => s.replay_max = rng.gen_range(4..=8),
+            Attack::DataReplayNextGen => s.count = rng.gen_range(4..=8),
             Attack::ConstPosOffset => s.offset = [rng.gen_range(-70.0..70.0), rng.gen_range(-70.0..70.0)],
             Attack::ConstSpeed => s.value = rng.gen_range(0.0..40.0),
             Attack::ConstSpeedOffset => s.value = rng.gen_range(-20.0..20.0),
@@ -329,7 +381,7 @@ impl Attack {
                     lie.sender = stop.sender.clone();
                     let away = (stop.sender.pos[0] - m.sender.pos[0]).hypot(stop.sender.pos[1] - m.sender.pos[1]);
                     lie.attacker = u8::from(!nextgen || m.sender.spd > 1.0 || away >= 20.0);
-                } else if rng.gen_bool(*probability) {
+                } else if s.fires(m, *probability, rng) {
                     lie.sender.spd = 0.0;
                     lie.sender.acl = 0.0;
                     lie.attacker = u8::from(!nextgen || (m.sender.spd > 1.0 && m.sender.acl >= 0.0));
@@ -340,7 +392,7 @@ impl Attack {
                 if let Some(frozen) = &s.triggered {
                     lie.sender.spd = frozen.sender.spd;
                     lie.attacker = u8::from(m.sender.spd - frozen.sender.spd > 1.0);
-                } else if rng.gen_bool(*probability) {
+                } else if s.fires(m, *probability, rng) {
                     s.triggered = Some(m.clone());
                 }
             }
@@ -401,7 +453,7 @@ impl Attack {
                     m.send_time_ns - 5 * NS,
                     m.send_time_ns,
                 );
-                let next = s.replay_alias.filter(|_| s.replay_seq < s.replay_max).and_then(|a| {
+                let next = s.replay_alias.filter(|_| s.replay_seq < s.count).and_then(|a| {
                     near.iter()
                         .filter(|v| v.alias == a && v.send_time_ns > s.replay_after_ns)
                         .min_by_key(|v| v.send_time_ns)

@@ -1,5 +1,6 @@
-//! Attacks as pure functions over traces: [`inject`] takes the messages every receiver
-//! logged, picks the attackers, and returns the trace as it would have been had they lied.
+//! Attacks as pure functions over traces: [`choose`] picks the attackers and draws their
+//! parameters, [`inject_logs`] takes the messages every receiver logged and returns them as
+//! they would have been had the attackers lied ([`inject`]: both, on one log).
 //!
 //! A lie is decided once per transmission (every receiver of a message gets the same
 //! content), in send-time order, with each attacker's parameters drawn once from the seeded
@@ -13,7 +14,7 @@
 
 mod kinds;
 
-pub use kinds::{Attack, ALL_NAMES, F2MD_NAMES, NEXTGEN_NAMES};
+pub use kinds::{Attack, Drawn, Trigger, ALL_NAMES, F2MD_NAMES, NEXTGEN_NAMES};
 
 use crate::message::{Kinematics, Message};
 use rand::seq::SliceRandom;
@@ -79,46 +80,78 @@ impl History {
     }
 }
 
-/// Applies `attack` to `trace` (any order; returned sorted by reception time).
-pub fn inject(trace: &[Message], attack: &Attack, cfg: &InjectConfig) -> Vec<Message> {
+/// Picks `cfg.ratio` of the vehicles (ground-truth ids, as NextGen's generator) as
+/// attackers and draws each one's parameters.
+pub fn choose<'a>(
+    trace: impl IntoIterator<Item = &'a Message>,
+    attack: &Attack,
+    cfg: &InjectConfig,
+) -> BTreeMap<String, Drawn> {
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
-    let mut by_id: BTreeMap<(i64, u64), Vec<&Message>> = BTreeMap::new();
-    let mut bounds = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
-    for m in trace {
-        by_id.entry((m.send_time_ns, m.message_id)).or_default().push(m);
-        let p = m.sender.pos;
-        bounds = [
-            bounds[0].min(p[0]),
-            bounds[1].min(p[1]),
-            bounds[2].max(p[0]),
-            bounds[3].max(p[1]),
-        ];
-    }
-    let mut ids: Vec<&str> = trace.iter().map(|m| m.sender_id.as_str()).collect();
+    let mut ids: Vec<&str> = trace.into_iter().map(|m| m.sender_id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
     let n = (ids.len() as f64 * cfg.ratio) as usize;
     let chosen: Vec<&str> = ids.choose_multiple(&mut rng, n).copied().collect();
-    let mut attackers: HashMap<String, kinds::State> = chosen
+    chosen
         .into_iter()
         .map(|id| (id.to_string(), attack.draw(&mut rng)))
+        .collect()
+}
+
+/// Applies `attack` to `trace` (one log, any order; returned sorted by reception time).
+pub fn inject(trace: &[Message], attack: &Attack, cfg: &InjectConfig) -> Vec<Message> {
+    let attackers = choose(trace, attack, cfg);
+    let logs = [(String::new(), trace.to_vec())];
+    let mut out = inject_logs(&logs, attack, &attackers, cfg.seed);
+    out.pop().map(|(_, m)| m).unwrap_or_default()
+}
+
+/// Applies `attack`, played by `attackers`, to every receiver's log (name, messages): the
+/// receptions of one transmission (same send time and message id) get the same lie. Each
+/// log comes back sorted by reception time; `seed` drives the per-transmission draws.
+pub fn inject_logs(
+    logs: &[(String, Vec<Message>)],
+    attack: &Attack,
+    attackers: &BTreeMap<String, Drawn>,
+    seed: u64,
+) -> Vec<(String, Vec<Message>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    let mut by_id: BTreeMap<(i64, u64), Vec<(usize, &Message)>> = BTreeMap::new();
+    let mut bounds = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    for (li, (_, trace)) in logs.iter().enumerate() {
+        for m in trace {
+            by_id.entry((m.send_time_ns, m.message_id)).or_default().push((li, m));
+            let p = m.sender.pos;
+            bounds = [
+                bounds[0].min(p[0]),
+                bounds[1].min(p[1]),
+                bounds[2].max(p[0]),
+                bounds[3].max(p[1]),
+            ];
+        }
+    }
+    let mut states: HashMap<&str, kinds::State> = attackers
+        .iter()
+        .map(|(id, d)| (id.as_str(), kinds::State::new(d)))
         .collect();
     let mut history = History {
         sent: Vec::new(),
         bounds,
     };
-    let mut out = Vec::with_capacity(trace.len());
+    let mut out: Vec<Vec<Message>> = logs.iter().map(|(_, t)| Vec::with_capacity(t.len())).collect();
     for receptions in by_id.values() {
-        let original = Sent::of(receptions[0]);
-        let lies = match attackers.get_mut(&original.sender_id) {
+        let original = Sent::of(receptions[0].1);
+        let lies = match states.get_mut(original.sender_id.as_str()) {
             Some(state) => attack.transmit(state, &original, &history, &mut rng),
             None => vec![original.clone()],
         };
         history.sent.push(original.clone());
-        for r in receptions {
+        for &(li, r) in receptions {
             for lie in &lies {
                 let shift = lie.send_time_ns - original.send_time_ns;
-                out.push(Message {
+                out[li].push(Message {
                     rcv_time_ns: r.rcv_time_ns + shift,
                     send_time_ns: lie.send_time_ns,
                     sender_id: lie.sender_id.clone(),
@@ -131,8 +164,13 @@ pub fn inject(trace: &[Message], attack: &Attack, cfg: &InjectConfig) -> Vec<Mes
             }
         }
     }
-    out.sort_by_key(|m| (m.rcv_time_ns, m.message_id));
-    out
+    logs.iter()
+        .zip(out)
+        .map(|((name, _), mut msgs)| {
+            msgs.sort_by_key(|m| (m.rcv_time_ns, m.message_id));
+            (name.clone(), msgs)
+        })
+        .collect()
 }
 
 /// Uniform in [lo, hi] with a random sign (NextGen's `random_float_with_intervals`).

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use v2x_mbd::attacks::{inject, Attack, InjectConfig};
+use v2x_mbd::attacks::{choose, inject_logs, Attack, InjectConfig};
 use v2x_mbd::checks::Family;
 use v2x_mbd::dataset::nextgen;
 use v2x_mbd::detector::DetectorConfig;
@@ -67,27 +67,9 @@ fn run(args: &[String]) -> Result<(), String> {
                 seed: num(args, "--seed", 1)?,
             };
             let logs = nextgen::read_dir(&input).map_err(|e| e.to_string())?;
-            // One trace of every receiver (the generator's view), split back per receiver by
-            // the receiver's logged position (unique to the receiver at that instant).
-            let mut all = Vec::new();
-            let mut owner: HashMap<(u64, u64), String> = HashMap::new();
-            for (name, msgs) in &logs {
-                for m in msgs {
-                    owner.insert((m.receiver.pos[0].to_bits(), m.receiver.pos[1].to_bits()), name.clone());
-                    all.push(m.clone());
-                }
-            }
-            let attacked = inject(&all, &attack, &cfg);
+            let attackers = choose(logs.iter().flat_map(|(_, m)| m), &attack, &cfg);
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-            let mut per: HashMap<String, Vec<_>> = HashMap::new();
-            for m in attacked {
-                let name = owner
-                    .get(&(m.receiver.pos[0].to_bits(), m.receiver.pos[1].to_bits()))
-                    .cloned()
-                    .ok_or("a message lost its receiver")?;
-                per.entry(name).or_default().push(m);
-            }
-            for (name, msgs) in per {
+            for (name, msgs) in inject_logs(&logs, &attack, &attackers, cfg.seed) {
                 nextgen::write(&out.join(format!("{name}.json")), &msgs).map_err(|e| e.to_string())?;
             }
         }
