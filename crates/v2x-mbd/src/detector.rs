@@ -7,9 +7,13 @@
 //! - aggregation: a message is flagged when the mean of its sender's last `window` worst
 //!   scores is below 0.5 (F2MD's aggregation application);
 //! - behavioural (sender-level): a sender (certificate digest, else pseudonym) with
-//!   `min_flags` flagged messages within `window_s` is convicted: its messages are flagged
-//!   for `hold_s`, and its earlier messages within `lookback_s` are flagged retroactively
-//!   (the verdict's `retro`; a report to the authority is made after the fact anyway).
+//!   `min_flags` messages within `window_s` that fail a check attributable to it
+//!   ([`CheckId::is_attributable`]: not an overlap with another sender, not a sudden
+//!   appearance) is convicted: its messages are flagged for `hold_s`, and its earlier
+//!   messages within `lookback_s` are flagged retroactively (the verdict's `retro`; a
+//!   report to the authority is made after the fact anyway). A message is flagged when its
+//!   sender is convicted or it fails an attributable check: a replay convicts the replaying
+//!   pseudonym, never the sender whose content it copied.
 
 use crate::checks::kalman::Track;
 use crate::checks::{catch, legacy, CheckId, Family, Scores, Thresholds};
@@ -91,9 +95,16 @@ impl DetectorConfig {
         }
     }
 
-    /// Plausibility checks with the receiver evidence and sender-level fusion.
+    /// Plausibility checks with the receiver evidence and sender-level fusion, the range
+    /// check at the reach of the radios (`v2x-sim`'s channel, the export's 20 dBm and
+    /// −82 dBm, reception probability 10⁻⁴: [`Thresholds::radio_reach_m`]).
     pub fn full(family: Family) -> DetectorConfig {
+        let radio = crate::export::ExportConfig::default();
         DetectorConfig {
+            thresholds: Thresholds {
+                max_plausible_range_m: Thresholds::radio_reach_m(radio.tx_power_dbm, radio.threshold_dbm, 1e-4),
+                ..Thresholds::default()
+            },
             enabled: CheckId::ALL.to_vec(),
             evidence: Some(EvidenceConfig::default()),
             fusion: Fusion::BEHAVIOURAL,
@@ -345,7 +356,10 @@ impl Detector {
                 {
                     state.recent.pop_front();
                 }
-                state.recent.push_back((now, index, flagged));
+                // Only failures attributable to this sender count towards conviction.
+                let attributable = reasons.iter().any(|c| c.is_attributable());
+                flagged = attributable;
+                state.recent.push_back((now, index, attributable));
                 let flags = state.recent.iter().filter(|r| r.2 && r.0 + window_s >= now).count();
                 if flags >= min_flags.max(1) {
                     if state.convicted_until < now {

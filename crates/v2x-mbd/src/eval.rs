@@ -3,6 +3,7 @@
 //! together: they are not independent), and a split of vehicles into tuning and test sets
 //! so that no vehicle's messages are on both sides.
 
+use crate::checks::CheckId;
 use crate::detector::{Detector, DetectorConfig};
 use crate::message::Message;
 use crate::observation::Observation;
@@ -31,7 +32,7 @@ impl Counts {
         }
     }
 
-    fn plus(&mut self, o: &Counts) {
+    pub fn plus(&mut self, o: &Counts) {
         self.tp += o.tp;
         self.tn += o.tn;
         self.fp += o.fp;
@@ -158,6 +159,23 @@ pub fn predict(messages: &[Message], config: &DetectorConfig) -> Vec<bool> {
         }
     }
     flags
+}
+
+/// Per check, the confusion matrix of "the check fails on this message" (below 0.5,
+/// before fusion) against the label: which checks catch an attack and which flag honest
+/// senders.
+pub fn check_failures(messages: &[Message], config: &DetectorConfig) -> BTreeMap<CheckId, Counts> {
+    let mut d = Detector::new(config.clone());
+    let mut out: BTreeMap<CheckId, Counts> = CheckId::ALL.into_iter().map(|c| (c, Counts::default())).collect();
+    for m in messages {
+        let v = d.observe(&Observation::from_message(m));
+        for c in CheckId::ALL {
+            out.get_mut(&c)
+                .expect("every check")
+                .add(m.is_attack(), v.scores.get(c) < 0.5);
+        }
+    }
+    out
 }
 
 /// Confusion matrices per sending vehicle over every receiver's log, counting only senders

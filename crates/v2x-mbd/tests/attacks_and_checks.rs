@@ -282,3 +282,59 @@ fn detector_flags_each_attack_kind_on_the_hand_trace() {
     assert!(v[24].0, "{:?}", v[24]);
     assert!(!v[25].0, "the other vehicle is not convicted: {:?}", v[25]);
 }
+
+#[test]
+fn sender_level_fusion_convicts_the_replayer_not_its_victim_nor_close_neighbours() {
+    let full = || Detector::new(DetectorConfig::full(v2x_mbd::checks::Family::Catch));
+    // Vehicle 1 replays vehicle 0's content of the previous second from 5 s on.
+    let mut t = trace();
+    for k in 5..20 {
+        let victim = t[2 * (k - 1)].sender.clone();
+        t[2 * k + 1].sender = victim;
+    }
+    let mut d = full();
+    let v: Vec<_> = t.iter().map(|m| d.observe(&obs(m))).collect();
+    for (m, v) in t.iter().zip(&v) {
+        let k = m.send_time_ns / 1_000_000_000;
+        match m.sender_id.as_str() {
+            "v0" => assert!(!v.flagged, "the victim is not convicted: {v:?}"),
+            _ if k >= 5 => assert!(v.flagged, "every replayed message is flagged: {v:?}"),
+            _ => assert!(!v.flagged && v.retro.is_empty(), "{v:?}"),
+        }
+    }
+    assert!(v[11].reasons.contains(&CheckId::ContentReplay), "{:?}", v[11]);
+    // Two honest cars declared 0.5 m apart (noisy positions in a queue): their footprints
+    // overlap on every message. Threshold
+    // fusion flags them; sender-level fusion does not convict on an overlap (it cannot
+    // tell which of the two lies).
+    let mut close = trace();
+    for m in close.iter_mut().filter(|m| m.sender_id == "v1") {
+        m.sender.pos[0] = 0.5;
+    }
+    let mut threshold = Detector::new(DetectorConfig::catch_reference());
+    let mut d = full();
+    let mut overlaps = 0;
+    for m in &close {
+        let (a, b) = (threshold.observe(&obs(m)), d.observe(&obs(m)));
+        overlaps += usize::from(a.reasons.contains(&CheckId::Intersection));
+        assert!(!b.flagged, "{b:?}");
+    }
+    assert!(overlaps >= 19, "{overlaps}");
+}
+
+#[test]
+fn the_radios_reach_bounds_the_range_check() {
+    // 20 dBm, -82 dBm over ns-3's three-log-distance loss (46.7 dB at 1 m, exponent 1.9 to
+    // 200 m, 3.8 beyond) and Nakagami m = 0.75: the mean falls to -82 dBm near 410 m; a
+    // frame still arrives 1 in 10^4 times where the mean is ~10 dB lower, near 730 m.
+    let reach = v2x_mbd::checks::Thresholds::radio_reach_m(20.0, -82.0, 1e-4);
+    assert!((650.0..800.0).contains(&reach), "{reach}");
+    assert!(v2x_mbd::checks::Thresholds::radio_reach_m(20.0, -82.0, 0.5) < 450.0);
+    assert!(v2x_mbd::checks::Thresholds::radio_reach_m(33.0, -82.0, 1e-4) > reach * 1.5);
+    assert_eq!(
+        DetectorConfig::full(v2x_mbd::checks::Family::Catch)
+            .thresholds
+            .max_plausible_range_m,
+        reach
+    );
+}

@@ -4,15 +4,17 @@
 //! v2x-mbd export --fcd FCD.xml --out DIR [--receivers 30] [--start 40] [--end 160] [--seed 1]
 //! v2x-mbd attack --in DIR --attack NAME --out DIR [--ratio 0.2] [--seed 1]
 //! v2x-mbd score  --in DIR --detector catch-reference|plausibility|full [--family catch|legacy]
-//!                [--predictions CSV] [--test-share 0.5] [--reps 1000] [--json OUT]
+//!                [--predictions CSV] [--test-share 0.5] [--reps 1000] [--json OUT] [--per-check]
+//!                [--half test|tune]
 //! ```
 //!
 //! `score --predictions` scores another system's per-message predictions (CSV
 //! `file,messageID,prediction` in file order) on the same files with the same intervals.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use v2x_mbd::attacks::{choose, inject_logs, Attack, InjectConfig};
+use v2x_mbd::checks::CheckId;
 use v2x_mbd::checks::Family;
 use v2x_mbd::dataset::nextgen;
 use v2x_mbd::detector::DetectorConfig;
@@ -114,9 +116,35 @@ fn run(args: &[String]) -> Result<(), String> {
                         .collect::<Result<_, String>>()?
                 }
             };
+            if args.iter().any(|a| a == "--per-check") {
+                let mut total: BTreeMap<CheckId, eval::Counts> = BTreeMap::new();
+                for (_, m) in &logs {
+                    for (c, k) in eval::check_failures(m, &config) {
+                        total.entry(c).or_default().plus(&k);
+                    }
+                }
+                eprintln!("check                          fails on lies   fails on honest");
+                for (c, k) in total {
+                    eprintln!(
+                        "{:<30} {:>6} / {:<7} {:>6} / {:<7}",
+                        c.name(),
+                        k.tp,
+                        k.tp + k.fn_,
+                        k.fp,
+                        k.fp + k.tn
+                    );
+                }
+            }
             let ids = logs.iter().flat_map(|(_, m)| m.iter().map(|m| m.sender_id.clone()));
-            let test = eval::test_vehicles(ids, num(args, "--test-share", 0.5)?, 7);
-            let per = eval::per_vehicle(&logs, &predictions, Some(&test));
+            let all: std::collections::BTreeSet<String> = ids.collect();
+            let test = eval::test_vehicles(all.iter().cloned(), num(args, "--test-share", 0.5)?, 7);
+            // Parameters are tuned on the other half (`--half tune`); figures are the test half's.
+            let counted = match arg(args, "--half").as_deref() {
+                None | Some("test") => test,
+                Some("tune") => all.difference(&test).cloned().collect(),
+                Some(o) => return Err(format!("unknown half `{o}`; valid: test, tune")),
+            };
+            let per = eval::per_vehicle(&logs, &predictions, Some(&counted));
             let s = eval::bootstrap(&per, num(args, "--reps", 1000)?, 11);
             let json = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
             match arg(args, "--json") {

@@ -87,6 +87,15 @@ impl CheckId {
         }
     }
 
+    /// Whether a failure is evidence against the sender alone (its claim contradicts
+    /// itself, its own history, physics or the receiver's radio, or repeats what others
+    /// or it already sent). An overlap is about a pair of senders and a sudden appearance
+    /// about the receiver's view; honest senders' noisy claims fail both often, so
+    /// sender-level fusion does not convict on them.
+    pub fn is_attributable(self) -> bool {
+        !matches!(self, CheckId::Intersection | CheckId::SuddenAppearance)
+    }
+
     /// Checks that read only the message and the sender's history (no receiver state).
     pub fn is_plausibility(self) -> bool {
         !matches!(
@@ -194,6 +203,26 @@ impl Default for Thresholds {
             kalman_gate: 13.815_510_557_964_274, // chi-square(2) at 0.999
             kalman_accel_sd_mps2: 3.0,
         }
+    }
+}
+
+impl Thresholds {
+    /// The plausible range of a receiver that knows the radios: the farthest distance at
+    /// which `v2x-sim`'s channel (ns-3's three-log-distance path loss and Nakagami fading at
+    /// 5.9 GHz) carries a frame sent at `tx_dbm` above `sensitivity_dbm` with probability
+    /// `p` or more.
+    pub fn radio_reach_m(tx_dbm: f64, sensitivity_dbm: f64, p: f64) -> f64 {
+        use v2x_sim::channel::{Fading, LinkBudget, PathLoss};
+        use v2x_sim::scenario::channel::{FadingConfig, PathLossConfig};
+        let loss = PathLoss::new(&PathLossConfig::default(), 5.9e9);
+        let budget = LinkBudget::new(
+            &loss,
+            &Fading::new(&FadingConfig::default()),
+            tx_dbm,
+            sensitivity_dbm,
+            5_000.0,
+        );
+        budget.reach_m(10f64.powf(sensitivity_dbm / 10.0), p)
     }
 }
 
