@@ -13,7 +13,8 @@
 //!   [`export`]: per-receiver traces from `v2x-sim`'s mobility; [`eval`]: scores with
 //!   vehicle-bootstrap intervals;
 //! - [`report`]: ETSI TS 103 759 misbehaviour reports in C-OER, signed and encrypted through
-//!   SN-ENCAP, and [`report::authority`], a misbehaviour authority that decides and revokes.
+//!   SN-ENCAP, and [`report::authority`], a misbehaviour authority that decides and revokes;
+//! - [`workload`]: a synthetic dense receiver log for the benchmark.
 
 pub mod attacks;
 pub mod checks;
@@ -26,6 +27,7 @@ pub mod geometry;
 pub mod message;
 pub mod observation;
 pub mod report;
+pub mod workload;
 
 pub use detector::{Detector, DetectorConfig, Verdict};
 pub use message::{Kinematics, Message};
