@@ -36,17 +36,23 @@ pub enum Fusion {
         window_s: f64,
         hold_s: f64,
         lookback_s: f64,
+        /// A check failure counts against the sender only below this score (a clear
+        /// failure); CaTCh scores an honest claim whose point estimate sits just past a
+        /// bound near 0.5.
+        clear_below: f64,
     },
 }
 
 impl Fusion {
-    /// Sender-level fusion as evaluated in docs/misbehaviour-detection.md: two flags within
+    /// Sender-level fusion as evaluated in docs/misbehaviour-detection.md: two clear
+    /// failures (below 0.25: at most a quarter of the confidence region plausible) within
     /// 5 s convict for 10 s and flag the previous 1 s.
     pub const BEHAVIOURAL: Fusion = Fusion::Behavioural {
         min_flags: 2,
         window_s: 5.0,
         hold_s: 10.0,
         lookback_s: 1.0,
+        clear_below: 0.25,
     };
 }
 
@@ -348,6 +354,7 @@ impl Detector {
                 window_s,
                 hold_s,
                 lookback_s,
+                clear_below,
             } => {
                 while state
                     .recent
@@ -356,8 +363,8 @@ impl Detector {
                 {
                     state.recent.pop_front();
                 }
-                // Only failures attributable to this sender count towards conviction.
-                let attributable = reasons.iter().any(|c| c.is_attributable());
+                // Only clear failures attributable to this sender count against it.
+                let attributable = reasons.iter().any(|c| c.is_attributable() && s.get(*c) < clear_below);
                 flagged = attributable;
                 state.recent.push_back((now, index, attributable));
                 let flags = state.recent.iter().filter(|r| r.2 && r.0 + window_s >= now).count();

@@ -338,3 +338,33 @@ fn the_radios_reach_bounds_the_range_check() {
         reach
     );
 }
+
+#[test]
+fn a_borderline_failure_does_not_convict_but_a_clear_one_does() {
+    // Vehicle 0 moves 10 m a second; find the reported speed whose CaTCh position-speed
+    // score is borderline (0.3-0.45: an honest noisy claim just past a bound) and one that
+    // fails clearly (< 0.1).
+    let t = Thresholds::default();
+    let (a, b) = (obs(&msg(0, 1)), obs(&msg(0, 2)));
+    let score = |speed: f64| {
+        let (mut p, mut c) = (a, b);
+        p.speed_mps = speed;
+        c.speed_mps = speed;
+        catch::position_speed_consistency(&c, &p, 1.0, &t)
+    };
+    let speeds: Vec<f64> = (0..400).map(|i| 10.0 - f64::from(i) * 0.01).collect();
+    let borderline = *speeds.iter().find(|&&v| (0.3..0.45).contains(&score(v))).unwrap();
+    let clear = *speeds.iter().find(|&&v| score(v) < 0.1).unwrap();
+    let run = |speed: f64, cfg: DetectorConfig| {
+        let mut tr = trace();
+        for m in tr.iter_mut().filter(|m| m.sender_id == "v0") {
+            m.sender.spd = speed;
+        }
+        let mut d = Detector::new(cfg);
+        tr.iter().filter(|m| d.observe(&obs(m)).flagged).count()
+    };
+    let full = || DetectorConfig::full(v2x_mbd::checks::Family::Catch);
+    assert!(run(borderline, DetectorConfig::catch_reference()) >= 15);
+    assert_eq!(run(borderline, full()), 0, "speed {borderline}");
+    assert!(run(clear, full()) >= 18, "speed {clear}");
+}

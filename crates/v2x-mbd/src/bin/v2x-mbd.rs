@@ -152,8 +152,14 @@ fn run(args: &[String]) -> Result<(), String> {
                 None => println!("{json}"),
             }
             eprintln!(
-                "F1 {:.3} [{:.3}, {:.3}]  P {:.3}  R {:.3}  acc {:.3}",
-                s.f1.value, s.f1.lo, s.f1.hi, s.precision.value, s.recall.value, s.accuracy.value
+                "F1 {:.3} [{:.3}, {:.3}]  P {:.3}  R {:.3}  acc {:.3}  (range check {:.0} m)",
+                s.f1.value,
+                s.f1.lo,
+                s.f1.hi,
+                s.precision.value,
+                s.recall.value,
+                s.accuracy.value,
+                config.thresholds.max_plausible_range_m
             );
         }
         _ => return Err("usage: v2x-mbd export|attack|score ... (see the crate docs)".into()),
