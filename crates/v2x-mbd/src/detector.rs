@@ -7,12 +7,12 @@
 //! - aggregation: a message is flagged when the mean of its sender's last `window` worst
 //!   scores is below 0.5 (F2MD's aggregation application);
 //! - behavioural (sender-level): a sender (certificate digest, else pseudonym) with
-//!   `min_flags` messages within `window_s` that fail a check attributable to it
-//!   ([`CheckId::is_attributable`]: not an overlap with another sender, not a sudden
-//!   appearance) is convicted: its messages are flagged for `hold_s`, and its earlier
+//!   `min_flags` messages within `window_s` that fail clearly (below `clear_below`) a check
+//!   attributable to it ([`CheckId::is_attributable`]: not an overlap with another sender,
+//!   not a sudden appearance) is convicted: its messages are flagged for `hold_s`, and its earlier
 //!   messages within `lookback_s` are flagged retroactively (the verdict's `retro`; a
 //!   report to the authority is made after the fact anyway). A message is flagged when its
-//!   sender is convicted or it fails an attributable check: a replay convicts the replaying
+//!   sender is convicted or it fails an attributable check clearly: a replay convicts the replaying
 //!   pseudonym, never the sender whose content it copied.
 
 use crate::checks::kalman::Track;
