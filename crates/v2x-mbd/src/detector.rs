@@ -9,7 +9,7 @@
 //! - behavioural (sender-level): a sender (certificate digest, else pseudonym) with
 //!   `min_flags` messages within `window_s` that fail clearly (below `clear_below`) a check
 //!   attributable to it ([`CheckId::is_attributable`]: not an overlap with another sender,
-//!   not a sudden appearance) is convicted: its messages are flagged for `hold_s`, and its earlier
+//!   not a sudden appearance), or whose messages fail such checks persistently, is convicted: its messages are flagged for `hold_s`, and its earlier
 //!   messages within `lookback_s` are flagged retroactively (the verdict's `retro`; a
 //!   report to the authority is made after the fact anyway). A message is flagged when its
 //!   sender is convicted or it fails an attributable check clearly: a replay convicts the replaying
@@ -40,19 +40,28 @@ pub enum Fusion {
         /// failure); CaTCh scores an honest claim whose point estimate sits just past a
         /// bound near 0.5.
         clear_below: f64,
+        /// Or when at least `persistent_min` of its messages within `window_s`, and at
+        /// least `persistent_share` of them, fail (below 0.5) an attributable check: a
+        /// small lie kept up (a speed offset) against an honest sender's occasional
+        /// borderline failure.
+        persistent_min: usize,
+        persistent_share: f64,
     },
 }
 
 impl Fusion {
     /// Sender-level fusion as evaluated in docs/misbehaviour-detection.md: two clear
-    /// failures (below 0.25: at most a quarter of the confidence region plausible) within
-    /// 5 s convict for 10 s and flag the previous 1 s.
+    /// failures (below 0.25: at most a quarter of the confidence region plausible), or four
+    /// failures making at least half of the sender's messages, within 5 s convict for 10 s
+    /// and flag the previous 1 s.
     pub const BEHAVIOURAL: Fusion = Fusion::Behavioural {
         min_flags: 2,
         window_s: 5.0,
         hold_s: 10.0,
         lookback_s: 1.0,
         clear_below: 0.25,
+        persistent_min: 4,
+        persistent_share: 0.5,
     };
 }
 
@@ -132,11 +141,22 @@ pub struct Verdict {
     pub retro: Vec<usize>,
 }
 
+/// One of a sender's recent messages, as sender-level fusion remembers it.
+#[derive(Debug, Clone, Copy)]
+struct Recent {
+    time_s: f64,
+    index: usize,
+    /// Fails an attributable check clearly.
+    clear: bool,
+    /// Fails an attributable check (below 0.5).
+    failing: bool,
+}
+
 #[derive(Debug)]
 struct SenderState {
     last: Observation,
     track: Track,
-    recent: VecDeque<(f64, usize, bool)>,
+    recent: VecDeque<Recent>,
     worst: VecDeque<f64>,
     convicted_until: f64,
 }
@@ -355,27 +375,38 @@ impl Detector {
                 hold_s,
                 lookback_s,
                 clear_below,
+                persistent_min,
+                persistent_share,
             } => {
                 while state
                     .recent
                     .front()
-                    .is_some_and(|&(t0, _, _)| t0 + window_s.max(lookback_s) < now)
+                    .is_some_and(|r| r.time_s + window_s.max(lookback_s) < now)
                 {
                     state.recent.pop_front();
                 }
-                // Only clear failures attributable to this sender count against it.
-                let attributable = reasons.iter().any(|c| c.is_attributable() && s.get(*c) < clear_below);
-                flagged = attributable;
-                state.recent.push_back((now, index, attributable));
-                let flags = state.recent.iter().filter(|r| r.2 && r.0 + window_s >= now).count();
-                if flags >= min_flags.max(1) {
+                // Only failures attributable to this sender count against it.
+                let mine = || reasons.iter().filter(|c| c.is_attributable());
+                let clear = mine().any(|c| s.get(*c) < clear_below);
+                flagged = clear;
+                state.recent.push_back(Recent {
+                    time_s: now,
+                    index,
+                    clear,
+                    failing: mine().next().is_some(),
+                });
+                let window = || state.recent.iter().filter(|r| r.time_s + window_s >= now);
+                let failing = window().filter(|r| r.failing).count();
+                let persistent =
+                    failing >= persistent_min.max(1) && failing as f64 >= persistent_share * window().count() as f64;
+                if window().filter(|r| r.clear).count() >= min_flags.max(1) || persistent {
                     if state.convicted_until < now {
                         retro.extend(
                             state
                                 .recent
                                 .iter()
-                                .filter(|r| !r.2 && r.0 + lookback_s >= now)
-                                .map(|r| r.1),
+                                .filter(|r| !r.clear && r.time_s + lookback_s >= now)
+                                .map(|r| r.index),
                         );
                     }
                     state.convicted_until = now + hold_s;
