@@ -79,6 +79,8 @@ v2x_profile::named_enum! {
         /// Backends side by side, per-signer tables, batch verification, repeat-signer DECAP
         /// and ENCAP, each paired with raw OpenSSL in one interleaved run per curve.
         Verify = "verify",
+        /// Misbehaviour detection: check evaluations per second per core, all checks on.
+        Mbd = "mbd",
     }
 }
 
@@ -210,7 +212,10 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
     } else {
         0
     };
-    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + headline::STEPS) as u64);
+    let mbd_steps = usize::from(config.has(Suite::Mbd));
+    bar.start(
+        (tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + mbd_steps + headline::STEPS) as u64,
+    );
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
         bar.step(&task.label.key().to_string());
@@ -276,6 +281,15 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         }
     }
 
+    let mut misbehaviour_detection = Vec::new();
+    if config.has(Suite::Mbd) {
+        bar.step("misbehaviour detection");
+        match suites::mbd::run(&plan, config.quick) {
+            Ok(rows) => misbehaviour_detection = rows,
+            Err(e) => skipped.push(format!("mbd: {e}")),
+        }
+    }
+
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
         bar.step(&format!("scaling {}", st.label));
@@ -330,6 +344,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         verification,
         comparisons,
         sizes,
+        misbehaviour_detection,
         skipped,
         duration_s: started.elapsed().as_secs_f64(),
     })

@@ -167,9 +167,31 @@ pub struct BenchResult {
     /// Packet sizes and schedules of each protocol, from its `describe()` (real encodings).
     #[serde(default)]
     pub sizes: Vec<PacketSizes>,
+    /// The misbehaviour-detection suite's rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub misbehaviour_detection: Vec<MbdRow>,
     /// Suites or variants that could not be measured, with the reason.
     pub skipped: Vec<String>,
     pub duration_s: f64,
+}
+
+/// Check evaluations per second of one misbehaviour detector on one core (`--suite mbd`):
+/// the median over trials, with a 95 % bootstrap interval of that median.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MbdRow {
+    pub detector: String,
+    pub workload: String,
+    pub messages: usize,
+    /// Check evaluations in one pass over the workload (the detector counts them).
+    pub evaluations_per_pass: u64,
+    pub evaluations_per_sec: f64,
+    pub ci95_low_per_sec: f64,
+    pub ci95_high_per_sec: f64,
+    pub messages_per_sec: f64,
+    pub trials: usize,
+    pub target_per_sec: f64,
+    /// Only when the interval's lower end clears the target.
+    pub target_met: bool,
 }
 
 impl BenchResult {

@@ -215,6 +215,36 @@ pub fn results(r: &BenchResult) -> String {
         s.push_str(&verification_table(r));
         let _ = writeln!(s);
     }
+    if !r.misbehaviour_detection.is_empty() {
+        let _ = writeln!(
+            s,
+            "## Misbehaviour detection: check evaluations per second, one core\n\n\
+             One operation is a fresh detector's pass over the workload ({}); both detectors ran in the \
+             same interleaved trials. Median over trials with a 95% bootstrap interval; the target is met \
+             only when the interval's lower end clears it.\n",
+            r.misbehaviour_detection[0].workload
+        );
+        let _ = writeln!(
+            s,
+            "| detector | evaluations/pass | evaluations/s (median) | 95% interval | messages/s | target | met |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---|---:|---:|---|");
+        for m in &r.misbehaviour_detection {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | [{}, {}] | {} | {} | {} |",
+                m.detector,
+                m.evaluations_per_pass,
+                num(m.evaluations_per_sec),
+                num(m.ci95_low_per_sec),
+                num(m.ci95_high_per_sec),
+                num(m.messages_per_sec),
+                num(m.target_per_sec),
+                if m.target_met { "yes" } else { "no" }
+            );
+        }
+        let _ = writeln!(s);
+    }
     if !r.scaling.is_empty() {
         let _ = writeln!(s, "## One core vs all cores (paper 002 Table 3.2 method)\n");
         let _ = writeln!(
