@@ -413,6 +413,7 @@ mod tests {
         };
         let mk = |runs: Vec<RunMetrics>| SimResults {
             scenario: sc.clone(),
+            warnings: Vec::new(),
             variants: vec![v2x_sim::VariantResult {
                 name: "x".into(),
                 protocol: String::new(),
@@ -427,6 +428,7 @@ mod tests {
                     tesla_attached_key_bytes: None,
                     tesla_disclosure_delay_s: None,
                 },
+                settings: Vec::new(),
                 notes: Vec::new(),
                 nodes: 2,
                 cutoff_range_m: 0.0,

@@ -81,7 +81,7 @@ impl Receiver {
         })?;
         Scenario::load(&path).map_err(|source| ReproduceError::Testbed {
             run: self.file().into(),
-            source: Box::new(source),
+            source: Box::new(source.into()),
         })
     }
 }
@@ -156,6 +156,8 @@ impl Plan {
                 case,
                 count: self.attackers,
                 rate_hz: self.attacker_rate_hz,
+                source_addresses: 1,
+                start_s: 0.0,
             }],
             None => Vec::new(),
         };

@@ -165,7 +165,7 @@ fn the_table6_scenarios_state_the_papers_parameters_and_differ_in_the_calibratio
         assert_eq!(sc.radio.data_rate_mbps, 6.0);
         assert_eq!((sc.cam.payload_bytes, sc.cam.rate_hz), (100, 10.0));
         for v in sc.variants.iter().filter(|v| v.name.starts_with("ecdsa")) {
-            assert_eq!(v.deadline_ms, 100.0, "{}", v.name);
+            assert_eq!(v.deadline_ms(), 100.0, "{}", v.name);
         }
     }
     assert!(c.radio.tx_power_dbm > s.radio.tx_power_dbm);
@@ -193,7 +193,7 @@ fn the_fig15_scenarios_state_the_papers_parameters() {
         ] {
             let v = sc.variants.iter().find(|v| v.name == variant).unwrap();
             assert_eq!(v.profile, profile, "{}: {variant}", s.file);
-            assert_eq!(v.deadline_ms, 100.0, "{}: 100 ms FIFO expiry", s.file);
+            assert_eq!(v.deadline_ms(), 100.0, "{}: 100 ms FIFO expiry", s.file);
             assert_eq!(v.cores, 1, "{}: one verification module", s.file);
         }
     }

@@ -39,7 +39,7 @@ fn scenario() -> Scenario {
     sc.metrics.max_distance_m = 100.0;
     sc.variants = vec![VariantConfig {
         name: "plain".into(),
-        protocol: "none".into(),
+        protocol: "none".parse().unwrap(),
         ..VariantConfig::default()
     }];
     sc.validate().unwrap();

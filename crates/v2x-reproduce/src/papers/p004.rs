@@ -329,6 +329,7 @@ mod tests {
                 tesla_attached_key_bytes: None,
                 tesla_disclosure_delay_s: None,
             },
+            settings: Vec::new(),
             notes: Vec::new(),
             nodes: 2,
             cutoff_range_m: 0.0,
@@ -344,6 +345,7 @@ mod tests {
             setup: "test".into(),
             results: SimResults {
                 scenario: Scenario::default(),
+                warnings: Vec::new(),
                 variants: variants.iter().map(|(n, s)| variant(n, s)).collect(),
                 wall_s: 0.0,
             },
