@@ -23,6 +23,7 @@ pub mod bench;
 mod context;
 pub mod figure;
 pub mod judge;
+pub mod number;
 pub mod output;
 pub mod papers;
 pub mod queue;
@@ -33,7 +34,8 @@ pub mod stack_vs_raw;
 pub mod testbed;
 
 pub use context::Context;
-pub use report::{Evidence, Finding, Report, Row, Support, Verdict};
+pub use judge::Support;
+pub use report::{Evidence, Finding, Report, Row, Verdict};
 
 use std::path::PathBuf;
 use thiserror::Error;
