@@ -76,8 +76,7 @@ impl<'a> Context<'a> {
     /// shipped scenarios are run), test-bench rows (its testbed plans are run), and a
     /// "not compared" row for each value nothing here measures. Values with an `id` are
     /// left to the paper's module.
-    pub fn compare_published(&mut self, paper: &crate::papers::Paper) -> Result<(), ReproduceError> {
-        let (id, scenarios) = (paper.id, paper.scenarios);
+    pub fn compare_published(&mut self, id: &str, scenarios: &[Shipped]) -> Result<(), ReproduceError> {
         let entries = self.entries(id);
         if entries.iter().any(|e| e.matcher.is_some()) {
             let result = self.bench()?.clone();
@@ -114,7 +113,7 @@ impl<'a> Context<'a> {
             let mut sc = sim::scenario(s, &inputs, quick)?;
             let full_trace = match (&self.config.ngsim_i80, s.recorded_trace) {
                 (Some(path), true) => {
-                    crate::papers::p004::use_full_trace(&mut sc, path);
+                    sim::use_full_trace(&mut sc, path);
                     true
                 }
                 _ => false,

@@ -2,10 +2,39 @@
 //! its criterion, is contradicted when the whole interval violates it, and is inconclusive
 //! when the interval straddles the threshold — never a bare threshold on a point estimate.
 
-use crate::report::Support;
+use crate::number::num;
 use crate::rule::Estimate;
 use serde::Serialize;
 use std::fmt;
+
+/// Whether our results support a published conclusion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Support {
+    Holds,
+    Contradicted,
+    /// The interval straddles the criterion, or the set-up cannot decide (reason given).
+    Inconclusive,
+}
+
+impl Support {
+    /// Holds or contradicted (an exact quantity: nothing to straddle).
+    pub fn of_bool(holds: bool) -> Support {
+        if holds {
+            Support::Holds
+        } else {
+            Support::Contradicted
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Support::Holds => "holds",
+            Support::Contradicted => "CONTRADICTED",
+            Support::Inconclusive => "inconclusive",
+        }
+    }
+}
 
 /// What a claim requires of the quantity it is judged on.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -42,10 +71,10 @@ impl Criterion {
 impl fmt::Display for Criterion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Criterion::AtLeast(x) => write!(f, ">= {}", crate::output::num(*x)),
-            Criterion::AtMost(x) => write!(f, "<= {}", crate::output::num(*x)),
+            Criterion::AtLeast(x) => write!(f, ">= {}", num(*x)),
+            Criterion::AtMost(x) => write!(f, "<= {}", num(*x)),
             Criterion::Between(a, b) => {
-                write!(f, "in [{}, {}]", crate::output::num(*a), crate::output::num(*b))
+                write!(f, "in [{}, {}]", num(*a), num(*b))
             }
         }
     }

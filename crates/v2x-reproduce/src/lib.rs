@@ -2,12 +2,12 @@
 //! beside their published values (`crates/v2x-bench/data/papers.json` and paper 003's
 //! `v2x-model` data).
 //!
-//! One [`Report`](report::Report): a [`Row`](report::Row) per published value (ours with
-//! its 95 % interval, the [evidence class](report::Evidence), the verdict of the one
-//! comparison rule of [`rule`]) and a [`Finding`](report::Finding) per published
-//! conclusion, judged on intervals ([`judge`]). Where ours comes from:
+//! One [`Report`]: a [`Row`] per published value (ours with its 95 % interval, the
+//! [evidence class](report::Evidence), the verdict of the one comparison rule of [`rule`])
+//! and a [`Finding`] per published conclusion, judged on intervals ([`judge`]). Where ours
+//! comes from:
 //!
-//! - [`bench`]: `v2x bench` on this machine (papers 000, 001, 002, 004), and
+//! - [`bench`](mod@bench): `v2x bench` on this machine (papers 000, 001, 002, 004), and
 //!   [`stack_vs_raw`] (paper 002's full stack against raw verification on one backend);
 //! - [`sim`]: the scenario files of `scenarios/papers/` run with `v2x sim`;
 //! - [`testbed`]: live testbed runs (paper 002), with today's receiver and with PRESERVE's
@@ -23,6 +23,7 @@ pub mod bench;
 mod context;
 pub mod figure;
 pub mod judge;
+pub mod number;
 pub mod output;
 pub mod papers;
 pub mod queue;
@@ -33,7 +34,8 @@ pub mod stack_vs_raw;
 pub mod testbed;
 
 pub use context::Context;
-pub use report::{Evidence, Finding, Report, Row, Support, Verdict};
+pub use judge::Support;
+pub use report::{Evidence, Finding, Report, Row, Verdict};
 
 use std::path::PathBuf;
 use thiserror::Error;

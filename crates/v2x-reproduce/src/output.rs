@@ -5,7 +5,9 @@
 //! (`003/`), each scenario's simulator folder (`sim/<file>/`) and the testbed runs
 //! (`testbed/`).
 
-use crate::report::{Counts, Finding, Report, Row, Support, Verdict};
+use crate::judge::Support;
+use crate::number::num;
+use crate::report::{Counts, Finding, Report, Row, Verdict};
 use crate::Reproduction;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -174,18 +176,6 @@ fn write(dir: &Path, name: &str, contents: &str, files: &mut Vec<String>) -> Res
     std::fs::write(&path, contents).map_err(io(&path))?;
     files.push(name.into());
     Ok(())
-}
-
-/// A number for a table: four significant decimals, scientific outside 1e-3..1e5.
-pub fn num(x: f64) -> String {
-    if !x.is_finite() {
-        return "—".into();
-    }
-    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) {
-        format!("{x:.3e}")
-    } else {
-        format!("{}", (x * 1e4).round() / 1e4)
-    }
 }
 
 fn paper_value(r: &Row) -> String {

@@ -2,7 +2,7 @@
 //! evidence class and the verdict of [`crate::rule`]), a [`Finding`] per published
 //! conclusion (judged on intervals by [`crate::judge`]), the figures, what was not done.
 
-use crate::judge::Criterion;
+use crate::judge::{Criterion, Support};
 use crate::rule::{Estimate, Statement};
 use serde::Serialize;
 pub use v2x_bench::papers::{Evidence, Form, PaperValue};
@@ -33,35 +33,6 @@ impl Verdict {
             Verdict::Differs => "differs",
             Verdict::NotComparable => "not comparable",
             Verdict::NotCompared => "not compared",
-        }
-    }
-}
-
-/// Whether our results support a published conclusion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Support {
-    Holds,
-    Contradicted,
-    /// The interval straddles the criterion, or the set-up cannot decide (reason given).
-    Inconclusive,
-}
-
-impl Support {
-    /// Holds or contradicted (an exact quantity: nothing to straddle).
-    pub fn of_bool(holds: bool) -> Support {
-        if holds {
-            Support::Holds
-        } else {
-            Support::Contradicted
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Support::Holds => "holds",
-            Support::Contradicted => "CONTRADICTED",
-            Support::Inconclusive => "inconclusive",
         }
     }
 }

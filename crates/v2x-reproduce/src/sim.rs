@@ -11,8 +11,10 @@
 use crate::report::{statement_of, Basis, Evidence, Label, Row};
 use crate::rule::Estimate;
 use crate::ReproduceError;
+use std::path::Path;
 use v2x_bench::papers::{Axis, PaperValue, SimMatch, SimStatistic};
 use v2x_sim::metrics::RunMetrics;
+use v2x_sim::scenario::MobilityConfig;
 use v2x_sim::{Overrides, Scenario, SimResults};
 
 /// Simulated seconds per run with `--quick` (warm-up included), one replication.
@@ -58,6 +60,30 @@ pub struct Shipped {
     pub recorded_trace: bool,
 }
 
+/// Points `sc` at the full NGSIM I-80 trajectory table in NGSIM's published CSV layout
+/// (`Vehicle_ID`, `Frame_ID`, `Local_X`, `Local_Y`; feet; 0.1-s frames).
+pub fn use_full_trace(sc: &mut Scenario, path: &Path) {
+    if let MobilityConfig::Ngsim {
+        path: p,
+        id_column,
+        time_column,
+        x_column,
+        y_column,
+        time_unit_s,
+        length_unit_m,
+        ..
+    } = &mut sc.mobility
+    {
+        *p = path.to_path_buf();
+        *id_column = "Vehicle_ID".into();
+        *time_column = "Frame_ID".into();
+        *x_column = "Local_X".into();
+        *y_column = "Local_Y".into();
+        *time_unit_s = 0.1;
+        *length_unit_m = 0.3048;
+    }
+}
+
 /// One scenario as run, with its results.
 #[derive(Debug, Clone)]
 pub struct ScenarioRun {
@@ -68,7 +94,7 @@ pub struct ScenarioRun {
 }
 
 /// Loads a shipped scenario (its data files written under `inputs`), shortened for `quick`.
-pub fn scenario(s: &Shipped, inputs: &std::path::Path, quick: bool) -> Result<Scenario, ReproduceError> {
+pub fn scenario(s: &Shipped, inputs: &Path, quick: bool) -> Result<Scenario, ReproduceError> {
     let err = |source| ReproduceError::Scenario {
         name: s.file.into(),
         source,

@@ -309,7 +309,7 @@ fn the_full_trace_option_reads_ngsims_published_layout() {
     std::fs::write(&full, csv).unwrap();
     let s = papers::p004::SCENARIOS.iter().find(|s| s.recorded_trace).unwrap();
     let (_inputs, mut sc) = load_with_inputs(s);
-    papers::p004::use_full_trace(&mut sc, &full);
+    sim::use_full_trace(&mut sc, &full);
     sc.duration_s = 1.0;
     sc.warmup_s = 0.2;
     sc.replications = 1;

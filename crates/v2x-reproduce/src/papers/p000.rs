@@ -7,7 +7,7 @@
 
 use super::Paper;
 use crate::context::label_of;
-use crate::judge::{all, Criterion};
+use crate::judge::{all, Criterion, Support};
 use crate::report::{statement_of, Basis, Evidence, Finding, Row};
 use crate::rule::Estimate;
 use crate::sim::{offered_per_s, paired, value, Calibration, ScenarioRun, Shipped};
@@ -69,7 +69,7 @@ pub const SCENARIOS: [Shipped; 2] = [
 ];
 
 fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
-    ctx.compare_published(&PAPER)?;
+    ctx.compare_published(PAPER.id, PAPER.scenarios)?;
     fig11(ctx)?;
     for (file, s) in [(CALIBRATED, &SCENARIOS[0]), (AS_STATED, &SCENARIOS[1])] {
         let Some(run) = ctx.sim(file) else { continue };
@@ -175,7 +175,7 @@ fn findings(run: &ScenarioRun) -> Vec<Finding> {
     );
     clr.verdict = all(&[
         clr.verdict,
-        clr_i7.map_or(crate::Support::Inconclusive, |e| Criterion::AtMost(0.01).judge(&e)),
+        clr_i7.map_or(Support::Inconclusive, |e| Criterion::AtMost(0.01).judge(&e)),
     ]);
     f.push(clr);
 
@@ -224,7 +224,7 @@ fn findings(run: &ScenarioRun) -> Vec<Finding> {
     );
     q.verdict = all(&[
         q.verdict,
-        spread.map_or(crate::Support::Inconclusive, |e| Criterion::AtMost(0.05).judge(&e)),
+        spread.map_or(Support::Inconclusive, |e| Criterion::AtMost(0.05).judge(&e)),
     ]);
     f.push(q);
     f

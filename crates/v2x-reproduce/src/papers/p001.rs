@@ -9,11 +9,11 @@
 //! ratio (a queue at ~1,000 BSMs/s) are not.
 
 use super::Paper;
-use crate::judge::{all, Criterion};
+use crate::judge::{all, Criterion, Support};
 use crate::report::{Evidence, Finding};
 use crate::rule::Estimate;
 use crate::sim::{paired, value, ScenarioRun, Shipped};
-use crate::{Context, ReproduceError, Support};
+use crate::{Context, ReproduceError};
 use v2x_bench::papers::SimStatistic;
 
 pub const PAPER: Paper = Paper {
@@ -73,7 +73,7 @@ pub const SCENARIOS: [Shipped; 3] = [
 ];
 
 fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
-    ctx.compare_published(&PAPER)?;
+    ctx.compare_published(PAPER.id, PAPER.scenarios)?;
     if let Some(run) = ctx.sim("001-fig15-density100.toml") {
         let f = fig15(run);
         ctx.report.findings.extend(f);

@@ -32,7 +32,7 @@ pub const PAPER: Paper = Paper {
 const DEADLINE_S: f64 = 0.1;
 
 fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
-    ctx.compare_published(&PAPER)?;
+    ctx.compare_published(PAPER.id, PAPER.scenarios)?;
     stack_vs_raw(ctx)?;
     scaling(ctx)?;
     cam_sizes(ctx)?;

@@ -14,7 +14,7 @@
 //! column holds our closed form).
 
 use super::Paper;
-use crate::judge::Criterion;
+use crate::judge::{Criterion, Support};
 use crate::report::{Basis, Evidence, Finding, Label, Row};
 use crate::rule::{Estimate, Statement};
 use crate::{Context, ReproduceError};
@@ -155,7 +155,7 @@ fn crossovers(ctx: &mut Context, results: &ModelResults) {
         );
         // A crossing outside the whole numbers where the claim switches is what is judged;
         // the model is exact, so the verdict is binary.
-        f.verdict = crate::Support::of_bool(x.holds_corrected);
+        f.verdict = Support::of_bool(x.holds_corrected);
         ctx.report.findings.push(f);
     }
     let Some(today) = &results.today else { return };
@@ -187,7 +187,7 @@ fn crossovers(ctx: &mut Context, results: &ModelResults) {
                     sw.crossing_n.map_or("none (parallel)".into(), |n| format!("{n:.2}")),
                 ),
             );
-            f.verdict = crate::Support::of_bool(same_order);
+            f.verdict = Support::of_bool(same_order);
             ctx.report.findings.push(f);
         }
     }

@@ -11,14 +11,12 @@
 
 use super::Paper;
 use crate::context::label_of;
-use crate::judge::Criterion;
+use crate::judge::{Criterion, Support};
 use crate::report::{statement_of, Basis, Evidence, Finding, Row};
 use crate::rule::Estimate;
 use crate::sim::{ScenarioRun, Shipped, MIN_BIN_SAMPLES};
-use crate::{Context, ReproduceError, Support};
-use std::path::Path;
+use crate::{Context, ReproduceError};
 use v2x_sim::metrics::DistanceBin;
-use v2x_sim::scenario::MobilityConfig;
 
 pub const PAPER: Paper = Paper {
     id: "004",
@@ -69,32 +67,8 @@ pub const SCENARIOS: [Shipped; 2] = [
     },
 ];
 
-/// Points `sc` at the full NGSIM I-80 trajectory table in NGSIM's published CSV layout
-/// (`Vehicle_ID`, `Frame_ID`, `Local_X`, `Local_Y`; feet; 0.1-s frames).
-pub fn use_full_trace(sc: &mut v2x_sim::Scenario, path: &Path) {
-    if let MobilityConfig::Ngsim {
-        path: p,
-        id_column,
-        time_column,
-        x_column,
-        y_column,
-        time_unit_s,
-        length_unit_m,
-        ..
-    } = &mut sc.mobility
-    {
-        *p = path.to_path_buf();
-        *id_column = "Vehicle_ID".into();
-        *time_column = "Frame_ID".into();
-        *x_column = "Local_X".into();
-        *y_column = "Local_Y".into();
-        *time_unit_s = 0.1;
-        *length_unit_m = 0.3048;
-    }
-}
-
 fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
-    ctx.compare_published(&PAPER)?;
+    ctx.compare_published(PAPER.id, PAPER.scenarios)?;
     for file in [SYNTHETIC, RECORDED] {
         let Some(run) = ctx.sim(file) else { continue };
         let comparable = if file == RECORDED && ctx.config.ngsim_i80.is_none() {
