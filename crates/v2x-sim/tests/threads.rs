@@ -8,7 +8,14 @@ use v2x_sim::scenario::MobilityConfig;
 use v2x_sim::Scenario;
 
 /// Wall-clock fields of `summary.json`: the only ones allowed to differ.
-const WALL_CLOCK: [&str; 4] = ["wall_s", "run_wall_s", "receptions_per_wall_s", "signals_per_wall_s"];
+// Provenance holds the date and the host load.
+const WALL_CLOCK: [&str; 5] = [
+    "wall_s",
+    "run_wall_s",
+    "receptions_per_wall_s",
+    "signals_per_wall_s",
+    "provenance",
+];
 
 fn strip_wall_clock(v: &mut serde_json::Value) {
     match v {
