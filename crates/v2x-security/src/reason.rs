@@ -50,6 +50,9 @@ pub enum RejectReason {
     PsidNotPermitted,
     /// The certificate permits the PSID but not the SSP the message needs.
     SspNotPermitted,
+    /// The SSP restricts what a CAM/DENM may say, and the payload does not decode as a
+    /// CAM/DENM this receiver reads: whether the SSP allows it cannot be told (fails closed).
+    SspUnverifiable,
     /// The generation time is older than the profile's freshness limit.
     StaleMessage,
     /// The generation time is further in the future than the allowed clock skew.
@@ -104,6 +107,7 @@ impl RejectReason {
             RejectReason::OutsideRegion => "outside-region",
             RejectReason::PsidNotPermitted => "psid-not-permitted",
             RejectReason::SspNotPermitted => "ssp-not-permitted",
+            RejectReason::SspUnverifiable => "ssp-unverifiable",
             RejectReason::StaleMessage => "stale-message",
             RejectReason::FutureMessage => "future-message",
             RejectReason::DuplicateMessage => "duplicate-message",

@@ -25,11 +25,11 @@ fn every_profile_round_trips_on_every_curve() {
         let cam = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
         assert_eq!(r.decap_at(&cam.bytes, fx.now).unwrap().payload, b"cam", "{curve}");
         let denm = s
-            .encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(fx.now))
+            .encap(&EncapRequest::denm(&denm_payload(), location(48.0, 11.0)).at(fx.now))
             .unwrap();
         assert!(denm.signer_was_certificate);
         let d = r.decap_at(&denm.bytes, fx.now).unwrap();
-        assert_eq!((d.payload.as_slice(), d.psid), (&b"denm"[..], Some(ItsAid::DENM)));
+        assert_eq!((d.payload, d.psid), (denm_payload(), Some(ItsAid::DENM)));
         assert_eq!(d.generation_location, Some(GeoPoint::from_degrees(48.0, 11.0)));
         let g = s
             .encap(&EncapRequest::new(ProfileKind::Generic, b"gen").at(fx.now))
@@ -222,4 +222,17 @@ fn pseudonym_rotation_changes_the_signer() {
         r.decap_at(&m.bytes, later).unwrap().signer.unwrap().hashed_id8(),
         second
     );
+}
+
+/// A real DENM (roadworks): the DENM SSP rule reads the payload and refuses anything else.
+fn denm_payload() -> Vec<u8> {
+    let v = v2x_wire::facilities::VehicleState {
+        station_id: 1,
+        latitude: 481_000_000,
+        longitude: 115_000_000,
+        speed: 0,
+        heading: 0,
+        altitude_cm: 0,
+    };
+    v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
 }

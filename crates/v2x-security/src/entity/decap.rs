@@ -15,7 +15,7 @@
 //! | 10 | certificate validity | every certificate valid at the generation time | `CertificateNotYetValid`, `CertificateExpired` |
 //! | 11 | revocation | no certificate on a CRL; the root's CRL current when one is expected | `RevokedCertificate`, `RevocationStatusUnknown` |
 //! | 12 | region | generation location inside the certificate region | `OutsideRegion` |
-//! | 13 | permissions | PSID in the signer's appPermissions; the SSP allows the message (ETSI CAM/DENM tables) | `PsidNotPermitted`, `SspNotPermitted` |
+//! | 13 | permissions | PSID in the signer's appPermissions; the SSP allows the message (ETSI CAM/DENM tables; a CAM/DENM that does not decode fails closed) | `PsidNotPermitted`, `SspNotPermitted`, `SspUnverifiable` |
 //!
 //! Why this order. Checks that cost nothing and need no state come first (1, 3–5):
 //! freshness before any look-up, so a stale copy costs nothing. Decryption (2) must come
@@ -41,6 +41,7 @@ use crate::chain::validated;
 use crate::convert;
 use crate::encryption::{self, Decrypted};
 use crate::message_signature::{verify_message_signature_with, SignatureForm};
+use crate::permissions::SspViolation;
 use crate::profile::Profile;
 use crate::reason::{RejectReason, Rejection};
 use crate::region::GeoPoint;
@@ -144,7 +145,7 @@ impl DecapStep {
             DecapStep::CertificateValidity => &[R::CertificateNotYetValid, R::CertificateExpired],
             DecapStep::Revocation => &[R::RevokedCertificate, R::RevocationStatusUnknown],
             DecapStep::Region => &[R::OutsideRegion],
-            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted],
+            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted, R::SspUnverifiable],
         }
     }
 
@@ -728,8 +729,12 @@ fn permissions(leaf: &Certificate, msg: &SignedMessage<'_>) -> Result<Option<Vec
         ));
     };
     msg.profile.ssp.check(ssp, &msg.payload).map_err(|v| {
+        let reason = match v {
+            SspViolation::Unverifiable { .. } => RejectReason::SspUnverifiable,
+            _ => RejectReason::SspNotPermitted,
+        };
         Rejection::caused_by(
-            RejectReason::SspNotPermitted,
+            reason,
             &format!("PSID {} SSP {}", msg.psid, ssp.map_or("none".into(), hex::encode)),
             &v,
         )
