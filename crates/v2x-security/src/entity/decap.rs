@@ -435,7 +435,7 @@ impl SecurityEntity {
             self.certificate_due = true;
             self.p2pcd.received(chain.leaf().hashed_id3());
         }
-        self.process_p2pcd(msg.header());
+        self.process_p2pcd(msg.header(), requested_certificate(msg.buffer, msg.spans));
         let leaf = chain.leaf().clone();
         Ok(accepted(msg, leaf, ssp, region_checked, self.policy.mode, key))
     }
@@ -506,7 +506,7 @@ impl SecurityEntity {
                 if strict {
                     // A certificate answered by P2PCD in this very message may be the missing
                     // link (every link is verified anyway).
-                    extra.extend(requested_certificate(msg.header()));
+                    extra.extend(requested_certificate(msg.buffer, msg.spans));
                     for r in spans.iter().skip(1) {
                         let b = msg
                             .buffer
@@ -585,7 +585,7 @@ impl SecurityEntity {
 
     /// P2PCD bookkeeping of an accepted message: requests for our certificates, and CA
     /// certificates answered to anyone's request.
-    fn process_p2pcd(&mut self, header: &w::HeaderInfo) {
+    fn process_p2pcd(&mut self, header: &w::HeaderInfo, answered: Option<CertRef>) {
         if let Some(reqs) = &header.inline_p2pcd_request {
             let own = self.signing_certificate().map(|c| c.hashed_id3());
             for r in reqs.0.iter() {
@@ -597,7 +597,7 @@ impl SecurityEntity {
                 }
             }
         }
-        if let Some(c) = requested_certificate(header) {
+        if let Some(c) = answered {
             self.p2pcd.received(c.hashed_id3());
             if c.is_ca() {
                 self.store.add_ca_certificate(c);
@@ -766,11 +766,10 @@ fn accepted(
     }
 }
 
-/// The certificate in `requestedCertificate` (P2PCD answer), if any and usable.
-fn requested_certificate(header: &w::HeaderInfo) -> Option<CertRef> {
-    let cert = header.requested_certificate.as_ref()?;
-    // Re-encoding is canonical for a certificate we decoded from an exact C-OER buffer; its
-    // signature is verified by the chain validator before any use.
-    let bytes = wire::encode(cert).ok()?;
-    Certificate::from_bytes(&bytes).ok().map(Arc::new)
+/// The certificate in `requestedCertificate` (P2PCD answer), if any and usable: its bytes as
+/// received (so its HashedId8 and toBeSigned are those of the received encoding); its
+/// signature is verified by the chain validator before any use.
+fn requested_certificate(buffer: &[u8], spans: &wire::SignedDataSpans) -> Option<CertRef> {
+    let bytes = buffer.get(spans.requested_certificate.clone()?)?;
+    Certificate::from_bytes(bytes).ok().map(Arc::new)
 }
