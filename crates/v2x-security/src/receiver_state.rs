@@ -10,13 +10,22 @@
 //! keeps its own expiry (entries expired at load time are forgotten). The CA certificates of
 //! the validated chains (e.g. an AA answered by P2PCD) are available again for building the
 //! chains of other tickets.
+//!
+//! Revocation cannot be rolled back across runs: the state remembers the newest CRL seen from
+//! each issuer (format, series, issue time, serial) and the newest trust list from each
+//! signer (nextUpdate, sequence). A trust configuration holding an older one is refused
+//! ([`StateError::Rollback`]); one holding no CRL from an issuer the state has seen makes that
+//! issuer's CRL expected again, so chains under it are rejected `revocation-status-unknown`
+//! (unless the caller allows a missing CRL, an insecure lab option).
 
 use crate::certificate::Certificate;
 use crate::chain::validated;
 use crate::durable::{self, Access, DirLock, LockError};
 use crate::entity::SecurityEntity;
 use crate::replay::ReplayKey;
+use crate::revocation::CrlFormat;
 use crate::time::TaiTime;
+use crate::trust_store::TrustListVersion;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,6 +46,9 @@ pub enum StateError {
     },
     #[error("{}: not a receiver state ({detail}); the file is left as it is", path.display())]
     Corrupt { path: PathBuf, detail: String },
+    /// The trust configuration holds revocation information older than this state has seen.
+    #[error("{}: {detail}: refused, it would undo revocations", path.display())]
+    Rollback { path: PathBuf, detail: String },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -45,6 +57,45 @@ struct StateFile {
     /// Learnt chains, hex C-OER, leaf first and trust anchor last.
     known_certificates: Vec<Vec<String>>,
     replay_window: Vec<ReplayEntry>,
+    /// The newest CRL seen from each (issuer, format, series).
+    #[serde(default)]
+    newest_crls: Vec<CrlSeen>,
+    /// The newest trust list seen from each signer.
+    #[serde(default)]
+    newest_trust_lists: Vec<TrustListSeen>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "kebab-case")]
+enum CrlFormatName {
+    Ieee1609dot2,
+    Ts102941,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+struct CrlSeen {
+    issuer: String,
+    format: CrlFormatName,
+    series: u16,
+    /// issueDate / thisUpdate, Time32.
+    issued: u32,
+    serial: u32,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+struct TrustListSeen {
+    signer: String,
+    next_update: u32,
+    sequence: u8,
+}
+
+impl CrlSeen {
+    fn key(&self) -> (&str, CrlFormatName, u16) {
+        (&self.issuer, self.format, self.series)
+    }
+    fn version(&self) -> (u32, u32) {
+        (self.issued, self.serial)
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -62,6 +113,9 @@ pub struct Loaded {
     pub replay_entries: usize,
     /// Learnt certificates dropped because they no longer validate (each named).
     pub dropped: Vec<String>,
+    /// Issuers whose CRL the state has seen and the trust configuration lacks (each named):
+    /// their CRL is expected again, unless a missing CRL was allowed.
+    pub missing_crls: Vec<String>,
 }
 
 /// A state directory held (locked) for the duration of a run.
@@ -69,6 +123,9 @@ pub struct Loaded {
 pub struct ReceiverState {
     file: PathBuf,
     _lock: DirLock,
+    /// What the state file said had been seen (kept, and merged with what is held, on save).
+    crls_seen: Vec<CrlSeen>,
+    lists_seen: Vec<TrustListSeen>,
 }
 
 impl ReceiverState {
@@ -83,11 +140,21 @@ impl ReceiverState {
         Ok(ReceiverState {
             file: dir.join(STATE_FILE),
             _lock: lock,
+            crls_seen: Vec::new(),
+            lists_seen: Vec::new(),
         })
     }
 
-    /// Restores the learnt certificates and the replay window into `entity`.
-    pub fn load_into(&self, entity: &mut SecurityEntity, now: TaiTime) -> Result<Loaded, StateError> {
+    /// Restores the learnt certificates and the replay window into `entity`, after checking
+    /// that its trust store holds no CRL or trust list older than the state has seen; an
+    /// issuer's CRL the state has seen but the store lacks is expected again unless
+    /// `allow_missing_crl` (INSECURE).
+    pub fn load_into(
+        &mut self,
+        entity: &mut SecurityEntity,
+        now: TaiTime,
+        allow_missing_crl: bool,
+    ) -> Result<Loaded, StateError> {
         let bytes = match std::fs::read(&self.file) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
@@ -107,6 +174,9 @@ impl ReceiverState {
             return Err(corrupt(format!("format {:?}, expected {FORMAT:?}", state.format)));
         }
         let mut loaded = Loaded::default();
+        self.check_revocation(&state, entity, allow_missing_crl, &mut loaded)?;
+        self.crls_seen = state.newest_crls.clone();
+        self.lists_seen = state.newest_trust_lists.clone();
         for chain in &state.known_certificates {
             let mut certs = Vec::with_capacity(chain.len());
             for h in chain {
@@ -149,8 +219,88 @@ impl ReceiverState {
         Ok(loaded)
     }
 
-    /// Writes `entity`'s learnt certificates and replay window (atomically, durably).
+    /// Refuses a store holding a CRL or trust list older than `state` has seen; expects again
+    /// the CRLs it has seen and the store lacks.
+    fn check_revocation(
+        &self,
+        state: &StateFile,
+        entity: &mut SecurityEntity,
+        allow_missing_crl: bool,
+        loaded: &mut Loaded,
+    ) -> Result<(), StateError> {
+        let held = held_crls(entity);
+        for seen in &state.newest_crls {
+            let issuer = parse_id8(&seen.issuer).ok_or_else(|| StateError::Corrupt {
+                path: self.file.clone(),
+                detail: format!("CRL issuer {:?}", seen.issuer),
+            })?;
+            match held.iter().find(|h| h.key() == seen.key()) {
+                Some(h) if h.version() < seen.version() => {
+                    return Err(StateError::Rollback {
+                        path: self.file.clone(),
+                        detail: format!(
+                            "the trust configuration's CRL of {} (series {}) was issued at {} (serial {}); this state has seen one issued at {} (serial {})",
+                            seen.issuer, seen.series, h.issued, h.serial, seen.issued, seen.serial
+                        ),
+                    })
+                }
+                Some(_) => {}
+                None => {
+                    loaded.missing_crls.push(seen.issuer.clone());
+                    if !allow_missing_crl {
+                        entity.trust_store_mut().revocation_mut().expect_crl_from(issuer);
+                    }
+                }
+            }
+        }
+        for seen in &state.newest_trust_lists {
+            let signer = parse_id8(&seen.signer).ok_or_else(|| StateError::Corrupt {
+                path: self.file.clone(),
+                detail: format!("trust list signer {:?}", seen.signer),
+            })?;
+            if let Some(h) = entity.trust_store().trust_list_version(&signer) {
+                let offered = TrustListVersion {
+                    next_update: seen.next_update,
+                    sequence: seen.sequence,
+                };
+                if h < offered {
+                    return Err(StateError::Rollback {
+                        path: self.file.clone(),
+                        detail: format!(
+                            "the trust list of {} loaded has nextUpdate {} (sequence {}); this state has seen nextUpdate {} (sequence {})",
+                            seen.signer, h.next_update, h.sequence, seen.next_update, seen.sequence
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `entity`'s learnt certificates and replay window, and the newest CRLs and trust
+    /// lists seen (atomically, durably).
     pub fn save(&self, entity: &SecurityEntity) -> Result<(), StateError> {
+        let mut crls = self.crls_seen.clone();
+        for h in held_crls(entity) {
+            match crls.iter_mut().find(|c| c.key() == h.key()) {
+                Some(c) if c.version() < h.version() => *c = h,
+                Some(_) => {}
+                None => crls.push(h),
+            }
+        }
+        let mut lists = self.lists_seen.clone();
+        for (signer, v) in entity.trust_store().trust_list_versions() {
+            let h = TrustListSeen {
+                signer: signer.to_string(),
+                next_update: v.next_update,
+                sequence: v.sequence,
+            };
+            match lists.iter_mut().find(|l| l.signer == h.signer) {
+                Some(l) if (l.next_update, l.sequence) < (h.next_update, h.sequence) => *l = h,
+                Some(_) => {}
+                None => lists.push(h),
+            }
+        }
         let state = StateFile {
             format: FORMAT.into(),
             known_certificates: entity
@@ -169,6 +319,8 @@ impl ReceiverState {
                     expires_us: expires.0,
                 })
                 .collect(),
+            newest_crls: crls,
+            newest_trust_lists: lists,
         };
         let bytes = serde_json::to_vec_pretty(&state).map_err(|e| StateError::Io {
             path: self.file.clone(),
@@ -179,4 +331,28 @@ impl ReceiverState {
             source,
         })
     }
+}
+
+/// The CRLs `entity`'s trust store holds, as the state records them.
+fn held_crls(entity: &SecurityEntity) -> Vec<CrlSeen> {
+    entity
+        .trust_store()
+        .revocation()
+        .crls()
+        .map(|c| CrlSeen {
+            issuer: c.issuer.to_string(),
+            format: match c.format {
+                CrlFormat::Ieee1609Dot2 => CrlFormatName::Ieee1609dot2,
+                CrlFormat::EtsiTs102941 => CrlFormatName::Ts102941,
+            },
+            series: c.series,
+            issued: c.issued,
+            serial: c.serial,
+        })
+        .collect()
+}
+
+fn parse_id8(hex_id: &str) -> Option<HashedId8> {
+    let b: [u8; 8] = hex::decode(hex_id).ok()?.try_into().ok()?;
+    Some(HashedId8(b))
 }

@@ -33,6 +33,8 @@ pub enum TrustWarning {
     },
     /// A PKI directory without its CRL was trusted.
     MissingCrl { path: std::path::PathBuf },
+    /// A root of a certificate directory without a CRL was trusted.
+    RootWithoutCrl { root: HashedId8 },
 }
 
 impl std::fmt::Display for TrustWarning {
@@ -50,6 +52,10 @@ impl std::fmt::Display for TrustWarning {
                 f,
                 "{} is missing; trusting the PKI without revocation information (insecure option)",
                 path.display()
+            ),
+            TrustWarning::RootWithoutCrl { root } => write!(
+                f,
+                "no CRL of root {root} in the trust directory; trusting its chains without revocation information (insecure option)"
             ),
         }
     }
@@ -227,6 +233,11 @@ impl TrustStore {
     /// The newest trust list loaded from `signer`, if any.
     pub fn trust_list_version(&self, signer: &HashedId8) -> Option<TrustListVersion> {
         self.lists.get(signer).copied()
+    }
+
+    /// The newest trust list loaded from each signer.
+    pub fn trust_list_versions(&self) -> impl Iterator<Item = (&HashedId8, &TrustListVersion)> {
+        self.lists.iter()
     }
 
     pub(crate) fn set_trust_list_version(&mut self, signer: HashedId8, v: TrustListVersion) {

@@ -178,7 +178,10 @@ fn header_fields_before_freshness() {
         point: GeoPoint::from_degrees(48.1, 11.5),
         elevation: 0,
     };
-    let only_stale = s.encap(&EncapRequest::denm(&denm_payload(), loc).at(old)).unwrap().bytes;
+    let only_stale = s
+        .encap(&EncapRequest::denm(&denm_payload(), loc).at(old))
+        .unwrap()
+        .bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&only_stale, fx.now)),
         RejectReason::StaleMessage

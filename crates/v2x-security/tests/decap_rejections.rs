@@ -42,7 +42,9 @@ fn reason(r: Result<Decapped, Rejection>) -> RejectReason {
 }
 
 fn denm_at(fx: &InMemoryPki, s: &mut SecurityEntity, loc: Location) -> Vec<u8> {
-    s.encap(&EncapRequest::denm(&denm_payload(), loc).at(fx.now)).unwrap().bytes
+    s.encap(&EncapRequest::denm(&denm_payload(), loc).at(fx.now))
+        .unwrap()
+        .bytes
 }
 
 #[test]

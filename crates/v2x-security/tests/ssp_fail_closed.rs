@@ -12,7 +12,8 @@ use v2x_security::*;
 /// A passenger-car CAM turned emergency vehicle (vehicleRole emergency, an emergency
 /// container with requestForRightOfWay) whose high-frequency container also carries
 /// performanceClass 1: the three UPER bits that made it undecodable before.
-const EMERGENCY_CAM_WITH_PERFORMANCE_CLASS: &str = "02020000002a0001605a4a0c680e44929803e8320708493e0c02384121f40402c08a8c53ff81fff8c9a201bff0f002a319c0018abc";
+const EMERGENCY_CAM_WITH_PERFORMANCE_CLASS: &str =
+    "02020000002a0001605a4a0c680e44929803e8320708493e0c02384121f40402c08a8c53ff81fff8c9a201bff0f002a319c0018abc";
 
 /// The real VW Golf 8 CAM (vectors/vw-golf8-cam-secured.oer: accelerationControl,
 /// steeringWheelAngle and lateralAcceleration present) ...
@@ -23,7 +24,8 @@ const GOLF_SHAPED_EMERGENCY_CAM: &str =
     "02024ce0b89030bc605a9d422a0e35bba022442386da3596d4583be120a10302968acf33e781ff82103fe014198d1002bc";
 
 /// A roadworks DENM (cause 3) with a minimal location container (one empty trace).
-const ROADWORKS_DENM_WITH_LOCATION: &str = "02010000002ac780000015000080000000000000000000052506340722494c01f4190384249f066000f03e705100600000";
+const ROADWORKS_DENM_WITH_LOCATION: &str =
+    "02010000002ac780000015000080000000000000000000052506340722494c01f4190384249f066000f03e705100600000";
 
 fn pki() -> InMemoryPki {
     InMemoryPki::builder().build().unwrap()
@@ -72,7 +74,10 @@ fn emergency_cam_with_performance_class_needs_the_emergency_bits() {
     let c = code(cam(&fx, &[1, 0, 0], &bytes(EMERGENCY_CAM_WITH_PERFORMANCE_CLASS)));
     assert!(c.starts_with("ssp-not-permitted"), "{c}");
     let c = code(cam(&fx, &[1, 0x02, 0], &bytes(EMERGENCY_CAM_WITH_PERFORMANCE_CLASS)));
-    assert!(c.starts_with("ssp-not-permitted") && c.contains("RequestForRightOfWay"), "{c}");
+    assert!(
+        c.starts_with("ssp-not-permitted") && c.contains("RequestForRightOfWay"),
+        "{c}"
+    );
     assert!(cam(&fx, &[1, 0x02, 0x40], &bytes(EMERGENCY_CAM_WITH_PERFORMANCE_CLASS)).is_ok());
 }
 

@@ -74,8 +74,14 @@ pub fn full_vehicle_cam() -> Cam {
             steering_wheel_angle_value: -12,
             steering_wheel_angle_confidence: 3,
         });
-        hf.lateral_acceleration = Some(LateralAcceleration { value: -7, confidence: 5 });
-        hf.vertical_acceleration = Some(VerticalAcceleration { value: 4, confidence: 6 });
+        hf.lateral_acceleration = Some(LateralAcceleration {
+            value: -7,
+            confidence: 5,
+        });
+        hf.vertical_acceleration = Some(VerticalAcceleration {
+            value: 4,
+            confidence: 6,
+        });
         hf.performance_class = Some(1);
         hf.cen_dsrc_tolling_zone = Some(CenDsrcTollingZone::new(481_000_100, 115_000_200, Some(77)));
     }
@@ -93,7 +99,8 @@ pub fn full_vehicle_cam() -> Cam {
 fn rsu_cam() -> Cam {
     let mut cam = passenger_car_cam(&state(), 9, false);
     cam.cam.cam_parameters.basic_container.station_type = 15;
-    let mut zone = ProtectedCommunicationZone::new(ProtectedZoneType::TemporaryCenDsrcTolling, 481_000_500, 115_000_600);
+    let mut zone =
+        ProtectedCommunicationZone::new(ProtectedZoneType::TemporaryCenDsrcTolling, 481_000_500, 115_000_600);
     zone.protected_zone_radius = Some(50);
     zone.protected_zone_id = Some(1234);
     zone.expiry_time = Some(600_000_000_000);
@@ -148,50 +155,54 @@ pub fn full_denm() -> Denm {
     let mut alacarte = AlacarteContainer::default();
     alacarte.lane_position = Some(1);
     alacarte.impact_reduction = Some(ImpactReductionContainer {
-            height_lon_carr_left: 40,
-            height_lon_carr_right: 41,
-            pos_lon_carr_left: 50,
-            pos_lon_carr_right: 51,
-            position_of_pillars: PositionOfPillars(vec![PosPillar(10), PosPillar(20)]),
-            pos_cent_mass: 30,
-            wheel_base_vehicle: 27,
-            turning_radius: 30,
-            pos_front_ax: 9,
-            position_of_occupants: bits(&[true; 20]),
-            vehicle_mass: 20,
-            request_response_indication: RequestResponseIndication::Request,
-        });
+        height_lon_carr_left: 40,
+        height_lon_carr_right: 41,
+        pos_lon_carr_left: 50,
+        pos_lon_carr_right: 51,
+        position_of_pillars: PositionOfPillars(vec![PosPillar(10), PosPillar(20)]),
+        pos_cent_mass: 30,
+        wheel_base_vehicle: 27,
+        turning_radius: 30,
+        pos_front_ax: 9,
+        position_of_occupants: bits(&[true; 20]),
+        vehicle_mass: 20,
+        request_response_indication: RequestResponseIndication::Request,
+    });
     alacarte.external_temperature = Some(-5);
     alacarte.road_works = Some(RoadWorksContainerExtended {
-            light_bar_siren_in_use: Some(bits(&[true, false])),
-            closed_lanes: Some(ClosedLanes::new(None, Some(HardShoulderStatus::Closed), Some(bits(&[false, true])))),
-            restriction: Some(RestrictedTypes(vec![StationType(8)])),
-            speed_limit: Some(60),
-            incident_indication: Some(CauseCode::new(3, 1)),
-            recommended_path: Some(ItineraryPath(vec![reference_position(&state())])),
-            starting_point_speed_limit: Some(DeltaReferencePosition {
-                delta_latitude: 100,
-                delta_longitude: 0,
-                delta_altitude: 0,
-            }),
-            traffic_flow_rule: Some(TrafficRule::PassToRight),
-            reference_denms: Some(ReferenceDenms(vec![ActionId {
-                originating_station_id: 9,
-                sequence_number: 1,
-            }])),
-        });
+        light_bar_siren_in_use: Some(bits(&[true, false])),
+        closed_lanes: Some(ClosedLanes::new(
+            None,
+            Some(HardShoulderStatus::Closed),
+            Some(bits(&[false, true])),
+        )),
+        restriction: Some(RestrictedTypes(vec![StationType(8)])),
+        speed_limit: Some(60),
+        incident_indication: Some(CauseCode::new(3, 1)),
+        recommended_path: Some(ItineraryPath(vec![reference_position(&state())])),
+        starting_point_speed_limit: Some(DeltaReferencePosition {
+            delta_latitude: 100,
+            delta_longitude: 0,
+            delta_altitude: 0,
+        }),
+        traffic_flow_rule: Some(TrafficRule::PassToRight),
+        reference_denms: Some(ReferenceDenms(vec![ActionId {
+            originating_station_id: 9,
+            sequence_number: 1,
+        }])),
+    });
     alacarte.positioning_solution = Some(PositioningSolutionType::DGnss);
     alacarte.stationary_vehicle = Some(StationaryVehicleContainer {
-            stationary_since: Some(StationarySince::LessThan15Minutes),
-            stationary_cause: Some(CauseCode::new(91, 3)),
-            carrying_dangerous_goods: Some(dangerous),
-            number_of_occupants: Some(2),
-            vehicle_identification: Some(VehicleIdentification::new(
-                Some(Ia5String::try_from("WVW").unwrap()),
-                Some(Ia5String::try_from("ZZZ1KZ").unwrap()),
-            )),
-            energy_storage_type: Some(bits(&[false, true, false, false, false, true, false])),
-        });
+        stationary_since: Some(StationarySince::LessThan15Minutes),
+        stationary_cause: Some(CauseCode::new(91, 3)),
+        carrying_dangerous_goods: Some(dangerous),
+        number_of_occupants: Some(2),
+        vehicle_identification: Some(VehicleIdentification::new(
+            Some(Ia5String::try_from("WVW").unwrap()),
+            Some(Ia5String::try_from("ZZZ1KZ").unwrap()),
+        )),
+        energy_storage_type: Some(bits(&[false, true, false, false, false, true, false])),
+    });
     denm.denm.alacarte = Some(alacarte);
     denm
 }
@@ -414,4 +425,3 @@ fn company_name_has_an_unconstrained_length() {
     assert_eq!(length, 2, "{bytes:02x?}");
     assert_eq!(rasn::uper::decode::<DangerousGoodsExtended>(&bytes).unwrap(), goods);
 }
-

@@ -72,7 +72,9 @@ pub struct Args {
     /// and opt-in: it widens the freshness window by 5 s for every sender.
     #[arg(long)]
     sender_clock_omits_leap_seconds: bool,
-    /// INSECURE lab option: trust a PKI directory whose CRL is missing (with a warning).
+    /// INSECURE lab option: trust a PKI directory whose CRL is missing, the roots of a
+    /// certificate directory without their CRL, or a CRL issuer --state has seen and --trust
+    /// lacks (with a warning).
     #[arg(long)]
     insecure_allow_missing_crl: bool,
     /// INSECURE lab option: accept chains whose root's CRL is past its nextUpdate (its
@@ -162,11 +164,18 @@ impl Receiver {
         let mut entity = v2_entity(args, now)?;
         let state = match &args.state {
             Some(dir) => {
-                let state = ReceiverState::open(dir, Duration::from_secs(10))
+                let mut state = ReceiverState::open(dir, Duration::from_secs(10))
                     .with_context(|| format!("--state {}", dir.display()))?;
-                let loaded = state.load_into(&mut entity, now)?;
+                let loaded = state.load_into(&mut entity, now, args.insecure_allow_missing_crl)?;
                 for d in &loaded.dropped {
                     eprintln!("warning: --state: learnt certificate no longer valid, dropped: {d}");
+                }
+                for issuer in &loaded.missing_crls {
+                    if args.insecure_allow_missing_crl {
+                        eprintln!("warning: --state has seen a CRL of {issuer} that --trust lacks; trusting its chains without it (--insecure-allow-missing-crl)");
+                    } else {
+                        eprintln!("warning: --state has seen a CRL of {issuer} that --trust lacks: chains under it are refused (revocation-status-unknown)");
+                    }
                 }
                 tracing::debug!(
                     certificates = loaded.certificates,

@@ -188,9 +188,7 @@ impl SspRule {
                 }
             }
             SspRule::InsecureSyntheticPayload(EtsiService::Cam) => versioned(ssp, CAM_SSP_VERSIONS, "1").map(drop),
-            SspRule::InsecureSyntheticPayload(EtsiService::Denm) => {
-                versioned(ssp, DENM_SSP_VERSIONS, "1, 2").map(drop)
-            }
+            SspRule::InsecureSyntheticPayload(EtsiService::Denm) => versioned(ssp, DENM_SSP_VERSIONS, "1, 2").map(drop),
             SspRule::EtsiCam => {
                 let ssp = versioned(ssp, CAM_SSP_VERSIONS, "1")?;
                 if CAM_SSP.iter().all(|&(p, ..)| has_cam_permission(ssp, p)) {

@@ -174,7 +174,9 @@ fn sequence(
 fn exactly_filled(open: &Reader<'_>, what: &'static str) -> Result<(), WireError> {
     match open.remaining() {
         0 => Ok(()),
-        n => Err(open.invalid(what, format!("{n} bytes after the value inside its open type")).into()),
+        n => Err(open
+            .invalid(what, format!("{n} bytes after the value inside its open type"))
+            .into()),
     }
 }
 
@@ -229,7 +231,14 @@ pub(crate) fn encoded_len(ty: &Ty, bytes: &[u8]) -> Result<usize, WireError> {
 pub(crate) fn addition_content(ty: &Ty, bytes: &[u8], index: usize) -> Result<Option<Range<usize>>, WireError> {
     let mut found = None;
     if let Seq { ext, fields, additions } = ty {
-        sequence(*ext, fields, additions, &mut Reader::new(bytes), 0, Some((index, &mut found)))?;
+        sequence(
+            *ext,
+            fields,
+            additions,
+            &mut Reader::new(bytes),
+            0,
+            Some((index, &mut found)),
+        )?;
     }
     Ok(found)
 }
