@@ -130,6 +130,16 @@ pub fn is_low_s(signature: &Signature) -> bool {
     doubled < n_ext
 }
 
+/// The low-s encoding of a signature (s replaced by n - s when above n/2): what every signer
+/// here emits, so that its messages pass a receiver's `--require-low-s`.
+pub fn to_low_s(signature: Signature) -> Signature {
+    if is_low_s(&signature) {
+        signature
+    } else {
+        negate_s(&signature)
+    }
+}
+
 /// The other valid encoding of the same signature: s replaced by n - s (for tests and for
 /// normalising to low s).
 pub fn negate_s(signature: &Signature) -> Signature {

@@ -153,6 +153,10 @@ pub fn ticket_index(file_name: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// The file of a station directory naming its active pseudonym (the HashedId8 of a ticket,
+/// hex), written by `v2x encap --change-pseudonym`; without it the first ticket signs.
+pub const ACTIVE_PSEUDONYM: &str = "active-pseudonym";
+
 /// The name stem of ticket `i`.
 pub fn ticket_stem(i: u32) -> String {
     format!("at-{i:04}")
@@ -452,6 +456,19 @@ impl Pki {
     /// certificate, none overwriting anything.
     pub fn issue_tickets(&self, station: &str, count: usize, spec: &TicketSpec) -> Result<Vec<Credentials>, PkiError> {
         let _lock = self.lock()?;
+        // Tickets of an AA that no longer chains to the root (the root re-created, the AA
+        // replaced by hand) would all be rejected: refuse before writing any.
+        let (aa, root) = (&self.aa.certificate, &self.root.certificate);
+        if !aa.verify_signature(Some(root)) {
+            return Err(PkiError::AaNotChained {
+                detail: format!(
+                    "its signature does not verify with the root's key ({})",
+                    root.hashed_id8()
+                ),
+            });
+        }
+        crate::permissions::issuance::check_issued_by(aa, root)
+            .map_err(|r| PkiError::AaNotChained { detail: r.to_string() })?;
         self.enrol_locked(station)?;
         let tdir = self.station_dir(station).join("tickets");
         durable::create_dir_all(&tdir).map_err(io(&tdir))?;

@@ -52,7 +52,7 @@ pub fn sign_data(
     let tbs_bytes = wire::encode(&tbs)?;
     let alg = key.curve().hash_alg();
     let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), cert.signer_hash().as_ref());
-    let sig = key.sign_digest(digest.as_ref())?;
+    let sig = crate::message_signature::to_low_s(key.sign_digest(digest.as_ref())?);
     let signer = match kind {
         SignerKind::Digest => w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8())),
         SignerKind::Certificate => {

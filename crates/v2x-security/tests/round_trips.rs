@@ -236,3 +236,23 @@ fn denm_payload() -> Vec<u8> {
     };
     v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
 }
+
+/// Issue 27, item 7: SN-ENCAP signs with low s (s <= n/2), so a receiver that accepts one
+/// encoding per signature accepts every message of ours (on 726a8c9 about a third failed).
+#[test]
+fn own_messages_pass_require_low_s() {
+    for curve in Curve::ALL {
+        let fx = InMemoryPki::builder().curve(curve).build().unwrap();
+        let mut s = fx.sender(fx.ticket().unwrap());
+        let mut r = fx.receiver();
+        r.policy_mut().signature_form.require_low_s = true;
+        for i in 0..20u8 {
+            let t = fx
+                .now
+                .saturating_add(std::time::Duration::from_millis(u64::from(i) * 10));
+            let m = s.encap(&EncapRequest::cam(&[i]).at(t)).unwrap();
+            r.decap_at(&m.bytes, t)
+                .unwrap_or_else(|e| panic!("{curve} message {i}: {e}"));
+        }
+    }
+}

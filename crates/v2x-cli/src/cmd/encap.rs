@@ -72,9 +72,7 @@ pub struct Args {
     insecure_encrypt_to_unvalidated: bool,
 }
 
-/// The file holding a station's active pseudonym (HashedId8 of the ticket, hex), written
-/// by `--change-pseudonym`; without it the first ticket signs.
-const ACTIVE_PSEUDONYM: &str = "active-pseudonym";
+use v2x_security::pki_store::ACTIVE_PSEUDONYM;
 
 /// The signing station: the one named, or the PKI's only station. With several stations
 /// and none named, refuse rather than pick one by name order.

@@ -461,6 +461,17 @@ impl SecurityEntity {
             w::SignerIdentifier::Digest(d) => {
                 let id = convert::hashed_id8_from_wire(d);
                 match self.store.known(&id) {
+                    // A digest under one hash algorithm names no certificate whose key signs
+                    // with another (a SHA-384 HashedId8 never resolves a P-256 signer).
+                    Some(v) if v.leaf().curve().hash_alg() != msg.hash_alg => Err(rej(
+                        RejectReason::SignerCertificateNotFound,
+                        format!(
+                            "signer digest {id} with hashId {:?} matches only a {:?} certificate, whose key signs with {:?}",
+                            msg.hash_alg,
+                            v.leaf().curve(),
+                            v.leaf().curve().hash_alg()
+                        ),
+                    )),
                     Some(v) => {
                         tracing::trace!(signer = %id, "signer digest: known certificate (cache hit)");
                         Ok(Signer {
