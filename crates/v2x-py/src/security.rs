@@ -27,8 +27,14 @@ fn pki_failure(e: impl std::fmt::Display) -> Failure {
 fn tai(at: Option<f64>) -> Result<TaiTime, Failure> {
     match at {
         None => Ok(TaiTime::now()),
-        Some(s) if s.is_finite() => TaiTime::from_unix_micros((s * 1e6).round() as i64)
-            .ok_or_else(|| Failure::Value(format!("time {s} s is before 2004 (1609.2 time starts there)"))),
+        // An f64 beyond i64 microseconds would saturate silently (`as`): refused instead.
+        Some(s) if s.is_finite() && (s * 1e6).abs() < i64::MAX as f64 => {
+            TaiTime::from_unix_micros((s * 1e6).round() as i64)
+                .ok_or_else(|| Failure::Value(format!("time {s} s is before 2004 (1609.2 time starts there)")))
+        }
+        Some(s) if s.is_finite() => Err(Failure::Value(format!(
+            "time {s} s is out of range (more than 292,000 years from 1970)"
+        ))),
         Some(s) => Err(Failure::Value(format!("time {s} is not a number of seconds"))),
     }
 }

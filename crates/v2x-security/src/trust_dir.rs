@@ -98,7 +98,7 @@ pub fn load_certificate_dir(dir: &Path, options: &TrustOptions) -> Result<Loaded
     let mut lists = Vec::new();
     let mut crls = Vec::new();
     for f in files {
-        let bytes = fs::read(&f).map_err(io(&f))?;
+        let bytes = crate::bounded_read::read_file_bounded(&f).map_err(io(&f))?;
         match classify(&bytes) {
             TrustFile::Certificate(c) if c.is_self_signed() => {
                 let c = Arc::new(*c);

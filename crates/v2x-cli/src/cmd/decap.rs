@@ -220,7 +220,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
         }
     }
     for path in &args.issuer_certs {
-        let bytes = std::fs::read(path).with_context(|| format!("--issuer-cert {}", path.display()))?;
+        let bytes = super::input::read_file(path).with_context(|| format!("--issuer-cert {}", path.display()))?;
         let cert = Certificate::from_bytes(&bytes).with_context(|| format!("--issuer-cert {}", path.display()))?;
         if !cert.is_ca() {
             bail!(
@@ -231,7 +231,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
         entity.trust_store_mut().add_ca_certificate(std::sync::Arc::new(cert));
     }
     if let (Some(key), Some(cert)) = (&args.decrypt_key, &args.decrypt_cert) {
-        let c = std::fs::read(cert).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
+        let c = super::input::read_file(cert).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
         let c = Certificate::from_bytes(&c).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
         let curve = c
             .encryption_key()
@@ -242,7 +242,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
                 )
             })?
             .curve();
-        let pem = std::fs::read(key).with_context(|| format!("--decrypt-key {}", key.display()))?;
+        let pem = super::input::read_file(key).with_context(|| format!("--decrypt-key {}", key.display()))?;
         let k = v2x_crypto::PrivateKey::from_pem(curve, &pem)
             .with_context(|| format!("--decrypt-key {}: not a {curve:?} private key in PEM", key.display()))?;
         if c.encryption_key() != Some(k.public_key()) {

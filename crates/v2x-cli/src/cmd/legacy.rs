@@ -66,7 +66,7 @@ pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity
     }
     let read = |name: &str| -> anyhow::Result<v2x_wire::v1_2_1::Certificate> {
         let path = sub.join(format!("{name}.cert"));
-        let bytes = std::fs::read(&path).with_context(|| {
+        let bytes = super::input::read_file(&path).with_context(|| {
             format!(
                 "reading {} (a v1.2.1 trust anchor; `v2x encap --format v1.2.1` creates it)",
                 path.display()
@@ -103,7 +103,7 @@ fn foreign_v1_receiver(dir: &Path) -> anyhow::Result<V1Entity> {
         .collect();
     paths.sort();
     for path in paths {
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = super::input::read_file(&path).with_context(|| format!("reading {}", path.display()))?;
         let cert = Certificate::from_bytes(&bytes)
             .map_err(|e| anyhow!("{}: not a v1.2.1 certificate: {e}", path.display()))?;
         if cert.subject_info.subject_type == SubjectType::ROOT_CA {
