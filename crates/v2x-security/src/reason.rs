@@ -33,6 +33,9 @@ pub enum RejectReason {
     InvalidChainSignature,
     /// The chain does not end at a configured trust anchor.
     UntrustedRoot,
+    /// A CA certificate of the chain (e.g. the AA of a ticket) is neither in the trust store
+    /// nor in the message: the chain cannot be built (a P2PCD request follows for an AA).
+    IssuerCertificateNotFound,
     /// The message generation time is outside a certificate's validity period.
     CertificateExpired,
     /// The message generation time is before a certificate's validity start.
@@ -99,6 +102,7 @@ impl RejectReason {
             RejectReason::InvalidCertificate => "invalid-certificate",
             RejectReason::InvalidChainSignature => "invalid-chain-signature",
             RejectReason::UntrustedRoot => "untrusted-root",
+            RejectReason::IssuerCertificateNotFound => "issuer-certificate-not-found",
             RejectReason::CertificateExpired => "certificate-expired",
             RejectReason::CertificateNotYetValid => "certificate-not-yet-valid",
             RejectReason::InconsistentChain => "inconsistent-chain",

@@ -11,6 +11,10 @@
 //! the validated chains (e.g. an AA answered by P2PCD) are available again for building the
 //! chains of other tickets.
 //!
+//! A signature-only run (`--signature-only`, INSECURE) keeps apart the certificates whose
+//! message signatures it verified, so digest-signed messages of later signature-only runs
+//! resolve; they are never loaded into a strict run.
+//!
 //! Revocation cannot be rolled back across runs: the state remembers the newest CRL seen from
 //! each issuer (format, series, issue time, serial) and the newest trust list from each
 //! signer (nextUpdate, sequence). A trust configuration holding an older one is refused
@@ -21,7 +25,7 @@
 use crate::certificate::Certificate;
 use crate::chain::validated;
 use crate::durable::{self, Access, DirLock, LockError};
-use crate::entity::SecurityEntity;
+use crate::entity::{DecapMode, SecurityEntity};
 use crate::replay::ReplayKey;
 use crate::revocation::CrlFormat;
 use crate::time::TaiTime;
@@ -63,6 +67,10 @@ struct StateFile {
     /// The newest trust list seen from each signer.
     #[serde(default)]
     newest_trust_lists: Vec<TrustListSeen>,
+    /// Certificates whose message signature a signature-only run verified (hex C-OER; NOT
+    /// validated): restored for signature-only runs only.
+    #[serde(default)]
+    signature_only_certificates: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -126,6 +134,7 @@ pub struct ReceiverState {
     /// What the state file said had been seen (kept, and merged with what is held, on save).
     crls_seen: Vec<CrlSeen>,
     lists_seen: Vec<TrustListSeen>,
+    signature_only_seen: Vec<String>,
 }
 
 impl ReceiverState {
@@ -142,6 +151,7 @@ impl ReceiverState {
             _lock: lock,
             crls_seen: Vec::new(),
             lists_seen: Vec::new(),
+            signature_only_seen: Vec::new(),
         })
     }
 
@@ -177,6 +187,14 @@ impl ReceiverState {
         self.check_revocation(&state, entity, allow_missing_crl, &mut loaded)?;
         self.crls_seen = state.newest_crls.clone();
         self.lists_seen = state.newest_trust_lists.clone();
+        self.signature_only_seen = state.signature_only_certificates.clone();
+        if entity.policy().mode == DecapMode::SignatureOnly {
+            for h in &state.signature_only_certificates {
+                let b = hex::decode(h).map_err(|e| corrupt(format!("certificate hex: {e}")))?;
+                let c = Certificate::from_bytes(&b).map_err(|e| corrupt(format!("certificate: {e}")))?;
+                entity.learn_signature_only_certificate(Arc::new(c));
+            }
+        }
         for chain in &state.known_certificates {
             let mut certs = Vec::with_capacity(chain.len());
             for h in chain {
@@ -301,6 +319,13 @@ impl ReceiverState {
                 None => lists.push(h),
             }
         }
+        let mut signature_only = self.signature_only_seen.clone();
+        for c in entity.signature_only_certificates() {
+            let h = hex::encode(c.encoded());
+            if !signature_only.contains(&h) {
+                signature_only.push(h);
+            }
+        }
         let state = StateFile {
             format: FORMAT.into(),
             known_certificates: entity
@@ -321,6 +346,7 @@ impl ReceiverState {
                 .collect(),
             newest_crls: crls,
             newest_trust_lists: lists,
+            signature_only_certificates: signature_only,
         };
         let bytes = serde_json::to_vec_pretty(&state).map_err(|e| StateError::Io {
             path: self.file.clone(),

@@ -267,7 +267,10 @@ fn message_signature_before_chain() {
         reason(fx.receiver().decap_at(&flip_signature_bit(&m), fx.now)),
         RejectReason::FalseSignature
     );
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::UntrustedRoot);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::IssuerCertificateNotFound
+    );
 }
 
 fn expired_sender(fx: &InMemoryPki) -> (SecurityEntity, Credentials) {
@@ -291,7 +294,7 @@ fn chain_before_certificate_validity() {
     let both = foreign.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&both, fx.now)),
-        RejectReason::UntrustedRoot
+        RejectReason::IssuerCertificateNotFound
     );
     let (mut own, _) = expired_sender(&fx);
     let only_expired = own.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;

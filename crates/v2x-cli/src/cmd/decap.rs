@@ -81,6 +81,11 @@ pub struct Args {
     /// entries still apply).
     #[arg(long)]
     insecure_accept_stale_crl: bool,
+    /// INSECURE lab option: do not check chain lengths (minChainLength, chainLengthRange) —
+    /// for test PKIs whose root keeps the defaults (1, 0) and so may not have an AA below it
+    /// (Vanetza's test chain). PSID/SSP ranges and eeType are still checked.
+    #[arg(long)]
+    insecure_lenient_chain_length: bool,
 }
 
 impl Args {
@@ -209,6 +214,12 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
     entity.policy_mut().revocation.insecure_accept_stale_crl = args.insecure_accept_stale_crl;
     if args.insecure_accept_stale_crl {
         eprintln!("warning: --insecure-accept-stale-crl: chains are accepted without current revocation information");
+    }
+    if args.insecure_lenient_chain_length {
+        eprintln!("warning: --insecure-lenient-chain-length: chain lengths are not checked (lab data only)");
+        entity
+            .trust_store_mut()
+            .set_chain_length(v2x_security::permissions::issuance::ChainLength::InsecureLenient);
     }
     if let (Some(station), Some(dir)) = (&args.station, &args.trust) {
         let pki =

@@ -11,7 +11,7 @@
 //! | 6 | signer | `self` refused; a digest must name a known certificate (else a P2PCD request is queued); a carried certificate must decode | `UnsupportedSignerIdentifierType`, `SignerCertificateNotFound`, `InvalidCertificate` |
 //! | 7 | replay look-up | (signer, generation time, Hash(tbsData)) not already accepted | `DuplicateMessage` |
 //! | 8 | message signature | Hash(Hash(tbsData as received) ‖ Hash(signer certificate)) with the signer's key; optional low-s / x-only-r policy | `FalseSignature` |
-//! | 9 | chain | every link's signature up to a trust anchor; 1609.2 §5.1.2 consistency of validity, region and permissions (cached per certificate) | `InvalidChainSignature`, `UntrustedRoot`, `InvalidCertificate`, `InconsistentChain` |
+//! | 9 | chain | every link's signature up to a trust anchor; 1609.2 §5.1.2 consistency of validity, region and permissions (cached per certificate) | `InvalidChainSignature`, `UntrustedRoot`, `IssuerCertificateNotFound`, `InvalidCertificate`, `InconsistentChain` |
 //! | 10 | certificate validity | every certificate valid at the generation time | `CertificateNotYetValid`, `CertificateExpired` |
 //! | 11 | revocation | no certificate on a CRL; the root's CRL current when one is expected | `RevokedCertificate`, `RevocationStatusUnknown` |
 //! | 12 | region | generation location inside the certificate region | `OutsideRegion` |
@@ -139,6 +139,7 @@ impl DecapStep {
             DecapStep::Chain => &[
                 R::InvalidChainSignature,
                 R::UntrustedRoot,
+                R::IssuerCertificateNotFound,
                 R::InvalidCertificate,
                 R::InconsistentChain,
             ],
@@ -401,6 +402,9 @@ impl SecurityEntity {
 
         if !strict {
             self.record_symmetric_key(key);
+            // The digest-signed messages that follow name this certificate.
+            self.signature_only_learnt
+                .insert(signer.cert.hashed_id8(), signer.cert.clone());
             return Ok(accepted(msg, signer.cert, None, false, self.policy.mode, key));
         }
 
@@ -460,6 +464,15 @@ impl SecurityEntity {
         match &msg.signed.signer {
             w::SignerIdentifier::Digest(d) => {
                 let id = convert::hashed_id8_from_wire(d);
+                if !strict {
+                    if let Some(cert) = self.signature_only_learnt.get(&id) {
+                        return Ok(Signer {
+                            cert: cert.clone(),
+                            chain: None,
+                            extra: Vec::new(),
+                        });
+                    }
+                }
                 match self.store.known(&id) {
                     // A digest under one hash algorithm names no certificate whose key signs
                     // with another (a SHA-384 HashedId8 never resolves a P-256 signer).
@@ -578,7 +591,7 @@ impl SecurityEntity {
     /// with P2PCD.
     fn validate_signer_chain(&mut self, leaf: &CertRef, extra: &[CertRef]) -> Result<Arc<ValidatedChain>, Rejection> {
         validated(leaf, extra, &mut self.store).inspect_err(|e| {
-            if e.reason == RejectReason::UntrustedRoot {
+            if e.reason == RejectReason::IssuerCertificateNotFound {
                 if let Issuer::Digest(_, id) = leaf.issuer() {
                     if self.store.authority(&id).is_none() && !extra.iter().any(|c| c.hashed_id8() == id) {
                         self.p2pcd.want(id.to_hashed_id3());

@@ -55,6 +55,10 @@ pub struct SecurityEntity {
     verifier: SignatureVerifier,
     /// Sign with R in compressed form (lets receivers check R exactly and batch-verify).
     compressed_r: bool,
+    /// [`DecapMode::SignatureOnly`] only: certificates whose message signature verified,
+    /// so that the digest-signed messages that follow resolve. NOT validated (no chain,
+    /// validity or revocation): never consulted in strict mode, never in the trust store.
+    signature_only_learnt: HashMap<HashedId8, CertRef>,
 }
 
 impl std::fmt::Debug for SecurityEntity {
@@ -92,6 +96,7 @@ impl SecurityEntity {
             decryption_keys: Vec::new(),
             verifier: SignatureVerifier::default(),
             compressed_r: false,
+            signature_only_learnt: HashMap::new(),
         }
     }
 
@@ -140,6 +145,18 @@ impl SecurityEntity {
 
     pub fn policy(&self) -> &DecapPolicy {
         &self.policy
+    }
+
+    /// The certificates signature-only mode has learnt (not validated; see
+    /// [`DecapMode::SignatureOnly`]).
+    pub fn signature_only_certificates(&self) -> impl Iterator<Item = &CertRef> {
+        self.signature_only_learnt.values()
+    }
+
+    /// Adds a certificate for signature-only mode to resolve digests with (a `--state` of an
+    /// earlier signature-only run). Not validated, and never used in strict mode.
+    pub fn learn_signature_only_certificate(&mut self, cert: CertRef) {
+        self.signature_only_learnt.insert(cert.hashed_id8(), cert);
     }
 
     pub fn policy_mut(&mut self) -> &mut DecapPolicy {
