@@ -315,7 +315,7 @@ mod tests {
         let foreign = x.encap(b"x", Timestamp(0)).unwrap().remove(0);
         assert_eq!(
             b.decap(&foreign.bytes, Timestamp(0)).outcome.reason(),
-            Some(RejectReason::UntrustedRoot)
+            Some(RejectReason::IssuerCertificateNotFound)
         );
     }
 
