@@ -3,6 +3,12 @@
 //! [`MAX_INPUT_BYTES`], so a huge or endless file (`/dev/zero`) is refused instead of growing
 //! the process until memory runs out.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use std::io::Read;
 use std::path::Path;
 

@@ -8,6 +8,12 @@
 //! generation time, revocation, region of the generation location) are the methods of
 //! [`ValidatedChain`] and cost a few comparisons and hash-set look-ups.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{CertRef, Issuer};
 use crate::permissions::issuance::check_issued_by_with;
 use crate::reason::{RejectReason, Rejection};

@@ -22,6 +22,12 @@
 //! issuer's CRL expected again, so chains under it are rejected `revocation-status-unknown`
 //! (unless the caller allows a missing CRL, an insecure lab option).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::Certificate;
 use crate::chain::validated;
 use crate::durable::{self, Access, DirLock, LockError};

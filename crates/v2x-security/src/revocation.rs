@@ -9,6 +9,12 @@
 //! silently un-revoke). Lab use may waive the freshness check with
 //! [`RevocationPolicy::insecure_accept_stale_crl`].
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::Certificate;
 use crate::time::TaiTime;
 use std::collections::{HashMap, HashSet};

@@ -1,6 +1,12 @@
 //! Signing and verifying generic 1609.2 SignedData with unsecured inner data: CRLs and trust
 //! lists (messages go through the security entity, which has its own hot path).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{join_hash, CertRef, Certificate};
 use crate::convert::{self, ConvertError};
 use crate::message_signature::{verify_message_signature, SignatureError, SignatureForm};

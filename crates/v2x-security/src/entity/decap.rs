@@ -35,6 +35,12 @@
 //! the message signature with the certificate the message carries (or a known one for a
 //! digest), for studying captured traffic whose CA is not in the trust store.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use super::SecurityEntity;
 use crate::certificate::{CertRef, Certificate, Issuer};
 use crate::chain::validated;
@@ -566,7 +572,9 @@ impl SecurityEntity {
         now: TaiTime,
     ) -> Result<ReplayKey, Rejection> {
         let mut h16 = [0u8; 16];
-        h16.copy_from_slice(&tbs_hash.as_ref()[..16]);
+        for (d, s) in h16.iter_mut().zip(tbs_hash.as_ref()) {
+            *d = *s;
+        }
         let key = ReplayKey {
             signer: signer.hashed_id8(),
             generation_time: msg.generation_time.unwrap_or_default().0,

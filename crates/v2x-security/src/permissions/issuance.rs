@@ -14,6 +14,12 @@
 //! A PSID is covered by a group listing it explicitly; a group with subject permissions `all`
 //! covers it only when no applicable group lists it (1609.2 "option 1").
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::Certificate;
 use crate::convert;
 use crate::reason::{RejectReason, Rejection};

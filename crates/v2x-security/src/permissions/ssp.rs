@@ -13,6 +13,12 @@
 //!
 //! Other PSIDs have no SSP semantics here, or a plain bit mask ([`SspRule::Mask`]).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use v2x_wire::facilities::{
     decode_cam, decode_denm, peek_header, Cam, FacilitiesError, HighFrequencyContainer, LowFrequencyContainer,
     SpecialVehicleContainer, TrafficRule, VehicleRole, MESSAGE_ID_CAM, MESSAGE_ID_DENM,

@@ -232,7 +232,7 @@ pub(crate) fn parse_certificate_prefix(bytes: &[u8]) -> Result<(Certificate, Cer
     // CertificateBase ::= SEQUENCE { version, type, issuer, toBeSigned, signature OPTIONAL } is
     // not extensible: one preamble octet, version (1 octet), the type ENUMERATED, then the issuer
     // CHOICE and toBeSigned, whose lengths the structural walk gives without building values.
-    let mut r = Reader::new(&bytes[..end]);
+    let mut r = Reader::new(bytes.get(..end).unwrap_or_default());
     r.take(2, "certificate preamble and version")?;
     guard::skip(&guard::Ty::Enum, &mut r)?;
     guard::skip(&guard::ISSUER_IDENTIFIER, &mut r)?;
