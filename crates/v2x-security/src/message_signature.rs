@@ -162,9 +162,18 @@ pub fn negate_s(signature: &Signature) -> Signature {
         }
         *o = d as u8;
     }
+    // (r, s) and (r, n - s) are both valid for R's x-coordinate; a full (compressed) R
+    // becomes -R, the other y parity.
+    let r = match &signature.r {
+        RPoint::Compressed { y_odd, x } => RPoint::Compressed {
+            y_odd: !*y_odd,
+            x: x.clone(),
+        },
+        other => other.clone(),
+    };
     Signature {
         curve: signature.curve,
-        r: signature.r.clone(),
+        r,
         s: out,
     }
 }

@@ -94,7 +94,7 @@ fn p2pcd_request_for_a_ticket_and_for_the_aa() {
     let a0 = a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap();
     assert_eq!(
         b.decap_at(&a0.bytes, t(0)).unwrap_err().reason,
-        RejectReason::UntrustedRoot
+        RejectReason::IssuerCertificateNotFound
     );
     let a1 = a.encap(&EncapRequest::cam(b"a1").at(t(100))).unwrap();
     assert_eq!(
@@ -128,9 +128,12 @@ fn signature_only_mode_checks_just_the_signature() {
     let fx = InMemoryPki::builder().build().unwrap();
     let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"captured").at(fx.now)).unwrap().bytes;
-    // Strict by default: the CA is unknown.
+    // Strict by default: the AA (and the root) are unknown.
     let mut r = SecurityEntity::new(TrustStore::new());
-    assert_eq!(r.decap_at(&m, fx.now).unwrap_err().reason, RejectReason::UntrustedRoot);
+    assert_eq!(
+        r.decap_at(&m, fx.now).unwrap_err().reason,
+        RejectReason::IssuerCertificateNotFound
+    );
     r.set_decap_mode(DecapMode::SignatureOnly);
     // Even an hour later (stale) the signature alone is checked.
     let d = r
