@@ -21,6 +21,12 @@
 //! ([`StateError::Rollback`]); one holding no CRL from an issuer the state has seen makes that
 //! issuer's CRL expected again, so chains under it are rejected `revocation-status-unknown`
 //! (unless the caller allows a missing CRL, an insecure lab option).
+//!
+//! The v1.2.1 receiver ([`V1Entity`]) keeps the same in its own section of the file: the CA
+//! certificates and tickets it learnt (validated again at load), its replay window (the
+//! identity of each message with the time it goes stale), the newest v1.2.1 CRL seen from
+//! each root and its signature-only certificates. A run that has only one of the two
+//! receivers leaves the other's section as it was.
 
 // On the decap path (issue 29): a typed rejection, never a panic, outside tests.
 #![cfg_attr(
@@ -36,6 +42,7 @@ use crate::replay::ReplayKey;
 use crate::revocation::CrlFormat;
 use crate::time::TaiTime;
 use crate::trust_store::TrustListVersion;
+use crate::v1_2_1::V1Entity;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,7 +68,7 @@ pub enum StateError {
     Rollback { path: PathBuf, detail: String },
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 struct StateFile {
     format: String,
     /// Learnt chains, hex C-OER, leaf first and trust anchor last.
@@ -77,6 +84,30 @@ struct StateFile {
     /// validated): restored for signature-only runs only.
     #[serde(default)]
     signature_only_certificates: Vec<String>,
+    /// The v1.2.1 receiver's part.
+    #[serde(default, rename = "v1.2.1")]
+    v1_2_1: V1Section,
+}
+
+/// What a v1.2.1 receiver keeps between runs (certificates in hex of their v1.2.1 encoding).
+#[derive(Serialize, Deserialize, Clone, Default)]
+struct V1Section {
+    /// CA certificates (configured or learnt from certificate chains), validated at load.
+    authorities: Vec<String>,
+    /// Tickets learnt from verified messages, validated at load.
+    tickets: Vec<String>,
+    replay_window: Vec<V1ReplayEntry>,
+    /// The newest CRL seen from each root.
+    newest_crls: Vec<CrlSeen>,
+    /// Certificates whose message signature a signature-only run verified (NOT validated).
+    signature_only_certificates: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, Clone)]
+struct V1ReplayEntry {
+    /// SHA-256 of the signed bytes.
+    identity: String,
+    expires_us: u64,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -112,7 +143,7 @@ impl CrlSeen {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 struct ReplayEntry {
     signer: String,
     generation_time_us: u64,
@@ -133,32 +164,74 @@ pub struct Loaded {
 }
 
 /// A state directory held (locked) for the duration of a run.
-#[derive(Debug)]
 pub struct ReceiverState {
     file: PathBuf,
     _lock: DirLock,
-    /// What the state file said had been seen (kept, and merged with what is held, on save).
-    crls_seen: Vec<CrlSeen>,
-    lists_seen: Vec<TrustListSeen>,
-    signature_only_seen: Vec<String>,
+    /// What the state file said when opened (its revocation records and signature-only
+    /// certificates are merged with what is held on save; the section of a receiver this
+    /// run does not have is written back as it was).
+    previous: StateFile,
+}
+
+impl std::fmt::Debug for ReceiverState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReceiverState")
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for StateFile {
+    fn default() -> Self {
+        StateFile {
+            format: FORMAT.into(),
+            known_certificates: Vec::new(),
+            replay_window: Vec::new(),
+            newest_crls: Vec::new(),
+            newest_trust_lists: Vec::new(),
+            signature_only_certificates: Vec::new(),
+            v1_2_1: V1Section::default(),
+        }
+    }
 }
 
 impl ReceiverState {
-    /// Creates `dir` if needed and takes its lock (another receiver on the same state
-    /// waits up to `patience`).
+    /// Creates `dir` if needed, takes its lock (another receiver on the same state waits up
+    /// to `patience`) and reads the state (a damaged one is refused and left as it is).
     pub fn open(dir: &Path, patience: std::time::Duration) -> Result<ReceiverState, StateError> {
         durable::create_dir_all(dir).map_err(|source| StateError::Io {
             path: dir.to_path_buf(),
             source,
         })?;
         let lock = DirLock::acquire_within(dir, patience)?;
+        let file = dir.join(STATE_FILE);
+        let previous = match std::fs::read(&file) {
+            Ok(bytes) => {
+                let corrupt = |detail: String| StateError::Corrupt {
+                    path: file.clone(),
+                    detail,
+                };
+                let state: StateFile = serde_json::from_slice(&bytes).map_err(|e| corrupt(e.to_string()))?;
+                if state.format != FORMAT {
+                    return Err(corrupt(format!("format {:?}, expected {FORMAT:?}", state.format)));
+                }
+                state
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => StateFile::default(),
+            Err(source) => return Err(StateError::Io { path: file, source }),
+        };
         Ok(ReceiverState {
-            file: dir.join(STATE_FILE),
+            file,
             _lock: lock,
-            crls_seen: Vec::new(),
-            lists_seen: Vec::new(),
-            signature_only_seen: Vec::new(),
+            previous,
         })
+    }
+
+    fn corrupt(&self, detail: String) -> StateError {
+        StateError::Corrupt {
+            path: self.file.clone(),
+            detail,
+        }
     }
 
     /// Restores the learnt certificates and the replay window into `entity`, after checking
@@ -171,29 +244,10 @@ impl ReceiverState {
         now: TaiTime,
         allow_missing_crl: bool,
     ) -> Result<Loaded, StateError> {
-        let bytes = match std::fs::read(&self.file) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
-            Err(source) => {
-                return Err(StateError::Io {
-                    path: self.file.clone(),
-                    source,
-                })
-            }
-        };
-        let corrupt = |detail: String| StateError::Corrupt {
-            path: self.file.clone(),
-            detail,
-        };
-        let state: StateFile = serde_json::from_slice(&bytes).map_err(|e| corrupt(e.to_string()))?;
-        if state.format != FORMAT {
-            return Err(corrupt(format!("format {:?}, expected {FORMAT:?}", state.format)));
-        }
+        let state = &self.previous;
+        let corrupt = |detail: String| self.corrupt(detail);
         let mut loaded = Loaded::default();
-        self.check_revocation(&state, entity, allow_missing_crl, &mut loaded)?;
-        self.crls_seen = state.newest_crls.clone();
-        self.lists_seen = state.newest_trust_lists.clone();
-        self.signature_only_seen = state.signature_only_certificates.clone();
+        self.check_revocation(state, entity, allow_missing_crl, &mut loaded)?;
         if entity.policy().mode == DecapMode::SignatureOnly {
             for h in &state.signature_only_certificates {
                 let b = hex::decode(h).map_err(|e| corrupt(format!("certificate hex: {e}")))?;
@@ -252,29 +306,10 @@ impl ReceiverState {
         allow_missing_crl: bool,
         loaded: &mut Loaded,
     ) -> Result<(), StateError> {
-        let held = held_crls(entity);
-        for seen in &state.newest_crls {
-            let issuer = parse_id8(&seen.issuer).ok_or_else(|| StateError::Corrupt {
-                path: self.file.clone(),
-                detail: format!("CRL issuer {:?}", seen.issuer),
-            })?;
-            match held.iter().find(|h| h.key() == seen.key()) {
-                Some(h) if h.version() < seen.version() => {
-                    return Err(StateError::Rollback {
-                        path: self.file.clone(),
-                        detail: format!(
-                            "the trust configuration's CRL of {} (series {}) was issued at {} (serial {}); this state has seen one issued at {} (serial {})",
-                            seen.issuer, seen.series, h.issued, h.serial, seen.issued, seen.serial
-                        ),
-                    })
-                }
-                Some(_) => {}
-                None => {
-                    loaded.missing_crls.push(seen.issuer.clone());
-                    if !allow_missing_crl {
-                        entity.trust_store_mut().revocation_mut().expect_crl_from(issuer);
-                    }
-                }
+        let held = held_crls(entity.trust_store().revocation());
+        for issuer in self.missing_crls(&state.newest_crls, &held, loaded)? {
+            if !allow_missing_crl {
+                entity.trust_store_mut().revocation_mut().expect_crl_from(issuer);
             }
         }
         for seen in &state.newest_trust_lists {
@@ -301,18 +336,155 @@ impl ReceiverState {
         Ok(())
     }
 
-    /// Writes `entity`'s learnt certificates and replay window, and the newest CRLs and trust
-    /// lists seen (atomically, durably).
-    pub fn save(&self, entity: &SecurityEntity) -> Result<(), StateError> {
-        let mut crls = self.crls_seen.clone();
-        for h in held_crls(entity) {
-            match crls.iter_mut().find(|c| c.key() == h.key()) {
-                Some(c) if c.version() < h.version() => *c = h,
+    /// Refuses CRLs `held` older than the ones `seen`; returns the issuers of those seen and
+    /// not held (each also named in `loaded`).
+    fn missing_crls(
+        &self,
+        seen: &[CrlSeen],
+        held: &[CrlSeen],
+        loaded: &mut Loaded,
+    ) -> Result<Vec<HashedId8>, StateError> {
+        let mut missing = Vec::new();
+        for seen in seen {
+            let issuer =
+                parse_id8(&seen.issuer).ok_or_else(|| self.corrupt(format!("CRL issuer {:?}", seen.issuer)))?;
+            match held.iter().find(|h| h.key() == seen.key()) {
+                Some(h) if h.version() < seen.version() => {
+                    return Err(StateError::Rollback {
+                        path: self.file.clone(),
+                        detail: format!(
+                            "the trust configuration's CRL of {} (series {}) was issued at {} (serial {}); this state has seen one issued at {} (serial {})",
+                            seen.issuer, seen.series, h.issued, h.serial, seen.issued, seen.serial
+                        ),
+                    })
+                }
                 Some(_) => {}
-                None => crls.push(h),
+                None => {
+                    loaded.missing_crls.push(seen.issuer.clone());
+                    missing.push(issuer);
+                }
             }
         }
-        let mut lists = self.lists_seen.clone();
+        Ok(missing)
+    }
+
+    /// Restores the v1.2.1 receiver's part into `entity`: refuses a trust store holding a CRL
+    /// older than the state has seen (and expects again one it lacks, unless
+    /// `allow_missing_crl`, INSECURE), validates the certificates again at `now` (dropping and
+    /// naming those that no longer validate), and restores the replay window and, for a
+    /// signature-only run, the signature-only certificates.
+    pub fn load_v1_into(
+        &mut self,
+        entity: &mut V1Entity,
+        now: TaiTime,
+        allow_missing_crl: bool,
+        signature_only: bool,
+    ) -> Result<Loaded, StateError> {
+        let section = self.previous.v1_2_1.clone();
+        let mut loaded = Loaded::default();
+        let held = held_crls(entity.store.revocation());
+        for issuer in self.missing_crls(&section.newest_crls, &held, &mut loaded)? {
+            if !allow_missing_crl {
+                entity.store.expect_crl_from(issuer.0);
+            }
+        }
+        let decode = |h: &String| -> Result<v2x_wire::v1_2_1::Certificate, StateError> {
+            let b = hex::decode(h).map_err(|e| self.corrupt(format!("v1.2.1 certificate hex: {e}")))?;
+            v2x_wire::v1_2_1::Certificate::from_bytes(&b).map_err(|e| self.corrupt(format!("v1.2.1 certificate: {e}")))
+        };
+        if signature_only {
+            for h in &section.signature_only_certificates {
+                entity.learn_signature_only_certificate(decode(h)?);
+            }
+        }
+        let at = now.to_time32();
+        // The CAs first: the tickets' chains are built through them.
+        for h in &section.authorities {
+            let ca = decode(h)?;
+            match entity.store.validate_chain(&ca, &[], at) {
+                Ok(_) => {
+                    entity.store.learn_authority(ca);
+                    loaded.certificates += 1;
+                }
+                Err(r) => loaded
+                    .dropped
+                    .push(format!("{}: {r}", hex::encode(crate::v1_2_1::certificate_digest(&ca)))),
+            }
+        }
+        for h in &section.tickets {
+            let ticket = decode(h)?;
+            match entity.store.validate_chain(&ticket, &[], at) {
+                Ok(_) => {
+                    entity.store.learn_ticket(ticket);
+                    loaded.certificates += 1;
+                }
+                Err(r) => loaded.dropped.push(format!(
+                    "{}: {r}",
+                    hex::encode(crate::v1_2_1::certificate_digest(&ticket))
+                )),
+            }
+        }
+        for e in &section.replay_window {
+            let identity: [u8; 32] = hex::decode(&e.identity)
+                .ok()
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| self.corrupt(format!("v1.2.1 replay identity {:?}", e.identity)))?;
+            entity.restore_replay_entry(identity, TaiTime(e.expires_us), now);
+        }
+        loaded.replay_entries = entity.replay_entries().count();
+        Ok(loaded)
+    }
+
+    /// Writes the state (atomically, durably): for each receiver of this run (`v2`, `v1`), its
+    /// learnt certificates and replay window, and the newest CRLs and trust lists seen; the
+    /// section of a receiver this run does not have stays as it was.
+    pub fn save(&self, v2: Option<&SecurityEntity>, v1: Option<&V1Entity>) -> Result<(), StateError> {
+        let mut state = match v2 {
+            Some(entity) => self.v2_sections(entity),
+            None => self.previous.clone(),
+        };
+        state.v1_2_1 = match v1 {
+            Some(v1) => self.v1_section(v1),
+            None => self.previous.v1_2_1.clone(),
+        };
+        let bytes = serde_json::to_vec_pretty(&state).map_err(|e| StateError::Io {
+            path: self.file.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        durable::replace(&self.file, &bytes, Access::OwnerOnly).map_err(|source| StateError::Io {
+            path: self.file.clone(),
+            source,
+        })
+    }
+
+    fn v1_section(&self, v1: &V1Entity) -> V1Section {
+        let p = &self.previous.v1_2_1;
+        let hex_of = |c: &v2x_wire::v1_2_1::Certificate| hex::encode(c.to_bytes());
+        let mut signature_only = p.signature_only_certificates.clone();
+        for h in v1.signature_only_certificates().map(hex_of) {
+            if !signature_only.contains(&h) {
+                signature_only.push(h);
+            }
+        }
+        V1Section {
+            authorities: v1.store.authorities().map(hex_of).collect(),
+            tickets: v1.store.tickets().map(hex_of).collect(),
+            replay_window: v1
+                .replay_entries()
+                .map(|(id, expires)| V1ReplayEntry {
+                    identity: hex::encode(id),
+                    expires_us: expires.0,
+                })
+                .collect(),
+            newest_crls: merge_newest(&p.newest_crls, held_crls(v1.store.revocation())),
+            signature_only_certificates: signature_only,
+        }
+    }
+
+    /// The v2 part of the state from `entity`.
+    fn v2_sections(&self, entity: &SecurityEntity) -> StateFile {
+        let crls = merge_newest(&self.previous.newest_crls, held_crls(entity.trust_store().revocation()));
+        let mut lists = self.previous.newest_trust_lists.clone();
         for (signer, v) in entity.trust_store().trust_list_versions() {
             let h = TrustListSeen {
                 signer: signer.to_string(),
@@ -325,14 +497,14 @@ impl ReceiverState {
                 None => lists.push(h),
             }
         }
-        let mut signature_only = self.signature_only_seen.clone();
+        let mut signature_only = self.previous.signature_only_certificates.clone();
         for c in entity.signature_only_certificates() {
             let h = hex::encode(c.encoded());
             if !signature_only.contains(&h) {
                 signature_only.push(h);
             }
         }
-        let state = StateFile {
+        StateFile {
             format: FORMAT.into(),
             known_certificates: entity
                 .trust_store()
@@ -353,23 +525,27 @@ impl ReceiverState {
             newest_crls: crls,
             newest_trust_lists: lists,
             signature_only_certificates: signature_only,
-        };
-        let bytes = serde_json::to_vec_pretty(&state).map_err(|e| StateError::Io {
-            path: self.file.clone(),
-            source: std::io::Error::other(e),
-        })?;
-        durable::replace(&self.file, &bytes, Access::OwnerOnly).map_err(|source| StateError::Io {
-            path: self.file.clone(),
-            source,
-        })
+            v1_2_1: V1Section::default(),
+        }
     }
 }
 
-/// The CRLs `entity`'s trust store holds, as the state records them.
-fn held_crls(entity: &SecurityEntity) -> Vec<CrlSeen> {
-    entity
-        .trust_store()
-        .revocation()
+/// `seen` updated with `held`: per (issuer, format, series) the newer of the two.
+fn merge_newest(seen: &[CrlSeen], held: Vec<CrlSeen>) -> Vec<CrlSeen> {
+    let mut crls = seen.to_vec();
+    for h in held {
+        match crls.iter_mut().find(|c| c.key() == h.key()) {
+            Some(c) if c.version() < h.version() => *c = h,
+            Some(_) => {}
+            None => crls.push(h),
+        }
+    }
+    crls
+}
+
+/// The CRLs of a revocation set, as the state records them.
+fn held_crls(revocation: &crate::revocation::RevocationSet) -> Vec<CrlSeen> {
+    revocation
         .crls()
         .map(|c| CrlSeen {
             issuer: c.issuer.to_string(),

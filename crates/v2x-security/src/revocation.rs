@@ -179,6 +179,11 @@ impl RevocationSet {
             || (!self.revoked_id8.is_empty() && self.revoked_id8.contains(&cert.hashed_id8()))
     }
 
+    /// Whether a TS 102 941 CRL held lists `id` (e.g. a v1.2.1 certificate's HashedId8).
+    pub fn is_revoked_id8(&self, id: &HashedId8) -> bool {
+        self.revoked_id8.contains(id)
+    }
+
     /// True when nothing is revoked and no CRL is expected (the common fast path).
     pub fn is_empty(&self) -> bool {
         self.revoked_id10.is_empty() && self.revoked_id8.is_empty() && self.expected_from.is_empty()

@@ -52,7 +52,6 @@ const PSID_DENM: ItsAid = ItsAid::DENM;
 pub const TESTBED_SUBDIR: &str = "testbed";
 const HASH_CHAIN_SEED: &str = "hash-chain.seed";
 const TWO_FLIP_SECRETS: &str = "2flip.secrets";
-const V1_SUBDIR: &str = "v1.2.1";
 /// The restricted AA of F-SIG-07 (its issue permissions lack CAM).
 const RESTRICTED_AA: &str = "aa-without-cam";
 const DAY: Duration = Duration::from_secs(86_400);
@@ -227,14 +226,10 @@ pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), C
     Ok(())
 }
 
+/// The v1.2.1 root, AA and CRL beside the PKI (the CLI's layout, created on first use under
+/// the PKI's lock).
 fn v1_dir(pki: &Pki) -> Result<V1PkiDir, CredentialError> {
-    let v = pki.root().certificate.validity();
-    let start = u32::try_from(v.start).unwrap_or(u32::MAX);
-    let days = u32::try_from(v.end.saturating_sub(v.start) / 86_400)
-        .unwrap_or(u32::MAX)
-        .max(1);
-    let dir = pki.dir().join(V1_SUBDIR);
-    Ok(V1PkiDir::open_or_create(&dir, pki.config().curve, start, days)?)
+    Ok(V1PkiDir::beside(pki, std::time::Duration::from_secs(10))?)
 }
 
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
@@ -483,7 +478,7 @@ impl StationCredentials {
                 let v1 = v1_dir(self.pki()?)?;
                 let sdir = v1.dir().join("stations").join(&self.name);
                 let ticket = V1Credential::load(&sdir, "at")?;
-                let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store());
+                let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store()?);
                 Box::new(EtsiV121Station::from_entity(id, c, entity))
             }
             ProtocolConfig::Tesla(c) => {
