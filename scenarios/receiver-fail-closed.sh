@@ -3,7 +3,7 @@
 # Run from the repository root after `cargo build`:
 #     sh scenarios/receiver-fail-closed.sh [path/to/v2x]
 # Each step prints the receiver's verdict (the CLI tests cli_revocation_rollback.rs,
-# cli_security.rs and cli_receiver_state.rs check the same).
+# cli_security.rs, cli_receiver_state.rs and cli_interop_options.rs check the same).
 set -eu
 V2X=${1:-${CARGO_TARGET_DIR:-target}/debug/v2x}
 LAB=$(mktemp -d)
@@ -48,3 +48,17 @@ echo "== 5. INSECURE lab options for captures of test PKIs"
 echo "   --signature-only --batch learns the certificates it verified (digest-signed CAMs resolve);"
 echo "   --insecure-lenient-chain-length accepts roots at the chain-length defaults (Vanetza's)."
 decap --trust "$PKI" --in "$LAB/denm-4.oer" --insecure-lenient-chain-length
+
+echo "== 6. v1.2.1: a revoked ticket (rejected: revoked-certificate), its CRL rolled back under --state (refused: exit 2)"
+printf 'legacy denm' >"$LAB/v1.payload"
+v1denm() { "$V2X" encap --pki "$PKI" --format v1.2.1 --profile denm --location 48.1,11.5 --in "$LAB/v1.payload" --out "$LAB/v1.msg" 2>/dev/null; }
+mkdir "$LAB/trust-v1"
+v1denm    # the first v1.2.1 use creates the v1.2.1 root, AA and CRL beside the PKI
+cp "$PKI/v1.2.1/root.cert" "$PKI/v1.2.1/aa.cert" "$PKI/v1.2.1/root.crl" "$LAB/trust-v1/"
+cp "$PKI/v1.2.1/root.crl" "$LAB/v1-crl-1.crl"
+decap --trust "$LAB/trust-v1" --state "$LAB/rx-v1" --in "$LAB/v1.msg"
+"$V2X" pki revoke --dir "$PKI" --cert "$PKI/v1.2.1/stations/station-1/at.cert"
+cp "$PKI/v1.2.1/root.crl" "$LAB/trust-v1/root.crl"
+v1denm; decap --trust "$LAB/trust-v1" --state "$LAB/rx-v1" --in "$LAB/v1.msg" || true
+cp "$LAB/v1-crl-1.crl" "$LAB/trust-v1/root.crl"
+v1denm; decap --trust "$LAB/trust-v1" --state "$LAB/rx-v1" --in "$LAB/v1.msg" || echo "   exit $?"
