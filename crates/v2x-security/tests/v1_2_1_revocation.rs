@@ -238,3 +238,79 @@ fn signature_only_learns_the_certificates_it_verified() {
     // A strict receiver learnt nothing from it.
     assert!(lab.store.ticket(&w.ticket.digest()).is_none());
 }
+
+mod mutated_crls {
+    //! The v1.2.1 CRL decoder and verifier on hostile input: a typed error, never a panic,
+    //! and no mutated CRL installed (each one would change what is revoked, or when).
+
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn sample() -> &'static (V1Pki, Vec<u8>) {
+        static S: OnceLock<(V1Pki, Vec<u8>)> = OnceLock::new();
+        S.get_or_init(|| {
+            let pki = V1Pki::generate(Curve::NistP256, START, 30).unwrap();
+            let ticket = pki.ticket(Curve::NistP256, START, 7, None).unwrap();
+            let crl = issue_v1_crl(&pki.root, &[ticket.digest(), pki.aa.digest()], NOW, NOW + 60).unwrap();
+            (pki, crl)
+        })
+    }
+
+    fn store(pki: &V1Pki) -> V1TrustStore {
+        let mut s = V1TrustStore::new();
+        s.add_anchor(pki.root.certificate.clone());
+        s
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn a_mutated_crl_is_never_installed(at in any::<prop::sample::Index>(), flip in 1u8..=255) {
+            let (pki, crl) = sample();
+            let mut bad = crl.clone();
+            bad[at.index(crl.len())] ^= flip;
+            let mut s = store(pki);
+            prop_assert!(s.apply_crl(&bad).is_err());
+            prop_assert!(s.revocation().crls().next().is_none());
+        }
+
+        #[test]
+        fn a_truncated_or_extended_crl_is_refused(cut in any::<prop::sample::Index>(), tail in prop::collection::vec(any::<u8>(), 1..8)) {
+            let (pki, crl) = sample();
+            let mut s = store(pki);
+            prop_assert!(s.apply_crl(&crl[..cut.index(crl.len())]).is_err());
+            let mut longer = crl.clone();
+            longer.extend_from_slice(&tail);
+            prop_assert!(s.apply_crl(&longer).is_err());
+        }
+
+        #[test]
+        fn arbitrary_bytes_are_a_typed_error(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+            let (pki, _) = sample();
+            prop_assert!(verify_v1_crl(&bytes, &store(pki)).is_err());
+        }
+    }
+
+    /// Every single-byte change of the signature trailer (type bytes, R's form, r, s): the
+    /// signature is not signed, so this is where an equivalent re-encoding would pass.
+    #[test]
+    fn no_change_of_the_signature_is_installed() {
+        let (pki, crl) = sample();
+        for at in crl.len() - 67..crl.len() {
+            for flip in 1..=255u8 {
+                let mut bad = crl.clone();
+                bad[at] ^= flip;
+                let mut s = store(pki);
+                assert!(s.apply_crl(&bad).is_err(), "byte {at} ^ {flip:#04x} accepted");
+            }
+        }
+    }
+
+    #[test]
+    fn the_genuine_crl_is_installed() {
+        let (pki, crl) = sample();
+        assert_eq!(store(pki).apply_crl(crl).unwrap(), 2);
+    }
+}

@@ -13,7 +13,8 @@
 //! * it travels as a v1.2.1 signed `SecuredMessage`: signer_info the root CA's digest,
 //!   generation_time, its_aid 622 (the CRL service's ITS-AID, TS 102 965) and the body as
 //!   payload, signed by the root CA whose chains it covers (the signed bytes are those of
-//!   §5.6, as for any v1.2.1 message);
+//!   §5.6, as for any v1.2.1 message) with one encoding only, r x-only and s low (the
+//!   signature is not signed: any other form would be a second encoding of the same CRL);
 //! * a receiver accepts it only from a trust anchor (a self-signed `root_ca`), keeps the
 //!   newest per root (`thisUpdate` orders them; an older one is refused, it would undo
 //!   revocations), rejects any certificate of a chain it lists (`revoked-certificate`) and,
@@ -48,6 +49,8 @@ pub enum V1CrlError {
     UnknownSigner(String),
     #[error("the CRL signature does not verify")]
     Signature,
+    #[error("the CRL signature is not in its one encoding (r x-only, low s): {0}")]
+    SignatureForm(String),
     #[error("signing the CRL")]
     Crypto(#[from] v2x_crypto::CryptoError),
     #[error(transparent)]
@@ -104,6 +107,13 @@ pub fn verify_v1_crl(bytes: &[u8], store: &V1TrustStore) -> Result<VerifiedCrl, 
         .ok_or(V1CrlError::Signature)
         .and_then(|k| super::crypto::verification_key(k).map_err(|_| V1CrlError::Signature))?;
     let sig = msg.signature().ok_or(V1CrlError::NotACrl)?;
+    let one_form = crate::message_signature::SignatureForm {
+        require_low_s: true,
+        require_x_only_r: true,
+    };
+    if let Some(why) = super::decap::signature_form_violation(sig, one_form) {
+        return Err(V1CrlError::SignatureForm(why));
+    }
     let received = super::decap::signed_bytes(&msg, bytes).map_err(|_| V1CrlError::Signature)?;
     if !verify(&key, received, sig) {
         return Err(V1CrlError::Signature);

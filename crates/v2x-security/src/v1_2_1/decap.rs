@@ -372,7 +372,7 @@ impl V1Entity {
 
 /// The signature-form policy (low s, x-only r) applied to a v1.2.1 signature; `Some(why)`
 /// when it is refused.
-fn signature_form_violation(sig: &v2x_wire::v1_2_1::Signature, form: SignatureForm) -> Option<String> {
+pub(super) fn signature_form_violation(sig: &v2x_wire::v1_2_1::Signature, form: SignatureForm) -> Option<String> {
     if form == SignatureForm::default() {
         return None;
     }
