@@ -207,8 +207,13 @@ fn a_directory_from_before_revocation_gets_an_empty_crl() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(pki.dir().join("pki.toml"), old).unwrap();
+    // A receiver refuses it, naming how to issue the CRL; the issuer's next use issues one.
+    let e = load_v1_trust_dir(pki.dir(), false).unwrap_err();
+    assert!(matches!(e, V1PkiError::CrlNotIssued { .. }), "{e}");
+    assert!(e.to_string().contains("pki refresh-crl"), "{e}");
     let v1 = V1PkiDir::beside(&pki, std::time::Duration::from_secs(5)).unwrap();
     assert_eq!(v1.read_crl().unwrap().map(|(r, _)| r.len()), Some(0));
+    load_v1_trust_dir(pki.dir(), false).unwrap();
 }
 
 #[test]

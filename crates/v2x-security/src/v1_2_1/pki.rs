@@ -45,6 +45,8 @@ pub enum V1PkiError {
     StationName(String),
     #[error("{}: the v1.2.1 CRL is missing (this PKI has issued one): refusing to go on without it, re-creating it would undo revocations; restore it", path.display())]
     MissingCrl { path: std::path::PathBuf },
+    #[error("{}: no v1.2.1 CRL (the v1.2.1 credentials predate v1.2.1 revocation): refusing to trust the v1.2.1 root without one; `v2x pki refresh-crl --dir PKI` issues it", path.display())]
+    CrlNotIssued { path: std::path::PathBuf },
     #[error("{}: the v1.2.1 CRL was issued at {found} (TAI s), before {expected}, the last this PKI issued: refused (a rolled-back CRL undoes revocations)", path.display())]
     CrlRollback {
         path: std::path::PathBuf,

@@ -63,11 +63,11 @@ fn load_pki_dir(dir: &Path, sub: &Path, allow_missing_crl: bool) -> Result<V1Loa
     store.add_authority(certificate(&sub.join("aa.cert"))?);
     let mut warnings = Vec::new();
     let crl_path = sub.join(CRL_FILE);
+    let last = crate::pki_store::read_config(dir).map_err(Box::new)?.last_v1_crl_issued;
     if crl_path.exists() {
         store.expect_crl_from(root);
         let bytes = read(&crl_path)?;
         let crl = super::crl::verify_v1_crl(&bytes, &store).map_err(crl_error(&crl_path))?;
-        let last = crate::pki_store::read_config(dir).map_err(Box::new)?.last_v1_crl_issued;
         if let Some(expected) = last.filter(|last| crl.issued < *last) {
             return Err(V1PkiError::CrlRollback {
                 path: crl_path,
@@ -84,6 +84,8 @@ fn load_pki_dir(dir: &Path, sub: &Path, allow_missing_crl: bool) -> Result<V1Loa
             "{}: no v1.2.1 CRL; trusting the v1.2.1 root without revocation information (--insecure-allow-missing-crl)",
             crl_path.display()
         ));
+    } else if last.is_none() {
+        return Err(V1PkiError::CrlNotIssued { path: crl_path });
     } else {
         return Err(V1PkiError::MissingCrl { path: crl_path });
     }
