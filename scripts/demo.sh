@@ -14,7 +14,10 @@ step "PKI: root CA, enrolment and authorization authorities, a station with 10 p
 
 step "SN-ENCAP: a CAM (digest or certificate signer) and a DENM (certificate, location)"
 printf 'demo CAM: station 42, 13.9 m/s, heading 90.0' > "$OUT/cam.payload"
-printf 'demo DENM: stationary vehicle, lane 1' > "$OUT/denm.payload"
+# A DENM (EN 302 637-3, UPER): station 42, stationary vehicle (cause 94, sub-cause 2), lane 1.
+# The receiver decodes it to check the signer's DENM SSP (a payload that is not a DENM is
+# refused ssp-unverifiable).
+printf '\x02\x01\x00\x00\x00\x2a\xa7\x80\x00\x00\x15\x00\x00\x94\x5f\x68\x0b\x00\x05\x17\xda\x02\xc0\x05\x25\x60\xc7\x87\x23\x01\x61\x01\xf4\x19\x03\x84\x25\x1c\x06\x60\x00\xf0\x3e\x70\x51\x0b\xc0\x48\x08' > "$OUT/denm.payload"
 "$V2X" encap --pki "$OUT/pki" --profile cam --in "$OUT/cam.payload" --out "$OUT/cam.oer"
 "$V2X" encap --pki "$OUT/pki" --profile denm --location 48.1371,11.5754 --in "$OUT/denm.payload" --out "$OUT/denm.oer"
 

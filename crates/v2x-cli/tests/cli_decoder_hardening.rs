@@ -123,3 +123,21 @@ fn crafted_certificate_files_are_errors_not_crashes() {
     let o = v2x(&["decap", "--trust", p(&pki), "--in", p(&cam)]);
     assert_eq!(o.status.code(), Some(0), "{}", lossy(&o.stdout));
 }
+
+/// Issue 27, item 7: every input is read with a size cap (64 MiB); on 726a8c9 `--in
+/// /dev/zero` grew to about 1 GB of memory before anything was refused.
+#[test]
+fn an_endless_input_is_refused_at_the_size_cap() {
+    for args in [
+        &["decap", "--signature-only", "--in", "/dev/zero"][..],
+        &["inspect", "/dev/zero"][..],
+    ] {
+        let o = common::v2x(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("input size cap"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -33,9 +33,11 @@ fn a_foreign_root_without_its_aa_verifies_with_issuer_cert() {
     let trust = tmp.path().join("trust");
     std::fs::create_dir(&trust).unwrap();
     std::fs::copy(dir.join("root/cert.oer"), trust.join("root.oer")).unwrap();
+    // The root's CRL beside it (without one its chains are revocation-status-unknown).
+    std::fs::copy(dir.join("crl.oer"), trust.join("crl.oer")).unwrap();
     let o = v2x(&["decap", "--trust", p(&trust), "--in", p(&m), "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert_eq!(reason(&o), "untrusted-root");
+    assert_eq!(reason(&o), "issuer-certificate-not-found");
     let aa = dir.join("aa/cert.oer");
     let o = v2x(&["decap", "--trust", p(&trust), "--issuer-cert", p(&aa), "--in", p(&m)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
@@ -67,7 +69,7 @@ fn a_foreign_root_without_its_aa_verifies_with_issuer_cert() {
         "--json",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert_eq!(reason(&o), "untrusted-root");
+    assert_eq!(reason(&o), "issuer-certificate-not-found");
 }
 
 fn v1_message(tmp: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
@@ -118,12 +120,21 @@ fn v1_2_1_takes_a_foreign_root_and_aa_as_certificate_files() {
     let trust = tmp.path().join("trust");
     std::fs::create_dir(&trust).unwrap();
     std::fs::copy(dir.join("v1.2.1/root.cert"), trust.join("root.cert")).unwrap();
+    std::fs::copy(dir.join("v1.2.1/root.crl"), trust.join("root.crl")).unwrap();
     let o = v2x(&["decap", "--trust", p(&trust), "--in", p(&msg), "--json"]);
     assert_eq!(o.status.code(), Some(1), "root without its AA: {}", text(&o));
+    // v1.2.1 names a missing AA as the signer side's (it is the certificate the receiver
+    // requests with request_unrecognized_certificate, §7.1).
+    assert_eq!(reason(&o), "signer-certificate-not-found");
     std::fs::copy(dir.join("v1.2.1/aa.cert"), trust.join("aa.cert")).unwrap();
     let o = v2x(&["decap", "--trust", p(&trust), "--in", p(&msg)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(o.stdout, b"x");
+    // The root's CRL is part of trusting it: without it, revocation-status-unknown.
+    std::fs::remove_file(trust.join("root.crl")).unwrap();
+    let o = v2x(&["decap", "--trust", p(&trust), "--in", p(&msg), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(reason(&o), "revocation-status-unknown");
     // Only the AA, no root: refused with the reason named.
     std::fs::remove_file(trust.join("root.cert")).unwrap();
     let o = v2x(&["decap", "--trust", p(&trust), "--in", p(&msg)]);

@@ -10,6 +10,17 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A roadworks DENM (EN 302 637-3, UPER): the DENM SSP check decodes the payload, so a
+/// DENM must carry one (anything else is refused `ssp-unverifiable`).
+const ROADWORKS_DENM: &str =
+    "02010000002ac780000015000080000000000000000000052506340722494c01f4190384249f066000f03e705100600000";
+
+fn denm_payload(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("denm.uper");
+    std::fs::write(&path, hex::decode(ROADWORKS_DENM).unwrap()).unwrap();
+    path
+}
+
 fn init(dir: &Path) {
     let o = v2x(&["pki", "init", "--dir", p(dir)]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -23,6 +34,7 @@ fn pki_encap_decap_round_trip_and_json() {
     assert!(pki.join("root/cert.oer").exists() && pki.join("stations/station-1/tickets/at-0000.oer").exists());
     let payload = tmp.path().join("cam.bin");
     std::fs::write(&payload, b"hello cam").unwrap();
+    let denm = denm_payload(tmp.path());
     let msg = tmp.path().join("cam.oer");
     let o = v2x(&[
         "encap",
@@ -55,7 +67,7 @@ fn pki_encap_decap_round_trip_and_json() {
         "--profile",
         "denm",
         "--in",
-        p(&payload),
+        p(&denm),
         "--out",
         p(&msg),
     ]);
@@ -67,7 +79,7 @@ fn pki_encap_decap_round_trip_and_json() {
         "--profile",
         "denm",
         "--in",
-        p(&payload),
+        p(&denm),
         "--out",
         p(&msg),
         "--location",
@@ -123,7 +135,7 @@ fn rejections_exit_1_with_the_reason() {
     init(&other);
     let o = v2x(&["decap", "--trust", p(&other), "--in", p(&msg)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("untrusted-root"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("issuer-certificate-not-found"), "{}", stdout(&o));
     let o = v2x(&["decap", "--trust", p(&other), "--in", p(&msg), "--signature-only"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout, b"x");
@@ -163,6 +175,7 @@ fn issue_tickets_and_encrypt_to_a_station() {
     assert_eq!(stdout(&o).lines().count(), 3);
     let payload = tmp.path().join("p.bin");
     std::fs::write(&payload, b"for the rsu").unwrap();
+    let denm = denm_payload(tmp.path());
     let msg = tmp.path().join("m.oer");
     let rsu_cert = pki.join("stations/rsu-1/tickets/at-0000.oer");
     let o = v2x(&[
@@ -211,7 +224,7 @@ fn issue_tickets_and_encrypt_to_a_station() {
             "--profile",
             "denm",
             "--in",
-            p(&payload),
+            p(&denm),
             "--out",
             p(&msg),
             "--location",
@@ -341,7 +354,7 @@ fn the_sender_refuses_with_a_reason() {
     ];
     let o = v2x(&encap_args(&pki, &payload, &msg, &args));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("untrusted-root"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("issuer-certificate-not-found"), "{}", stderr(&o));
     let mut insecure = args.to_vec();
     insecure.push("--insecure-encrypt-to-unvalidated");
     assert!(v2x(&encap_args(&pki, &payload, &msg, &insecure)).status.success());

@@ -61,6 +61,17 @@ impl Default for Dot2Config {
     }
 }
 
+/// The payloads an [`Authenticator`] carries are the caller's measurement records (the
+/// testbed's, the simulator's, the benchmarks'), not CAMs or DENMs, so the receiver's ETSI SSP
+/// rules must not read them: they would fail closed (`ssp-unverifiable`) on every DENM. The
+/// SSP's version and length are still checked (INSECURE as a vehicle's policy, which this
+/// adapter is not: it measures the stack's cost).
+fn synthetic_payloads(entity: &mut SecurityEntity) {
+    for profile in entity.policy_mut().profiles.values_mut() {
+        profile.insecure_synthetic_payload();
+    }
+}
+
 /// A station of the standard stack.
 pub struct Dot2Station {
     id: StationId,
@@ -73,7 +84,8 @@ pub struct Dot2Station {
 impl Dot2Station {
     /// A station around an entity set up elsewhere (a PKI directory's pseudonym pool,
     /// as the testbed's station processes load it), with `clock` mapping timestamps.
-    pub fn from_entity(id: StationId, config: Dot2Config, entity: SecurityEntity, clock: Clock) -> Dot2Station {
+    pub fn from_entity(id: StationId, config: Dot2Config, mut entity: SecurityEntity, clock: Clock) -> Dot2Station {
+        synthetic_payloads(&mut entity);
         let measured = config.clone();
         Dot2Station {
             id,
@@ -234,6 +246,7 @@ impl Dot2Deployment {
     /// [`ProtocolDeployment`] impl boxes it.
     pub fn station(&mut self, id: StationId, _role: Role) -> Result<Dot2Station, SetupError> {
         let (mut entity, _) = self.pki.entity()?;
+        synthetic_payloads(&mut entity);
         if self.config.always_certificate {
             entity.encap_profile_mut(ProfileKind::Cam).signer = v2x_security::SignerPolicy::Certificate;
         }
@@ -306,7 +319,7 @@ mod tests {
         let foreign = x.encap(b"x", Timestamp(0)).unwrap().remove(0);
         assert_eq!(
             b.decap(&foreign.bytes, Timestamp(0)).outcome.reason(),
-            Some(RejectReason::UntrustedRoot)
+            Some(RejectReason::IssuerCertificateNotFound)
         );
     }
 

@@ -29,8 +29,14 @@ fn pki_failure(e: impl std::fmt::Display) -> Failure {
 fn tai(at: Option<f64>) -> Result<TaiTime, Failure> {
     match at {
         None => Ok(TaiTime::now()),
-        Some(s) if s.is_finite() => TaiTime::from_unix_micros((s * 1e6).round() as i64)
-            .ok_or_else(|| Failure::Value(format!("time {s} s is before 2004 (1609.2 time starts there)"))),
+        // An f64 beyond i64 microseconds would saturate silently (`as`): refused instead.
+        Some(s) if s.is_finite() && (s * 1e6).abs() < i64::MAX as f64 => {
+            TaiTime::from_unix_micros((s * 1e6).round() as i64)
+                .ok_or_else(|| Failure::Value(format!("time {s} s is before 2004 (1609.2 time starts there)")))
+        }
+        Some(s) if s.is_finite() => Err(Failure::Value(format!(
+            "time {s} s is out of range (more than 292,000 years from 1970)"
+        ))),
         Some(s) => Err(Failure::Value(format!("time {s} is not a number of seconds"))),
     }
 }
@@ -176,7 +182,7 @@ impl PyPki {
                 let certificate = (hex(&ticket.digest()), ticket.certificate.to_bytes());
                 return Ok(PySender {
                     signer: Signer::V1 {
-                        entity: Box::new(v1.entity(ticket)),
+                        entity: Box::new(v1.entity(ticket).map_err(pki_failure)?),
                         certificate,
                     },
                     station: station.to_owned(),
@@ -230,8 +236,13 @@ impl PyPki {
             entity.policy_mut().sender_clock_lag = v2x_security::LEAP_SECONDS_SINCE_2004;
         }
         // The v1.2.1 credentials beside the PKI, when it has them: v1.2.1 messages verify.
-        let v1 = if self.pki.dir().join(v2x_security::v1_2_1::pki_dir::BESIDE_V2).is_dir() {
-            Some(V1PkiDir::beside(&self.pki).map_err(pki_failure)?.verifier())
+        let v1 = if self.pki.dir().join(v2x_security::v1_2_1::pki_dir::SUBDIR).is_dir() {
+            Some(
+                V1PkiDir::beside(&self.pki)
+                    .map_err(pki_failure)?
+                    .verifier()
+                    .map_err(pki_failure)?,
+            )
         } else {
             None
         };

@@ -93,8 +93,15 @@ def test_encrypted_to_a_station_decrypts_only_with_its_keys(pki):
     assert e.value.reason == "not-for-this-recipient"
 
 
+# A roadworks DENM (EN 302 637-3, UPER): the DENM SSP check reads the payload, and a payload
+# that is not a DENM is refused "ssp-unverifiable".
+ROADWORKS_DENM = bytes.fromhex(
+    "02010000002ac780000015000080000000000000000000052506340722494c01f4190384249f066000f03e705100600000"
+)
+
+
 def test_denm_carries_its_location(pki):
-    msg = pki.sender("alice").encap(b"denm", profile="denm", location=(48.1, 11.5))
+    msg = pki.sender("alice").encap(ROADWORKS_DENM, profile="denm", location=(48.1, 11.5))
     d = pki.receiver().decap(msg)
     assert d.psid == 37
     assert d.generation_location == pytest.approx((48.1, 11.5), abs=1e-6)
@@ -178,3 +185,24 @@ def test_a_v1_2_1_message_is_recognised_and_verified(pki):
     with pytest.raises(ValueError):
         pki.sender("alice", format="v3")
 
+
+def test_a_denm_that_is_not_a_denm_is_refused_ssp_unverifiable(pki):
+    msg = pki.sender("alice").encap(b"denm", profile="denm", location=(48.1, 11.5))
+    with pytest.raises(v2xsec.Rejected) as e:
+        pki.receiver().decap(msg)
+    assert e.value.reason == "ssp-unverifiable"
+
+
+def test_non_bytes_messages_and_out_of_range_times_are_refused(pki):
+    """Issue 27, item 7: on 726a8c9 ``decap(5)`` verified five zero bytes and ``at=1e300``
+    saturated to a far-future time without a word."""
+    rx = pki.receiver()
+    with pytest.raises(TypeError):
+        rx.decap(5)
+    with pytest.raises(TypeError):
+        pki.sender("alice").encap(7)
+    msg = pki.sender("alice").encap(b"cam")
+    with pytest.raises(ValueError):
+        rx.decap(msg, at=1e300)
+    with pytest.raises(TypeError):
+        rx.decap(msg, at=True)

@@ -3,6 +3,12 @@
 //! used when it signs, the OpenSSL verification key (expensive to build) and the
 //! decoded permissions, validity and region.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::convert::{self, ConvertError};
 use crate::time::TaiTime;
 use rasn_its::ieee1609dot2 as w;
@@ -211,7 +217,12 @@ impl Certificate {
         let whole = hash(issuer.hash_alg(), &encoded);
         let whole = whole.as_ref();
         let mut hashed_id10 = [0u8; 10];
-        hashed_id10.copy_from_slice(&whole[whole.len() - 10..]);
+        for (d, s) in hashed_id10
+            .iter_mut()
+            .zip(whole.iter().skip(whole.len().saturating_sub(10)))
+        {
+            *d = *s;
+        }
         let hashed_id8 = match issuer.hash_alg() {
             HashAlg::Sha256 => id8_sha256,
             HashAlg::Sha384 => id8_sha384,
@@ -325,7 +336,11 @@ impl Certificate {
     }
 
     pub fn assurance_level(&self) -> Option<u8> {
-        self.decoded.to_be_signed.assurance_level.as_ref().map(|a| a.0[0])
+        self.decoded
+            .to_be_signed
+            .assurance_level
+            .as_ref()
+            .and_then(|a| a.0.first().copied())
     }
 
     /// Whether the certificate may issue certificates (has certIssuePermissions).

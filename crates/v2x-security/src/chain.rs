@@ -8,8 +8,14 @@
 //! generation time, revocation, region of the generation location) are the methods of
 //! [`ValidatedChain`] and cost a few comparisons and hash-set look-ups.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{CertRef, Issuer};
-use crate::permissions::issuance::check_issued_by;
+use crate::permissions::issuance::check_issued_by_with;
 use crate::reason::{RejectReason, Rejection};
 use crate::region::Region;
 use crate::trust_store::TrustStore;
@@ -60,10 +66,20 @@ pub fn validate_chain(leaf: &CertRef, extra: &[CertRef], store: &TrustStore) -> 
             .or_else(|| store.authority(&id).cloned())
             .or_else(|| store.known(&id).map(|v| v.leaf().clone()));
         let Some(issuer) = issuer else {
-            return Err(Rejection::new(
-                RejectReason::UntrustedRoot,
-                format!("issuer {id} of {} is not known", current.hashed_id8()),
-            ));
+            // The issuer of an end-entity certificate is a CA (an AA) that is neither in the
+            // trust store nor sent along: a missing link, not an untrusted root. The issuer
+            // of a CA certificate we hold is a root we do not trust.
+            return Err(if current.is_ca() {
+                Rejection::new(
+                    RejectReason::UntrustedRoot,
+                    format!("issuer {id} of CA {} is not a trust anchor", current.hashed_id8()),
+                )
+            } else {
+                Rejection::new(
+                    RejectReason::IssuerCertificateNotFound,
+                    format!("issuer {id} of {} (its AA) is not known", current.hashed_id8()),
+                )
+            });
         };
         if issuer.hashed_id8_with(alg) != id {
             return Err(inconsistent(format!("issuer digest mismatch for {id}")));
@@ -96,7 +112,7 @@ pub fn validate_chain(leaf: &CertRef, extra: &[CertRef], store: &TrustStore) -> 
                 }
             }
         }
-        check_issued_by(&current, &issuer)?;
+        check_issued_by_with(&current, &issuer, store.chain_length())?;
         chain.push(issuer);
     }
     ValidatedChain::new(chain).ok_or_else(|| inconsistent("empty chain".into()))

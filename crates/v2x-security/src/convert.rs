@@ -1,5 +1,11 @@
 //! Conversions between the 1609.2 wire types (rasn-its) and v2x-crypto types.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use rasn::types::{FixedOctetString, Integer};
 use rasn_its::ieee1609dot2::base_types as bt;
 use v2x_crypto::{CryptoError, Curve, EccPoint, HashAlg, PublicKey, RPoint, Signature};

@@ -192,12 +192,15 @@ impl DirLock {
             path: path.clone(),
             source,
         };
+        // O_NOFOLLOW: a `.lock` planted as a symlink must not make us create or lock (and
+        // so hold open for writing) a file elsewhere; it fails with ELOOP instead.
         let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .mode(0o644)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&path)
             .map_err(io)?;
         match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
@@ -276,6 +279,16 @@ mod tests {
             temporary_path(&key).unwrap().file_name().unwrap().to_str().unwrap()
         ));
         assert!(!is_temporary("key.pem") && !is_temporary(LOCK_FILE));
+    }
+
+    /// Issue 27, item 7: on 726a8c9 the lock followed a symlink (and created its target).
+    #[test]
+    fn a_symlinked_lock_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&elsewhere, dir.path().join(LOCK_FILE)).unwrap();
+        assert!(matches!(DirLock::acquire(dir.path()), Err(LockError::Io { .. })));
+        assert!(!elsewhere.exists());
     }
 
     #[test]

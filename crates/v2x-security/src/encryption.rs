@@ -6,6 +6,12 @@
 //! encoding). A data-encryption key that arrived with `certRecipInfo` becomes an
 //! established key on both sides, so replies can use `symmRecipInfo`.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::CertRef;
 use crate::convert::{self, ConvertError};
 use crate::reason::{RejectReason, Rejection};

@@ -334,7 +334,7 @@ pub fn issue_certificate(
     };
     let alg = signing_key.curve().hash_alg();
     let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), hash(alg, issuer_encoding).as_ref());
-    let sig = signing_key.sign_digest(digest.as_ref())?;
+    let sig = crate::message_signature::to_low_s(signing_key.sign_digest(digest.as_ref())?);
     let base = w::CertificateBase::builder()
         .r#type(w::CertificateType::Explicit)
         .issuer(issuer_id)

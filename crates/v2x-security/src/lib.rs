@@ -37,6 +37,7 @@
 //! * Time: [`TaiTime`] is 1609.2 Time64 (TAI microseconds since 2004-01-01).
 
 pub mod authority;
+pub mod bounded_read;
 pub mod certificate;
 pub mod chain;
 pub mod convert;

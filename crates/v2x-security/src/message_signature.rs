@@ -7,6 +7,12 @@
 //! (y0 or y1). Replay detection therefore never keys on signature bytes; a receiver that
 //! wants one encoding per signature can additionally require low s and x-only r.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{join_hash, Certificate};
 use crate::verification::SignatureVerifier;
 use v2x_crypto::{CryptoError, Curve, Digest, HashAlg, RPoint, Signature};
@@ -119,15 +125,26 @@ pub fn is_low_s(signature: &Signature) -> bool {
     // s <= floor(n / 2)  <=>  2s <= n - 1  <=>  2s < n (n is odd).
     let mut doubled = vec![0u8; n.len() + 1];
     let mut carry = 0u8;
-    for i in (0..n.len()).rev() {
-        let v = u16::from(signature.s[i]) * 2 + u16::from(carry);
-        doubled[i + 1] = v as u8;
+    for (d, s) in doubled.iter_mut().rev().zip(signature.s.iter().rev()) {
+        let v = u16::from(*s) * 2 + u16::from(carry);
+        *d = v as u8;
         carry = (v >> 8) as u8;
     }
-    doubled[0] = carry;
-    let mut n_ext = vec![0u8; n.len() + 1];
-    n_ext[1..].copy_from_slice(n);
+    if let Some(top) = doubled.first_mut() {
+        *top = carry;
+    }
+    let n_ext: Vec<u8> = std::iter::once(0).chain(n.iter().copied()).collect();
     doubled < n_ext
+}
+
+/// The low-s encoding of a signature (s replaced by n - s when above n/2): what every signer
+/// here emits, so that its messages pass a receiver's `--require-low-s`.
+pub fn to_low_s(signature: Signature) -> Signature {
+    if is_low_s(&signature) {
+        signature
+    } else {
+        negate_s(&signature)
+    }
 }
 
 /// The other valid encoding of the same signature: s replaced by n - s (for tests and for
@@ -136,18 +153,27 @@ pub fn negate_s(signature: &Signature) -> Signature {
     let n = curve_order(signature.curve);
     let mut out = vec![0u8; n.len()];
     let mut borrow = 0i16;
-    for i in (0..n.len()).rev() {
+    for (i, (o, nb)) in out.iter_mut().zip(n.iter()).enumerate().rev() {
         let s = i16::from(signature.s.get(i).copied().unwrap_or(0));
-        let mut d = i16::from(n[i]) - s - borrow;
+        let mut d = i16::from(*nb) - s - borrow;
         borrow = i16::from(d < 0);
         if d < 0 {
             d += 256;
         }
-        out[i] = d as u8;
+        *o = d as u8;
     }
+    // (r, s) and (r, n - s) are both valid for R's x-coordinate; a full (compressed) R
+    // becomes -R, the other y parity.
+    let r = match &signature.r {
+        RPoint::Compressed { y_odd, x } => RPoint::Compressed {
+            y_odd: !*y_odd,
+            x: x.clone(),
+        },
+        other => other.clone(),
+    };
     Signature {
         curve: signature.curve,
-        r: signature.r.clone(),
+        r,
         s: out,
     }
 }
@@ -159,6 +185,8 @@ const P384_N: [u8; 48] =
 const BP384_N: [u8; 48] =
     hex48("8CB91E82A3386D280F5D6F7E50E641DF152F7109ED5456B31F166E6CAC0425A7CF3AB6AF6B7FC3103B883202E9046565");
 
+// The curve orders are parsed at compile time: a bad literal fails the build, not a run.
+#[allow(clippy::panic)]
 const fn nibble(c: u8) -> u8 {
     match c {
         b'0'..=b'9' => c - b'0',
@@ -167,6 +195,7 @@ const fn nibble(c: u8) -> u8 {
     }
 }
 
+#[allow(clippy::indexing_slicing)]
 const fn hex32(s: &str) -> [u8; 32] {
     let b = s.as_bytes();
     let mut out = [0u8; 32];
@@ -178,6 +207,7 @@ const fn hex32(s: &str) -> [u8; 32] {
     out
 }
 
+#[allow(clippy::indexing_slicing)]
 const fn hex48(s: &str) -> [u8; 48] {
     let b = s.as_bytes();
     let mut out = [0u8; 48];

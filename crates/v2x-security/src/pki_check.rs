@@ -11,6 +11,9 @@
 //! * the CRL missing, not signed by the root, rolled back below the last serial issued, or
 //!   past its nextUpdate;
 //! * a private key readable by anyone but its owner (mode not 0600);
+//! * a certificate on another curve than `pki.toml` names;
+//! * a station's `tickets` that is not a directory, and an `active-pseudonym` that does not
+//!   name one of the station's tickets;
 //! * temporary files left by an interrupted write, anywhere in the tree;
 //! * the same for the v1.2.1 credentials in `DIR/v1.2.1/` (pairs and permissions).
 
@@ -19,7 +22,7 @@ use crate::crl::verify_crl;
 use crate::durable::is_temporary;
 use crate::permissions::issuance::check_issued_by;
 use crate::pki_error::PkiError;
-use crate::pki_store::{ticket_index, ticket_stem, PkiConfig};
+use crate::pki_store::{ticket_index, ticket_stem, PkiConfig, ACTIVE_PSEUDONYM};
 use crate::time::TaiTime;
 use crate::trust_store::TrustStore;
 use std::collections::BTreeMap;
@@ -63,6 +66,13 @@ pub enum Problem {
     KeyPermissions { mode: String },
     /// A temporary file left by an interrupted write (safe to delete).
     TemporaryFile,
+    /// The certificate's key is on another curve than `pki.toml` says (keys would be read
+    /// on the wrong curve, tickets issued on the wrong one).
+    CurveMismatch { configured: String, certificate: String },
+    /// A path that must be a directory is not.
+    NotADirectory,
+    /// `active-pseudonym` does not name one of the station's tickets (`detail` says why).
+    BadActivePseudonym { detail: String },
 }
 
 impl std::fmt::Display for Problem {
@@ -95,6 +105,12 @@ impl std::fmt::Display for Problem {
                 write!(f, "private key with mode {mode}: readable by others (should be 0600)")
             }
             Problem::TemporaryFile => write!(f, "temporary file left by an interrupted write (safe to delete)"),
+            Problem::CurveMismatch {
+                configured,
+                certificate,
+            } => write!(f, "a {certificate} certificate in a PKI whose pki.toml says {configured}"),
+            Problem::NotADirectory => write!(f, "not a directory"),
+            Problem::BadActivePseudonym { detail } => write!(f, "active pseudonym: {detail}"),
         }
     }
 }
@@ -160,6 +176,18 @@ pub fn check_pki_dir(dir: &Path, at: TaiTime) -> Result<CheckReport, PkiError> {
             check_expiry(&mut r, &cert_path, cert, at);
         }
         issuers.insert(name, cert);
+    }
+    if let Some(config) = &config {
+        let named = [
+            ("root", root.as_ref()),
+            ("ea", issuers.get("ea").and_then(|c| c.as_ref())),
+            ("aa", issuers.get("aa").and_then(|c| c.as_ref())),
+        ];
+        for (name, cert) in named {
+            if let Some(cert) = cert {
+                check_curve(&mut r, &dir.join(name).join("cert.oer"), cert, config.curve);
+            }
+        }
     }
     if let Some(root) = &root {
         check_crl(dir, root, config.as_ref(), at, &mut r);
@@ -249,6 +277,19 @@ fn read_key(r: &mut CheckReport, path: &Path, curve: v2x_crypto::Curve) -> Optio
                 None
             }
         },
+    }
+}
+
+/// The certificate's key is on the PKI's curve.
+fn check_curve(r: &mut CheckReport, path: &Path, cert: &Certificate, configured: v2x_crypto::Curve) {
+    if cert.curve() != configured {
+        r.found(
+            path,
+            Problem::CurveMismatch {
+                configured: configured.to_string(),
+                certificate: cert.curve().to_string(),
+            },
+        );
     }
 }
 
@@ -361,6 +402,10 @@ fn check_stations(
             check_issued(r, &ec_path, ec, ea, "the EA");
         }
         let tdir = sdir.join("tickets");
+        if tdir.exists() && !tdir.is_dir() {
+            r.found(&tdir, Problem::NotADirectory);
+            continue;
+        }
         let Ok(rd) = fs::read_dir(&tdir) else { continue };
         let mut by_index: BTreeMap<u32, Vec<String>> = BTreeMap::new();
         for n in rd
@@ -371,9 +416,16 @@ fn check_stations(
                 by_index.entry(i).or_default().push(n);
             }
         }
+        let mut ids = Vec::new();
         for (&i, names) in &by_index {
-            check_ticket(r, &tdir, i, names, aa.as_ref());
+            if let Some(cert) = check_ticket(r, &tdir, i, names, aa.as_ref()) {
+                if let Some(config) = config {
+                    check_curve(r, &tdir.join(format!("{}.oer", ticket_stem(i))), &cert, config.curve);
+                }
+                ids.push(cert.hashed_id8().to_string());
+            }
         }
+        check_active_pseudonym(r, &sdir.join(ACTIVE_PSEUDONYM), &ids);
         let (Some(highest), Some(counter)) = (
             by_index.keys().next_back(),
             config.and_then(|c| c.next_ticket.get(&name)),
@@ -395,7 +447,7 @@ fn check_stations(
 
 /// One ticket's files: certificate, signing key, encryption key (when the certificate has
 /// an encryption key), issued by the AA.
-fn check_ticket(r: &mut CheckReport, tdir: &Path, i: u32, names: &[String], aa: Option<&CertRef>) {
+fn check_ticket(r: &mut CheckReport, tdir: &Path, i: u32, names: &[String], aa: Option<&CertRef>) -> Option<CertRef> {
     let stem = ticket_stem(i);
     let has = |suffix: &str| names.iter().any(|n| *n == format!("{stem}.{suffix}"));
     let cert_path = tdir.join(format!("{stem}.oer"));
@@ -407,12 +459,10 @@ fn check_ticket(r: &mut CheckReport, tdir: &Path, i: u32, names: &[String], aa: 
                 r.found(tdir.join(format!("{stem}.{suffix}")), Problem::KeyWithoutCertificate);
             }
         }
-        return;
+        return None;
     }
     r.tickets += 1;
-    let Some(cert) = check_pair(r, &cert_path, &key_path) else {
-        return;
-    };
+    let cert = check_pair(r, &cert_path, &key_path)?;
     if let Some(aa) = aa {
         check_issued(r, &cert_path, &cert, aa, "the AA");
     }
@@ -433,6 +483,26 @@ fn check_ticket(r: &mut CheckReport, tdir: &Path, i: u32, names: &[String], aa: 
         (None, true) => r.found(&enc_path, Problem::KeyMismatch),
         (None, false) => {}
     }
+    Some(cert)
+}
+
+/// `active-pseudonym`, when there, is the HashedId8 (hex) of one of the station's tickets.
+fn check_active_pseudonym(r: &mut CheckReport, path: &Path, ticket_ids: &[String]) {
+    let Ok(bytes) = fs::read(path) else { return };
+    let detail = match std::str::from_utf8(&bytes).map(str::trim) {
+        Err(_) => "not text".to_owned(),
+        Ok(id) if id.len() != 16 || !id.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            format!(
+                "{:?} is not a HashedId8 (16 hex digits)",
+                id.chars().take(40).collect::<String>()
+            )
+        }
+        Ok(id) if !ticket_ids.iter().any(|t| t.eq_ignore_ascii_case(id)) => {
+            format!("{id} names none of the station's tickets")
+        }
+        Ok(_) => return,
+    };
+    r.found(path, Problem::BadActivePseudonym { detail });
 }
 
 /// The v1.2.1 credentials: every `NAME.cert` with its `NAME.key` (a pair).

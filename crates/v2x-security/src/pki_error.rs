@@ -55,6 +55,8 @@ pub enum PkiError {
     StationName(String),
     #[error("station {0} has no tickets")]
     NoTickets(String),
+    #[error("the AA certificate does not chain to the root (aa/cert.oer, root/cert.oer): {detail}; no ticket is issued under it")]
+    AaNotChained { detail: String },
     #[error("the ticket validity ends after the AA certificate (AA valid until TAI {aa_end} s)")]
     OutlivesAa { aa_end: u64 },
     #[error("the ticket would be valid from {start} to {end} (TAI s) and is over at {now}: refused (the insecure option allows it)")]

@@ -77,6 +77,10 @@ pub struct PkiConfig {
     /// Serial of the last CRL issued (a CRL with a lower serial is a rollback).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_crl_serial: Option<u32>,
+    /// thisUpdate (Time32) of the last CRL of the v1.2.1 root (`v1.2.1/root.crl`): a CRL
+    /// there that is missing or older is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_v1_crl_issued: Option<u32>,
     /// Per station, the number the next ticket gets (numbers are never reused).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub next_ticket: BTreeMap<String, u32>,
@@ -90,6 +94,7 @@ impl Default for PkiConfig {
             ticket_validity_secs: 7 * 24 * 3600,
             ca_validity_secs: 5 * YEAR,
             last_crl_serial: None,
+            last_v1_crl_issued: None,
             next_ticket: BTreeMap::new(),
         }
     }
@@ -137,7 +142,7 @@ fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), PkiError> {
 }
 
 /// Reads and parses `DIR/pki.toml`.
-fn read_config(dir: &Path) -> Result<PkiConfig, PkiError> {
+pub(crate) fn read_config(dir: &Path) -> Result<PkiConfig, PkiError> {
     let path = dir.join("pki.toml");
     let text = fs::read_to_string(&path).map_err(io(&path))?;
     toml::from_str(&text).map_err(|source| PkiError::Config { path, source })
@@ -152,6 +157,10 @@ pub fn ticket_index(file_name: &str) -> Option<u32> {
     }
     digits.parse().ok()
 }
+
+/// The file of a station directory naming its active pseudonym (the HashedId8 of a ticket,
+/// hex), written by `v2x encap --change-pseudonym`; without it the first ticket signs.
+pub const ACTIVE_PSEUDONYM: &str = "active-pseudonym";
 
 /// The name stem of ticket `i`.
 pub fn ticket_stem(i: u32) -> String {
@@ -384,6 +393,25 @@ impl Pki {
         Ok(DirLock::acquire_within(&self.dir, patience)?)
     }
 
+    /// The thisUpdate of the last v1.2.1 CRL issued, as `pki.toml` says now (`held`: the
+    /// caller holds the directory's lock).
+    pub fn last_v1_crl(&self, held: &DirLock) -> Result<Option<u32>, PkiError> {
+        let _ = held;
+        Ok(read_config(&self.dir)?.last_v1_crl_issued)
+    }
+
+    /// Records the thisUpdate of the v1.2.1 CRL just issued or found (`held`: the caller holds
+    /// the directory's lock).
+    pub fn record_v1_crl(&self, issued: u32, held: &DirLock) -> Result<(), PkiError> {
+        let _ = held;
+        let mut config = read_config(&self.dir)?;
+        if config.last_v1_crl_issued.is_some_and(|last| last >= issued) {
+            return Ok(());
+        }
+        config.last_v1_crl_issued = Some(issued);
+        replace_file(&self.dir.join("pki.toml"), toml::to_string(&config)?.as_bytes())
+    }
+
     fn station_dir(&self, station: &str) -> PathBuf {
         self.dir.join("stations").join(station)
     }
@@ -452,6 +480,19 @@ impl Pki {
     /// certificate, none overwriting anything.
     pub fn issue_tickets(&self, station: &str, count: usize, spec: &TicketSpec) -> Result<Vec<Credentials>, PkiError> {
         let _lock = self.lock()?;
+        // Tickets of an AA that no longer chains to the root (the root re-created, the AA
+        // replaced by hand) would all be rejected: refuse before writing any.
+        let (aa, root) = (&self.aa.certificate, &self.root.certificate);
+        if !aa.verify_signature(Some(root)) {
+            return Err(PkiError::AaNotChained {
+                detail: format!(
+                    "its signature does not verify with the root's key ({})",
+                    root.hashed_id8()
+                ),
+            });
+        }
+        crate::permissions::issuance::check_issued_by(aa, root)
+            .map_err(|r| PkiError::AaNotChained { detail: r.to_string() })?;
         self.enrol_locked(station)?;
         let tdir = self.station_dir(station).join("tickets");
         durable::create_dir_all(&tdir).map_err(io(&tdir))?;

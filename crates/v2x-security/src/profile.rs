@@ -11,7 +11,7 @@
 //! SSP semantics: CAM and DENM follow the ETSI SSP tables of [`crate::permissions::ssp`];
 //! generic PSIDs have none unless configured.
 
-use crate::permissions::SspRule;
+use crate::permissions::{EtsiService, SspRule};
 use std::time::Duration;
 use v2x_wire::ItsAid;
 
@@ -100,6 +100,17 @@ impl Profile {
             max_future_skew: Duration::from_secs(1),
             ssp: SspRule::Any,
         }
+    }
+
+    /// INSECURE: the CAM/DENM SSP rule stops reading the payload (see
+    /// [`SspRule::InsecureSyntheticPayload`]), for lab traffic whose payloads are not
+    /// CAMs/DENMs. Other rules are left as they are.
+    pub fn insecure_synthetic_payload(&mut self) {
+        self.ssp = match self.ssp {
+            SspRule::EtsiCam => SspRule::InsecureSyntheticPayload(EtsiService::Cam),
+            SspRule::EtsiDenm => SspRule::InsecureSyntheticPayload(EtsiService::Denm),
+            ref other => other.clone(),
+        };
     }
 
     pub fn for_kind(kind: ProfileKind, psid: Option<ItsAid>) -> Profile {

@@ -34,6 +34,9 @@ pub enum RejectReason {
     InvalidChainSignature,
     /// The chain does not end at a configured trust anchor.
     UntrustedRoot,
+    /// A CA certificate of the chain (e.g. the AA of a ticket) is neither in the trust store
+    /// nor in the message: the chain cannot be built (a P2PCD request follows for an AA).
+    IssuerCertificateNotFound,
     /// The message generation time is outside a certificate's validity period.
     CertificateExpired,
     /// The message generation time is before a certificate's validity start.
@@ -51,6 +54,9 @@ pub enum RejectReason {
     PsidNotPermitted,
     /// The certificate permits the PSID but not the SSP the message needs.
     SspNotPermitted,
+    /// The SSP restricts what a CAM/DENM may say, and the payload does not decode as a
+    /// CAM/DENM this receiver reads: whether the SSP allows it cannot be told (fails closed).
+    SspUnverifiable,
     /// The generation time is older than the profile's freshness limit.
     StaleMessage,
     /// The generation time is further in the future than the allowed clock skew.
@@ -97,6 +103,7 @@ impl RejectReason {
             RejectReason::InvalidCertificate => "invalid-certificate",
             RejectReason::InvalidChainSignature => "invalid-chain-signature",
             RejectReason::UntrustedRoot => "untrusted-root",
+            RejectReason::IssuerCertificateNotFound => "issuer-certificate-not-found",
             RejectReason::CertificateExpired => "certificate-expired",
             RejectReason::CertificateNotYetValid => "certificate-not-yet-valid",
             RejectReason::InconsistentChain => "inconsistent-chain",
@@ -105,6 +112,7 @@ impl RejectReason {
             RejectReason::OutsideRegion => "outside-region",
             RejectReason::PsidNotPermitted => "psid-not-permitted",
             RejectReason::SspNotPermitted => "ssp-not-permitted",
+            RejectReason::SspUnverifiable => "ssp-unverifiable",
             RejectReason::StaleMessage => "stale-message",
             RejectReason::FutureMessage => "future-message",
             RejectReason::DuplicateMessage => "duplicate-message",
@@ -204,13 +212,14 @@ impl DecapStep {
             DecapStep::Chain => &[
                 R::InvalidChainSignature,
                 R::UntrustedRoot,
+                R::IssuerCertificateNotFound,
                 R::InvalidCertificate,
                 R::InconsistentChain,
             ],
             DecapStep::CertificateValidity => &[R::CertificateNotYetValid, R::CertificateExpired],
             DecapStep::Revocation => &[R::RevokedCertificate, R::RevocationStatusUnknown],
             DecapStep::Region => &[R::OutsideRegion],
-            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted],
+            DecapStep::Permissions => &[R::PsidNotPermitted, R::SspNotPermitted, R::SspUnverifiable],
         }
     }
 

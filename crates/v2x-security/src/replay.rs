@@ -12,6 +12,12 @@
 //! expected message rate times the window: the default 65 536 covers 1000 messages/s over
 //! 60 s).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::time::TaiTime;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;

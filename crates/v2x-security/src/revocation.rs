@@ -9,6 +9,12 @@
 //! silently un-revoke). Lab use may waive the freshness check with
 //! [`RevocationPolicy::insecure_accept_stale_crl`].
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::Certificate;
 use crate::time::TaiTime;
 use std::collections::{HashMap, HashSet};
@@ -171,6 +177,11 @@ impl RevocationSet {
     pub fn is_revoked(&self, cert: &Certificate) -> bool {
         (!self.revoked_id10.is_empty() && self.revoked_id10.contains(&cert.hashed_id10()))
             || (!self.revoked_id8.is_empty() && self.revoked_id8.contains(&cert.hashed_id8()))
+    }
+
+    /// Whether a TS 102 941 CRL held lists `id` (e.g. a v1.2.1 certificate's HashedId8).
+    pub fn is_revoked_id8(&self, id: &HashedId8) -> bool {
+        self.revoked_id8.contains(id)
     }
 
     /// True when nothing is revoked and no CRL is expected (the common fast path).

@@ -1,6 +1,12 @@
 //! Signing and verifying generic 1609.2 SignedData with unsecured inner data: CRLs and trust
 //! lists (messages go through the security entity, which has its own hot path).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{join_hash, CertRef, Certificate};
 use crate::convert::{self, ConvertError};
 use crate::message_signature::{verify_message_signature, SignatureError, SignatureForm};
@@ -52,7 +58,7 @@ pub fn sign_data(
     let tbs_bytes = wire::encode(&tbs)?;
     let alg = key.curve().hash_alg();
     let digest = join_hash(alg, hash(alg, &tbs_bytes).as_ref(), cert.signer_hash().as_ref());
-    let sig = key.sign_digest(digest.as_ref())?;
+    let sig = crate::message_signature::to_low_s(key.sign_digest(digest.as_ref())?);
     let signer = match kind {
         SignerKind::Digest => w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8())),
         SignerKind::Certificate => {

@@ -5,8 +5,11 @@
 //! [`crate::pki_store::load_trust_dir`], which comes here for any other directory.)
 //!
 //! Strict by default: a PKI directory without its CRL, a rolled-back CRL, a trust list past
-//! its nextUpdate, or a file that is none of the above is an error. The insecure options of
-//! [`TrustOptions`] load such material anyway and say so in [`LoadedTrust::warnings`].
+//! its nextUpdate, or a file that is none of the above is an error, and every root of a
+//! certificate directory is expected to have its CRL there: chains under a root without one
+//! are rejected `revocation-status-unknown` (deleting the CRL must not un-revoke). The
+//! insecure options of [`TrustOptions`] load such material anyway and say so in
+//! [`LoadedTrust::warnings`].
 
 use crate::certificate::Certificate;
 use crate::crl::verify_crl;
@@ -28,8 +31,8 @@ pub struct TrustOptions {
     pub at: TaiTime,
     /// Trust lists past their nextUpdate (default: refused).
     pub trust_lists: TrustListPolicy,
-    /// INSECURE lab option: trust a PKI directory whose CRL is missing (no revocation
-    /// information at all).
+    /// INSECURE lab option: trust a PKI directory whose CRL is missing, or the roots of a
+    /// certificate directory that has none of theirs (no revocation information at all).
     pub insecure_allow_missing_crl: bool,
 }
 
@@ -95,7 +98,7 @@ pub fn load_certificate_dir(dir: &Path, options: &TrustOptions) -> Result<Loaded
     let mut lists = Vec::new();
     let mut crls = Vec::new();
     for f in files {
-        let bytes = fs::read(&f).map_err(io(&f))?;
+        let bytes = crate::bounded_read::read_file_bounded(&f).map_err(io(&f))?;
         match classify(&bytes) {
             TrustFile::Certificate(c) if c.is_self_signed() => {
                 let c = Arc::new(*c);
@@ -149,6 +152,18 @@ pub fn load_certificate_dir(dir: &Path, options: &TrustOptions) -> Result<Loaded
             path: f,
             source: e.into(),
         })?;
+    }
+    // Every root (the ECTL's too) publishes a CRL: without it here, revocation cannot be told.
+    let roots: Vec<_> = store.anchors().map(|a| a.hashed_id8()).collect();
+    for root in roots {
+        if store.revocation().crls().any(|c| c.issuer == root) {
+            continue;
+        }
+        if options.insecure_allow_missing_crl {
+            warnings.push(TrustWarning::RootWithoutCrl { root });
+        } else {
+            store.revocation_mut().expect_crl_from(root);
+        }
     }
     Ok(LoadedTrust { store, warnings })
 }

@@ -3,6 +3,7 @@
 //! cache of certificates whose chains have been validated, and the revocation state.
 
 use crate::certificate::{CertRef, Certificate};
+use crate::permissions::issuance::ChainLength;
 use crate::revocation::{HashedId10, RevocationSet};
 use crate::validated::ValidatedChain;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -33,6 +34,8 @@ pub enum TrustWarning {
     },
     /// A PKI directory without its CRL was trusted.
     MissingCrl { path: std::path::PathBuf },
+    /// A root of a certificate directory without a CRL was trusted.
+    RootWithoutCrl { root: HashedId8 },
 }
 
 impl std::fmt::Display for TrustWarning {
@@ -50,6 +53,10 @@ impl std::fmt::Display for TrustWarning {
                 f,
                 "{} is missing; trusting the PKI without revocation information (insecure option)",
                 path.display()
+            ),
+            TrustWarning::RootWithoutCrl { root } => write!(
+                f,
+                "no CRL of root {root} in the trust directory; trusting its chains without revocation information (insecure option)"
             ),
         }
     }
@@ -72,6 +79,7 @@ pub struct TrustStore {
     known_capacity: usize,
     revocation: RevocationSet,
     lists: HashMap<HashedId8, TrustListVersion>,
+    chain_length: ChainLength,
 }
 
 impl std::fmt::Debug for TrustStore {
@@ -225,8 +233,28 @@ impl TrustStore {
     }
 
     /// The newest trust list loaded from `signer`, if any.
+    /// How chain lengths are judged when this store's chains are validated.
+    pub fn chain_length(&self) -> ChainLength {
+        self.chain_length
+    }
+
+    /// Sets how chain lengths are judged ([`ChainLength::InsecureLenient`]: lab data only);
+    /// chains validated before are forgotten, so none escapes the new rule.
+    pub fn set_chain_length(&mut self, mode: ChainLength) {
+        if mode != self.chain_length {
+            self.chain_length = mode;
+            self.known.clear();
+            self.known_order.clear();
+        }
+    }
+
     pub fn trust_list_version(&self, signer: &HashedId8) -> Option<TrustListVersion> {
         self.lists.get(signer).copied()
+    }
+
+    /// The newest trust list loaded from each signer.
+    pub fn trust_list_versions(&self) -> impl Iterator<Item = (&HashedId8, &TrustListVersion)> {
+        self.lists.iter()
     }
 
     pub(crate) fn set_trust_list_version(&mut self, signer: HashedId8, v: TrustListVersion) {

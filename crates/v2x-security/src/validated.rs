@@ -2,6 +2,12 @@
 //! per-message checks done with it: validity at the generation time, revocation, and the
 //! region of the generation location. Built by [`crate::chain`], cached by the trust store.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::{CertRef, Certificate};
 use crate::reason::{RejectReason, Rejection};
 use crate::region::{GeoPoint, Region};
@@ -13,6 +19,9 @@ use crate::time::TaiTime;
 pub struct ValidatedChain {
     /// Leaf first, trust anchor last; never empty.
     chain: Vec<CertRef>,
+    /// The first and last of `chain`, held apart so that reading them cannot fail.
+    leaf: CertRef,
+    anchor: CertRef,
     /// The region that applies to the leaf: its own, or the nearest issuer's.
     region: Option<Region>,
 }
@@ -20,21 +29,23 @@ pub struct ValidatedChain {
 impl ValidatedChain {
     /// A chain `validate_chain` checked (leaf first, anchor last; `None` if empty).
     pub(crate) fn new(chain: Vec<CertRef>) -> Option<ValidatedChain> {
-        if chain.is_empty() {
-            return None;
-        }
+        let (leaf, anchor) = (chain.first()?.clone(), chain.last()?.clone());
         let region = chain.iter().find_map(|c| c.region().and_then(Region::from_wire));
-        Some(ValidatedChain { chain, region })
+        Some(ValidatedChain {
+            chain,
+            leaf,
+            anchor,
+            region,
+        })
     }
 
     pub fn leaf(&self) -> &CertRef {
-        // Invariant: `new` refuses an empty chain.
-        &self.chain[0]
+        &self.leaf
     }
 
     /// The trust anchor the chain ends at.
     pub fn anchor(&self) -> &CertRef {
-        &self.chain[self.chain.len() - 1]
+        &self.anchor
     }
 
     /// Leaf first, trust anchor last.

@@ -24,7 +24,7 @@ fn samples() -> &'static Samples {
             s.encap(&EncapRequest::cam(b"cam with digest").at(t)).unwrap().bytes,
             s.encap(
                 &EncapRequest::denm(
-                    b"denm",
+                    &denm_payload(),
                     Location {
                         point: GeoPoint::from_degrees(48.0, 11.0),
                         elevation: 0,
@@ -117,4 +117,17 @@ proptest! {
         let n = m.len();
         feed(&m[..cut % (n + 1)]);
     }
+}
+
+/// A real DENM (roadworks): the DENM SSP rule reads the payload and refuses anything else.
+fn denm_payload() -> Vec<u8> {
+    let v = v2x_wire::facilities::VehicleState {
+        station_id: 1,
+        latitude: 481_000_000,
+        longitude: 115_000_000,
+        speed: 0,
+        heading: 0,
+        altitude_cm: 0,
+    };
+    v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
 }

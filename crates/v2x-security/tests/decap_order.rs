@@ -178,7 +178,10 @@ fn header_fields_before_freshness() {
         point: GeoPoint::from_degrees(48.1, 11.5),
         elevation: 0,
     };
-    let only_stale = s.encap(&EncapRequest::denm(b"d", loc).at(old)).unwrap().bytes;
+    let only_stale = s
+        .encap(&EncapRequest::denm(&denm_payload(), loc).at(old))
+        .unwrap()
+        .bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&only_stale, fx.now)),
         RejectReason::StaleMessage
@@ -264,7 +267,10 @@ fn message_signature_before_chain() {
         reason(fx.receiver().decap_at(&flip_signature_bit(&m), fx.now)),
         RejectReason::FalseSignature
     );
-    assert_eq!(reason(fx.receiver().decap_at(&m, fx.now)), RejectReason::UntrustedRoot);
+    assert_eq!(
+        reason(fx.receiver().decap_at(&m, fx.now)),
+        RejectReason::IssuerCertificateNotFound
+    );
 }
 
 fn expired_sender(fx: &InMemoryPki) -> (SecurityEntity, Credentials) {
@@ -288,7 +294,7 @@ fn chain_before_certificate_validity() {
     let both = foreign.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
     assert_eq!(
         reason(fx.receiver().decap_at(&both, fx.now)),
-        RejectReason::UntrustedRoot
+        RejectReason::IssuerCertificateNotFound
     );
     let (mut own, _) = expired_sender(&fx);
     let only_expired = own.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap().bytes;
@@ -356,9 +362,9 @@ fn revocation_before_region() {
     r.trust_store_mut()
         .apply_crl(&fx.crl(&[&revoked.certificate], 1).unwrap())
         .unwrap();
-    let both = denm_at(&mut fx.sender(revoked), b"denm", 48.3, fx.now);
+    let both = denm_at(&mut fx.sender(revoked), &denm_payload(), 48.3, fx.now);
     assert_eq!(reason(r.decap_at(&both, fx.now)), RejectReason::RevokedCertificate);
-    let only_outside = denm_at(&mut fx.sender(kept), b"denm", 48.3, fx.now);
+    let only_outside = denm_at(&mut fx.sender(kept), &denm_payload(), 48.3, fx.now);
     assert_eq!(reason(r.decap_at(&only_outside, fx.now)), RejectReason::OutsideRegion);
 }
 
@@ -444,4 +450,17 @@ fn readme_table_matches_the_step_order() {
         let want: Vec<&str> = step.reasons().iter().map(|r| r.code()).collect();
         assert_eq!(codes, want, "reason codes of step {}", step.name());
     }
+}
+
+/// A real DENM (roadworks): the DENM SSP rule reads the payload and refuses anything else.
+fn denm_payload() -> Vec<u8> {
+    let v = v2x_wire::facilities::VehicleState {
+        station_id: 1,
+        latitude: 481_000_000,
+        longitude: 115_000_000,
+        speed: 0,
+        heading: 0,
+        altitude_cm: 0,
+    };
+    v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
 }

@@ -42,7 +42,9 @@ fn reason(r: Result<Decapped, Rejection>) -> RejectReason {
 }
 
 fn denm_at(fx: &InMemoryPki, s: &mut SecurityEntity, loc: Location) -> Vec<u8> {
-    s.encap(&EncapRequest::denm(b"denm", loc).at(fx.now)).unwrap().bytes
+    s.encap(&EncapRequest::denm(&denm_payload(), loc).at(fx.now))
+        .unwrap()
+        .bytes
 }
 
 #[test]
@@ -452,4 +454,17 @@ fn inconsistent_chain_validity_and_permissions() {
     let mut r = fx.receiver();
     r.trust_store_mut().add_ca_certificate(narrow.certificate.clone());
     assert_eq!(reason(r.decap_at(&m, fx.now)), RejectReason::InconsistentChain);
+}
+
+/// A real DENM (roadworks): the DENM SSP rule reads the payload and refuses anything else.
+fn denm_payload() -> Vec<u8> {
+    let v = v2x_wire::facilities::VehicleState {
+        station_id: 1,
+        latitude: 481_000_000,
+        longitude: 115_000_000,
+        speed: 0,
+        heading: 0,
+        altitude_cm: 0,
+    };
+    v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
 }

@@ -132,7 +132,7 @@ fn cam_vehicle_role_and_safety_car_rules_need_their_bits() {
         Some(LowFrequencyContainer::BasicVehicle(BasicVehicleContainerLowFrequency {
             vehicle_role: VehicleRole::SafetyCar,
             exterior_lights: bits(&[false; 8]),
-            path_history: vec![],
+            path_history: Default::default(),
         }));
     let role_only = encode_cam(&cam).unwrap();
     assert_eq!(

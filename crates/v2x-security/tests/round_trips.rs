@@ -25,11 +25,11 @@ fn every_profile_round_trips_on_every_curve() {
         let cam = s.encap(&EncapRequest::cam(b"cam").at(fx.now)).unwrap();
         assert_eq!(r.decap_at(&cam.bytes, fx.now).unwrap().payload, b"cam", "{curve}");
         let denm = s
-            .encap(&EncapRequest::denm(b"denm", location(48.0, 11.0)).at(fx.now))
+            .encap(&EncapRequest::denm(&denm_payload(), location(48.0, 11.0)).at(fx.now))
             .unwrap();
         assert!(denm.signer_was_certificate);
         let d = r.decap_at(&denm.bytes, fx.now).unwrap();
-        assert_eq!((d.payload.as_slice(), d.psid), (&b"denm"[..], Some(ItsAid::DENM)));
+        assert_eq!((d.payload, d.psid), (denm_payload(), Some(ItsAid::DENM)));
         assert_eq!(d.generation_location, Some(GeoPoint::from_degrees(48.0, 11.0)));
         let g = s
             .encap(&EncapRequest::new(ProfileKind::Generic, b"gen").at(fx.now))
@@ -94,7 +94,7 @@ fn p2pcd_request_for_a_ticket_and_for_the_aa() {
     let a0 = a.encap(&EncapRequest::cam(b"a0").at(t(0))).unwrap();
     assert_eq!(
         b.decap_at(&a0.bytes, t(0)).unwrap_err().reason,
-        RejectReason::UntrustedRoot
+        RejectReason::IssuerCertificateNotFound
     );
     let a1 = a.encap(&EncapRequest::cam(b"a1").at(t(100))).unwrap();
     assert_eq!(
@@ -128,9 +128,12 @@ fn signature_only_mode_checks_just_the_signature() {
     let fx = InMemoryPki::builder().build().unwrap();
     let mut s = fx.sender(fx.ticket().unwrap());
     let m = s.encap(&EncapRequest::cam(b"captured").at(fx.now)).unwrap().bytes;
-    // Strict by default: the CA is unknown.
+    // Strict by default: the AA (and the root) are unknown.
     let mut r = SecurityEntity::new(TrustStore::new());
-    assert_eq!(r.decap_at(&m, fx.now).unwrap_err().reason, RejectReason::UntrustedRoot);
+    assert_eq!(
+        r.decap_at(&m, fx.now).unwrap_err().reason,
+        RejectReason::IssuerCertificateNotFound
+    );
     r.set_decap_mode(DecapMode::SignatureOnly);
     // Even an hour later (stale) the signature alone is checked.
     let d = r
@@ -222,4 +225,37 @@ fn pseudonym_rotation_changes_the_signer() {
         r.decap_at(&m.bytes, later).unwrap().signer.unwrap().hashed_id8(),
         second
     );
+}
+
+/// A real DENM (roadworks): the DENM SSP rule reads the payload and refuses anything else.
+fn denm_payload() -> Vec<u8> {
+    let v = v2x_wire::facilities::VehicleState {
+        station_id: 1,
+        latitude: 481_000_000,
+        longitude: 115_000_000,
+        speed: 0,
+        heading: 0,
+        altitude_cm: 0,
+    };
+    v2x_wire::facilities::encode_denm(&v2x_wire::facilities::hazard_denm(&v, 1, 0, 3, 0)).unwrap()
+}
+
+/// Issue 27, item 7: SN-ENCAP signs with low s (s <= n/2), so a receiver that accepts one
+/// encoding per signature accepts every message of ours (on 726a8c9 about a third failed).
+#[test]
+fn own_messages_pass_require_low_s() {
+    for curve in Curve::ALL {
+        let fx = InMemoryPki::builder().curve(curve).build().unwrap();
+        let mut s = fx.sender(fx.ticket().unwrap());
+        let mut r = fx.receiver();
+        r.policy_mut().signature_form.require_low_s = true;
+        for i in 0..20u8 {
+            let t = fx
+                .now
+                .saturating_add(std::time::Duration::from_millis(u64::from(i) * 10));
+            let m = s.encap(&EncapRequest::cam(&[i]).at(t)).unwrap();
+            r.decap_at(&m.bytes, t)
+                .unwrap_or_else(|e| panic!("{curve} message {i}: {e}"));
+        }
+    }
 }

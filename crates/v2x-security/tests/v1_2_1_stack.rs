@@ -581,3 +581,16 @@ fn rejects_other_recipients_and_broken_ciphertext() {
     let b = w.alice.encap(&r).unwrap();
     assert_eq!(reason(w.bob.decap(&b, at(NOW))), RejectReason::UnsignedMessage);
 }
+
+/// Issue 27, item 7: the v1.2.1 sender signs with low s, so its messages pass a receiver
+/// that requires it (on 726a8c9 about half of them failed `--require-low-s`).
+#[test]
+fn own_messages_pass_require_low_s() {
+    let mut w = world(Curve::NistP256);
+    w.bob.policy.signature_form.require_low_s = true;
+    for i in 0..40u8 {
+        let t = TaiTime(at(NOW).0 + u64::from(i) * 1000);
+        let m = w.alice.encap(&req(V1Profile::Denm, &[i], t)).unwrap();
+        w.bob.decap(&m, t).unwrap();
+    }
+}

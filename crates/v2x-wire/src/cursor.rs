@@ -92,7 +92,7 @@ impl<'a> Reader<'a> {
 
     /// The unread bytes, without consuming them.
     pub fn peek_rest(&self) -> &'a [u8] {
-        &self.buf[self.pos..]
+        self.buf.get(self.pos..).unwrap_or_default()
     }
 
     /// The next byte, without consuming it.
@@ -134,10 +134,10 @@ impl<'a> Reader<'a> {
 
     /// The next `n` bytes.
     pub fn take(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], CursorError> {
-        if self.remaining() < n {
-            return Err(self.truncated(field, n));
-        }
-        let s = &self.buf[self.pos..self.pos + n];
+        let s = self
+            .buf
+            .get(self.pos..self.pos.saturating_add(n))
+            .ok_or_else(|| self.truncated(field, n))?;
         self.pos += n;
         Ok(s)
     }
@@ -210,7 +210,7 @@ impl<'a> Reader<'a> {
 
     /// Everything left.
     pub fn rest(&mut self) -> &'a [u8] {
-        let s = &self.buf[self.pos..];
+        let s = self.buf.get(self.pos..).unwrap_or_default();
         self.pos = self.buf.len();
         s
     }
@@ -311,7 +311,7 @@ impl Writer {
     /// The low `n` (<= 8) bytes of `v`, big-endian.
     pub fn uint(&mut self, v: u64, n: usize) -> &mut Self {
         let n = n.min(8);
-        self.bytes(&v.to_be_bytes()[8 - n..])
+        self.bytes(v.to_be_bytes().get(8 - n..).unwrap_or_default())
     }
 
     /// A 1-byte length and the bytes; errors when longer than 255.

@@ -111,7 +111,7 @@ impl Node {
         if let (Some(input), Some((off, len))) = (input, self.span) {
             if let Some(bytes) = off.checked_add(len).and_then(|end| input.get(off..end)) {
                 const MAX: usize = 32;
-                let shown = &bytes[..bytes.len().min(MAX)];
+                let shown = bytes.get(..MAX).unwrap_or(bytes);
                 out.push_str(&format!(
                     "  [@{off}+{len}: {}{}]",
                     hex::encode(shown),
@@ -226,7 +226,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
             return Ok(i);
         }
     }
-    let first = bytes[0];
+    let first = bytes.first().copied().unwrap_or_default();
     // 1609.2 data start with protocol version 3; certificates with a presence bitmap then 3.
     if first == 3 {
         if let Ok(list) = crate::trust_list::parse_trust_list(bytes) {
@@ -257,7 +257,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
             return Ok(i);
         }
     }
-    if bytes.len() > 14 && bytes[12..14] == crate::geonet::ETHERTYPE_GEONETWORKING.to_be_bytes() {
+    if bytes.len() > 14 && bytes.get(12..14) == Some(&crate::geonet::ETHERTYPE_GEONETWORKING.to_be_bytes()[..]) {
         if let Some(i) = attempt(Format::Ethernet, ethernet_node(bytes, 0)) {
             return Ok(i);
         }

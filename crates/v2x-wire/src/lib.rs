@@ -17,6 +17,12 @@
 //! `ieee1609dot2::guard` (see [`ieee1609dot2::decode_exact`]), and the `rasn` linked is the
 //! patched copy in `third_party/rasn`.
 
+// Untrusted bytes get a typed error, never a panic (issue 29): outside tests, no unwrap,
+// expect, panic or unchecked indexing in this crate.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 pub mod cursor;
 pub mod facilities;
 pub mod format;

@@ -321,7 +321,7 @@ pub fn parse_trust_list(bytes: &[u8]) -> Result<SignedTrustList, WireError> {
 /// (an octet >= 0x80) cannot be the one-octet form, which puts the tag second.
 pub fn decode_etsi_ts102941_data(bytes: &[u8]) -> Result<EtsiTs102941Data, WireError> {
     let canonical = match bytes {
-        [0x01, 0x01, tag, ..] if *tag >= 0x80 => &bytes[1..],
+        [0x01, rest @ ..] if matches!(rest, [0x01, tag, ..] if *tag >= 0x80) => rest,
         _ => bytes,
     };
     // Bound every SEQUENCE OF quantity by the input before rasn sees the bytes.

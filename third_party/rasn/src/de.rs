@@ -428,7 +428,9 @@ pub trait Decoder<const RCL: usize = 0, const ECL: usize = 0>: Sized {
     where
         D: Decode,
     {
-        self.decode_extension_addition_with_constraints(&Constraints::default())
+        // v2xsec patch: the type's own constraints, as the encoder uses (see
+        // third_party/rasn-extension-addition-constraints.patch).
+        self.decode_extension_addition_with_constraints(&D::CONSTRAINTS)
     }
     /// Decode an extension addition with explicit tag in a `SEQUENCE` or `SET`.
     fn decode_extension_addition_with_explicit_tag_and_constraints<D>(
@@ -444,7 +446,8 @@ pub trait Decoder<const RCL: usize = 0, const ECL: usize = 0>: Sized {
     where
         D: Decode,
     {
-        self.decode_extension_addition_with_tag_and_constraints(tag, &Constraints::default())
+        // v2xsec patch: the type's own constraints, as the encoder uses.
+        self.decode_extension_addition_with_tag_and_constraints(tag, &D::CONSTRAINTS)
     }
     /// Decode an extension addition with constraints in a `SEQUENCE` or `SET`
     fn decode_extension_addition_with_constraints<D>(

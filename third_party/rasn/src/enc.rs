@@ -610,6 +610,22 @@ impl Encode for () {
     }
 }
 
+/// v2xsec patch: the constraints a present OPTIONAL value is encoded with. A caller that passes
+/// none (the derive does so for an OPTIONAL extension addition without field constraints) gets
+/// the type's own, which is what the decoders use for it
+/// (`Decoder::decode_extension_addition_with_tag`).
+fn own_constraints_if_none<E: AsnType>(constraints: &Constraints) -> Constraints {
+    let none = constraints.value().is_none()
+        && constraints.size().is_none()
+        && constraints.permitted_alphabet().is_none()
+        && !constraints.extensible();
+    if none {
+        E::CONSTRAINTS
+    } else {
+        *constraints
+    }
+}
+
 impl<E: Encode> Encode for Option<E> {
     fn encode<'b, EN: Encoder<'b>>(&self, encoder: &mut EN) -> Result<(), EN::Error> {
         match self {
@@ -652,7 +668,7 @@ impl<E: Encode> Encode for Option<E> {
         match self {
             Some(value) => encoder.encode_some_with_tag_and_constraints(
                 Self::TAG,
-                constraints,
+                &own_constraints_if_none::<E>(constraints),
                 value,
                 Self::IDENTIFIER,
             ),
@@ -670,7 +686,7 @@ impl<E: Encode> Encode for Option<E> {
         match self {
             Some(value) => encoder.encode_some_with_tag_and_constraints(
                 Self::TAG,
-                constraints,
+                &own_constraints_if_none::<E>(constraints),
                 value,
                 identifier,
             ),
@@ -699,9 +715,12 @@ impl<E: Encode> Encode for Option<E> {
         identifier: Identifier,
     ) -> Result<(), EN::Error> {
         match self {
-            Some(value) => {
-                encoder.encode_some_with_tag_and_constraints(tag, constraints, value, identifier)
-            }
+            Some(value) => encoder.encode_some_with_tag_and_constraints(
+                tag,
+                &own_constraints_if_none::<E>(constraints),
+                value,
+                identifier,
+            ),
 
             None => encoder.encode_none_with_tag(tag, identifier),
         }

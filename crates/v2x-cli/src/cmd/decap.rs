@@ -10,10 +10,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
-use v2x_security::receiver_state::ReceiverState;
+use v2x_security::receiver_state::{Loaded, ReceiverState};
+use v2x_security::v1_2_1::{V1Accepted, V1Entity, V1TrustStore};
 use v2x_security::{
-    load_trust_dir_with, Certificate, DecapMode, Decapped, Pki, Rejection, SecurityEntity, SignatureForm, TaiTime,
-    TrustListPolicy, TrustOptions, TrustStore,
+    load_trust_dir_with, Certificate, DecapMode, Decapped, Pki, Rejection, RevocationPolicy, SecurityEntity,
+    SignatureForm, TaiTime, TrustListPolicy, TrustOptions, TrustStore,
 };
 
 #[derive(clap::Args)]
@@ -73,13 +74,20 @@ pub struct Args {
     /// and opt-in: it widens the freshness window by 5 s for every sender.
     #[arg(long)]
     sender_clock_omits_leap_seconds: bool,
-    /// INSECURE lab option: trust a PKI directory whose CRL is missing (with a warning).
+    /// INSECURE lab option: trust a PKI directory whose CRL is missing, the roots of a
+    /// certificate directory without their CRL, or a CRL issuer --state has seen and --trust
+    /// lacks (with a warning).
     #[arg(long)]
     insecure_allow_missing_crl: bool,
     /// INSECURE lab option: accept chains whose root's CRL is past its nextUpdate (its
     /// entries still apply).
     #[arg(long)]
     insecure_accept_stale_crl: bool,
+    /// INSECURE lab option: do not check chain lengths (minChainLength, chainLengthRange) —
+    /// for test PKIs whose root keeps the defaults (1, 0) and so may not have an AA below it
+    /// (Vanetza's test chain). PSID/SSP ranges and eeType are still checked.
+    #[arg(long)]
+    insecure_lenient_chain_length: bool,
 }
 
 impl Args {
@@ -139,22 +147,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if format == WireFormat::V1_2_1 {
-        if args.state.is_some() {
-            bail!("--state is available for v2 messages only");
-        }
-        return decap_v1_2_1(&args, bytes, now);
-    }
-    let mut receiver = Receiver::open(&args, now)?;
-    let result = receiver.entity.decap_at(bytes, now);
+    let mut receiver = Receiver::open(&args, now, &[format])?;
+    let result = receiver.decap(format, bytes, now);
     receiver.save()?;
     let mut out = std::io::stdout();
     match result {
         Ok(d) => {
             if args.json {
-                writeln!(out, "{}", serde_json::to_string_pretty(&accepted_json(&d))?)?;
+                writeln!(out, "{}", serde_json::to_string_pretty(&d.json())?)?;
             } else {
-                out.write_all(&d.payload)?;
+                out.write_all(d.payload())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -176,41 +178,185 @@ fn malformed(bytes: &[u8]) -> Option<String> {
         .map(|e| format!("invalid-encoding: {e}"))
 }
 
-/// The v2 receiver of one run: its entity and, with --state, the state it is saved to.
+/// What SN-DECAP accepted, in either format.
+enum Accepted {
+    V2(Decapped),
+    V1 { accepted: V1Accepted, mode: &'static str },
+}
+
+impl Accepted {
+    fn payload(&self) -> &[u8] {
+        match self {
+            Accepted::V2(d) => &d.payload,
+            Accepted::V1 { accepted, .. } => &accepted.payload,
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        match self {
+            Accepted::V2(d) => serde_json::json!({
+                "accepted": true,
+                "mode": match d.mode { DecapMode::Strict => "strict", DecapMode::SignatureOnly => "signature-only" },
+                "payload_hex": hex::encode(&d.payload),
+                "signed": d.signed,
+                "encrypted": d.encrypted,
+                "psid": d.psid.map(|p| p.value()),
+                "ssp_hex": d.ssp.as_ref().map(hex::encode),
+                "generation_time_us": d.generation_time.map(|t| t.0),
+                "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
+                "region_checked": d.region_checked,
+            }),
+            Accepted::V1 { accepted: d, mode } => serde_json::json!({
+                "accepted": true,
+                "format": "v1.2.1",
+                "mode": mode,
+                "payload_hex": hex::encode(&d.payload),
+                "payload_type": d.payload_type.name(),
+                "its_aid": d.its_aid,
+                "generation_time_us": d.generation_time.map(|t| t.0),
+                "signer": d.signer.map(hex::encode),
+            }),
+        }
+    }
+
+    /// One line of a batch: the PSID / ITS-AID, the signer and the payload.
+    fn summary(&self) -> String {
+        let (psid, signer) = match self {
+            Accepted::V2(d) => (
+                d.psid.map(|p| p.value()),
+                d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
+            ),
+            Accepted::V1 { accepted: d, .. } => (d.its_aid, d.signer.map(hex::encode)),
+        };
+        format!(
+            "psid={} signer={} payload={}",
+            psid.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
+            signer.unwrap_or_else(|| "-".into()),
+            hex::encode(self.payload())
+        )
+    }
+}
+
+/// The receiver of one run: an SN-DECAP entity per format it has messages of and, with
+/// --state, the state both are restored from and saved to.
 struct Receiver {
-    entity: SecurityEntity,
+    v2: Option<SecurityEntity>,
+    v1: Option<V1Entity>,
     state: Option<ReceiverState>,
+    signature_only: bool,
+    /// How far v1.2.1 senders' clocks lag TAI (--sender-clock-omits-leap-seconds): their
+    /// messages are judged that much earlier.
+    v1_lag: Duration,
 }
 
 impl Receiver {
-    fn open(args: &Args, now: TaiTime) -> anyhow::Result<Receiver> {
-        let mut entity = v2_entity(args, now)?;
-        let state = match &args.state {
-            Some(dir) => {
-                let state = ReceiverState::open(dir, Duration::from_secs(10))
-                    .with_context(|| format!("--state {}", dir.display()))?;
-                let loaded = state.load_into(&mut entity, now)?;
-                for d in &loaded.dropped {
-                    eprintln!("warning: --state: learnt certificate no longer valid, dropped: {d}");
-                }
-                tracing::debug!(
-                    certificates = loaded.certificates,
-                    replay_entries = loaded.replay_entries,
-                    "receiver state loaded"
-                );
-                Some(state)
-            }
+    fn open(args: &Args, now: TaiTime, formats: &[WireFormat]) -> anyhow::Result<Receiver> {
+        if args.signature_only {
+            eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
+        }
+        let v1_lag = if args.sender_clock_omits_leap_seconds {
+            eprintln!("warning: --sender-clock-omits-leap-seconds: generation times are read 5 s later (freshness window widened by 5 s)");
+            v2x_security::LEAP_SECONDS_SINCE_2004
+        } else {
+            Duration::ZERO
+        };
+        let mut state = match &args.state {
+            Some(dir) => Some(
+                ReceiverState::open(dir, Duration::from_secs(10))
+                    .with_context(|| format!("--state {}", dir.display()))?,
+            ),
             None => None,
         };
-        Ok(Receiver { entity, state })
+        let v2 = match formats.contains(&WireFormat::V2) {
+            true => {
+                let mut entity = v2_entity(args, now)?;
+                if let Some(state) = &mut state {
+                    let loaded = state.load_into(&mut entity, now, args.insecure_allow_missing_crl)?;
+                    report_loaded(args, &loaded, "");
+                }
+                Some(entity)
+            }
+            false => None,
+        };
+        let v1 = match formats.contains(&WireFormat::V1_2_1) {
+            true => {
+                let mut entity = v1_entity(args)?;
+                if let Some(state) = &mut state {
+                    let loaded = state.load_v1_into(
+                        &mut entity,
+                        now.saturating_sub(v1_lag),
+                        args.insecure_allow_missing_crl,
+                        args.signature_only,
+                    )?;
+                    report_loaded(args, &loaded, "v1.2.1 ");
+                }
+                Some(entity)
+            }
+            false => None,
+        };
+        Ok(Receiver {
+            v2,
+            v1,
+            state,
+            signature_only: args.signature_only,
+            v1_lag,
+        })
+    }
+
+    /// SN-DECAP of one message of `format` received at `at`.
+    fn decap(&mut self, format: WireFormat, bytes: &[u8], at: TaiTime) -> Result<Accepted, Rejection> {
+        let missing = || {
+            Rejection::new(
+                v2x_security::RejectReason::IncompatibleProtocol,
+                "no receiver for this format was opened",
+            )
+        };
+        match format {
+            WireFormat::V2 => Ok(Accepted::V2(self.v2.as_mut().ok_or_else(missing)?.decap_at(bytes, at)?)),
+            WireFormat::V1_2_1 => {
+                let entity = self.v1.as_mut().ok_or_else(missing)?;
+                if self.signature_only {
+                    let accepted = entity.decap_signature_only(bytes)?;
+                    Ok(Accepted::V1 {
+                        accepted,
+                        mode: "signature-only",
+                    })
+                } else {
+                    let accepted = entity.decap(bytes, at.saturating_sub(self.v1_lag))?;
+                    Ok(Accepted::V1 {
+                        accepted,
+                        mode: "strict",
+                    })
+                }
+            }
+        }
     }
 
     fn save(&self) -> anyhow::Result<()> {
         if let Some(s) = &self.state {
-            s.save(&self.entity)?;
+            s.save(self.v2.as_ref(), self.v1.as_ref())?;
         }
         Ok(())
     }
+}
+
+/// Prints what loading --state found that the user should know.
+fn report_loaded(args: &Args, loaded: &Loaded, format: &str) {
+    for d in &loaded.dropped {
+        eprintln!("warning: --state: learnt {format}certificate no longer valid, dropped: {d}");
+    }
+    for issuer in &loaded.missing_crls {
+        if args.insecure_allow_missing_crl {
+            eprintln!("warning: --state has seen a {format}CRL of {issuer} that --trust lacks; trusting its chains without it (--insecure-allow-missing-crl)");
+        } else {
+            eprintln!("warning: --state has seen a {format}CRL of {issuer} that --trust lacks: chains under it are refused (revocation-status-unknown)");
+        }
+    }
+    tracing::debug!(
+        certificates = loaded.certificates,
+        replay_entries = loaded.replay_entries,
+        "{format}receiver state loaded"
+    );
 }
 
 /// The v2 SN-DECAP entity the command line describes.
@@ -226,6 +372,12 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
     if args.insecure_accept_stale_crl {
         eprintln!("warning: --insecure-accept-stale-crl: chains are accepted without current revocation information");
     }
+    if args.insecure_lenient_chain_length {
+        eprintln!("warning: --insecure-lenient-chain-length: chain lengths are not checked (lab data only)");
+        entity
+            .trust_store_mut()
+            .set_chain_length(v2x_security::permissions::issuance::ChainLength::InsecureLenient);
+    }
     if let (Some(station), Some(dir)) = (&args.station, &args.trust) {
         let pki =
             Pki::open(dir).with_context(|| format!("--station needs a PKI directory as --trust: {}", dir.display()))?;
@@ -236,7 +388,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
         }
     }
     for path in &args.issuer_certs {
-        let bytes = std::fs::read(path).with_context(|| format!("--issuer-cert {}", path.display()))?;
+        let bytes = super::input::read_file(path).with_context(|| format!("--issuer-cert {}", path.display()))?;
         let cert = Certificate::from_bytes(&bytes).with_context(|| format!("--issuer-cert {}", path.display()))?;
         if !cert.is_ca() {
             bail!(
@@ -247,7 +399,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
         entity.trust_store_mut().add_ca_certificate(std::sync::Arc::new(cert));
     }
     if let (Some(key), Some(cert)) = (&args.decrypt_key, &args.decrypt_cert) {
-        let c = std::fs::read(cert).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
+        let c = super::input::read_file(cert).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
         let c = Certificate::from_bytes(&c).with_context(|| format!("--decrypt-cert {}", cert.display()))?;
         let curve = c
             .encryption_key()
@@ -258,7 +410,7 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
                 )
             })?
             .curve();
-        let pem = std::fs::read(key).with_context(|| format!("--decrypt-key {}", key.display()))?;
+        let pem = super::input::read_file(key).with_context(|| format!("--decrypt-key {}", key.display()))?;
         let k = v2x_crypto::PrivateKey::from_pem(curve, &pem)
             .with_context(|| format!("--decrypt-key {}: not a {curve:?} private key in PEM", key.display()))?;
         if c.encryption_key() != Some(k.public_key()) {
@@ -271,29 +423,32 @@ fn v2_entity(args: &Args, now: TaiTime) -> anyhow::Result<SecurityEntity> {
         entity.add_decryption_key(std::sync::Arc::new(c), k);
     }
     if args.sender_clock_omits_leap_seconds {
-        eprintln!("warning: --sender-clock-omits-leap-seconds: generation times are read 5 s later (freshness window widened by 5 s)");
         entity.policy_mut().sender_clock_lag = v2x_security::LEAP_SECONDS_SINCE_2004;
     }
     if args.signature_only {
-        eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
         entity.set_decap_mode(DecapMode::SignatureOnly);
     }
     Ok(entity)
 }
 
-fn accepted_json(d: &Decapped) -> serde_json::Value {
-    serde_json::json!({
-        "accepted": true,
-        "mode": match d.mode { DecapMode::Strict => "strict", DecapMode::SignatureOnly => "signature-only" },
-        "payload_hex": hex::encode(&d.payload),
-        "signed": d.signed,
-        "encrypted": d.encrypted,
-        "psid": d.psid.map(|p| p.value()),
-        "ssp_hex": d.ssp.as_ref().map(hex::encode),
-        "generation_time_us": d.generation_time.map(|t| t.0),
-        "signer": d.signer.as_ref().map(|c| c.hashed_id8().to_string()),
-        "region_checked": d.region_checked,
-    })
+/// The v1.2.1 SN-DECAP entity the command line describes.
+fn v1_entity(args: &Args) -> anyhow::Result<V1Entity> {
+    if args.signature_only {
+        return Ok(V1Entity::new(None, Vec::new(), V1TrustStore::new()));
+    }
+    if !args.issuer_certs.is_empty() || args.decrypt_key.is_some() {
+        bail!("--issuer-cert and --decrypt-key are available for v2 messages; for v1.2.1 put the CA certificates (*.cert) in the --trust directory");
+    }
+    let dir = args.trust.as_ref().ok_or_else(|| {
+        anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials, or a directory of v1.2.1 root and AA *.cert files and their *.crl) is required")
+    })?;
+    let mut entity = super::legacy::v1_receiver(dir, args.station.as_deref(), args.insecure_allow_missing_crl)?;
+    entity.policy.signature_form = args.signature_form();
+    entity.store.set_revocation_policy(RevocationPolicy {
+        insecure_accept_stale_crl: args.insecure_accept_stale_crl,
+        ..RevocationPolicy::default()
+    });
+    Ok(entity)
 }
 
 /// One message of a batch: where it came from, when it was received, its bytes.
@@ -343,37 +498,26 @@ fn batch_messages(input: &[u8], at: Option<TaiTime>, now: TaiTime) -> anyhow::Re
 fn run_batch(args: &Args, input: &[u8], now: TaiTime) -> anyhow::Result<ExitCode> {
     let at = args.at.as_deref().map(parse_time).transpose()?;
     let messages = batch_messages(input, at, now)?;
-    let mut receiver = Receiver::open(args, now)?;
+    let mut formats: Vec<WireFormat> = Vec::new();
+    for m in &messages {
+        let (format, _) = super::legacy::locate_secured_message(&m.bytes);
+        if !formats.contains(&format) {
+            formats.push(format);
+        }
+    }
+    let mut receiver = Receiver::open(args, now, &formats)?;
     let mut out = std::io::stdout();
     let mut rejected = 0usize;
     for m in &messages {
         let (format, bytes) = super::legacy::locate_secured_message(&m.bytes);
-        let verdict = if format == WireFormat::V1_2_1 {
-            Err(Rejection::new(
-                v2x_security::RejectReason::IncompatibleProtocol,
-                "v1.2.1 message: --batch takes v2 messages (decap v1.2.1 messages one by one)",
-            ))
-        } else {
-            receiver.entity.decap_at(bytes, m.at)
-        };
-        match verdict {
+        match receiver.decap(format, bytes, m.at) {
             Ok(d) => {
                 if args.json {
-                    let mut v = accepted_json(&d);
+                    let mut v = d.json();
                     v["message"] = m.label.clone().into();
                     writeln!(out, "{}", serde_json::to_string(&v)?)?;
                 } else {
-                    writeln!(
-                        out,
-                        "{}: accepted psid={} signer={} payload={}",
-                        m.label,
-                        d.psid.map(|p| p.value().to_string()).unwrap_or_else(|| "-".into()),
-                        d.signer
-                            .as_ref()
-                            .map(|c| c.hashed_id8().to_string())
-                            .unwrap_or_else(|| "-".into()),
-                        hex::encode(&d.payload)
-                    )?;
+                    writeln!(out, "{}: accepted {}", m.label, d.summary())?;
                 }
             }
             Err(r) => {
@@ -410,58 +554,4 @@ fn report_rejection(args: &Args, r: &Rejection) -> anyhow::Result<ExitCode> {
         writeln!(out, "rejected: {} ({})", r.reason.code(), r.detail)?;
     }
     Ok(ExitCode::from(1))
-}
-
-/// SN-DECAP of a legacy v1.2.1 message against the v1.2.1 credentials of a PKI directory.
-fn decap_v1_2_1(args: &Args, bytes: &[u8], now: TaiTime) -> anyhow::Result<ExitCode> {
-    if args.signature_only {
-        eprintln!("warning: --signature-only: only the message signature is checked (no chain, validity, permissions, freshness, replay)");
-        let verdict = v2x_security::v1_2_1::decap_signature_only(bytes);
-        return report_v1(args, verdict, "signature-only");
-    }
-    if !args.issuer_certs.is_empty() || args.decrypt_key.is_some() {
-        bail!("--issuer-cert and --decrypt-key are available for v2 messages; for v1.2.1 put the CA certificates (*.cert) in the --trust directory");
-    }
-    let dir = args.trust.as_ref().ok_or_else(|| {
-        anyhow!("--trust DIR (a PKI directory with v1.2.1 credentials, or a directory of v1.2.1 root and AA *.cert files) is required")
-    })?;
-    let mut entity = super::legacy::v1_receiver(dir, args.station.as_deref())?;
-    entity.policy.signature_form = args.signature_form();
-    // A sender clock lagging TAI makes messages look older: judge them at an earlier now.
-    let now = if args.sender_clock_omits_leap_seconds {
-        eprintln!("warning: --sender-clock-omits-leap-seconds: generation times are read 5 s later (freshness window widened by 5 s)");
-        now.saturating_sub(v2x_security::LEAP_SECONDS_SINCE_2004)
-    } else {
-        now
-    };
-    report_v1(args, entity.decap(bytes, now), "strict")
-}
-
-fn report_v1(
-    args: &Args,
-    verdict: Result<v2x_security::v1_2_1::V1Accepted, Rejection>,
-    mode: &str,
-) -> anyhow::Result<ExitCode> {
-    match verdict {
-        Ok(d) => {
-            let mut out = std::io::stdout();
-            if args.json {
-                let v = serde_json::json!({
-                    "accepted": true,
-                    "format": "v1.2.1",
-                    "mode": mode,
-                    "payload_hex": hex::encode(&d.payload),
-                    "payload_type": d.payload_type.name(),
-                    "its_aid": d.its_aid,
-                    "generation_time_us": d.generation_time.map(|t| t.0),
-                    "signer": d.signer.map(hex::encode),
-                });
-                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-            } else {
-                out.write_all(&d.payload)?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(r) => report_rejection(args, &r),
-    }
 }

@@ -72,9 +72,7 @@ pub struct Args {
     insecure_encrypt_to_unvalidated: bool,
 }
 
-/// The file holding a station's active pseudonym (HashedId8 of the ticket, hex), written
-/// by `--change-pseudonym`; without it the first ticket signs.
-const ACTIVE_PSEUDONYM: &str = "active-pseudonym";
+use v2x_security::pki_store::ACTIVE_PSEUDONYM;
 
 /// The signing station: the one named, or the PKI's only station. With several stations
 /// and none named, refuse rather than pick one by name order.
@@ -279,7 +277,7 @@ fn encap_v1_2_1(
     let now = TaiTime::now();
     let recipients = match &args.encrypt_to {
         Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let bytes = super::input::read_file(path).with_context(|| format!("reading {}", path.display()))?;
             let cert = v2x_wire::v1_2_1::Certificate::from_bytes(&bytes)
                 .map_err(|e| anyhow!("{} is not a v1.2.1 certificate: {e}", path.display()))?;
             if !args.insecure_encrypt_to_unvalidated {

@@ -1,14 +1,18 @@
-//! Reading a command's input file, or stdin for `-`.
+//! Reading a command's input file, or stdin for `-`, at most
+//! [`v2x_security::bounded_read::MAX_INPUT_BYTES`] (64 MiB).
 
 use anyhow::Context;
-use std::io::Read;
 use std::path::Path;
+use v2x_security::bounded_read::{read_bounded, read_file_bounded};
 
 pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
-        return Ok(buf);
+        return read_bounded(std::io::stdin().lock()).context("reading stdin");
     }
-    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+    read_file(path)
+}
+
+/// A file the command reads (a certificate, a key, a capture), capped like every input.
+pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    read_file_bounded(path).with_context(|| format!("reading {}", path.display()))
 }

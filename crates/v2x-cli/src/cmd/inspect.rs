@@ -1,8 +1,6 @@
 //! `v2x inspect FILE|- [--json] [--hex]`: decoded tree of a secured message, certificate,
 //! trust list, GeoNetworking packet, Ethernet frame or pcap capture, hex or binary input.
 
-use anyhow::Context;
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use v2x_wire::inspect::{decode_input, inspect_any};
@@ -20,13 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let raw = if args.input.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
-        buf
-    } else {
-        std::fs::read(&args.input).with_context(|| format!("reading {}", args.input.display()))?
-    };
+    let raw = super::input::read_input(&args.input)?;
     let bytes = decode_input(&raw);
     let inspected = inspect_any(&bytes)?;
     if args.json {

@@ -1,13 +1,14 @@
 //! The TS 103 097 v1.2.1 side of a PKI directory, shared by `encap`, `decap` and `pcap`.
 //!
 //! A v2 PKI (`v2x pki init`) carries its legacy credentials in `DIR/v1.2.1/`: `root` and
-//! `aa` (created on first use with the PKI's curve and the v2 root's validity) and one
-//! ticket per station in `DIR/v1.2.1/stations/NAME/at` (issued on first use, valid as
-//! long as the PKI's v2 tickets).
+//! `aa` (created on first use with the PKI's curve and the v2 root's validity), the root's
+//! CRL `root.crl` (see `v2x_security::v1_2_1::crl`) and one ticket per station in
+//! `DIR/v1.2.1/stations/NAME/at` (issued on first use, valid as long as the PKI's v2
+//! tickets).
 
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use std::path::Path;
-use v2x_security::v1_2_1::{Credential, V1Entity, V1PkiDir, V1TrustStore};
+use v2x_security::v1_2_1::{load_v1_trust_dir, Credential, V1Entity, V1PkiDir};
 use v2x_security::Pki;
 
 /// The message format a command reads or writes.
@@ -20,14 +21,12 @@ pub enum WireFormat {
     V1_2_1,
 }
 
-const V1_SUBDIR: &str = v2x_security::v1_2_1::pki_dir::BESIDE_V2;
-
-/// Opens (creating on first use) the v1.2.1 root and AA beside the v2 PKI.
+/// Opens (creating on first use) the v1.2.1 root, AA and CRL beside the v2 PKI.
 pub fn v1_pki_dir(pki: &Pki) -> anyhow::Result<V1PkiDir> {
     V1PkiDir::beside(pki).with_context(|| {
         format!(
             "opening the v1.2.1 credentials in {}",
-            pki.dir().join(V1_SUBDIR).display()
+            pki.dir().join(v2x_security::v1_2_1::pki_dir::SUBDIR).display()
         )
     })
 }
@@ -40,35 +39,23 @@ pub fn v1_entity(pki: &Pki, v1: &V1PkiDir, name: &str) -> anyhow::Result<V1Entit
     let ticket = v1
         .ticket_beside(pki, name, ticket_days)
         .with_context(|| format!("the v1.2.1 ticket of station {name}"))?;
-    Ok(v1.entity(ticket))
+    Ok(v1.entity(ticket)?)
 }
 
-/// A v1.2.1 receiving entity: trusting the legacy root and AA of the PKI in `dir` (and
-/// holding the ticket of `station`, to decrypt, when given), or, when `dir` holds no
-/// `v1.2.1/` credentials, every v1.2.1 certificate (`*.cert`) in `dir`: root CAs as
-/// anchors, the others as authorities (a foreign root with its AA). Read only.
-pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity> {
-    let sub = dir.join(V1_SUBDIR);
-    if !sub.is_dir() {
-        if station.is_some() {
-            anyhow::bail!("--station needs a PKI directory with v1.2.1 credentials as --trust");
-        }
-        return foreign_v1_receiver(dir);
+/// A v1.2.1 receiving entity trusting `dir` ([`load_v1_trust_dir`]: the v1.2.1 root, AA and
+/// CRL of a PKI directory, or the `*.cert` and `*.crl` files of a directory), holding the
+/// ticket of `station`, to decrypt, when given. Read only; prints the trust warnings.
+pub fn v1_receiver(dir: &Path, station: Option<&str>, allow_missing_crl: bool) -> anyhow::Result<V1Entity> {
+    let sub = dir.join(v2x_security::v1_2_1::pki_dir::SUBDIR);
+    if station.is_some() && !sub.is_dir() {
+        anyhow::bail!("--station needs a PKI directory with v1.2.1 credentials as --trust");
     }
-    let read = |name: &str| -> anyhow::Result<v2x_wire::v1_2_1::Certificate> {
-        let path = sub.join(format!("{name}.cert"));
-        let bytes = std::fs::read(&path).with_context(|| {
-            format!(
-                "reading {} (a v1.2.1 trust anchor; `v2x encap --format v1.2.1` creates it)",
-                path.display()
-            )
-        })?;
-        v2x_wire::v1_2_1::Certificate::from_bytes(&bytes).map_err(|e| anyhow!("{}: {e}", path.display()))
-    };
-    let mut store = V1TrustStore::new();
-    let aa = read("aa")?;
-    store.add_anchor(read("root")?);
-    store.add_authority(aa.clone());
+    let loaded = load_v1_trust_dir(dir, allow_missing_crl)
+        .with_context(|| format!("loading the v1.2.1 trust configuration of {}", dir.display()))?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    let authorities: Vec<_> = loaded.store.authorities().cloned().collect();
     let ticket = match station {
         Some(name) => {
             let sdir = sub.join("stations").join(name);
@@ -79,38 +66,7 @@ pub fn v1_receiver(dir: &Path, station: Option<&str>) -> anyhow::Result<V1Entity
         }
         None => None,
     };
-    Ok(V1Entity::new(ticket, vec![aa], store))
-}
-
-/// A v1.2.1 receiver trusting the `*.cert` files of a directory (foreign PKIs).
-fn foreign_v1_receiver(dir: &Path) -> anyhow::Result<V1Entity> {
-    use v2x_wire::v1_2_1::{Certificate, SubjectType};
-    let mut store = V1TrustStore::new();
-    let mut roots = 0;
-    let entries = std::fs::read_dir(dir).with_context(|| format!("reading trust directory {}", dir.display()))?;
-    let mut paths: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cert"))
-        .collect();
-    paths.sort();
-    for path in paths {
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let cert = Certificate::from_bytes(&bytes)
-            .map_err(|e| anyhow!("{}: not a v1.2.1 certificate: {e}", path.display()))?;
-        if cert.subject_info.subject_type == SubjectType::ROOT_CA {
-            store.add_anchor(cert);
-            roots += 1;
-        } else {
-            store.add_authority(cert);
-        }
-    }
-    if roots == 0 {
-        anyhow::bail!(
-            "{} has neither v1.2.1/ PKI credentials nor a v1.2.1 root CA certificate (*.cert)",
-            dir.display()
-        );
-    }
-    Ok(V1Entity::new(None, Vec::new(), store))
+    Ok(V1Entity::new(ticket, authorities, loaded.store))
 }
 
 /// Finds the secured message in `bytes` and its format

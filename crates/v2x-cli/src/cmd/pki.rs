@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use v2x_crypto::Curve;
+use v2x_security::v1_2_1::V1PkiDir;
 use v2x_security::{GeoPoint, ItsAid, Pki, PkiConfig, Region, TicketSpec};
 
 #[derive(clap::Args)]
@@ -49,16 +50,19 @@ enum PkiCommand {
         #[arg(long, allow_hyphen_values = true)]
         region: Option<String>,
     },
-    /// Revoke a certificate: the root re-issues the CRL in the PKI directory.
+    /// Revoke a certificate: the root re-issues the CRL in the PKI directory (for a v1.2.1
+    /// certificate, the v1.2.1 root re-issues v1.2.1/root.crl).
     Revoke {
         #[arg(long)]
         dir: PathBuf,
-        /// The certificate file (.oer) to revoke.
+        /// The certificate file to revoke: v2 (.oer) or v1.2.1 (.cert, e.g.
+        /// v1.2.1/stations/NAME/at.cert).
         #[arg(long)]
         cert: PathBuf,
     },
-    /// Re-issue the CRL with a fresh nextUpdate (one week): receivers reject the PKI's
-    /// chains once the CRL they hold is past its nextUpdate.
+    /// Re-issue the CRL with a fresh nextUpdate (one week), and the v1.2.1 CRL when the PKI
+    /// has v1.2.1 credentials: receivers reject the PKI's chains once the CRL they hold is
+    /// past its nextUpdate.
     RefreshCrl {
         #[arg(long)]
         dir: PathBuf,
@@ -251,6 +255,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         PkiCommand::Revoke { dir, cert } => {
             let mut pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
+            // A v1.2.1 certificate starts with its version, 2; a v2 one with its C-OER preamble.
+            let bytes = super::input::read_file(&cert)?;
+            if let Ok(v1) = v2x_wire::v1_2_1::Certificate::from_bytes(&bytes) {
+                return revoke_v1_2_1(&pki, &v1);
+            }
             let c = v2x_security::pki_store::read_certificate(&cert)?;
             let serial = pki.revoke(&c)?;
             println!("revoked {} (CRL serial {serial})", c.hashed_id8());
@@ -292,9 +301,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut pki = Pki::open(&dir).with_context(|| format!("opening PKI {}", dir.display()))?;
             let serial = pki.refresh_crl()?;
             println!("CRL re-issued (serial {serial})");
+            if dir.join(v2x_security::v1_2_1::pki_dir::SUBDIR).is_dir() {
+                let lock = pki.lock()?;
+                let v1 = V1PkiDir::beside_locked(&pki, &lock)?;
+                let issued = v1.reissue_crl_beside(&pki, &lock, None)?;
+                println!("v1.2.1 CRL re-issued (thisUpdate {issued})");
+            }
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `pki revoke` of a v1.2.1 certificate: the v1.2.1 root re-issues its CRL with it listed.
+fn revoke_v1_2_1(pki: &Pki, c: &v2x_wire::v1_2_1::Certificate) -> anyhow::Result<ExitCode> {
+    let lock = pki.lock()?;
+    let v1 = V1PkiDir::beside_locked(pki, &lock)?;
+    let digest = v2x_security::v1_2_1::certificate_digest(c);
+    let issued = v1.reissue_crl_beside(pki, &lock, Some(digest))?;
+    println!(
+        "revoked v1.2.1 certificate {} (v1.2.1 CRL thisUpdate {issued})",
+        hex::encode(digest)
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -209,12 +209,12 @@ fn forged_key_and_foreign_commitment_are_rejected() {
         b.decap(&key.bytes, t0.plus_micros(T)).outcome.reason(),
         Some(RejectReason::InvalidKey)
     );
-    // A station certified by another CA cannot bootstrap.
+    // A station certified by another CA cannot bootstrap (its AA is unknown here).
     let (mut x, _) = pair(TeslaConfig::paper004(KeyDisclosure::Separate));
     let out = x.encap(b"evil", t0).unwrap();
     assert_eq!(
         b.decap(&out[0].bytes, t0).outcome.reason(),
-        Some(RejectReason::UntrustedRoot)
+        Some(RejectReason::IssuerCertificateNotFound)
     );
     // A tampered commitment (different K0) fails its signature.
     let (mut y, _) = pair(TeslaConfig::paper004(KeyDisclosure::Separate));

@@ -47,9 +47,17 @@ def _seconds(at: Time) -> Optional[float]:
         if at.tzinfo is None:
             at = at.replace(tzinfo=timezone.utc)
         return at.timestamp()
-    if isinstance(at, (int, float)):
+    if isinstance(at, (int, float)) and not isinstance(at, bool):
         return float(at)
     raise TypeError(f"a time must be a datetime or Unix seconds, not {type(at).__name__}")
+
+
+def _bytes(value, what: str) -> bytes:
+    """``value`` as bytes when it is bytes-like; anything else (an int would make ``bytes(n)``
+    a buffer of n zero bytes) is a TypeError."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"{what} must be bytes, bytearray or memoryview, not {type(value).__name__}")
 
 
 def _psid(psid: Psid) -> Optional[str]:
@@ -132,11 +140,11 @@ class Sender:
         revoked ticket, PSID not permitted); the ``insecure_*`` options turn them off for
         lab cases."""
         msg, _ = self._native.encap(
-            bytes(payload),
+            _bytes(payload, "payload"),
             profile,
             _psid(psid),
             location,
-            None if encrypt_to is None else bytes(encrypt_to),
+            None if encrypt_to is None else _bytes(encrypt_to, "encrypt_to"),
             _seconds(at),
             insecure_unsigned,
             insecure_sign_outside_permissions,
@@ -169,7 +177,7 @@ class Receiver:
         """Verifies a secured message — v2 or v1.2.1, bare or inside a GeoNetworking
         packet (the format is recognised, as ``v2x decap`` does) — as of ``at`` (default
         now). Raises ``Rejected`` with the reason code."""
-        d = self._native.decap(bytes(message), _seconds(at))
+        d = self._native.decap(_bytes(message, "message"), _seconds(at))
         if not d["accepted"]:
             raise Rejected(d["reason"], d["detail"])
         return _decapped(d)
@@ -180,7 +188,7 @@ class Receiver:
         t = _seconds(at)
         rows = []
         for i, m in enumerate(messages):
-            d = self._native.decap(bytes(m), t)
+            d = self._native.decap(_bytes(m, "message"), t)
             rows.append(
                 {
                     "message": i,

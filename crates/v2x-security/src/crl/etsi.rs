@@ -24,20 +24,26 @@ pub fn issue_etsi_crl(
     rca: &Certificate,
     key: &PrivateKey,
 ) -> Result<Vec<u8>, CrlError> {
-    let body = EtsiTs102941Data {
-        version: 1,
-        content: EtsiTs102941DataContent::CertificateRevocationList(ToBeSignedCrl::new(
-            bt::Time32(this_update.to_time32()),
-            bt::Time32(next_update.to_time32()),
-            revoked.iter().map(|id| convert::hashed_id8_to_wire(*id)).collect(),
-        )),
-    };
-    let payload = v2x_wire::ieee1609dot2::encode(&body)?;
+    let payload = encode_body(revoked, this_update.to_time32(), next_update.to_time32())?;
     let header = w::HeaderInfo::builder()
         .psid(convert::psid(ItsAid::ETSI_CRL))
         .generation_time(bt::Time64(this_update.0))
         .build();
     Ok(sign_data(&payload, header, rca, key, SignerKind::Digest)?)
+}
+
+/// The `EtsiTs102941Data` payload of a TS 102 941 CRL (C-OER): `thisUpdate` and
+/// `nextUpdate` in Time32, the revoked certificates' HashedId8.
+pub fn encode_body(revoked: &[HashedId8], this_update: u32, next_update: u32) -> Result<Vec<u8>, CrlError> {
+    let body = EtsiTs102941Data {
+        version: 1,
+        content: EtsiTs102941DataContent::CertificateRevocationList(ToBeSignedCrl::new(
+            bt::Time32(this_update),
+            bt::Time32(next_update),
+            revoked.iter().map(|id| convert::hashed_id8_to_wire(*id)).collect(),
+        )),
+    };
+    Ok(v2x_wire::ieee1609dot2::encode(&body)?)
 }
 
 /// Decodes the `EtsiTs102941Data` payload of a TS 102 941 CRL.

@@ -11,11 +11,11 @@
 //! | 6 | signer | `self` refused; a digest must name a known certificate (else a P2PCD request is queued); a carried certificate must decode | `UnsupportedSignerIdentifierType`, `SignerCertificateNotFound`, `InvalidCertificate` |
 //! | 7 | replay look-up | (signer, generation time, Hash(tbsData)) not already accepted | `DuplicateMessage` |
 //! | 8 | message signature | Hash(Hash(tbsData as received) ‖ Hash(signer certificate)) with the signer's key; optional low-s / x-only-r policy | `FalseSignature` |
-//! | 9 | chain | every link's signature up to a trust anchor; 1609.2 §5.1.2 consistency of validity, region and permissions (cached per certificate) | `InvalidChainSignature`, `UntrustedRoot`, `InvalidCertificate`, `InconsistentChain` |
+//! | 9 | chain | every link's signature up to a trust anchor; 1609.2 §5.1.2 consistency of validity, region and permissions (cached per certificate) | `InvalidChainSignature`, `UntrustedRoot`, `IssuerCertificateNotFound`, `InvalidCertificate`, `InconsistentChain` |
 //! | 10 | certificate validity | every certificate valid at the generation time | `CertificateNotYetValid`, `CertificateExpired` |
 //! | 11 | revocation | no certificate on a CRL; the root's CRL current when one is expected | `RevokedCertificate`, `RevocationStatusUnknown` |
 //! | 12 | region | generation location inside the certificate region | `OutsideRegion` |
-//! | 13 | permissions | PSID in the signer's appPermissions; the SSP allows the message (ETSI CAM/DENM tables) | `PsidNotPermitted`, `SspNotPermitted` |
+//! | 13 | permissions | PSID in the signer's appPermissions; the SSP allows the message (ETSI CAM/DENM tables; a CAM/DENM that does not decode fails closed) | `PsidNotPermitted`, `SspNotPermitted`, `SspUnverifiable` |
 //!
 //! Why this order. Checks that cost nothing and need no state come first (1, 3–5):
 //! freshness before any look-up, so a stale copy costs nothing. Decryption (2) must come
@@ -43,12 +43,19 @@
 //! the message signature with the certificate the message carries (or a known one for a
 //! digest), for studying captured traffic whose CA is not in the trust store.
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use super::SecurityEntity;
 use crate::certificate::{CertRef, Certificate, Issuer};
 use crate::chain::validated;
 use crate::convert;
 use crate::encryption::{self, Decrypted};
 use crate::message_signature::{verify_message_signature_with, SignatureForm};
+use crate::permissions::SspViolation;
 use crate::profile::Profile;
 pub use crate::reason::DecapStep;
 use crate::reason::{RejectReason, Rejection};
@@ -490,6 +497,9 @@ impl SecurityEntity {
 
         if !strict {
             self.record_symmetric_key(key);
+            // The digest-signed messages that follow name this certificate.
+            self.signature_only_learnt
+                .insert(signer.cert.hashed_id8(), signer.cert.clone());
             return Ok(accepted(msg, signer.cert, None, false, self.policy.mode, key));
         }
 
@@ -524,7 +534,7 @@ impl SecurityEntity {
             self.certificate_due = true;
             self.p2pcd.received(chain.leaf().hashed_id3());
         }
-        self.process_p2pcd(msg.header());
+        self.process_p2pcd(msg.header(), requested_certificate(msg.buffer, msg.spans));
         let leaf = chain.leaf().clone();
         Ok(accepted(msg, leaf, ssp, region_checked, self.policy.mode, key))
     }
@@ -551,7 +561,28 @@ impl SecurityEntity {
             w::SignerIdentifier::Digest(d) => {
                 let id = convert::hashed_id8_from_wire(d);
                 progress.signer = Some(id);
+                if !strict {
+                    if let Some(cert) = self.signature_only_learnt.get(&id) {
+                        return Ok(Signer {
+                            cert: cert.clone(),
+                            chain: None,
+                            extra: Vec::new(),
+                        });
+                    }
+                }
                 match self.store.known(&id) {
+                    // A digest under one hash algorithm names no certificate whose key signs
+                    // with another (a SHA-384 HashedId8 never resolves a P-256 signer).
+                    Some(v) if v.leaf().curve().hash_alg() != msg.hash_alg => Err(rej(
+                        RejectReason::SignerCertificateNotFound,
+                        format!(
+                            "signer digest {id} with hashId {:?} matches only a {:?} certificate, whose key signs with {:?}",
+                            msg.hash_alg,
+                            v.leaf().curve(),
+                            v.leaf().curve().hash_alg()
+                        ),
+                    )
+                    .into()),
                     Some(v) => {
                         tracing::trace!(signer = %id, "signer digest: known certificate (cache hit)");
                         Ok(Signer {
@@ -599,7 +630,7 @@ impl SecurityEntity {
                 if strict {
                     // A certificate answered by P2PCD in this very message may be the missing
                     // link (every link is verified anyway).
-                    extra.extend(requested_certificate(msg.header()));
+                    extra.extend(requested_certificate(msg.buffer, msg.spans));
                     for r in spans.iter().skip(1) {
                         let b = msg
                             .buffer
@@ -632,7 +663,9 @@ impl SecurityEntity {
         now: TaiTime,
     ) -> Result<ReplayKey, Rejection> {
         let mut h16 = [0u8; 16];
-        h16.copy_from_slice(&tbs_hash.as_ref()[..16]);
+        for (d, s) in h16.iter_mut().zip(tbs_hash.as_ref()) {
+            *d = *s;
+        }
         let key = ReplayKey {
             signer: signer.hashed_id8(),
             generation_time: msg.generation_time.unwrap_or_default().0,
@@ -657,7 +690,7 @@ impl SecurityEntity {
     /// with P2PCD.
     fn validate_signer_chain(&mut self, leaf: &CertRef, extra: &[CertRef]) -> Result<Arc<ValidatedChain>, Rejection> {
         validated(leaf, extra, &mut self.store).inspect_err(|e| {
-            if e.reason == RejectReason::UntrustedRoot {
+            if e.reason == RejectReason::IssuerCertificateNotFound {
                 if let Issuer::Digest(_, id) = leaf.issuer() {
                     if self.store.authority(&id).is_none() && !extra.iter().any(|c| c.hashed_id8() == id) {
                         self.p2pcd.want(id.to_hashed_id3());
@@ -675,7 +708,7 @@ impl SecurityEntity {
 
     /// P2PCD bookkeeping of an accepted message: requests for our certificates, and CA
     /// certificates answered to anyone's request.
-    fn process_p2pcd(&mut self, header: &w::HeaderInfo) {
+    fn process_p2pcd(&mut self, header: &w::HeaderInfo, answered: Option<CertRef>) {
         if let Some(reqs) = &header.inline_p2pcd_request {
             let own = self.signing_certificate().map(|c| c.hashed_id3());
             for r in reqs.0.iter() {
@@ -687,7 +720,7 @@ impl SecurityEntity {
                 }
             }
         }
-        if let Some(c) = requested_certificate(header) {
+        if let Some(c) = answered {
             self.p2pcd.received(c.hashed_id3());
             if c.is_ca() {
                 self.store.add_ca_certificate(c);
@@ -819,8 +852,12 @@ fn permissions(leaf: &Certificate, msg: &SignedMessage<'_>) -> Result<Option<Vec
         ));
     };
     msg.profile.ssp.check(ssp, &msg.payload).map_err(|v| {
+        let reason = match v {
+            SspViolation::Unverifiable { .. } => RejectReason::SspUnverifiable,
+            _ => RejectReason::SspNotPermitted,
+        };
         Rejection::caused_by(
-            RejectReason::SspNotPermitted,
+            reason,
             &format!("PSID {} SSP {}", msg.psid, ssp.map_or("none".into(), hex::encode)),
             &v,
         )
@@ -852,11 +889,10 @@ fn accepted(
     }
 }
 
-/// The certificate in `requestedCertificate` (P2PCD answer), if any and usable.
-fn requested_certificate(header: &w::HeaderInfo) -> Option<CertRef> {
-    let cert = header.requested_certificate.as_ref()?;
-    // Re-encoding is canonical for a certificate we decoded from an exact C-OER buffer; its
-    // signature is verified by the chain validator before any use.
-    let bytes = wire::encode(cert).ok()?;
-    Certificate::from_bytes(&bytes).ok().map(Arc::new)
+/// The certificate in `requestedCertificate` (P2PCD answer), if any and usable: its bytes as
+/// received (so its HashedId8 and toBeSigned are those of the received encoding); its
+/// signature is verified by the chain validator before any use.
+fn requested_certificate(buffer: &[u8], spans: &wire::SignedDataSpans) -> Option<CertRef> {
+    let bytes = buffer.get(spans.requested_certificate.clone()?)?;
+    Certificate::from_bytes(bytes).ok().map(Arc::new)
 }

@@ -338,11 +338,11 @@ impl SecurityEntity {
         let key = &creds.signing_key;
         let alg = key.curve().hash_alg();
         let digest = join_hash(alg, hash(alg, tbs_bytes).as_ref(), cert.signer_hash().as_ref());
-        let sig = if self.compressed_r {
+        let sig = crate::message_signature::to_low_s(if self.compressed_r {
             key.sign_digest_compressed_r(digest.as_ref())?
         } else {
             key.sign_digest(digest.as_ref())?
-        };
+        });
         let sig = convert::signature_to_wire(&sig)?;
         let signer = if full_certificate {
             SignerRef::Certificate(cert.encoded())

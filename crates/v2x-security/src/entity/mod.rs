@@ -62,6 +62,10 @@ pub struct SecurityEntity {
     /// flood repeating a few certificates would otherwise pay at every packet. It changes no
     /// verdict; bounded (cleared when full).
     decoded: std::sync::Mutex<HashMap<HashedId8, CertRef>>,
+    /// [`DecapMode::SignatureOnly`] only: certificates whose message signature verified,
+    /// so that the digest-signed messages that follow resolve. NOT validated (no chain,
+    /// validity or revocation): never consulted in strict mode, never in the trust store.
+    signature_only_learnt: HashMap<HashedId8, CertRef>,
 }
 
 impl std::fmt::Debug for SecurityEntity {
@@ -100,6 +104,7 @@ impl SecurityEntity {
             verifier: SignatureVerifier::default(),
             compressed_r: false,
             decoded: std::sync::Mutex::new(HashMap::new()),
+            signature_only_learnt: HashMap::new(),
         }
     }
 
@@ -148,6 +153,18 @@ impl SecurityEntity {
 
     pub fn policy(&self) -> &DecapPolicy {
         &self.policy
+    }
+
+    /// The certificates signature-only mode has learnt (not validated; see
+    /// [`DecapMode::SignatureOnly`]).
+    pub fn signature_only_certificates(&self) -> impl Iterator<Item = &CertRef> {
+        self.signature_only_learnt.values()
+    }
+
+    /// Adds a certificate for signature-only mode to resolve digests with (a `--state` of an
+    /// earlier signature-only run). Not validated, and never used in strict mode.
+    pub fn learn_signature_only_certificate(&mut self, cert: CertRef) {
+        self.signature_only_learnt.insert(cert.hashed_id8(), cert);
     }
 
     pub fn policy_mut(&mut self) -> &mut DecapPolicy {

@@ -14,6 +14,12 @@
 //! A PSID is covered by a group listing it explicitly; a group with subject permissions `all`
 //! covers it only when no applicable group lists it (1609.2 "option 1").
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use crate::certificate::Certificate;
 use crate::convert;
 use crate::reason::{RejectReason, Rejection};
@@ -148,6 +154,25 @@ fn inconsistent(detail: String) -> Rejection {
 
 /// Checks that `issuer` may have issued `child` (1609.2 §5.1.2.4).
 pub fn check_issued_by(child: &Certificate, issuer: &Certificate) -> Result<(), Rejection> {
+    check_issued_by_with(child, issuer, ChainLength::Strict)
+}
+
+/// How the chain-length rules of 1609.2 §5.1.2.4 (minChainLength, chainLengthRange) apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChainLength {
+    /// As 1609.2 says (the default).
+    #[default]
+    Strict,
+    /// INSECURE lab mode: chain lengths are not checked (PSIDs, SSP ranges and eeType still
+    /// are). Test PKIs often leave a root at the ASN.1 defaults (minChainLength 1,
+    /// chainLengthRange 0), which allows end entities only and so no AA below it — Vanetza's
+    /// `NaiveCertificateProvider` does; such captures can be studied with this.
+    InsecureLenient,
+}
+
+/// [`check_issued_by`] with a chain-length mode.
+pub fn check_issued_by_with(child: &Certificate, issuer: &Certificate, lengths: ChainLength) -> Result<(), Rejection> {
+    let lenient = lengths == ChainLength::InsecureLenient;
     let tbs = &child.decoded().to_be_signed;
     let needs_issue_permissions =
         tbs.app_permissions.is_some() || tbs.cert_request_permissions.is_some() || tbs.cert_issue_permissions.is_some();
@@ -164,7 +189,7 @@ pub fn check_issued_by(child: &Certificate, issuer: &Certificate) -> Result<(), 
         issuer_groups
             .0
             .iter()
-            .filter(|g| ee_type(g) & ee == ee && depth_ok(Depths::of(g)))
+            .filter(|g| ee_type(g) & ee == ee && (lenient || depth_ok(Depths::of(g))))
             .collect()
     };
 
@@ -190,7 +215,7 @@ pub fn check_issued_by(child: &Certificate, issuer: &Certificate) -> Result<(), 
     if let Some(issue) = &tbs.cert_issue_permissions {
         for g in issue.0.iter() {
             let mine = Depths::of(g);
-            if mine.min < 1 {
+            if mine.min < 1 && !lenient {
                 return Err(inconsistent(format!(
                     "certIssuePermissions of {} with minChainLength {} (at least 1)",
                     child.hashed_id8(),

@@ -10,4 +10,4 @@
 pub mod issuance;
 pub mod ssp;
 
-pub use ssp::{SspRequirement, SspRule, SspViolation};
+pub use ssp::{EtsiService, SspRequirement, SspRule, SspViolation};

@@ -3,17 +3,25 @@
 //! ETSI defines the SSP of the CA service (EN 302 637-2 v1.4.1 §6.2.2.2; TS 103 900) and of
 //! the DEN service (EN 302 637-3 v1.3.1 §6.2.2.2; TS 103 831) as a version octet followed by
 //! permission bits. [`CAM_SSP`] and [`DENM_SSP`] are those tables. A CAM or DENM is accepted
-//! only when its signer's SSP has a known version and the length that version needs, and —
-//! where the facilities payload decodes (bare, or behind the GeoNetworking SHB and BTP-B
-//! headers that SN-ENCAP secures) — every special-vehicle container, special vehicle role
-//! and DENM cause code it carries has its bit set. A payload that does not decode as the
-//! message type of its PSID is left to the facilities layer (no bit is checked then).
+//! only when its signer's SSP has a known version and the length that version needs, and
+//! every special-vehicle container, special vehicle role and DENM cause code it carries has
+//! its bit set. The facilities payload (bare, or behind the GeoNetworking SHB and BTP-B
+//! headers that SN-ENCAP secures) is decoded whole for that; one that does not decode as the
+//! message type of its PSID fails closed ([`SspViolation::Unverifiable`], reason
+//! `ssp-unverifiable`): what it would say cannot be checked. The one exception is a CAM SSP
+//! that grants every CA permission: no CAM could exceed it, so there is nothing to verify.
 //!
 //! Other PSIDs have no SSP semantics here, or a plain bit mask ([`SspRule::Mask`]).
 
+// On the decap path (issue 29): a typed rejection, never a panic, outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
 use v2x_wire::facilities::{
-    decode_cam, decode_denm, peek_cam_containers, peek_header, LowFrequencyContainer, SpecialVehicleContainer,
-    TrafficRule, VehicleRole, MESSAGE_ID_CAM, MESSAGE_ID_DENM,
+    decode_cam, decode_denm, peek_header, Cam, FacilitiesError, HighFrequencyContainer, LowFrequencyContainer,
+    SpecialVehicleContainer, TrafficRule, VehicleRole, MESSAGE_ID_CAM, MESSAGE_ID_DENM,
 };
 use v2x_wire::geonet::NetworkPart;
 
@@ -48,6 +56,19 @@ pub enum SspRule {
     EtsiCam,
     /// The ETSI DEN service SSP ([`DENM_SSP`]).
     EtsiDenm,
+    /// INSECURE, for lab traffic whose payloads are measurement records rather than CAMs or
+    /// DENMs (the testbed's stations, the simulator's real-crypto mode, the benchmarks): the
+    /// ETSI SSP's version and length are checked, the payload is not read, so no
+    /// special-vehicle container or cause code is checked against it. Never a default; set
+    /// by [`crate::Profile::insecure_synthetic_payload`].
+    InsecureSyntheticPayload(EtsiService),
+}
+
+/// The ETSI service whose SSP table applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EtsiService {
+    Cam,
+    Denm,
 }
 
 /// One permission of the CA service SSP.
@@ -147,6 +168,13 @@ pub enum SspViolation {
     DenmCause { cause: u8, name: &'static str },
     #[error("the DENM cause code {0} has no SSP permission bit")]
     DenmCauseUnknown(u8),
+    /// The payload is not a CAM/DENM this receiver reads, so the SSP cannot be checked.
+    #[error("the payload does not decode as a {service}, so what it may say cannot be checked")]
+    Unverifiable {
+        service: &'static str,
+        #[source]
+        cause: FacilitiesError,
+    },
 }
 
 impl SspRule {
@@ -165,9 +193,16 @@ impl SspRule {
                     })
                 }
             }
+            SspRule::InsecureSyntheticPayload(EtsiService::Cam) => versioned(ssp, CAM_SSP_VERSIONS, "1").map(drop),
+            SspRule::InsecureSyntheticPayload(EtsiService::Denm) => versioned(ssp, DENM_SSP_VERSIONS, "1, 2").map(drop),
             SspRule::EtsiCam => {
-                let ssp = versioned(ssp, &[(1, 3)], "1")?;
-                for p in cam_needs(facilities_pdu(payload)) {
+                let ssp = versioned(ssp, CAM_SSP_VERSIONS, "1")?;
+                if CAM_SSP.iter().all(|&(p, ..)| has_cam_permission(ssp, p)) {
+                    return Ok(());
+                }
+                let cam = decode_cam(facilities_pdu(payload))
+                    .map_err(|cause| SspViolation::Unverifiable { service: "CAM", cause })?;
+                for p in cam_needs(&cam) {
                     if !has_cam_permission(ssp, p) {
                         return Err(SspViolation::Cam(p));
                     }
@@ -175,8 +210,11 @@ impl SspRule {
                 Ok(())
             }
             SspRule::EtsiDenm => {
-                let ssp = versioned(ssp, &[(1, 4), (2, 5)], "1, 2")?;
-                match denm_cause(facilities_pdu(payload)) {
+                let ssp = versioned(ssp, DENM_SSP_VERSIONS, "1, 2")?;
+                let denm = decode_denm(facilities_pdu(payload))
+                    .map_err(|cause| SspViolation::Unverifiable { service: "DENM", cause })?;
+                // Cancellations and negations may carry no situation: no cause to permit.
+                match denm.denm.situation.map(|s| s.event_type.cause_code) {
                     None => Ok(()),
                     Some(cause) => match DENM_SSP.iter().find(|(c, ..)| *c == cause) {
                         None => Err(SspViolation::DenmCauseUnknown(cause)),
@@ -193,6 +231,11 @@ impl SspRule {
         }
     }
 }
+
+/// The CA service SSP versions known here and the length each needs.
+const CAM_SSP_VERSIONS: &[(u8, usize)] = &[(1, 3)];
+/// The DEN service SSP versions known here and the length each needs.
+const DENM_SSP_VERSIONS: &[(u8, usize)] = &[(1, 4), (2, 5)];
 
 /// The SSP if its version is one of `versions` (version, needed length).
 fn versioned<'a>(
@@ -236,15 +279,9 @@ fn facilities_pdu(payload: &[u8]) -> &[u8] {
     }
 }
 
-/// The permissions a CAM needs (empty when it does not decode as a CAM).
-fn cam_needs(pdu: &[u8]) -> Vec<CamPermission> {
+/// The permissions a CAM needs.
+fn cam_needs(cam: &Cam) -> Vec<CamPermission> {
     let mut needs = Vec::new();
-    // Most CAMs carry neither a low-frequency nor a special-vehicle container: no decoding.
-    match peek_cam_containers(pdu) {
-        Some(p) if p.low_frequency || p.special_vehicle => {}
-        _ => return needs,
-    }
-    let Ok(cam) = decode_cam(pdu) else { return needs };
     let params = &cam.cam.cam_parameters;
     if let Some(LowFrequencyContainer::BasicVehicle(lf)) = &params.low_frequency_container {
         let role = match lf.vehicle_role {
@@ -297,17 +334,18 @@ fn cam_needs(pdu: &[u8]) -> Vec<CamPermission> {
         // A later extension of the CHOICE: the decoder refuses those, so this is unreachable.
         Some(_) => {}
     }
-    needs
-}
-
-/// The cause code of a DENM's situation container (`None` when it does not decode as a
-/// DENM, or carries no situation, as cancellations and negations may).
-fn denm_cause(pdu: &[u8]) -> Option<u8> {
-    if peek_header(pdu)?.message_id != MESSAGE_ID_DENM {
-        return None;
+    // The RSU's protected zones and a vehicle's CEN DSRC tolling zone (EN 302 637-2 Table 4,
+    // first bit).
+    match &params.high_frequency_container {
+        HighFrequencyContainer::BasicVehicle(hf) if hf.cen_dsrc_tolling_zone.is_some() => {
+            needs.push(CamPermission::CenDsrcTollingZone)
+        }
+        HighFrequencyContainer::Rsu(rsu) if rsu.protected_communication_zones_rsu.is_some() => {
+            needs.push(CamPermission::CenDsrcTollingZone)
+        }
+        _ => {}
     }
-    let denm = decode_denm(pdu).ok()?;
-    denm.denm.situation.map(|s| s.event_type.cause_code)
+    needs
 }
 
 /// The message id of a facilities PDU this module knows (for diagnostics).
@@ -346,7 +384,16 @@ mod tests {
             rule.check(Some(&[1, 0]), b"x"),
             Err(SspViolation::TooShort { .. })
         ));
-        assert_eq!(rule.check(Some(&[1, 0, 0]), b"undecodable"), Ok(()));
+        assert!(matches!(
+            rule.check(Some(&[1, 0, 0]), b"undecodable"),
+            Err(SspViolation::Unverifiable { service: "CAM", .. })
+        ));
+        // An SSP granting every CA permission has nothing left to verify.
+        assert_eq!(rule.check(Some(&[1, 0xff, 0xfc]), b"undecodable"), Ok(()));
+        assert!(matches!(
+            SspRule::EtsiDenm.check(Some(&[1, 0xff, 0xff, 0xff]), b"undecodable"),
+            Err(SspViolation::Unverifiable { service: "DENM", .. })
+        ));
     }
 
     #[test]

@@ -124,7 +124,7 @@ pub fn placeholder_signature(curve: Curve) -> w::Signature {
 /// ECDSA over the hash of `data` with the curve's hash (SHA-256 or SHA-384); R x-only.
 pub fn sign(key: &PrivateKey, data: &[u8]) -> Result<w::Signature, CryptoError> {
     let digest = hash(key.curve().hash_alg(), data);
-    let sig = key.sign_digest(digest.as_ref())?;
+    let sig = crate::message_signature::to_low_s(key.sign_digest(digest.as_ref())?);
     let r = match &sig.r {
         RPoint::XOnly(x) => w::EccPoint::XCoordinateOnly(x.clone()),
         RPoint::Compressed { y_odd: false, x } => w::EccPoint::CompressedLsbY0(x.clone()),

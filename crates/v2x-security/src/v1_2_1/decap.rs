@@ -94,7 +94,9 @@ impl V1Entity {
         } else {
             msg.payload.data.clone()
         };
-        self.remember(identity);
+        // A copy is stale (refused before the look-up) once its generation time is max_age old.
+        let expires = generation_time.unwrap_or(now).saturating_add(self.policy.max_age);
+        self.remember(identity, expires);
         Ok(V1Accepted {
             payload,
             payload_type: pt,
@@ -273,7 +275,7 @@ impl V1Entity {
         // change), and a key over the signature bytes would take a re-encoded copy for a
         // new message.
         let identity = sha256(&tbs);
-        if self.replay_seen.contains(&identity) {
+        if self.replay_seen.contains_key(&identity) {
             return Err(rej(RejectReason::DuplicateMessage, "message already received"));
         }
         if let Some(form) = signature_form_violation(sig, self.policy.signature_form) {
@@ -302,8 +304,8 @@ impl V1Entity {
         Ok((digest, identity))
     }
 
-    fn remember(&mut self, k: [u8; 32]) {
-        if self.replay_seen.insert(k) {
+    pub(super) fn remember(&mut self, k: [u8; 32], expires: TaiTime) {
+        if self.replay_seen.insert(k, expires).is_none() {
             self.replay_order.push_back(k);
             while self.replay_order.len() > self.policy.replay_capacity {
                 if let Some(old) = self.replay_order.pop_front() {
@@ -370,7 +372,7 @@ impl V1Entity {
 
 /// The signature-form policy (low s, x-only r) applied to a v1.2.1 signature; `Some(why)`
 /// when it is refused.
-fn signature_form_violation(sig: &v2x_wire::v1_2_1::Signature, form: SignatureForm) -> Option<String> {
+pub(super) fn signature_form_violation(sig: &v2x_wire::v1_2_1::Signature, form: SignatureForm) -> Option<String> {
     if form == SignatureForm::default() {
         return None;
     }
@@ -430,6 +432,27 @@ fn aes_ccm_decrypt(key: &[u8], nonce: &[u8; 12], ciphertext: &[u8]) -> Result<Ve
 /// carries (no chain, validity, permissions, freshness or replay). A digest signer cannot
 /// be checked (there is no certificate to take the key from) and is rejected as such.
 pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
+    V1Entity::new(None, Vec::new(), super::V1TrustStore::new()).decap_signature_only(bytes)
+}
+
+impl V1Entity {
+    /// INSECURE lab mode, as [`decap_signature_only`], that also remembers the certificates
+    /// whose signatures it verified: a digest signer that one of them is resolves (within a
+    /// batch, and across runs through a receiver's state). Nothing learnt here is trusted by
+    /// strict SN-DECAP.
+    pub fn decap_signature_only(&mut self, bytes: &[u8]) -> Result<V1Accepted, Rejection> {
+        let (accepted, leaf) = signature_only(bytes, &self.signature_only_certificates)?;
+        self.learn_signature_only_certificate(leaf);
+        Ok(accepted)
+    }
+}
+
+/// Signature-only SN-DECAP with `known` certificates for digest signers; returns the leaf
+/// that verified.
+fn signature_only(
+    bytes: &[u8],
+    known: &std::collections::HashMap<HashedId8, Certificate>,
+) -> Result<(V1Accepted, Certificate), Rejection> {
     let msg = SecuredMessage::from_bytes(bytes).map_err(|e| rej(RejectReason::InvalidEncoding, e.to_string()))?;
     let pt = msg.payload.payload_type;
     if pt != PayloadType::SIGNED {
@@ -450,12 +473,23 @@ pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
             .last()
             .cloned()
             .ok_or_else(|| rej(RejectReason::InvalidEncoding, "empty certificate chain"))?,
-        Some(SignerInfo::CertificateDigestWithSha256(d))
-        | Some(SignerInfo::CertificateDigestWithOtherAlgorithm { digest: d, .. }) => {
+        Some(SignerInfo::CertificateDigestWithSha256(d)) => match known.get(d) {
+            Some(c) => c.clone(),
+            None => {
+                return Err(rej(
+                    RejectReason::SignerCertificateNotFound,
+                    format!(
+                        "signer digest {}: the message carries no certificate to check it with, and none seen before",
+                        hex::encode(d)
+                    ),
+                ))
+            }
+        },
+        Some(SignerInfo::CertificateDigestWithOtherAlgorithm { digest: d, .. }) => {
             return Err(rej(
                 RejectReason::SignerCertificateNotFound,
                 format!(
-                    "signer digest {}: the message carries no certificate to check it with",
+                    "signer digest {} under another hash: no certificate to check it with",
                     hex::encode(d)
                 ),
             ))
@@ -471,18 +505,19 @@ pub fn decap_signature_only(bytes: &[u8]) -> Result<V1Accepted, Rejection> {
     if !verify(&key, received, sig) {
         return Err(rej(RejectReason::FalseSignature, "message signature does not verify"));
     }
-    Ok(V1Accepted {
+    let accepted = V1Accepted {
         payload: msg.payload.data.clone(),
         payload_type: pt,
         its_aid: msg.its_aid(),
         signer: Some(certificate_digest(&leaf)),
         generation_time: msg.generation_time().map(TaiTime),
-    })
+    };
+    Ok((accepted, leaf))
 }
 
 /// The bytes the signature covers, as received: a prefix of the message ending with the type
 /// byte of the signature trailer field. Decoding is canonical, so the re-encoding must equal it.
-fn signed_bytes<'a>(msg: &SecuredMessage, bytes: &'a [u8]) -> Result<&'a [u8], Rejection> {
+pub(super) fn signed_bytes<'a>(msg: &SecuredMessage, bytes: &'a [u8]) -> Result<&'a [u8], Rejection> {
     let signed = msg
         .to_be_signed()
         .ok_or_else(|| rej(RejectReason::UnsignedMessage, "no signature"))?;

@@ -196,9 +196,13 @@ pub struct V1Entity {
     pub(super) certificate_requested: bool,
     pub(super) chain_requested: bool,
     pub(super) unknown_certificates: BTreeSet<HashedId3>,
-    /// Identities of accepted signed messages: SHA-256 of the signed bytes.
-    pub(super) replay_seen: HashSet<[u8; 32]>,
+    /// Identities of accepted signed messages (SHA-256 of the signed bytes), each with the
+    /// time after which its message is stale anyway (generation time + max_age).
+    pub(super) replay_seen: HashMap<[u8; 32], TaiTime>,
     pub(super) replay_order: VecDeque<[u8; 32]>,
+    /// INSECURE signature-only mode: the certificates whose message signatures it verified
+    /// (never used by strict SN-DECAP), so that digest signers that follow resolve.
+    pub(super) signature_only_certificates: HashMap<HashedId8, Certificate>,
 }
 
 pub(super) fn rej(reason: RejectReason, detail: impl Into<String>) -> Rejection {
@@ -217,9 +221,36 @@ impl V1Entity {
             certificate_requested: false,
             chain_requested: false,
             unknown_certificates: BTreeSet::new(),
-            replay_seen: HashSet::new(),
+            replay_seen: HashMap::new(),
             replay_order: VecDeque::new(),
+            signature_only_certificates: HashMap::new(),
         }
+    }
+
+    /// The replay window: each accepted message's identity and when it may be forgotten (for
+    /// a receiver's state kept between runs).
+    pub fn replay_entries(&self) -> impl Iterator<Item = ([u8; 32], TaiTime)> + '_ {
+        self.replay_order
+            .iter()
+            .filter_map(|k| self.replay_seen.get(k).map(|t| (*k, *t)))
+    }
+
+    /// Restores an entry of [`V1Entity::replay_entries`]; one already stale at `now` is not kept.
+    pub fn restore_replay_entry(&mut self, identity: [u8; 32], expires: TaiTime, now: TaiTime) {
+        if expires >= now {
+            self.remember(identity, expires);
+        }
+    }
+
+    /// The certificates signature-only SN-DECAP verified signatures with (INSECURE mode;
+    /// none of them is validated).
+    pub fn signature_only_certificates(&self) -> impl Iterator<Item = &Certificate> {
+        self.signature_only_certificates.values()
+    }
+
+    /// Remembers a certificate for signature-only SN-DECAP (never for strict SN-DECAP).
+    pub fn learn_signature_only_certificate(&mut self, cert: Certificate) {
+        self.signature_only_certificates.insert(certificate_digest(&cert), cert);
     }
 
     pub fn credential(&self) -> Option<&Credential> {

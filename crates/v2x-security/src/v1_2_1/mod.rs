@@ -16,16 +16,20 @@
 //!
 //! [`RejectReason`]: crate::reason::RejectReason
 
+pub mod crl;
 pub mod crypto;
 mod decap;
 pub mod entity;
 pub mod pki;
 pub mod pki_dir;
+pub mod trust_dir;
 pub mod validate;
 
+pub use crl::{issue_v1_crl, verify_v1_crl, V1CrlError};
 pub use crypto::{certificate_digest, certificate_id3};
 pub use decap::decap_signature_only;
 pub use entity::{SignerChoice, V1Accepted, V1EncapError, V1EncapRequest, V1Entity, V1Policy, V1Profile, V1Protection};
 pub use pki::{CertSpec, Credential, V1Pki, V1PkiError};
 pub use pki_dir::V1PkiDir;
+pub use trust_dir::{load_v1_trust_dir, V1LoadedTrust};
 pub use validate::V1TrustStore;

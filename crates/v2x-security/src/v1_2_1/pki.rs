@@ -39,12 +39,30 @@ pub enum V1PkiError {
     KeyMismatch { path: std::path::PathBuf },
     #[error("{}: the v1.2.1 root and AA are incomplete (an interrupted creation?); refusing to replace a CA key", path.display())]
     Incomplete { path: std::path::PathBuf },
+    #[error("{}: no v1.2.1 PKI credentials (v1.2.1/) and no v1.2.1 root CA certificate (*.cert)", path.display())]
+    NoRoot { path: std::path::PathBuf },
     #[error("bad station name {0:?}")]
     StationName(String),
+    #[error("{}: the v1.2.1 CRL is missing (this PKI has issued one): refusing to go on without it, re-creating it would undo revocations; restore it", path.display())]
+    MissingCrl { path: std::path::PathBuf },
+    #[error("{}: no v1.2.1 CRL (the v1.2.1 credentials predate v1.2.1 revocation): refusing to trust the v1.2.1 root without one; `v2x pki refresh-crl --dir PKI` issues it", path.display())]
+    CrlNotIssued { path: std::path::PathBuf },
+    #[error("{}: the v1.2.1 CRL was issued at {found} (TAI s), before {expected}, the last this PKI issued: refused (a rolled-back CRL undoes revocations)", path.display())]
+    CrlRollback {
+        path: std::path::PathBuf,
+        found: u32,
+        expected: u32,
+    },
+    #[error("the v2 PKI directory")]
+    Pki(#[from] Box<crate::pki_store::PkiError>),
+    #[error("{}: v1.2.1 CRL", path.display())]
+    Crl {
+        path: std::path::PathBuf,
+        #[source]
+        source: super::crl::V1CrlError,
+    },
     #[error("key generation or signing")]
     Crypto(#[from] CryptoError),
-    #[error("the v2 PKI beside: {0}")]
-    Lock(Box<crate::pki_error::PkiError>),
 }
 
 fn io_error(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> V1PkiError + '_ {

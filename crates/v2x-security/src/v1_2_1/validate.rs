@@ -1,10 +1,13 @@
 //! Trust store and certificate-chain validation for v1.2.1: every link's signature up
 //! to a configured root, subject types, validity periods, regions and ITS-AID
-//! permissions, each failure with its own [`RejectReason`].
+//! permissions, revocation (CRLs of [`super::crl`], fail closed as in v2), each failure with
+//! its own [`RejectReason`].
 
 use super::crypto::{certificate_digest, verification_key, verify};
 use crate::reason::{RejectReason, Rejection};
 use crate::region::{GeoPoint, Region};
+use crate::revocation::{CrlStatus, RevocationPolicy, RevocationSet};
+use crate::time::TaiTime;
 use std::collections::{HashMap, HashSet};
 use v2x_crypto::PublicKey as CPublicKey;
 use v2x_wire::v1_2_1::{Certificate, GeographicRegion, HashedId8, SignerInfo, SubjectAttribute, SubjectType};
@@ -47,7 +50,12 @@ pub struct V1TrustStore {
     /// Certificates whose signature chain has been verified (their signatures are not
     /// re-verified; time, region and permissions are checked every time).
     verified: HashSet<HashedId8>,
+    /// Certificates revoked by hand ([`V1TrustStore::revoke`]).
     revoked: HashSet<HashedId8>,
+    /// The CRLs held (newest per root) and the roots a CRL is expected from.
+    revocation: RevocationSet,
+    /// Missing or outdated CRLs: refused unless the insecure lab option says otherwise.
+    revocation_policy: RevocationPolicy,
     /// OpenSSL verification keys by certificate digest: building one from a point
     /// (decompression and on-curve check) costs about as much as a verification, so
     /// each certificate's key is built once.
@@ -83,6 +91,50 @@ impl V1TrustStore {
 
     pub fn ticket(&self, digest: &HashedId8) -> Option<&Certificate> {
         self.tickets.get(digest)
+    }
+
+    /// The trust anchor with this digest.
+    pub fn anchor(&self, digest: &HashedId8) -> Option<&Certificate> {
+        self.anchors.get(digest)
+    }
+
+    /// The digests of the trust anchors.
+    pub fn anchor_digests(&self) -> impl Iterator<Item = &HashedId8> {
+        self.anchors.keys()
+    }
+
+    /// The CA certificates held (configured or learnt from certificate chains).
+    pub fn authorities(&self) -> impl Iterator<Item = &Certificate> {
+        self.authorities.values()
+    }
+
+    /// The tickets learnt from messages whose chain and signature verified.
+    pub fn tickets(&self) -> impl Iterator<Item = &Certificate> {
+        self.tickets.values()
+    }
+
+    /// The CRLs held and the roots a CRL is expected from.
+    pub fn revocation(&self) -> &RevocationSet {
+        &self.revocation
+    }
+
+    pub fn revocation_mut(&mut self) -> &mut RevocationSet {
+        &mut self.revocation
+    }
+
+    /// Records that `root` publishes a CRL: until one is held (and while the one held is past
+    /// its nextUpdate), chains under it are rejected `revocation-status-unknown`.
+    pub fn expect_crl_from(&mut self, root: HashedId8) {
+        self.revocation.expect_crl_from(v2x_crypto::HashedId8(root));
+    }
+
+    pub fn set_revocation_policy(&mut self, policy: RevocationPolicy) {
+        self.revocation_policy = policy;
+    }
+
+    /// Whether `digest` is revoked by hand or by a CRL held.
+    pub fn is_revoked(&self, digest: &HashedId8) -> bool {
+        self.revoked.contains(digest) || self.revocation.is_revoked_id8(&v2x_crypto::HashedId8(*digest))
     }
 
     pub fn lookup(&self, digest: &HashedId8) -> Option<&Certificate> {
@@ -131,7 +183,7 @@ impl V1TrustStore {
         for _ in 0..6 {
             let Some(cur) = chain.last().cloned() else { break };
             let cur_digest = certificate_digest(&cur);
-            if self.revoked.contains(&cur_digest) {
+            if self.is_revoked(&cur_digest) {
                 return Err(rej(
                     RejectReason::RevokedCertificate,
                     format!("certificate {} is revoked", hex::encode(cur_digest)),
@@ -218,6 +270,9 @@ impl V1TrustStore {
         for c in &chain {
             check_time(c, at)?;
         }
+        if let Some(root) = chain.last() {
+            self.check_crl_status(certificate_digest(root), at)?;
+        }
         self.verified.extend(verified_now);
         for c in chain.iter().skip(1) {
             if c.subject_info.subject_type != SubjectType::ROOT_CA {
@@ -225,6 +280,34 @@ impl V1TrustStore {
             }
         }
         Ok(chain)
+    }
+}
+
+impl V1TrustStore {
+    /// The revocation information about `root` must be current at `at` (Time32) once a CRL
+    /// is expected from it.
+    fn check_crl_status(&self, root: HashedId8, at: u32) -> Result<(), Rejection> {
+        if self.revocation.is_empty() || self.revocation_policy.insecure_accept_stale_crl {
+            return Ok(());
+        }
+        let now = TaiTime::from_time32(at);
+        match self
+            .revocation
+            .status(v2x_crypto::HashedId8(root), now, self.revocation_policy.grace)
+        {
+            CrlStatus::NotExpected | CrlStatus::Current { .. } => Ok(()),
+            CrlStatus::Missing => Err(rej(
+                RejectReason::RevocationStatusUnknown,
+                format!("a CRL from root {} is expected and none is held", hex::encode(root)),
+            )),
+            CrlStatus::Expired { next_update } => Err(rej(
+                RejectReason::RevocationStatusUnknown,
+                format!(
+                    "the CRL of root {} was due to be replaced at {next_update} (TAI s), now {at}",
+                    hex::encode(root)
+                ),
+            )),
+        }
     }
 }
 

@@ -16,7 +16,7 @@
 //! | F-SIG-05 | CAMs; the current pseudonym lacks CAM, the next ones have it | SN-ENCAP switches to the next compatible pseudonym: as F-SIG-01, none under the first |
 //! | F-SIG-06 | CAMs; no pseudonym has CAM | every CAM refused by SN-ENCAP with its reason (`encap-refused` in events), none sent |
 //! | F-SIG-07 | CAMs from tickets of an AA whose issue permissions lack CAM | every receiver rejects every CAM `inconsistent-chain` (the chain does not grant CAM) |
-//! | F-CER-02 | CAMs to a receiver of its own that lacks the AA (PCA) certificate | the first CAMs are rejected `untrusted-root`; the receiver asks for the AA by P2PCD in its own CAMs, the sender answers, and every CAM after is accepted |
+//! | F-CER-02 | CAMs to a receiver of its own that lacks the AA (PCA) certificate | the first CAMs are rejected `issuer-certificate-not-found`; the receiver asks for the AA by P2PCD in its own CAMs, the sender answers, and every CAM after is accepted |
 //!
 //! F-SIG-07 follows the paper's title ("not compatible with the long-term certificate") as
 //! a chain whose CA may not grant the permission: our PKI issues tickets from the AA, not
@@ -219,10 +219,10 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// F-CER-02: rejected `untrusted-root` until the AA was learnt by P2PCD, then accepted.
+    /// F-CER-02: rejected `issuer-certificate-not-found` until the AA was learnt by P2PCD, then accepted.
     fn learnt_by_p2pcd(&self) -> Result<String, String> {
         let v = &self.v;
-        let untrusted = v.reasons.get("untrusted-root").copied().unwrap_or(0);
+        let missing = v.reasons.get("issuer-certificate-not-found").copied().unwrap_or(0);
         let learnt = self
             .at
             .iter()
@@ -230,17 +230,20 @@ impl<'a> Judging<'a> {
                 (Some(a), Some(r)) => a > r,
                 _ => false,
             });
-        if untrusted == 0 || untrusted != v.rejected {
-            Err(format!("reasons {:?}, expected untrusted-root", v.reasons))
+        if missing == 0 || missing != v.rejected {
+            Err(format!(
+                "reasons {:?}, expected issuer-certificate-not-found",
+                v.reasons
+            ))
         } else if v.accepted == 0 {
             Err(format!(
-                "{untrusted} rejected untrusted-root, none accepted after (P2PCD did not answer)"
+                "{missing} rejected issuer-certificate-not-found, none accepted after (P2PCD did not answer)"
             ))
         } else if !learnt {
             Err("accepted and rejected CAMs interleave".into())
         } else {
             Ok(format!(
-                "{untrusted} rejected untrusted-root, then the AA learnt by P2PCD: {} accepted",
+                "{missing} rejected issuer-certificate-not-found, then the AA learnt by P2PCD: {} accepted",
                 v.accepted
             ))
         }
@@ -290,13 +293,13 @@ mod tests {
     #[test]
     fn f_cer_02_needs_the_rejections_before_the_acceptances() {
         let st = station(FunctionalCase::MissingPca);
-        let mut c = stats(10, 7, &[("untrusted-root", 3)]);
+        let mut c = stats(10, 7, &[("issuer-certificate-not-found", 3)]);
         c.last_rejected_us = Some(100);
         c.first_accepted_us = Some(200);
         assert!(judge(&st, &summary("F-CER-02", c.clone())).passed);
         c.first_accepted_us = Some(50);
         assert!(!judge(&st, &summary("F-CER-02", c)).passed);
-        let never = stats(10, 0, &[("untrusted-root", 10)]);
+        let never = stats(10, 0, &[("issuer-certificate-not-found", 10)]);
         let v = judge(&st, &summary("F-CER-02", never));
         assert!(!v.passed && v.evidence.contains("P2PCD"), "{v:?}");
     }

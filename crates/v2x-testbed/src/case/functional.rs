@@ -16,7 +16,7 @@
 //! | F-SIG-05 | CAMs; the current pseudonym lacks CAM, the next ones have it | SN-ENCAP switches to the next compatible pseudonym: as F-SIG-01, none under the first |
 //! | F-SIG-06 | CAMs; no pseudonym has CAM | every CAM refused by SN-ENCAP with its reason (`encap-refused` in events), none sent |
 //! | F-SIG-07 | CAMs from tickets of an AA whose issue permissions lack CAM | every receiver rejects every CAM `inconsistent-chain` (the chain does not grant CAM) |
-//! | F-CER-02 | CAMs to a receiver of its own that lacks the AA (PCA) certificate | the first CAMs are rejected `untrusted-root`; the receiver asks for the AA by P2PCD in its own CAMs, the sender answers, and every CAM after is accepted |
+//! | F-CER-02 | CAMs to a receiver of its own that lacks the AA (PCA) certificate | the first CAMs are rejected `issuer-certificate-not-found`; the receiver asks for the AA by P2PCD in its own CAMs, the sender answers, and every CAM after is accepted |
 //!
 //! F-SIG-07 follows the paper's title ("not compatible with the long-term certificate") as
 //! a chain whose CA may not grant the permission: our PKI issues tickets from the AA, not
@@ -107,7 +107,9 @@ impl FunctionalCase {
             }
             FunctionalCase::NoCompatiblePseudonym => "SN-ENCAP refuses every CAM with its reason; nothing sent",
             FunctionalCase::NotGrantedByIssuer => "every CAM rejected inconsistent-chain",
-            FunctionalCase::MissingPca => "rejected untrusted-root until the AA is learnt by P2PCD, accepted after",
+            FunctionalCase::MissingPca => {
+                "rejected issuer-certificate-not-found until the AA is learnt by P2PCD, accepted after"
+            }
         }
     }
 

@@ -437,7 +437,7 @@ impl StationCredentials {
                 let v1 = V1PkiDir::beside(self.pki()?)?;
                 let sdir = v1.dir().join("stations").join(&self.name);
                 let ticket = V1Credential::load(&sdir, "at")?;
-                let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store());
+                let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store()?);
                 Box::new(EtsiV121Station::from_entity(id, c, entity))
             }
             ProtocolConfig::Tesla(c) => {

@@ -17,7 +17,9 @@ pub struct VehicleState {
     pub altitude_cm: i32,
 }
 
-fn reference_position(v: &VehicleState) -> ReferencePosition {
+/// The reference position of `v` with a 5 m × 4 m confidence ellipse and 1 m altitude
+/// confidence.
+pub fn reference_position(v: &VehicleState) -> ReferencePosition {
     ReferencePosition {
         latitude: v.latitude,
         longitude: v.longitude,
@@ -77,14 +79,14 @@ pub fn passenger_car_cam(v: &VehicleState, generation_delta_time: u16, with_low_
             vehicle_role: VehicleRole::Default,
             // Low beam and daytime running lights on.
             exterior_lights: BitString::from_slice(&[0b1000_1000]),
-            path_history: vec![PathPoint {
+            path_history: PathHistory(vec![PathPoint {
                 path_position: DeltaReferencePosition {
                     delta_latitude: -120,
                     delta_longitude: 85,
                     delta_altitude: 0,
                 },
                 path_delta_time: Some(50),
-            }],
+            }]),
         })
     });
     Cam {
@@ -96,13 +98,11 @@ pub fn passenger_car_cam(v: &VehicleState, generation_delta_time: u16, with_low_
         cam: CoopAwareness {
             generation_delta_time,
             cam_parameters: CamParameters {
-                basic_container: BasicContainer {
-                    station_type: 5,
-                    reference_position: reference_position(v),
-                },
-                high_frequency_container: HighFrequencyContainer::BasicVehicle(hf),
                 low_frequency_container: lf,
-                special_vehicle_container: None,
+                ..CamParameters::new(
+                    BasicContainer::new(5, reference_position(v)),
+                    HighFrequencyContainer::BasicVehicle(hf),
+                )
             },
         },
     }
@@ -133,15 +133,7 @@ pub fn hazard_denm(v: &VehicleState, sequence_number: u16, timestamp_its_ms: u64
                 transmission_interval: Some(1000),
                 station_type: 5,
             },
-            situation: Some(SituationContainer {
-                information_quality: 4,
-                event_type: CauseCode {
-                    cause_code: cause,
-                    sub_cause_code: sub_cause,
-                },
-                linked_cause: None,
-                event_history: None,
-            }),
+            situation: Some(SituationContainer::new(4, CauseCode::new(cause, sub_cause))),
             location: None,
             alacarte: None,
         },

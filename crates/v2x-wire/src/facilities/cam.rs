@@ -1,10 +1,31 @@
-//! The CAM (EN 302 637-2): high- and low-frequency containers, the special-vehicle
-//! containers the CAM SSP governs, and the message itself.
+//! The CAM (EN 302 637-2 v1.4.1; TS 103 900 v2.x reads the same): basic, high- and
+//! low-frequency containers, the RSU container, the special-vehicle containers the CAM SSP
+//! governs, and the release-2 extension containers.
 
 use super::*;
 
-/// BasicVehicleContainerHighFrequency; its optional members are not modelled.
 #[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+#[non_exhaustive]
+pub struct BasicContainer {
+    /// StationType (CDD v2: TrafficParticipantType): 5 passenger car, 15 road-side unit.
+    #[rasn(value("0..=255"), identifier = "stationType")]
+    pub station_type: u8,
+    #[rasn(identifier = "referencePosition")]
+    pub reference_position: ReferencePosition,
+}
+
+impl BasicContainer {
+    pub fn new(station_type: u8, reference_position: ReferencePosition) -> BasicContainer {
+        BasicContainer {
+            station_type,
+            reference_position,
+        }
+    }
+}
+
+/// BasicVehicleContainerHighFrequency: the mandatory motion state and seven optional members.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
 #[rasn(automatic_tags)]
 pub struct BasicVehicleContainerHighFrequency {
     pub heading: Heading,
@@ -13,6 +34,7 @@ pub struct BasicVehicleContainerHighFrequency {
     pub drive_direction: DriveDirection,
     #[rasn(identifier = "vehicleLength")]
     pub vehicle_length: VehicleLength,
+    /// VehicleWidth ::= INTEGER (1..62), 10 cm.
     #[rasn(value("1..=62"), identifier = "vehicleWidth")]
     pub vehicle_width: u8,
     #[rasn(identifier = "longitudinalAcceleration")]
@@ -22,71 +44,53 @@ pub struct BasicVehicleContainerHighFrequency {
     pub curvature_calculation_mode: CurvatureCalculationMode,
     #[rasn(identifier = "yawRate")]
     pub yaw_rate: YawRate,
-    #[rasn(identifier = "accelerationControl")]
-    pub acceleration_control: Option<NotModelled>,
-    #[rasn(identifier = "lanePosition")]
-    pub lane_position: Option<NotModelled>,
+    /// AccelerationControl ::= BIT STRING { brakePedalEngaged, gasPedalEngaged,
+    /// emergencyBrakeEngaged, collisionWarningEngaged, accEngaged, cruiseControlEngaged,
+    /// speedLimiterEngaged } (SIZE(7)).
+    #[rasn(size(7), identifier = "accelerationControl")]
+    pub acceleration_control: Option<BitString>,
+    /// LanePosition ::= INTEGER (-1..14): -1 off the road, 0 inner hard shoulder, 1 the
+    /// innermost driving lane.
+    #[rasn(value("-1..=14"), identifier = "lanePosition")]
+    pub lane_position: Option<i8>,
     #[rasn(identifier = "steeringWheelAngle")]
-    pub steering_wheel_angle: Option<NotModelled>,
+    pub steering_wheel_angle: Option<SteeringWheelAngle>,
     #[rasn(identifier = "lateralAcceleration")]
-    pub lateral_acceleration: Option<NotModelled>,
+    pub lateral_acceleration: Option<LateralAcceleration>,
     #[rasn(identifier = "verticalAcceleration")]
-    pub vertical_acceleration: Option<NotModelled>,
-    #[rasn(identifier = "performanceClass")]
-    pub performance_class: Option<NotModelled>,
+    pub vertical_acceleration: Option<VerticalAcceleration>,
+    /// PerformanceClass ::= INTEGER (0..7): 0 unavailable, 1 class A, 2 class B.
+    #[rasn(value("0..=7"), identifier = "performanceClass")]
+    pub performance_class: Option<u8>,
     #[rasn(identifier = "cenDsrcTollingZone")]
-    pub cen_dsrc_tolling_zone: Option<NotModelled>,
+    pub cen_dsrc_tolling_zone: Option<CenDsrcTollingZone>,
 }
 
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
+/// RSUContainerHighFrequency ::= SEQUENCE { protectedCommunicationZonesRSU OPTIONAL, ... }.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq, Default)]
+#[rasn(automatic_tags)]
+#[non_exhaustive]
+pub struct RsuContainerHighFrequency {
+    #[rasn(identifier = "protectedCommunicationZonesRSU")]
+    pub protected_communication_zones_rsu: Option<ProtectedCommunicationZonesRsu>,
+}
+
+impl RsuContainerHighFrequency {
+    pub fn new(zones: Option<ProtectedCommunicationZonesRsu>) -> RsuContainerHighFrequency {
+        RsuContainerHighFrequency {
+            protected_communication_zones_rsu: zones,
+        }
+    }
+}
+
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
 #[rasn(choice, automatic_tags)]
 #[non_exhaustive]
 pub enum HighFrequencyContainer {
     #[rasn(identifier = "basicVehicleContainerHighFrequency")]
     BasicVehicle(BasicVehicleContainerHighFrequency),
     #[rasn(identifier = "rsuContainerHighFrequency")]
-    Rsu(NotModelled),
-}
-
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(automatic_tags)]
-pub struct DeltaReferencePosition {
-    #[rasn(value("-131071..=131072"), identifier = "deltaLatitude")]
-    pub delta_latitude: i32,
-    #[rasn(value("-131071..=131072"), identifier = "deltaLongitude")]
-    pub delta_longitude: i32,
-    #[rasn(value("-12700..=12800"), identifier = "deltaAltitude")]
-    pub delta_altitude: i16,
-}
-
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(automatic_tags)]
-pub struct PathPoint {
-    #[rasn(identifier = "pathPosition")]
-    pub path_position: DeltaReferencePosition,
-    #[rasn(value("1..=65535", extensible), identifier = "pathDeltaTime")]
-    pub path_delta_time: Option<u16>,
-}
-
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(enumerated)]
-pub enum VehicleRole {
-    Default = 0,
-    PublicTransport = 1,
-    SpecialTransport = 2,
-    DangerousGoods = 3,
-    RoadWork = 4,
-    Rescue = 5,
-    Emergency = 6,
-    SafetyCar = 7,
-    Agriculture = 8,
-    Commercial = 9,
-    Military = 10,
-    RoadOperator = 11,
-    Taxi = 12,
-    Reserved1 = 13,
-    Reserved2 = 14,
-    Reserved3 = 15,
+    Rsu(RsuContainerHighFrequency),
 }
 
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
@@ -98,9 +102,8 @@ pub struct BasicVehicleContainerLowFrequency {
     /// reverse, fog, parking.
     #[rasn(size(8), identifier = "exteriorLights")]
     pub exterior_lights: BitString,
-    /// PathHistory ::= SEQUENCE (SIZE(0..40)) OF PathPoint.
-    #[rasn(size("0..=40"), identifier = "pathHistory")]
-    pub path_history: SequenceOf<PathPoint>,
+    #[rasn(identifier = "pathHistory")]
+    pub path_history: PathHistory,
 }
 
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
@@ -123,7 +126,43 @@ pub struct CamParameters {
     pub low_frequency_container: Option<LowFrequencyContainer>,
     #[rasn(identifier = "specialVehicleContainer")]
     pub special_vehicle_container: Option<SpecialVehicleContainer>,
+    /// The extension addition of TS 103 900 v2.x (release 2).
+    #[rasn(extension_addition, identifier = "extensionContainers")]
+    pub extension_containers: Option<WrappedExtensionContainers>,
 }
+
+impl CamParameters {
+    pub fn new(basic_container: BasicContainer, high_frequency_container: HighFrequencyContainer) -> CamParameters {
+        CamParameters {
+            basic_container,
+            high_frequency_container,
+            low_frequency_container: None,
+            special_vehicle_container: None,
+            extension_containers: None,
+        }
+    }
+}
+
+/// WrappedExtensionContainer ::= SEQUENCE { containerId ExtensionContainerId,
+/// containerData (an open type selected by the id) } (TS 103 900 v2.x): 1 two-wheeler,
+/// 2 e-horizon location sharing, 3 very-low-frequency, 4 path prediction, 5 generalized
+/// lane positions, 6 vehicle movement control. The containers carry no content the CAM SSP
+/// governs; their encoding is kept as received (the open type's octets), so a CAM with them
+/// decodes, re-encodes byte for byte and has every SSP-relevant part read.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(automatic_tags)]
+pub struct WrappedExtensionContainer {
+    /// ExtensionContainerId ::= INTEGER (1..16, ...).
+    #[rasn(value("1..=16", extensible), identifier = "containerId")]
+    pub container_id: u32,
+    #[rasn(identifier = "containerData")]
+    pub container_data: Any,
+}
+
+/// WrappedExtensionContainers ::= SEQUENCE SIZE(1..8, ...) OF WrappedExtensionContainer.
+#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
+#[rasn(delegate, size("1..=8", extensible))]
+pub struct WrappedExtensionContainers(pub SequenceOf<WrappedExtensionContainer>);
 
 /// `SpecialVehicleContainer` (EN 302 637-2 v1.4.1): what a vehicle with a special role
 /// (`vehicleRole` of the low-frequency container) tells about that role. Each alternative is
@@ -178,73 +217,11 @@ pub struct SpecialTransportContainer {
     pub light_bar_siren_in_use: BitString,
 }
 
-/// DangerousGoodsBasic (the UN ADR classes, TS 102 894-2).
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(enumerated)]
-pub enum DangerousGoodsBasic {
-    Explosives1 = 0,
-    Explosives2 = 1,
-    Explosives3 = 2,
-    Explosives4 = 3,
-    Explosives5 = 4,
-    Explosives6 = 5,
-    FlammableGases = 6,
-    NonFlammableGases = 7,
-    ToxicGases = 8,
-    FlammableLiquids = 9,
-    FlammableSolids = 10,
-    SubstancesLiableToSpontaneousCombustion = 11,
-    SubstancesEmittingFlammableGasesUponContactWithWater = 12,
-    OxidizingSubstances = 13,
-    OrganicPeroxides = 14,
-    ToxicSubstances = 15,
-    InfectiousSubstances = 16,
-    RadioactiveMaterial = 17,
-    CorrosiveSubstances = 18,
-    MiscellaneousDangerousSubstances = 19,
-}
-
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
 #[rasn(automatic_tags)]
 pub struct DangerousGoodsContainer {
     #[rasn(identifier = "dangerousGoodsBasic")]
     pub dangerous_goods_basic: DangerousGoodsBasic,
-}
-
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(enumerated)]
-pub enum HardShoulderStatus {
-    AvailableForStopping = 0,
-    Closed = 1,
-    AvailableForDriving = 2,
-}
-
-/// ClosedLanes ::= SEQUENCE { innerhardShoulderStatus OPTIONAL, outerhardShoulderStatus
-/// OPTIONAL, drivingLaneStatus BIT STRING (SIZE (1..13)) OPTIONAL, ... }.
-#[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
-#[rasn(automatic_tags)]
-#[non_exhaustive]
-pub struct ClosedLanes {
-    #[rasn(identifier = "innerhardShoulderStatus")]
-    pub inner_hard_shoulder_status: Option<HardShoulderStatus>,
-    #[rasn(identifier = "outerhardShoulderStatus")]
-    pub outer_hard_shoulder_status: Option<HardShoulderStatus>,
-    #[rasn(size("1..=13"), identifier = "drivingLaneStatus")]
-    pub driving_lane_status: Option<BitString>,
-}
-
-impl ClosedLanes {
-    pub fn new(
-        inner_hard_shoulder_status: Option<HardShoulderStatus>,
-        outer_hard_shoulder_status: Option<HardShoulderStatus>,
-        driving_lane_status: Option<BitString>,
-    ) -> ClosedLanes {
-        ClosedLanes {
-            inner_hard_shoulder_status,
-            outer_hard_shoulder_status,
-            driving_lane_status,
-        }
-    }
 }
 
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]
@@ -276,16 +253,6 @@ pub struct EmergencyContainer {
     /// requestForFreeCrossingAtATrafficLight (1) } (SIZE(2)).
     #[rasn(size(2), identifier = "emergencyPriority")]
     pub emergency_priority: Option<BitString>,
-}
-
-#[derive(AsnType, Debug, Clone, Copy, Decode, Encode, PartialEq, Eq)]
-#[rasn(enumerated)]
-#[non_exhaustive]
-pub enum TrafficRule {
-    NoPassing = 0,
-    NoPassingForTrucks = 1,
-    PassToRight = 2,
-    PassToLeft = 3,
 }
 
 #[derive(AsnType, Debug, Clone, Decode, Encode, PartialEq, Eq)]

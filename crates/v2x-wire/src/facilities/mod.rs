@@ -2,52 +2,32 @@
 //! (EN 302 637-3 v1.3.1) with the ITS common data dictionary of TS 102 894-2 v1.3.1,
 //! UPER-encoded with `rasn`.
 //!
-//! Modelled: the whole CAM with basic container, basic-vehicle high-frequency container,
-//! optional basic-vehicle low-frequency container and special-vehicle container (the seven
-//! containers the CAM SSP governs); the DENM management and situation containers. Not
-//! modelled (and so never emitted; decoding a message that carries one fails with a decode
-//! error rather than guessing): the CAM RSU high-frequency container, the DENM location and
-//! à-la-carte containers, and DENM event history. These optional parts are typed [`NotModelled`], which refuses to encode or decode.
+//! Every member of both messages is modelled: the CAM's basic, high-frequency (vehicle and
+//! RSU, with all seven optional vehicle members), low-frequency and special-vehicle
+//! containers; the DENM's management, situation (with event history), location and
+//! à-la-carte containers (impact reduction, extended roadworks, stationary vehicle).
+//!
+//! Release 2 (CAM TS 103 900 v2.x, DENM TS 103 831 v2.x on CDD TS 102 894-2 v2.x) keeps
+//! `protocolVersion` 2 and the same encoding of every root member (CDD v2 renamed types but
+//! kept their UPER layout; `CauseCodeV2`'s CHOICE index over 129 alternatives is the 8 bits
+//! of v1's `causeCode`), and adds extension additions. The CAM's one addition,
+//! `extensionContainers`, is modelled (container id and its open-type octets, see
+//! [`WrappedExtensionContainer`]); the DENM's additions (linked DENMs, event end, lane
+//! positions, IVIM/MAPEM references, predicted paths, road configuration, pre-crash) are
+//! read over by their length as X.691 requires of a receiver that knows an earlier minor
+//! version, so a v2 DENM decodes to its root. No SSP permission depends on an addition.
+//!
+//! `protocolVersion` 1 (EN 302 637-2 v1.3.x, EN 302 637-3 v1.2.x on CDD v1.2.1, superseded
+//! in 2019) encodes some members differently (`ClosedLanes`) and is refused with
+//! [`FacilitiesError::UnsupportedProtocolVersion`] rather than misread.
 
+use crate::shared::Shared;
 use rasn::prelude::*;
 
-/// ItsPduHeader protocolVersion of CAM v1.4.1 and DENM v1.3.1.
+/// ItsPduHeader protocolVersion of CAM v1.4.1 / TS 103 900 and DENM v1.3.1 / TS 103 831.
 pub const ITS_PROTOCOL_VERSION: u8 = 2;
 pub const MESSAGE_ID_DENM: u8 = 1;
 pub const MESSAGE_ID_CAM: u8 = 2;
-
-/// Placeholder for an optional container this codec does not model: always absent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotModelled {}
-
-impl AsnType for NotModelled {
-    const TAG: Tag = Tag::SEQUENCE;
-}
-
-impl Encode for NotModelled {
-    fn encode_with_tag_and_constraints<'b, E: Encoder<'b>>(
-        &self,
-        _encoder: &mut E,
-        _tag: Tag,
-        _constraints: &Constraints,
-        _identifier: Identifier,
-    ) -> Result<(), E::Error> {
-        match *self {}
-    }
-}
-
-impl Decode for NotModelled {
-    fn decode_with_tag_and_constraints<D: Decoder>(
-        decoder: &mut D,
-        _tag: Tag,
-        _constraints: &Constraints,
-    ) -> Result<Self, D::Error> {
-        Err(rasn::de::Error::custom(
-            "container not modelled by this codec",
-            decoder.codec(),
-        ))
-    }
-}
 
 mod build;
 mod cam;
@@ -59,6 +39,21 @@ pub use cam::*;
 pub use cdd::*;
 pub use denm::*;
 
+/// Why bytes are not a CAM or DENM this codec reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FacilitiesError {
+    #[error("{len} bytes: too short for an ItsPduHeader (6 bytes)")]
+    Truncated { len: usize },
+    #[error("messageID {found}, not a {expected}")]
+    WrongMessage { expected: &'static str, found: u8 },
+    #[error("protocolVersion {0}: only version 2 (CAM EN 302 637-2 v1.4.1 / TS 103 900, DENM EN 302 637-3 v1.3.1 / TS 103 831) is read")]
+    UnsupportedProtocolVersion(u8),
+    #[error("UPER: {0}")]
+    Decode(Shared<rasn::error::DecodeError>),
+    #[error("{0} bytes after the end of the message")]
+    TrailingBytes(usize),
+}
+
 pub fn encode_cam(cam: &Cam) -> Result<Vec<u8>, rasn::error::EncodeError> {
     rasn::uper::encode(cam)
 }
@@ -67,12 +62,34 @@ pub fn encode_denm(denm: &Denm) -> Result<Vec<u8>, rasn::error::EncodeError> {
     rasn::uper::encode(denm)
 }
 
-pub fn decode_cam(bytes: &[u8]) -> Result<Cam, rasn::error::DecodeError> {
-    rasn::uper::decode(bytes)
+/// A CAM: header checked first (protocol version 2, messageID cam), then the whole UPER
+/// encoding, which must end in the input's last octet.
+pub fn decode_cam(bytes: &[u8]) -> Result<Cam, FacilitiesError> {
+    decode_exact(bytes, MESSAGE_ID_CAM, "CAM")
 }
 
-pub fn decode_denm(bytes: &[u8]) -> Result<Denm, rasn::error::DecodeError> {
-    rasn::uper::decode(bytes)
+/// A DENM, checked as [`decode_cam`] checks a CAM.
+pub fn decode_denm(bytes: &[u8]) -> Result<Denm, FacilitiesError> {
+    decode_exact(bytes, MESSAGE_ID_DENM, "DENM")
+}
+
+fn decode_exact<T: Decode>(bytes: &[u8], message_id: u8, expected: &'static str) -> Result<T, FacilitiesError> {
+    let header = peek_header(bytes).ok_or(FacilitiesError::Truncated { len: bytes.len() })?;
+    if header.message_id != message_id {
+        return Err(FacilitiesError::WrongMessage {
+            expected,
+            found: header.message_id,
+        });
+    }
+    if header.protocol_version != ITS_PROTOCOL_VERSION {
+        return Err(FacilitiesError::UnsupportedProtocolVersion(header.protocol_version));
+    }
+    let (value, rest) =
+        rasn::uper::decode_with_remainder::<T>(bytes).map_err(|e| FacilitiesError::Decode(Shared::new(e)))?;
+    if !rest.is_empty() {
+        return Err(FacilitiesError::TrailingBytes(rest.len()));
+    }
+    Ok(value)
 }
 
 /// The ItsPduHeader opening every CAM/DENM: UPER puts its three constrained integers on
@@ -86,27 +103,6 @@ pub fn peek_header(bytes: &[u8]) -> Option<ItsPduHeader> {
         }),
         _ => None,
     }
-}
-
-/// Which optional containers a UPER CAM carries, read from the presence bits of
-/// `CamParameters` without decoding the rest: the header (6 octets) and generationDeltaTime
-/// (2 octets) are fixed, then come the extension bit and the two OPTIONAL bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CamContainersPresent {
-    pub low_frequency: bool,
-    pub special_vehicle: bool,
-}
-
-pub fn peek_cam_containers(bytes: &[u8]) -> Option<CamContainersPresent> {
-    let header = peek_header(bytes)?;
-    if header.message_id != MESSAGE_ID_CAM {
-        return None;
-    }
-    let bits = *bytes.get(8)?;
-    Some(CamContainersPresent {
-        low_frequency: bits & 0x40 != 0,
-        special_vehicle: bits & 0x20 != 0,
-    })
 }
 
 #[cfg(test)]
@@ -190,26 +186,26 @@ mod tests {
             cam.cam.cam_parameters.special_vehicle_container = Some(c);
             let bytes = encode_cam(&cam).unwrap();
             assert_eq!(decode_cam(&bytes).unwrap(), cam);
-            let present = peek_cam_containers(&bytes).unwrap();
-            assert!(present.low_frequency && present.special_vehicle);
-        }
-        for lf in [false, true] {
-            let bytes = encode_cam(&passenger_car_cam(&state(), 77, lf)).unwrap();
-            assert_eq!(
-                peek_cam_containers(&bytes),
-                Some(CamContainersPresent {
-                    low_frequency: lf,
-                    special_vehicle: false
-                })
-            );
         }
     }
 
     #[test]
-    fn not_modelled_container_is_a_decode_error() {
-        let mut bytes = encode_cam(&passenger_car_cam(&state(), 1, false)).unwrap();
-        // Garbage never panics.
-        bytes.truncate(9);
-        assert!(decode_cam(&bytes).is_err());
+    fn truncated_trailing_and_foreign_bytes_are_typed_errors() {
+        let bytes = encode_cam(&passenger_car_cam(&state(), 1, false)).unwrap();
+        assert!(matches!(decode_cam(&bytes[..9]), Err(FacilitiesError::Decode(_))));
+        assert_eq!(decode_cam(&bytes[..3]), Err(FacilitiesError::Truncated { len: 3 }));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(decode_cam(&long), Err(FacilitiesError::TrailingBytes(1)));
+        assert_eq!(
+            decode_denm(&bytes),
+            Err(FacilitiesError::WrongMessage {
+                expected: "DENM",
+                found: MESSAGE_ID_CAM
+            })
+        );
+        let mut v1 = bytes;
+        v1[0] = 1;
+        assert_eq!(decode_cam(&v1), Err(FacilitiesError::UnsupportedProtocolVersion(1)));
     }
 }

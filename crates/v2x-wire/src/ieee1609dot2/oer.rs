@@ -14,7 +14,7 @@ pub fn put_length(out: &mut Vec<u8>, len: usize) {
         let bytes = (len as u64).to_be_bytes();
         let skip = bytes.iter().take_while(|&&b| b == 0).count();
         out.push(0x80 | (bytes.len() - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
+        out.extend_from_slice(bytes.get(skip..).unwrap_or_default());
     }
 }
 
@@ -30,7 +30,7 @@ pub fn put_unsigned(out: &mut Vec<u8>, v: u64) {
     let bytes = v.to_be_bytes();
     let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
     out.push((bytes.len() - skip) as u8);
-    out.extend_from_slice(&bytes[skip..]);
+    out.extend_from_slice(bytes.get(skip..).unwrap_or_default());
 }
 
 /// Reads a length determinant. Long forms must use 1..=8 octets and the value must fit in

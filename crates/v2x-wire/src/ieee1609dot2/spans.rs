@@ -35,6 +35,9 @@ pub struct SignedDataSpans {
     /// `tbsData.payload.data` (itself an `Ieee1609Dot2Data`) when present. Pass
     /// `&bytes[range]` to [`parse_data`] to reach nested signed data.
     pub payload_data: Option<Range<usize>>,
+    /// `tbsData.headerInfo.requestedCertificate` (a P2PCD answer) when present: the
+    /// certificate as received, from which its HashedId8 and signature checks are computed.
+    pub requested_certificate: Option<Range<usize>>,
     /// The whole `Ieee1609Dot2Data` these spans belong to.
     pub whole: Range<usize>,
 }
@@ -45,6 +48,9 @@ impl SignedDataSpans {
         shift(&mut self.tbs_data);
         self.signer_certificates.iter_mut().for_each(shift);
         if let Some(r) = self.payload_data.as_mut() {
+            shift(r);
+        }
+        if let Some(r) = self.requested_certificate.as_mut() {
             shift(r);
         }
         shift(&mut self.whole);
@@ -142,6 +148,18 @@ fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDat
         }
         None => None,
     };
+    // ToBeSignedData ::= SEQUENCE { payload, headerInfo }: headerInfo follows the payload;
+    // requestedCertificate is its second extension addition.
+    let requested_certificate = match &tbs_data.header_info.requested_certificate {
+        Some(_) => {
+            let tbs = bytes.get(tbs_range.clone()).unwrap_or_default();
+            let header_at = guard::encoded_len(&guard::SIGNED_DATA_PAYLOAD, tbs)?;
+            let header = tbs.get(header_at..).unwrap_or_default();
+            guard::addition_content(&guard::HEADER_INFO, header, 1)?
+                .map(|r| tbs_range.start + header_at + r.start..tbs_range.start + header_at + r.end)
+        }
+        None => None,
+    };
 
     let signed = SignedData {
         hash_id,
@@ -157,6 +175,7 @@ fn parse_data_prefix(bytes: &[u8]) -> Result<(Ieee1609Dot2Data, Option<SignedDat
         tbs_data: tbs_range,
         signer_certificates,
         payload_data,
+        requested_certificate,
         whole: 0..end,
     };
     Ok((data, Some(spans), end))
@@ -213,7 +232,7 @@ pub(crate) fn parse_certificate_prefix(bytes: &[u8]) -> Result<(Certificate, Cer
     // CertificateBase ::= SEQUENCE { version, type, issuer, toBeSigned, signature OPTIONAL } is
     // not extensible: one preamble octet, version (1 octet), the type ENUMERATED, then the issuer
     // CHOICE and toBeSigned, whose lengths the structural walk gives without building values.
-    let mut r = Reader::new(&bytes[..end]);
+    let mut r = Reader::new(bytes.get(..end).unwrap_or_default());
     r.take(2, "certificate preamble and version")?;
     guard::skip(&guard::Ty::Enum, &mut r)?;
     guard::skip(&guard::ISSUER_IDENTIFIER, &mut r)?;

@@ -25,10 +25,12 @@ pub fn put_var(w: &mut Writer, v: u64) {
     let v = v.min(VAR_MAX);
     let n = var_len_size(v);
     let prefix: u8 = if n == 1 { 0 } else { !(0xffu8 >> (n - 1)) };
-    let mut encoded = [0u8; 8];
-    encoded[8 - n..].copy_from_slice(&v.to_be_bytes()[8 - n..]);
-    encoded[8 - n] |= prefix;
-    w.bytes(&encoded[8 - n..]);
+    let mut encoded = v.to_be_bytes();
+    let tail = encoded.get_mut(8 - n..).unwrap_or_default();
+    if let Some(first) = tail.first_mut() {
+        *first |= prefix;
+    }
+    w.bytes(tail);
 }
 
 /// Appends an `opaque<var>`: its byte length then its content.

@@ -399,7 +399,7 @@ impl SecuredMessage {
             t.encode(&mut trailer);
         }
         put_var(&mut w, trailer.len() as u64);
-        for t in &self.trailer_fields[..sig_index] {
+        for t in self.trailer_fields.get(..sig_index).unwrap_or_default() {
             t.encode(&mut w);
         }
         w.u8(TrailerField::SIGNATURE);
@@ -448,6 +448,6 @@ impl SecuredMessage {
             types.next();
         }
         let rest: Vec<u8> = types.collect();
-        !rest.contains(&header_type::SIGNER_INFO) && rest.windows(2).all(|w| w[0] < w[1])
+        !rest.contains(&header_type::SIGNER_INFO) && rest.windows(2).all(|w| matches!(w, [a, b] if a < b))
     }
 }

@@ -22,10 +22,12 @@ pub(crate) mod schema;
 mod schema_crl;
 mod walker;
 
-pub(crate) use schema::{CERTIFICATE, IEEE1609DOT2_DATA, ISSUER_IDENTIFIER, TO_BE_SIGNED_CERTIFICATE};
+pub(crate) use schema::{
+    CERTIFICATE, HEADER_INFO, IEEE1609DOT2_DATA, ISSUER_IDENTIFIER, SIGNED_DATA_PAYLOAD, TO_BE_SIGNED_CERTIFICATE,
+};
 #[cfg(test)]
 pub(crate) use walker::rest_after;
-pub(crate) use walker::{check, encoded_len, skip, Ty};
+pub(crate) use walker::{addition_content, check, encoded_len, skip, Ty};
 
 /// The guard description of `T`, for the types decoded from untrusted input (see
 /// [`super::decode_exact`]); `None` for other types.

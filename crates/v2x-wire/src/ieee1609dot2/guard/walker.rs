@@ -9,10 +9,13 @@
 //!   type models none) the bitmap, and decodes those bytes as the fields that follow. Such
 //!   additions are refused ([`WireError::Unsupported`]) instead of skipped;
 //! * open types (extension additions and alternatives): `rasn` decodes their content with a
-//!   fresh decoder, so the walk descends into the same bytes.
+//!   fresh decoder, so the walk descends into the same bytes, and the content must fill its
+//!   open type exactly (X.696 §30: no octet of an open type is left over; DECAP step 1 is
+//!   exact C-OER).
 
 use crate::cursor::Reader;
 use crate::ieee1609dot2::{oer, WireError};
+use std::ops::Range;
 
 /// A type's C-OER shape, as far as the walk needs it.
 pub(crate) enum Ty {
@@ -80,7 +83,7 @@ pub(crate) fn walk(ty: &Ty, r: &mut Reader<'_>, depth: usize) -> Result<(), Wire
                 .ok_or_else(|| Reader::unknown_at("extension id", at, u64::from(id)))?;
             walk(ty, r, depth + 1)?;
         }
-        Seq { ext, fields, additions } => sequence(*ext, fields, additions, r, depth)?,
+        Seq { ext, fields, additions } => sequence(*ext, fields, additions, r, depth, None)?,
         Choice { ext, alts, ext_alts } => choice(*ext, alts, ext_alts, r, depth)?,
         SeqOf(elem) => {
             let at = r.offset();
@@ -102,12 +105,15 @@ pub(crate) fn walk(ty: &Ty, r: &mut Reader<'_>, depth: usize) -> Result<(), Wire
     Ok(())
 }
 
+/// Walks a SEQUENCE; with `want = Some((i, out))`, sets `out` to the range (in the reader's
+/// buffer) of the content of extension addition `i` (0-based) when present.
 fn sequence(
     ext: bool,
     fields: &[(bool, &'static Ty)],
     additions: &[&'static Ty],
     r: &mut Reader<'_>,
     depth: usize,
+    mut want: Option<(usize, &mut Option<Range<usize>>)>,
 ) -> Result<(), WireError> {
     let optional = fields.iter().filter(|f| f.0).count();
     let preamble = r.take((optional + usize::from(ext)).div_ceil(8), "SEQUENCE preamble")?;
@@ -153,10 +159,25 @@ fn sequence(
             ))
         })?;
         let n = oer::read_length(r, "extension addition")?;
+        let start = r.offset();
         let mut open = r.sub(n, "extension addition")?;
         walk(ty, &mut open, depth + 1)?;
+        exactly_filled(&open, "extension addition")?;
+        if let Some((_, out)) = want.as_mut().filter(|(w, _)| *w == i) {
+            **out = Some(start..start + n);
+        }
     }
     Ok(())
+}
+
+/// An open type's content must end where the open type ends.
+fn exactly_filled(open: &Reader<'_>, what: &'static str) -> Result<(), WireError> {
+    match open.remaining() {
+        0 => Ok(()),
+        n => Err(open
+            .invalid(what, format!("{n} bytes after the value inside its open type"))
+            .into()),
+    }
 }
 
 fn choice(
@@ -182,7 +203,10 @@ fn choice(
             let n = oer::read_length(r, "extension alternative")?;
             let mut open = r.sub(n, "extension alternative")?;
             match number.checked_sub(alts.len()).and_then(|i| ext_alts.get(i)) {
-                Some(ty) => walk(ty, &mut open, depth + 1),
+                Some(ty) => {
+                    walk(ty, &mut open, depth + 1)?;
+                    exactly_filled(&open, "extension alternative")
+                }
                 None => Ok(()),
             }
         }
@@ -200,6 +224,23 @@ pub(crate) fn encoded_len(ty: &Ty, bytes: &[u8]) -> Result<usize, WireError> {
     let mut r = Reader::new(bytes);
     walk(ty, &mut r, 0)?;
     Ok(bytes.len() - r.remaining())
+}
+
+/// The range, within `bytes`, of the content of extension addition `index` (0-based) of the
+/// SEQUENCE `ty` at the start of `bytes` (`None` when absent or `ty` is not a SEQUENCE).
+pub(crate) fn addition_content(ty: &Ty, bytes: &[u8], index: usize) -> Result<Option<Range<usize>>, WireError> {
+    let mut found = None;
+    if let Seq { ext, fields, additions } = ty {
+        sequence(
+            *ext,
+            fields,
+            additions,
+            &mut Reader::new(bytes),
+            0,
+            Some((index, &mut found)),
+        )?;
+    }
+    Ok(found)
 }
 
 /// Checks that `bytes` starts with a well-formed `ty` under the walk's rules.
