@@ -25,37 +25,17 @@
 //! This is this project's format, not a standard one: no other v1.2.1 implementation reads
 //! it.
 
+pub use super::crl_error::V1CrlError;
 use super::crypto::{certificate_digest, sign, verify};
 use super::pki::Credential;
 use super::validate::V1TrustStore;
-use crate::crl::{etsi, CrlError};
-use crate::revocation::{CrlEntries, OlderCrl, VerifiedCrl};
+use crate::crl::etsi;
+use crate::revocation::{CrlEntries, VerifiedCrl};
 use crate::time::TaiTime;
 use v2x_wire::v1_2_1::{
-    HashedId8, HeaderField, Payload, PayloadType, SecuredMessage, SignerInfo, SubjectType, TrailerField, V1Error,
+    HashedId8, HeaderField, Payload, PayloadType, SecuredMessage, SignerInfo, SubjectType, TrailerField,
 };
 use v2x_wire::ItsAid;
-
-/// Why a v1.2.1 CRL was not accepted (or could not be issued).
-#[derive(Debug, thiserror::Error)]
-pub enum V1CrlError {
-    #[error("not a v1.2.1 message: {0}")]
-    Decode(#[from] V1Error),
-    #[error("a v1.2.1 CRL is a signed message with ITS-AID 622; this is not")]
-    NotACrl,
-    #[error("the CRL body")]
-    Body(#[from] CrlError),
-    #[error("the CRL is signed by {0}, which is not a trust anchor (a root CA) here")]
-    UnknownSigner(String),
-    #[error("the CRL signature does not verify")]
-    Signature,
-    #[error("the CRL signature is not in its one encoding (r x-only, low s): {0}")]
-    SignatureForm(String),
-    #[error("signing the CRL")]
-    Crypto(#[from] v2x_crypto::CryptoError),
-    #[error(transparent)]
-    Older(#[from] OlderCrl),
-}
 
 /// Signs a CRL listing `revoked` (HashedId8 of v1.2.1 certificates) with the root CA
 /// credential; `this_update` and `next_update` are Time32 (TAI seconds since 2004).

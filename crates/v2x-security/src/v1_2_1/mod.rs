@@ -17,6 +17,7 @@
 //! [`RejectReason`]: crate::reason::RejectReason
 
 pub mod crl;
+mod crl_error;
 pub mod crypto;
 mod decap;
 pub mod entity;

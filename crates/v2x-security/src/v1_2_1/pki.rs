@@ -59,7 +59,7 @@ pub enum V1PkiError {
     Crl {
         path: std::path::PathBuf,
         #[source]
-        source: super::crl::V1CrlError,
+        source: super::crl_error::V1CrlError,
     },
     #[error("key generation or signing")]
     Crypto(#[from] CryptoError),
