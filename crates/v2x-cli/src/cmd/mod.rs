@@ -11,6 +11,7 @@ pub mod model;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;
+pub mod pki_service;
 pub mod reproduce;
 pub mod sim;
 pub mod station;

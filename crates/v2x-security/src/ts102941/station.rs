@@ -99,6 +99,7 @@ pub enum EnrolmentIdentity<'a> {
 }
 
 /// An enrolment request on its way, and what reading its response needs.
+#[derive(Clone)]
 pub struct EnrolmentRequest {
     /// The `EnrolmentRequestMessage` to POST to the EA.
     pub message: Vec<u8>,
@@ -245,6 +246,7 @@ impl Default for AuthorizationOptions {
 }
 
 /// An authorization request on its way, and what reading its response needs.
+#[derive(Clone)]
 pub struct AuthorizationRequest {
     /// The `AuthorizationRequestMessage(WithPop)` to POST to the AA.
     pub message: Vec<u8>,
