@@ -138,12 +138,15 @@ fn the_http_binding_answers_every_case_with_its_status() {
             .status(),
         405
     );
-    let s: serde_json::Value = client
-        .get(format!("{}{}", svc.url, paths::STATUS))
-        .send()
-        .unwrap()
-        .json()
-        .unwrap();
+    let s: serde_json::Value = serde_json::from_slice(
+        &client
+            .get(format!("{}{}", svc.url, paths::STATUS))
+            .send()
+            .unwrap()
+            .bytes()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(s["answered"]["unanswerable"], 3, "{s}");
     svc.stop();
 }
@@ -224,7 +227,15 @@ fn a_replayed_request_is_refused_and_issues_nothing_even_sent_at_once() {
     for a in &answers {
         match key_holder(a) {
             AuthorizationOutcome::Authorized(_) => ok += 1,
-            AuthorizationOutcome::Refused(c) => assert_eq!(c, AuthorizationResponseCode::ItsAaOutofsyncrequest),
+            // A copy caught by the AA's replay memory, or one that passed it at the same moment
+            // and was caught by the EA's (its EC signature used before: deniedrequest, relayed).
+            AuthorizationOutcome::Refused(c) => assert!(
+                matches!(
+                    c,
+                    AuthorizationResponseCode::ItsAaOutofsyncrequest | AuthorizationResponseCode::Deniedpermissions
+                ),
+                "{c:?}"
+            ),
         }
     }
     assert_eq!(ok, 1, "exactly one copy is answered with a ticket");

@@ -8,6 +8,18 @@
 //
 // KIND: data (EtsiTs102941Data), ieee (Ieee1609Dot2Data / EtsiTs103097Data), innerec
 // (InnerEcRequest), shared (SharedAtRequest), cert (EtsiTs103097Certificate).
+//
+// An EtsiTs102941Data is checked through the template of its content's own type (InnerAtRequest,
+// ToBeSignedCrl, ...): BC's EtsiTs102941DataContent CHOICE template implements only the two
+// enrolment alternatives ("TODO not implemented" in its source), so the version octet and the
+// CHOICE tag are read here and the rest goes to BC's template of that alternative.
+//
+// Two of BC 1.72's templates deviate from TS 102 941's ASN.1 (each line says so when it
+// matters): PublicKeys.encryptionKey is typed PublicVerificationKey instead of
+// PublicEncryptionKey, and Version is one octet (INTEGER (0..255)) also where TS 102 941 leaves
+// it unconstrained (ToBeSignedCrl, CtlFormat: a length-prefixed integer, as in the real EU
+// ECTL). Those types are also checked with the same BC definitions, corrected in that one
+// field (FIXED_* below); the stock template's verdict is printed beside.
 
 import java.io.File;
 import java.nio.file.Files;
@@ -37,6 +49,9 @@ import org.bouncycastle.oer.its.ieee1609dot2.basetypes.PsidSsp;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SequenceOfPsidSsp;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.ServiceSpecificPermissions;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941MessagesCa;
+import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TrustLists;
+import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TypesAuthorizationValidation;
+import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TypesCaManagement;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TypesAuthorization;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TypesEnrolment;
 import org.bouncycastle.oer.its.template.etsi103097.EtsiTs103097Module;
@@ -48,6 +63,102 @@ public class Ts102941Interop {
         "certificateRevocationList", "certificateTrustListTlm", "certificateTrustListRca",
         "authorizationValidationRequest", "authorizationValidationResponse", "caCertificateRequest",
     };
+
+    // BC's definitions with the one deviating field corrected.
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_PUBLIC_KEYS = org.bouncycastle.oer.OERDefinition.seq(
+        org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2BaseTypes.PublicVerificationKey.label("verificationKey"),
+        org.bouncycastle.oer.OERDefinition.optional(org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2BaseTypes.PublicEncryptionKey.label("encryptionKey"))
+    ).typeName("PublicKeys");
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_INNER_AT_REQUEST = org.bouncycastle.oer.OERDefinition.seq(
+        FIXED_PUBLIC_KEYS.label("publicKeys"),
+        org.bouncycastle.oer.OERDefinition.octets(32).label("hmacKey"),
+        EtsiTs102941TypesAuthorization.SharedAtRequest.label("sharedAtRequest"),
+        org.bouncycastle.oer.its.template.etsi102941.basetypes.EtsiTs102941BaseTypes.EcSignature.label("ecSignature"),
+        org.bouncycastle.oer.OERDefinition.extension()
+    ).typeName("InnerAtRequest");
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_INNER_EC_REQUEST = org.bouncycastle.oer.OERDefinition.seq(
+        org.bouncycastle.oer.OERDefinition.octets().label("itsId"),
+        org.bouncycastle.oer.its.template.etsi102941.basetypes.EtsiTs102941BaseTypes.CertificateFormat.label("certificateFormat"),
+        FIXED_PUBLIC_KEYS.label("publicKeys"),
+        org.bouncycastle.oer.its.template.etsi102941.basetypes.EtsiTs102941BaseTypes.CertificateSubjectAttributes.label("requestedSubjectAttributes"),
+        org.bouncycastle.oer.OERDefinition.extension()
+    ).typeName("InnerEcRequest");
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_CA_CERTIFICATE_REQUEST = org.bouncycastle.oer.OERDefinition.seq(
+        FIXED_PUBLIC_KEYS.label("publicKeys"),
+        org.bouncycastle.oer.its.template.etsi102941.basetypes.EtsiTs102941BaseTypes.CertificateSubjectAttributes.label("requestedSubjectAttributes"),
+        org.bouncycastle.oer.OERDefinition.extension()
+    ).typeName("CaCertificateRequest");
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_TO_BE_SIGNED_CRL = org.bouncycastle.oer.OERDefinition.seq(
+        org.bouncycastle.oer.OERDefinition.integer().label("version"),
+        org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2BaseTypes.Time32.label("thisUpdate"),
+        org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2BaseTypes.Time32.label("nextUpdate"),
+        EtsiTs102941TrustLists.SequenceOfCrlEntry.label("entries"),
+        org.bouncycastle.oer.OERDefinition.extension()
+    ).typeName("ToBeSignedCrl");
+    static final org.bouncycastle.oer.OERDefinition.Builder FIXED_CTL_FORMAT = org.bouncycastle.oer.OERDefinition.seq(
+        org.bouncycastle.oer.OERDefinition.integer().label("version"),
+        org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2BaseTypes.Time32.label("nextUpdate"),
+        org.bouncycastle.oer.OERDefinition.bool().label("isFullCtl"),
+        org.bouncycastle.oer.OERDefinition.integer(0, 255).label("ctlSequence"),
+        EtsiTs102941TrustLists.SequenceOfCtlCommand.label("ctlCommands"),
+        org.bouncycastle.oer.OERDefinition.extension()
+    ).typeName("CtlFormat");
+
+    /** The corrected definition of alternative n, or null when BC's stock one is right. */
+    static Element fixedAlternative(int n) {
+        switch (n) {
+            case 2: return FIXED_INNER_AT_REQUEST.build();
+            case 4: return FIXED_TO_BE_SIGNED_CRL.build();
+            case 5: case 6: return FIXED_CTL_FORMAT.build();
+            case 9: return FIXED_CA_CERTIFICATE_REQUEST.build();
+            default: return null;
+        }
+    }
+
+    /** Decodes with e and re-encodes: null when byte-exact, else what went wrong. */
+    static String roundTrip(byte[] bytes, Element e) {
+        try {
+            ASN1Encodable v = OERDecoder.decode(bytes, e);
+            byte[] again = OEREncoder.toByteArray(v, e);
+            return Arrays.equals(again, bytes) ? null : "re-encoded differently (" + again.length + " vs " + bytes.length + " bytes)";
+        } catch (Exception ex) {
+            return ex.toString();
+        }
+    }
+
+    /** BC's template of each EtsiTs102941DataContent alternative, by CHOICE index. */
+    static Element alternative(int n) {
+        switch (n) {
+            case 0: return EtsiTs102941TypesEnrolment.InnerEcRequestSignedForPop.build();
+            case 1: return EtsiTs102941TypesEnrolment.InnerEcResponse.build();
+            case 2: return EtsiTs102941TypesAuthorization.InnerAtRequest.build();
+            case 3: return EtsiTs102941TypesAuthorization.InnerAtResponse.build();
+            case 4: return EtsiTs102941TrustLists.ToBeSignedCrl.build();
+            case 5: return EtsiTs102941TrustLists.ToBeSignedTlmCtl.build();
+            case 6: return EtsiTs102941TrustLists.ToBeSignedRcaCtl.build();
+            case 7: return EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest.build();
+            case 8: return EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse.build();
+            case 9: return EtsiTs102941TypesCaManagement.CaCertificateRequest.build();
+            default: throw new IllegalArgumentException("content alternative " + n);
+        }
+    }
+
+    /** BC's typed view of alternative n: one field read from it. */
+    static String typed(int n, ASN1Encodable v) {
+        switch (n) {
+            case 0: return "protocolVersion " + Ieee1609Dot2Data.getInstance(v).getProtocolVersion().getValue();
+            case 1: return "responseCode " + InnerEcResponse.getInstance(v).getResponseCode().getValue();
+            case 2: return "hmacKey " + org.bouncycastle.oer.its.etsi102941.InnerAtRequest.getInstance(v).getHmacKey().getOctets().length + " octets";
+            case 3: return "responseCode " + InnerAtResponse.getInstance(v).getResponseCode().getValue();
+            case 4: return "entries " + org.bouncycastle.oer.its.etsi102941.ToBeSignedCrl.getInstance(v).getEntries().getCrlEntries().size();
+            case 5: return "ctlCommands " + org.bouncycastle.oer.its.etsi102941.ToBeSignedTlmCtl.getInstance(v).getCtlCommands().getCtlCommands().size();
+            case 6: return "ctlCommands " + org.bouncycastle.oer.its.etsi102941.ToBeSignedRcaCtl.getInstance(v).getCtlCommands().getCtlCommands().size();
+            case 7: return "keyTag " + org.bouncycastle.oer.its.etsi102941.AuthorizationValidationRequest.getInstance(v).getSharedAtRequest().getKeyTag().getOctets().length + " octets";
+            case 8: return "responseCode " + AuthorizationValidationResponse.getInstance(v).getResponseCode().getValue();
+            case 9: return "publicKeys " + (org.bouncycastle.oer.its.etsi102941.CaCertificateRequest.getInstance(v).getPublicKeys() != null);
+            default: return "";
+        }
+    }
 
     static Element element(String kind) {
         switch (kind) {
@@ -85,6 +196,35 @@ public class Ts102941Interop {
                 if (parts.length != 3 || !parts[2].equals("oer")) continue;
                 byte[] bytes = Files.readAllBytes(f.toPath());
                 try {
+                    if (parts[1].equals("data")) {
+                        // version v1 (one octet), then the CHOICE tag of a root alternative.
+                        if (bytes.length < 2 || bytes[0] != 1 || (bytes[1] & 0xc0) != 0x80) {
+                            System.out.println("FAIL " + parts[0] + " not version 1 with a context tag");
+                            continue;
+                        }
+                        int n = bytes[1] & 0x3f;
+                        byte[] content = Arrays.copyOfRange(bytes, 2, bytes.length);
+                        String stock = roundTrip(content, alternative(n));
+                        Element fixed = fixedAlternative(n);
+                        String verdict = fixed == null ? stock : roundTrip(content, fixed);
+                        String d;
+                        try {
+                            d = typed(n, OERDecoder.decode(content, alternative(n)));
+                        } catch (Exception ex) {
+                            d = "(BC's typed view: " + ex.getClass().getSimpleName() + ")";
+                        }
+                        String note = fixed == null ? "" : stock == null ? "; stock template decodes too" : "; stock template FAILS: " + stock;
+                        System.out.println((verdict == null ? "OK " : "FAIL ") + parts[0] + " version 1 " + CHOICES[n] + " " + d
+                            + (verdict == null ? "" : " " + verdict) + note);
+                        continue;
+                    }
+                    if (parts[1].equals("innerec")) {
+                        String stock = roundTrip(bytes, EtsiTs102941TypesEnrolment.InnerEcRequest.build());
+                        String verdict = roundTrip(bytes, FIXED_INNER_EC_REQUEST.build());
+                        System.out.println((verdict == null ? "OK " : "FAIL ") + parts[0] + " InnerEcRequest"
+                            + (verdict == null ? "" : " " + verdict) + (stock == null ? "; stock template decodes too" : "; stock template FAILS: " + stock));
+                        continue;
+                    }
                     Element e = element(parts[1]);
                     ASN1Encodable v = OERDecoder.decode(bytes, e);
                     String d = detail(parts[1], v);
