@@ -295,8 +295,129 @@ macro_rules! store_impl {
                 &self,
                 writes: &[$crate::store::Write],
             ) -> Result<Vec<$crate::store::Outcome>, $crate::store::StoreError> {
+                // A connection whose transaction failed (a full disk fails COMMIT and SQLite then
+                // keeps the transaction, and its write lock, open) is closed, never reused.
+                let mut conn = self.pool.acquire().await?;
+                let result = Self::commit_on(&mut conn, writes).await;
+                if result.is_err() {
+                    let _ = conn.close().await;
+                }
+                result
+            }
+
+            async fn register_station(
+                &self,
+                row: &$crate::store::StationRow,
+                at: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                let (curve, key) = $crate::store::key_to_row(&row.canonical_key);
+                sqlx::query(
+                    "INSERT INTO ea_stations (its_id, canonical_curve, canonical_key, revoked, at_permissions, registered_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (its_id) DO UPDATE SET \
+                     canonical_curve = $2, canonical_key = $3, revoked = $4, at_permissions = $5, registered_at = $6",
+                )
+                .bind(&row.its_id[..])
+                .bind(curve)
+                .bind(key)
+                .bind(row.revoked)
+                .bind($crate::store::permissions_to_json(&row.at_permissions))
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn set_station_revoked(&self, its_id: &[u8], revoked: bool) -> Result<bool, $crate::store::StoreError> {
+                Ok(sqlx::query("UPDATE ea_stations SET revoked = $1 WHERE its_id = $2")
+                    .bind(revoked)
+                    .bind(its_id)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected()
+                    > 0)
+            }
+
+            async fn set_ec_revoked(&self, id: v2x_crypto::HashedId8, revoked: bool) -> Result<bool, $crate::store::StoreError> {
+                Ok(sqlx::query("UPDATE ea_enrolment_credentials SET revoked = $1 WHERE ec_id = $2")
+                    .bind(revoked)
+                    .bind(&id.0[..])
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected()
+                    > 0)
+            }
+
+            async fn revoke_ca(&self, id: v2x_crypto::HashedId8, at: i64) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("INSERT INTO dc_revoked_cas (ca_id, revoked_at) VALUES ($1, $2) ON CONFLICT (ca_id) DO NOTHING")
+                    .bind(&id.0[..])
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn revoked_cas(&self) -> Result<Vec<v2x_crypto::HashedId8>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query("SELECT ca_id FROM dc_revoked_cas ORDER BY ca_id")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| $crate::store::id8(r.try_get::<&[u8], _>(0)?))
+                    .collect()
+            }
+
+            async fn prune_replay(&self, before: i64) -> Result<u64, $crate::store::StoreError> {
+                let a = sqlx::query("DELETE FROM ea_requests WHERE received_at < $1")
+                    .bind(before)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected();
+                let b = sqlx::query("DELETE FROM aa_requests WHERE received_at < $1")
+                    .bind(before)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected();
+                Ok(a + b)
+            }
+
+            async fn issued_tickets(&self) -> Result<Vec<(v2x_crypto::HashedId8, Vec<u8>)>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query("SELECT at_id, certificate FROM aa_authorization_tickets ORDER BY at_id")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| Ok(($crate::store::id8(r.try_get::<&[u8], _>(0)?)?, r.try_get::<Vec<u8>, _>(1)?)))
+                    .collect()
+            }
+
+            async fn counts(&self) -> Result<$crate::store::Counts, $crate::store::StoreError> {
+                use sqlx::Row;
+                let r = sqlx::query(
+                    "SELECT (SELECT COUNT(*) FROM ea_stations), (SELECT COUNT(*) FROM ea_enrolment_credentials), \
+                     (SELECT COUNT(*) FROM aa_authorization_tickets), (SELECT COUNT(*) FROM ea_requests), \
+                     (SELECT COUNT(*) FROM aa_requests)",
+                )
+                .fetch_one(&self.pool)
+                .await?;
+                Ok($crate::store::Counts {
+                    stations: r.try_get(0)?,
+                    enrolment_credentials: r.try_get(1)?,
+                    authorization_tickets: r.try_get(2)?,
+                    ea_requests: r.try_get(3)?,
+                    aa_requests: r.try_get(4)?,
+                })
+            }
+        }
+
+        impl $store {
+            /// The batch in one transaction on `conn`.
+            async fn commit_on(
+                conn: &mut sqlx::pool::PoolConnection<$db>,
+                writes: &[$crate::store::Write],
+            ) -> Result<Vec<$crate::store::Outcome>, $crate::store::StoreError> {
                 use $crate::store::{Outcome, Write};
-                let mut tx = self.pool.begin().await?;
+                use sqlx::Connection;
+                let mut tx = conn.begin().await?;
                 let mut out = Vec::with_capacity(writes.len());
                 for w in writes {
                     let outcome = match w {
@@ -404,109 +525,6 @@ macro_rules! store_impl {
                 }
                 tx.commit().await?;
                 Ok(out)
-            }
-
-            async fn register_station(
-                &self,
-                row: &$crate::store::StationRow,
-                at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
-                let (curve, key) = $crate::store::key_to_row(&row.canonical_key);
-                sqlx::query(
-                    "INSERT INTO ea_stations (its_id, canonical_curve, canonical_key, revoked, at_permissions, registered_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (its_id) DO UPDATE SET \
-                     canonical_curve = $2, canonical_key = $3, revoked = $4, at_permissions = $5, registered_at = $6",
-                )
-                .bind(&row.its_id[..])
-                .bind(curve)
-                .bind(key)
-                .bind(row.revoked)
-                .bind($crate::store::permissions_to_json(&row.at_permissions))
-                .bind(at)
-                .execute(&self.pool)
-                .await?;
-                Ok(())
-            }
-
-            async fn set_station_revoked(&self, its_id: &[u8], revoked: bool) -> Result<bool, $crate::store::StoreError> {
-                Ok(sqlx::query("UPDATE ea_stations SET revoked = $1 WHERE its_id = $2")
-                    .bind(revoked)
-                    .bind(its_id)
-                    .execute(&self.pool)
-                    .await?
-                    .rows_affected()
-                    > 0)
-            }
-
-            async fn set_ec_revoked(&self, id: v2x_crypto::HashedId8, revoked: bool) -> Result<bool, $crate::store::StoreError> {
-                Ok(sqlx::query("UPDATE ea_enrolment_credentials SET revoked = $1 WHERE ec_id = $2")
-                    .bind(revoked)
-                    .bind(&id.0[..])
-                    .execute(&self.pool)
-                    .await?
-                    .rows_affected()
-                    > 0)
-            }
-
-            async fn revoke_ca(&self, id: v2x_crypto::HashedId8, at: i64) -> Result<(), $crate::store::StoreError> {
-                sqlx::query("INSERT INTO dc_revoked_cas (ca_id, revoked_at) VALUES ($1, $2) ON CONFLICT (ca_id) DO NOTHING")
-                    .bind(&id.0[..])
-                    .bind(at)
-                    .execute(&self.pool)
-                    .await?;
-                Ok(())
-            }
-
-            async fn revoked_cas(&self) -> Result<Vec<v2x_crypto::HashedId8>, $crate::store::StoreError> {
-                use sqlx::Row;
-                let rows = sqlx::query("SELECT ca_id FROM dc_revoked_cas ORDER BY ca_id")
-                    .fetch_all(&self.pool)
-                    .await?;
-                rows.iter()
-                    .map(|r| $crate::store::id8(r.try_get::<&[u8], _>(0)?))
-                    .collect()
-            }
-
-            async fn prune_replay(&self, before: i64) -> Result<u64, $crate::store::StoreError> {
-                let a = sqlx::query("DELETE FROM ea_requests WHERE received_at < $1")
-                    .bind(before)
-                    .execute(&self.pool)
-                    .await?
-                    .rows_affected();
-                let b = sqlx::query("DELETE FROM aa_requests WHERE received_at < $1")
-                    .bind(before)
-                    .execute(&self.pool)
-                    .await?
-                    .rows_affected();
-                Ok(a + b)
-            }
-
-            async fn issued_tickets(&self) -> Result<Vec<(v2x_crypto::HashedId8, Vec<u8>)>, $crate::store::StoreError> {
-                use sqlx::Row;
-                let rows = sqlx::query("SELECT at_id, certificate FROM aa_authorization_tickets ORDER BY at_id")
-                    .fetch_all(&self.pool)
-                    .await?;
-                rows.iter()
-                    .map(|r| Ok(($crate::store::id8(r.try_get::<&[u8], _>(0)?)?, r.try_get::<Vec<u8>, _>(1)?)))
-                    .collect()
-            }
-
-            async fn counts(&self) -> Result<$crate::store::Counts, $crate::store::StoreError> {
-                use sqlx::Row;
-                let r = sqlx::query(
-                    "SELECT (SELECT COUNT(*) FROM ea_stations), (SELECT COUNT(*) FROM ea_enrolment_credentials), \
-                     (SELECT COUNT(*) FROM aa_authorization_tickets), (SELECT COUNT(*) FROM ea_requests), \
-                     (SELECT COUNT(*) FROM aa_requests)",
-                )
-                .fetch_one(&self.pool)
-                .await?;
-                Ok($crate::store::Counts {
-                    stations: r.try_get(0)?,
-                    enrolment_credentials: r.try_get(1)?,
-                    authorization_tickets: r.try_get(2)?,
-                    ea_requests: r.try_get(3)?,
-                    aa_requests: r.try_get(4)?,
-                })
             }
         }
     };
