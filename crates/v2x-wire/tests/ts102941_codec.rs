@@ -7,6 +7,8 @@ use proptest::prelude::*;
 use v2x_wire::ieee1609dot2::*;
 use v2x_wire::trust_list::{CtlFormat, ToBeSignedCrl};
 use v2x_wire::ts102941::*;
+// Both globs export an `encode`; this one is meant.
+use v2x_wire::ieee1609dot2::encode;
 use v2x_wire::ItsAid;
 
 const CHAIN_JSON: &str = include_str!("../../../vectors/test-pki-chain-p256.json");
@@ -284,4 +286,34 @@ proptest! {
             let _ = nested_spans(&m);
         }
     }
+}
+
+#[test]
+fn inspect_shows_every_message_and_the_one_inside_signed_data() {
+    use v2x_wire::inspect::{inspect_any, Format};
+    for (c, bytes) in contents().iter().zip(encodings()) {
+        let i = inspect_any(&bytes).unwrap_or_else(|e| panic!("{}: {e}", c.kind()));
+        assert_eq!(i.format, Format::Ts102941Data, "{}", c.kind());
+        assert_eq!(i.tree.find("content").unwrap().value.as_deref(), Some(c.kind()));
+        let text = i.tree.render_text();
+        match c {
+            EtsiTs102941DataContent::AuthorizationRequest(_) => {
+                assert!(text.contains("keyTag") && text.contains("hmacKey") && text.contains("ecSignature"), "{text}")
+            }
+            EtsiTs102941DataContent::EnrolmentRequest(_) => assert!(text.contains("itsId: 76656869636c65"), "{text}"),
+            EtsiTs102941DataContent::AuthorizationResponse(r) => assert!(text.contains(r.response_code.name()), "{text}"),
+            _ => {}
+        }
+    }
+    // Signed data whose unsecured payload is a TS 102 941 message (an enrolment response):
+    // the message appears decoded under the payload.
+    let resp = EtsiTs102941Data::v1(EtsiTs102941DataContent::EnrolmentResponse(InnerEcResponse::new(
+        [1; 16],
+        EnrolmentResponseCode::Unknownits,
+        None,
+    )));
+    let signed = encode(&signed_data(encode(&resp).unwrap(), false)).unwrap();
+    let i = inspect_any(&signed).unwrap();
+    assert_eq!(i.format, Format::Ieee1609Dot2Data);
+    assert!(i.tree.render_text().contains("responseCode: unknownits"), "{}", i.tree.render_text());
 }

@@ -319,9 +319,13 @@ pub fn data_node(d: &Ieee1609Dot2Data, spans: Option<&SignedDataSpans>) -> Node 
                 "unsecuredData",
                 format!("{} bytes: {}", o.0.len(), hex(&o.0)),
             ));
-            // A TS 102 941 message (request, response, CRL or CTL body) shows as one.
+            // A TS 102 941 message (request, response, CRL) shows as one; trust lists have
+            // their own tree (`trust_list_node`).
             if let Ok(m) = crate::ts102941::decode(&o.0) {
-                c.push(super::ts102941::etsi_ts102941_data_node(&m));
+                use crate::ts102941::EtsiTs102941DataContent as C;
+                if !matches!(m.content, C::CertificateTrustListTlm(_) | C::CertificateTrustListRca(_)) {
+                    c.push(super::ts102941::etsi_ts102941_data_node(&m));
+                }
             }
             c
         }
