@@ -88,8 +88,11 @@ pub struct ServiceConfig {
     /// The base URL the trust lists name (default: `http://` + the bound address).
     pub public_url: Option<String>,
     pub roles: Roles,
-    /// The EA the AA validates with when this process is not the EA (base URL).
+    /// The EA the AA validates with when this process is not the EA (base URL); also what
+    /// the CTL names as the EA when this process distributes but is not the EA.
     pub ea_url: Option<String>,
+    /// What the CTL names as the AA when this process distributes but is not the AA (base URL).
+    pub aa_url: Option<String>,
     pub freshness: Freshness,
     /// The longest request body accepted (larger: 413). Default 16 KiB: a TS 102 941 request
     /// with a certificate chain is well under 2 KiB.
@@ -116,6 +119,7 @@ impl ServiceConfig {
             public_url: None,
             roles: Roles::ALL,
             ea_url: None,
+            aa_url: None,
             freshness: Freshness::default(),
             max_body: 16 * 1024,
             max_in_flight: 512,

@@ -44,15 +44,16 @@ pub struct Distribution {
 
 impl Distribution {
     /// Lists for these authorities, naming the access points under `public_url` (the EA's
-    /// under `ea_url` when another instance is the EA).
-    pub fn new(authorities: Authorities, public_url: &str, ea_url: Option<&str>) -> Distribution {
+    /// under `ea_url`, the AA's under `aa_url` when other instances are those).
+    pub fn new(authorities: Authorities, public_url: &str, ea_url: Option<&str>, aa_url: Option<&str>) -> Distribution {
         let base = public_url.trim_end_matches('/');
         let ea = ea_url.map(|u| u.trim_end_matches('/')).unwrap_or(base);
+        let aa = aa_url.map(|u| u.trim_end_matches('/')).unwrap_or(base);
         Distribution {
             access: AccessPoints {
                 ea: format!("{ea}{}", paths::ENROLMENT),
                 ea_validation: format!("{ea}{}", paths::VALIDATION),
-                aa: format!("{base}{}", paths::AUTHORIZATION),
+                aa: format!("{aa}{}", paths::AUTHORIZATION),
                 dc: format!("{base}/dc"),
                 tlm: format!("{base}/tlm"),
             },

@@ -121,10 +121,14 @@ impl<S: Store> Service<S> {
             )),
             _ => None,
         };
-        let distribution = config
-            .roles
-            .dc
-            .then(|| Distribution::new(authorities.clone(), public_url, config.ea_url.as_deref()));
+        let distribution = config.roles.dc.then(|| {
+            Distribution::new(
+                authorities.clone(),
+                public_url,
+                config.ea_url.as_deref(),
+                config.aa_url.as_deref(),
+            )
+        });
         Service {
             committer: Committer::start(store.clone()),
             crypto: CryptoPool::new(config.crypto_threads),

@@ -381,6 +381,10 @@ impl StationCredentials {
         match self.options.trust {
             Trust::Full => {
                 let mut store = pki.trust_store()?;
+                // `[pki_service]`: the service's AA, issued under the same root.
+                if let Some(aa) = crate::pki_service::service_aa(pki.dir())? {
+                    store.add_ca_certificate(aa);
+                }
                 if let Some(aa) = self.restricted_aa()? {
                     // F-SIG-07's issuer is known, so that its tickets are judged on what
                     // the chain grants (`inconsistent-chain`), not on an unknown issuer.
@@ -419,6 +423,7 @@ impl StationCredentials {
         let mut pool: PseudonymPool = pki.pseudonyms(&self.name)?;
         pool.rotation_interval = self.options.pseudonym_change;
         let mut chain = vec![pki.aa().certificate.clone(), pki.root().certificate.clone()];
+        chain.extend(crate::pki_service::service_aa(pki.dir())?);
         if let Some(aa) = self.restricted_aa()? {
             // Answer P2PCD requests for the restricted AA too (F-SIG-07's issuer).
             chain.insert(0, aa);
@@ -438,10 +443,12 @@ impl StationCredentials {
     /// receiver's `precheck` refuses a carried certificate from any other issuer.
     pub fn known_issuers(&self) -> Result<Vec<[u8; 8]>, CredentialError> {
         let pki = self.pki()?;
-        Ok([pki.root(), pki.ea(), pki.aa()]
+        let mut known: Vec<[u8; 8]> = [pki.root(), pki.ea(), pki.aa()]
             .iter()
             .map(|a| a.certificate.hashed_id8().0)
-            .collect())
+            .collect();
+        known.extend(crate::pki_service::service_aa(pki.dir())?.map(|c| c.hashed_id8().0));
+        Ok(known)
     }
 
     /// The station's active 1609.2 credentials (attackers that sign by hand).

@@ -17,6 +17,7 @@ pub mod medium;
 pub mod netns;
 pub mod orchestrator;
 pub mod payload;
+pub mod pki_service;
 mod process;
 pub mod report;
 pub mod station;

@@ -62,6 +62,10 @@ pub struct Scenario {
     /// run ([`crate::functional`]).
     #[serde(default)]
     pub functional: Vec<FunctionalGroup>,
+    /// `[pki_service]`: senders enrol and obtain their tickets from a TS 102 941 PKI service
+    /// started for the run, whose AA may be slow, down or flooded ([`crate::pki_service`]).
+    #[serde(default)]
+    pub pki_service: Option<crate::pki_service::PkiServiceConfig>,
 }
 
 fn one() -> u32 {
@@ -546,7 +550,37 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Summa
         configs.push(c);
         number += 1;
     }
+    // `[pki_service]`: benign senders' tickets come from the service; one that obtained none is
+    // not started.
+    let provisioning = std::time::Instant::now();
+    let from_service: Vec<String> = match &scenario.pki_service {
+        Some(p) => {
+            let senders: Vec<String> = configs
+                .iter()
+                .filter(|c| c.role == Role::Sender && c.attack.is_none() && c.functional.is_none())
+                .map(|c| c.name.clone())
+                .collect();
+            let report = crate::pki_service::provision(&pki, &senders, p, out, station_exe)?;
+            eprintln!(
+                "[pki_service] aa {}: {} of {} senders obtained tickets (report: {})",
+                report.aa,
+                senders.len() - report.without_tickets.len(),
+                senders.len(),
+                out.join("pki-service").join("report.json").display()
+            );
+            configs.retain(|c| !report.without_tickets.contains(&c.name));
+            senders
+        }
+        None => Vec::new(),
+    };
+    // The stations start as planned after the time the service's start-up took.
+    let shift_us = provisioning.elapsed().as_micros() as u64 * u64::from(scenario.pki_service.is_some());
+    configs.iter_mut().for_each(|c| c.start_at_us += shift_us);
+    let start_at = start_at + shift_us;
     for c in &configs {
+        if from_service.contains(&c.name) {
+            continue;
+        }
         // A-CER-03 signs with tickets that expired before the run.
         let set = match (c.attack, c.functional) {
             (Some(Attack::ExpiredCertificate), _) => TicketSet::Expired,

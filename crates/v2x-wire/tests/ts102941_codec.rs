@@ -298,10 +298,15 @@ fn inspect_shows_every_message_and_the_one_inside_signed_data() {
         let text = i.tree.render_text();
         match c {
             EtsiTs102941DataContent::AuthorizationRequest(_) => {
-                assert!(text.contains("keyTag") && text.contains("hmacKey") && text.contains("ecSignature"), "{text}")
+                assert!(
+                    text.contains("keyTag") && text.contains("hmacKey") && text.contains("ecSignature"),
+                    "{text}"
+                )
             }
             EtsiTs102941DataContent::EnrolmentRequest(_) => assert!(text.contains("itsId: 76656869636c65"), "{text}"),
-            EtsiTs102941DataContent::AuthorizationResponse(r) => assert!(text.contains(r.response_code.name()), "{text}"),
+            EtsiTs102941DataContent::AuthorizationResponse(r) => {
+                assert!(text.contains(r.response_code.name()), "{text}")
+            }
             _ => {}
         }
     }
@@ -315,5 +320,9 @@ fn inspect_shows_every_message_and_the_one_inside_signed_data() {
     let signed = encode(&signed_data(encode(&resp).unwrap(), false)).unwrap();
     let i = inspect_any(&signed).unwrap();
     assert_eq!(i.format, Format::Ieee1609Dot2Data);
-    assert!(i.tree.render_text().contains("responseCode: unknownits"), "{}", i.tree.render_text());
+    assert!(
+        i.tree.render_text().contains("responseCode: unknownits"),
+        "{}",
+        i.tree.render_text()
+    );
 }

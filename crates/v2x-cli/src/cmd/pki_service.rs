@@ -60,6 +60,10 @@ pub struct ServeArgs {
     /// The base URL the trust lists name (default: http:// and the bound address).
     #[arg(long)]
     public_url: Option<String>,
+    /// The AA the trust lists name, when this process distributes but another is the AA
+    /// (base URL).
+    #[arg(long)]
+    aa_url: Option<String>,
     /// Curve of newly created authorities: p256, p384, bp256, bp384.
     #[arg(long, default_value = "p256")]
     curve: String,
@@ -250,6 +254,7 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
     config.roles = Roles::parse(&a.roles).map_err(|e| anyhow!(e))?;
     config.ea_url = a.ea_url;
     config.public_url = a.public_url;
+    config.aa_url = a.aa_url;
     config.max_in_flight = a.max_in_flight;
     config.max_body = a.max_body;
     config.freshness = Freshness {

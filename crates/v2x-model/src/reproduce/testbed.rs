@@ -77,6 +77,7 @@ impl Run {
             load_plan: None,
             medium: Default::default(),
             functional: Vec::new(),
+            pki_service: None,
         }
     }
 }

@@ -353,8 +353,12 @@ impl AuthorizationAuthority {
                 self.policy.max_validity,
             ));
         validity = validity.min(self.policy.max_validity);
+        // Within the AA's validity, or receivers refuse the chain as inconsistent.
+        let aa_start = TaiTime::from_time32(self.aa.certificate.validity().start as u32);
+        let start = start.max(aa_start);
         let aa_end = self.aa.certificate.validity().end;
-        validity = validity.min(Duration::from_secs(aa_end.saturating_sub(start.seconds())));
+        validity =
+            attributes::representable_floor(validity.min(Duration::from_secs(aa_end.saturating_sub(start.seconds()))));
         let mut spec = CertificateSpec::new(None, start, validity);
         spec.app_permissions = authorization.requested.clone();
         spec.region = region;

@@ -95,6 +95,19 @@ pub fn not_granted<'a>(asked: &'a [AppPermission], granted: &[AppPermission]) ->
         .collect()
 }
 
+/// The longest validity not above `d` that a 1609.2 `Duration` holds exactly (one of its
+/// units times at most 65535). A validity cut to "until the issuer's end" must be rounded down,
+/// not up, or the certificate outlives its issuer and receivers refuse the chain.
+pub fn representable_floor(d: Duration) -> Duration {
+    let s = d.as_secs();
+    for unit in [1u64, 60, 3600, 216_000, 31_556_952] {
+        if s / unit <= u64::from(u16::MAX) {
+            return Duration::from_secs(s / unit * unit);
+        }
+    }
+    Duration::from_secs(u64::from(u16::MAX) * 31_556_952)
+}
+
 /// End-entity attributes with these app permissions (and validity, when given).
 pub fn attributes(
     permissions: &[AppPermission],
@@ -128,6 +141,25 @@ mod tests {
         let missing = not_granted(&asked, &granted);
         assert_eq!(missing, vec![&asked[1]]);
         assert!(not_granted(&asked[..1], &granted).is_empty());
+    }
+
+    #[test]
+    fn representable_floor_never_rounds_up() {
+        for s in [
+            59u64,
+            65_535,
+            65_536,
+            3_931_199,
+            3_931_201,
+            157_700_000,
+            5 * 31_556_952 - 1,
+        ] {
+            let f = representable_floor(Duration::from_secs(s));
+            assert!(f.as_secs() <= s, "{s}");
+            let wire = crate::certificate::duration_seconds(&crate::issue::wire_duration(f));
+            assert_eq!(wire, f.as_secs(), "{s}: {f:?} is exact");
+            assert!(s - f.as_secs() < 216_000, "{s}: cut by less than the unit");
+        }
     }
 
     #[test]

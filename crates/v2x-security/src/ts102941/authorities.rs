@@ -127,8 +127,21 @@ impl Authorities {
     /// PSID 623) and AA (issuing end-entity tickets for any PSID) under the root.
     pub fn create(curve: Curve, now: TaiTime) -> Result<Authorities, AuthoritiesError> {
         let start = now.saturating_sub(Duration::from_secs(3600));
-        let validity = Duration::from_secs(5 * YEAR);
-        let root = issue_root("v2xsec service root CA", start, validity, curve)?;
+        let root = issue_root("v2xsec service root CA", start, Duration::from_secs(5 * YEAR), curve)?;
+        Authorities::create_under(root, now)
+    }
+
+    /// New TLM, EA and AA under an existing root CA (e.g. a testbed's), on the root's curve,
+    /// valid until the root's end or five years, whichever comes first.
+    pub fn create_under(root: Authority, now: TaiTime) -> Result<Authorities, AuthoritiesError> {
+        let curve = root.key.curve();
+        // Within the root's validity, or receivers refuse the chain as inconsistent.
+        let root_start = TaiTime::from_time32(root.certificate.validity().start as u32);
+        let start = now.saturating_sub(Duration::from_secs(3600)).max(root_start);
+        let root_end = root.certificate.validity().end;
+        let validity = super::attributes::representable_floor(Duration::from_secs(
+            (5 * YEAR).min(root_end.saturating_sub(start.seconds())),
+        ));
         let tlm_key = PrivateKey::generate(curve)?;
         let mut spec = CertificateSpec::new(Some("v2xsec trust list manager"), start, validity);
         spec.app_permissions = vec![AppPermission::new(ItsAid::CTL, None)];
@@ -245,6 +258,14 @@ impl Authorities {
     /// Loads the authorities in `dir`, or creates them there (on `curve`) when `dir` does
     /// not exist. Returns whether they were created.
     pub fn open_or_create(dir: &Path, curve: Curve) -> Result<(Authorities, bool), AuthoritiesError> {
+        Authorities::open_or_create_with(dir, || Authorities::create(curve, TaiTime::now()))
+    }
+
+    /// [`Authorities::open_or_create`] creating them with `create`.
+    pub fn open_or_create_with(
+        dir: &Path,
+        create: impl FnOnce() -> Result<Authorities, AuthoritiesError>,
+    ) -> Result<(Authorities, bool), AuthoritiesError> {
         if dir.exists() {
             return Ok((Authorities::load(dir)?, false));
         }
@@ -256,7 +277,7 @@ impl Authorities {
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("authorities");
         let staging = parent.join(format!(".{name}.init-{}", std::process::id()));
         let _ = fs::remove_dir_all(&staging);
-        let created = Authorities::create(curve, TaiTime::now())?;
+        let created = create()?;
         let built = created.save(&staging);
         if let Err(e) = built {
             let _ = fs::remove_dir_all(&staging);

@@ -304,13 +304,15 @@ impl EnrolmentAuthority {
     }
 
     fn issue_ec(&self, enrolment: &Enrolment, now: TaiTime) -> Result<CertRef, Refusal<Erc>> {
-        let start = now.saturating_sub(crate::authority::TICKET_BACKDATE);
+        let ea_start = TaiTime::from_time32(self.ea.certificate.validity().start as u32);
+        let start = now.saturating_sub(crate::authority::TICKET_BACKDATE).max(ea_start);
         let ea_end = self.ea.certificate.validity().end;
         let mut validity = self.policy.ec_validity;
         if let Some((_, asked)) = attributes::requested_validity(&enrolment.requested) {
             validity = validity.min(asked);
         }
-        let validity = validity.min(Duration::from_secs(ea_end.saturating_sub(start.seconds())));
+        let validity =
+            attributes::representable_floor(validity.min(Duration::from_secs(ea_end.saturating_sub(start.seconds()))));
         let mut spec = CertificateSpec::new(None, start, validity);
         spec.app_permissions = self.policy.ec_permissions.clone();
         spec.encryption_key = enrolment.encryption_key.clone();
