@@ -29,29 +29,31 @@ impl Drop for Serve {
 fn serve(dir: &Path, listen: &str) -> Serve {
     let ready = dir.with_extension(format!("ready-{}", std::process::id()));
     let _ = std::fs::remove_file(&ready);
-    let child = v2x_command()
-        .args([
-            "pki",
-            "serve",
-            "--dir",
-            p(dir),
-            "--listen",
-            listen,
-            "--ready-file",
-            p(&ready),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
+    // Owned by the guard at once, so a service that never gets ready is still killed.
+    let mut server = Serve {
+        child: v2x_command()
+            .args([
+                "pki",
+                "serve",
+                "--dir",
+                p(dir),
+                "--listen",
+                listen,
+                "--ready-file",
+                p(&ready),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap(),
+        url: String::new(),
+    };
     let t0 = Instant::now();
     loop {
         if let Ok(u) = std::fs::read_to_string(&ready) {
             if !u.trim().is_empty() {
-                return Serve {
-                    child,
-                    url: u.trim().to_string(),
-                };
+                server.url = u.trim().to_string();
+                return server;
             }
         }
         assert!(t0.elapsed() < Duration::from_secs(60), "v2x pki serve did not start");

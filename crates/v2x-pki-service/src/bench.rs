@@ -277,13 +277,16 @@ fn generate(ecs: &[Authority], a: &Authorities, n: usize) -> Result<Vec<Authoriz
     Ok(all.into_iter().map(|(_, r)| r).collect())
 }
 
-/// Sends every request from `concurrency` connections; returns each response (or error) and
-/// its latency, and the wall time.
-fn blast(
-    url: &str,
-    bodies: Vec<Vec<u8>>,
-    concurrency: usize,
-) -> (Vec<Result<Vec<u8>, String>>, Vec<Duration>, Duration) {
+/// What a timed run got back.
+struct Blast {
+    /// Each request's response body (or why there is none), in request order.
+    responses: Vec<Result<Vec<u8>, String>>,
+    latencies: Vec<Duration>,
+    wall: Duration,
+}
+
+/// Sends every request from `concurrency` connections.
+fn blast(url: &str, bodies: Vec<Vec<u8>>, concurrency: usize) -> Blast {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -331,7 +334,11 @@ fn blast(
         let wall = t0.elapsed();
         all.sort_by_key(|(i, _, _)| *i);
         let latencies = all.iter().map(|(_, _, l)| *l).collect();
-        (all.into_iter().map(|(_, r, _)| r).collect(), latencies, wall)
+        Blast {
+            responses: all.into_iter().map(|(_, r, _)| r).collect(),
+            latencies,
+            wall,
+        }
     })
 }
 
@@ -400,7 +407,11 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
                 .map_err(setup)?
                 .values()
                 .sum::<Duration>();
-            let (responses, mut latencies, wall) = blast(&target, bodies, plan.concurrency);
+            let Blast {
+                responses,
+                mut latencies,
+                wall,
+            } = blast(&target, bodies, plan.concurrency);
             let c1 = cpu::threads(std::process::id())
                 .map_err(setup)?
                 .values()

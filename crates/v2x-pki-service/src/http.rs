@@ -53,41 +53,40 @@ fn answer(a: Answer) -> Response {
     }
 }
 
-/// The request's body, if it is sent as a TS 102 941 request.
-fn its_request(headers: &HeaderMap, body: Bytes) -> Result<Vec<u8>, Response> {
+/// A 415 answer unless the request is sent as a TS 102 941 request.
+fn wrong_content_type(headers: &HeaderMap) -> Option<Response> {
     let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim();
-    if !essence.eq_ignore_ascii_case(content_type::REQUEST) {
-        return Err(text(
+    (!essence.eq_ignore_ascii_case(content_type::REQUEST)).then(|| {
+        text(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             None,
             format!("content type {ct:?}: send {}", content_type::REQUEST),
-        ));
-    }
-    Ok(body.to_vec())
+        )
+    })
 }
 
 async fn enrol<S: Store>(State(s): State<Arc<Service<S>>>, headers: HeaderMap, body: Bytes) -> Response {
-    match its_request(&headers, body) {
-        Ok(b) => answer(s.enrol(b).await),
-        Err(r) => r,
+    match wrong_content_type(&headers) {
+        Some(r) => r,
+        None => answer(s.enrol(body.to_vec()).await),
     }
 }
 
 async fn validate<S: Store>(State(s): State<Arc<Service<S>>>, headers: HeaderMap, body: Bytes) -> Response {
-    match its_request(&headers, body) {
-        Ok(b) => answer(s.validate(b).await),
-        Err(r) => r,
+    match wrong_content_type(&headers) {
+        Some(r) => r,
+        None => answer(s.validate(body.to_vec()).await),
     }
 }
 
 async fn authorize<S: Store>(State(s): State<Arc<Service<S>>>, headers: HeaderMap, body: Bytes) -> Response {
-    match its_request(&headers, body) {
-        Ok(b) => answer(s.authorize(b).await),
-        Err(r) => r,
+    match wrong_content_type(&headers) {
+        Some(r) => r,
+        None => answer(s.authorize(body.to_vec()).await),
     }
 }
 

@@ -16,7 +16,7 @@ use v2x_security::ts102941::ea::{EaPolicy, EcRecord, EnrolmentAuthority, Request
 use v2x_security::ts102941::wire::{
     AuthorizationResponseCode as Arc_, AuthorizationValidationResponseCode as Avc, EnrolmentResponseCode as Erc,
 };
-use v2x_security::ts102941::{Refusal, Reply};
+use v2x_security::ts102941::{NotOpened, Refusal, Reply};
 use v2x_security::TaiTime;
 
 /// How the service answers a request.
@@ -179,8 +179,8 @@ impl<S: Store> Service<S> {
         };
         let enrolment = match opened {
             Ok(e) => e,
-            Err(Ok((reply, refusal))) => return self.enrolment_refused(&ea, reply, refusal, now).await,
-            Err(Err(u)) => {
+            Err(NotOpened::Refused(reply, refusal)) => return self.enrolment_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Unanswerable(u)) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
                 return Answer::plain(400, Some(u.code.name()), u.reason);
             }
@@ -309,8 +309,8 @@ impl<S: Store> Service<S> {
         };
         let validation = match opened {
             Ok(v) => v,
-            Err(Ok((reply, refusal))) => return self.validation_refused(&ea, reply, refusal, now).await,
-            Err(Err(u)) => {
+            Err(NotOpened::Refused(reply, refusal)) => return self.validation_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Unanswerable(u)) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
                 return Answer::plain(400, Some(u.code.name()), u.reason);
             }
@@ -445,8 +445,10 @@ impl<S: Store> Service<S> {
                 return self.authorization_refused(&aa, a.reply, refusal, now).await;
             }
             (Ok(_), None) => return Answer::internal("no validation request"),
-            (Err(Ok((reply, refusal))), _) => return self.authorization_refused(&aa, reply, refusal, now).await,
-            (Err(Err(u)), _) => {
+            (Err(NotOpened::Refused(reply, refusal)), _) => {
+                return self.authorization_refused(&aa, reply, refusal, now).await
+            }
+            (Err(NotOpened::Unanswerable(u)), _) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
                 return Answer::plain(400, Some(u.code.name()), u.reason);
             }

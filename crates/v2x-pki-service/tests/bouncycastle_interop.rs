@@ -6,9 +6,12 @@
 //! `EtsiTs102941Data`'s content through BC's template of that content type, as BC's CHOICE
 //! template of the content implements only the enrolment alternatives — and messages BC
 //! builds with its own classes decode here with the values BC put in. The Java harness
-//! (tests/java/Ts102941Interop.java) is compiled by this test. Skipped, saying so, only when
-//! Java or the Bouncy Castle jars are missing (`make setup` installs them).
+//! (tests/java/Ts102941Interop.java) is compiled by this test. Java or the Bouncy Castle jars
+//! missing make it FAIL (`make setup` installs them), unless V2X_SKIP_BOUNCYCASTLE=1.
 
+mod common;
+
+use common::skip_without;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use v2x_crypto::{Curve, PrivateKey};
@@ -27,6 +30,7 @@ use v2x_security::ts102941::wire::{
 };
 use v2x_security::{ItsAid, TaiTime};
 
+const SKIP: &str = "V2X_SKIP_BOUNCYCASTLE";
 const JARS: [&str; 2] = ["/usr/share/java/bcprov.jar", "/usr/share/java/bcutil.jar"];
 
 fn classpath(extra: &Path) -> String {
@@ -37,10 +41,11 @@ fn classpath(extra: &Path) -> String {
 fn harness(dir: &Path) -> Option<PathBuf> {
     let missing: Vec<&str> = JARS.iter().copied().filter(|j| !Path::new(j).exists()).collect();
     if !missing.is_empty() {
-        eprintln!(
-            "SKIPPED: Bouncy Castle missing ({}): apt-get install libbcprov-java libbcutil-java",
-            missing.join(", ")
-        );
+        assert!(skip_without(
+            &format!("Bouncy Castle missing ({})", missing.join(", ")),
+            "apt-get install libbcprov-java libbcutil-java",
+            SKIP
+        ));
         return None;
     }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/java/Ts102941Interop.java");
@@ -55,7 +60,11 @@ fn harness(dir: &Path) -> Option<PathBuf> {
         Ok(o) if o.status.success() => Some(classes),
         Ok(o) => panic!("javac: {}", String::from_utf8_lossy(&o.stderr)),
         Err(e) => {
-            eprintln!("SKIPPED: no javac ({e}): apt-get install default-jdk-headless");
+            assert!(skip_without(
+                &format!("no javac ({e})"),
+                "apt-get install default-jdk-headless",
+                SKIP
+            ));
             None
         }
     }

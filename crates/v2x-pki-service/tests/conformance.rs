@@ -23,7 +23,7 @@ use v2x_security::ts102941::wire::{
     self, AuthorizationResponseCode as Arc_, AuthorizationValidationResponseCode as Avc, CertificateSubjectAttributes,
     EcSignature, EnrolmentResponseCode as Erc, EtsiTs102941DataContent,
 };
-use v2x_security::ts102941::{request_hash, Freshness};
+use v2x_security::ts102941::{request_hash, Freshness, NotOpened};
 use v2x_security::{Authority, ItsAid, TaiTime};
 use v2x_wire::ieee1609dot2 as w1609;
 
@@ -142,12 +142,12 @@ impl Fixture {
         let (aa, ea, now) = (self.aa(), self.ea(), TaiTime::now());
         let opened = match aa.open_authorization(&req.message, now) {
             Ok(o) => o,
-            Err(Ok((reply, r))) => {
+            Err(NotOpened::Refused(reply, r)) => {
                 return aa
                     .authorization_response(&reply, r.code, None, now)
                     .map_err(|e| e.to_string())
             }
-            Err(Err(r)) => return Err(format!("unanswerable: {}", r.reason)),
+            Err(NotOpened::Unanswerable(r)) => return Err(format!("unanswerable: {}", r.reason)),
         };
         let pending = aa.validation_request(&opened, now).map_err(|e| e.to_string())?;
         let v = ea
@@ -235,8 +235,8 @@ fn enrolment_refusal(f: &Fixture, message: &[u8], station: Option<&StationRecord
             .decide_enrolment(&o, station, None, TaiTime::now())
             .err()
             .map(|r| r.code),
-        Err(Ok((_, r))) => Some(r.code),
-        Err(Err(r)) => Some(r.code),
+        Err(NotOpened::Refused(_, r)) => Some(r.code),
+        Err(NotOpened::Unanswerable(r)) => Some(r.code),
     }
 }
 
@@ -571,7 +571,7 @@ fn requirements() -> Vec<Requirement> {
                 plain[tag_at] ^= 1;
                 let m = envelope::encrypt_to(&plain, f.aa_cert()).unwrap().bytes;
                 match aa.open_authorization(&m, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Arc_::ItsAaKeysdontmatch, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Arc_::ItsAaKeysdontmatch, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -590,7 +590,7 @@ fn requirements() -> Vec<Requirement> {
                 let resigned = envelope::sign(s.data().unwrap(), envelope::Signer::Own(&other), TaiTime::now()).unwrap();
                 let m = envelope::encrypt_to(&resigned, f.aa_cert()).unwrap().bytes;
                 match aa.open_authorization(&m, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Arc_::ItsAaKeysdontmatch, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Arc_::ItsAaKeysdontmatch, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -604,7 +604,7 @@ fn requirements() -> Vec<Requirement> {
                 let foreign = Authorities::create(Curve::NistP256, TaiTime::now()).unwrap();
                 let req = station::authorization_request(&f.ec, &foreign.ea.authority.certificate, f.aa_cert(), &at_attrs(), AuthorizationOptions::default(), TaiTime::now()).unwrap();
                 match f.aa().open_authorization(&req.message, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Arc_::ItsAaUnknownea, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Arc_::ItsAaUnknownea, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -617,7 +617,7 @@ fn requirements() -> Vec<Requirement> {
             check: |f| {
                 let req = f.at_request(AuthorizationOptions::default(), TaiTime::now().saturating_sub(Duration::from_secs(3600)));
                 match f.aa().open_authorization(&req.message, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Arc_::ItsAaOutofsyncrequest, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Arc_::ItsAaOutofsyncrequest, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -630,7 +630,7 @@ fn requirements() -> Vec<Requirement> {
             check: |f| {
                 let req = station::authorization_request(&f.ec, f.ea_cert(), f.ea_cert(), &at_attrs(), AuthorizationOptions::default(), TaiTime::now()).unwrap();
                 match f.aa().open_authorization(&req.message, TaiTime::now()) {
-                    Err(Err(r)) => ensure(r.code == Arc_::ItsAaImnottherecipient, r.code.name()),
+                    Err(NotOpened::Unanswerable(r)) => ensure(r.code == Arc_::ItsAaImnottherecipient, r.code.name()),
                     _ => Err("answered".into()),
                 }
             },
@@ -735,7 +735,7 @@ fn requirements() -> Vec<Requirement> {
                 let o = faa.open_authorization(&req.message, TaiTime::now()).map_err(|e| format!("{e:?}"))?;
                 let p = faa.validation_request(&o, TaiTime::now()).unwrap();
                 match f.ea().open_validation(&p.message, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Avc::Invalidaa, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Avc::Invalidaa, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -770,7 +770,7 @@ fn requirements() -> Vec<Requirement> {
                 let (plain, _) = envelope::decrypt_request(&p.message, &DecryptionKey { certificate: other.ea.authority.certificate.clone(), key: other.ea.encryption_key.clone() }).unwrap();
                 p.message = envelope::encrypt_to(&plain, f.ea_cert()).unwrap().bytes;
                 match f.ea().open_validation(&p.message, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Avc::Wrongea, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Avc::Wrongea, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },
@@ -797,7 +797,7 @@ fn requirements() -> Vec<Requirement> {
                 let o = aa.open_authorization(&f.at_request(AuthorizationOptions::default(), then).message, then).map_err(|e| format!("{e:?}"))?;
                 let p = aa.validation_request(&o, then).unwrap();
                 match ea.open_validation(&p.message, TaiTime::now()) {
-                    Err(Ok((_, r))) => ensure(r.code == Avc::Deniedrequest, r.code.name()),
+                    Err(NotOpened::Refused(_, r)) => ensure(r.code == Avc::Deniedrequest, r.code.name()),
                     _ => Err("accepted".into()),
                 }
             },

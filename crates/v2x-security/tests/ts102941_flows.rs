@@ -16,6 +16,7 @@ use v2x_security::ts102941::station::{
 use v2x_security::ts102941::wire::{
     AuthorizationResponseCode, AuthorizationValidationResponseCode, EnrolmentResponseCode,
 };
+use v2x_security::ts102941::NotOpened;
 use v2x_security::{Authority, ItsAid, TaiTime};
 
 fn ec_attributes() -> v2x_security::ts102941::wire::CertificateSubjectAttributes {
@@ -245,7 +246,7 @@ fn stale_and_foreign_requests_are_refused_with_their_codes() {
     )
     .unwrap();
     match ea.open_enrolment(&req.message, now) {
-        Err(Ok((_, r))) => assert_eq!(r.code, EnrolmentResponseCode::Deniedrequest, "{}", r.reason),
+        Err(NotOpened::Refused(_, r)) => assert_eq!(r.code, EnrolmentResponseCode::Deniedrequest, "{}", r.reason),
         other => panic!("{other:?}"),
     }
     // Encrypted to the AA, sent to the EA: not decryptable here, answered in clear.
@@ -263,7 +264,7 @@ fn stale_and_foreign_requests_are_refused_with_their_codes() {
     )
     .unwrap();
     match ea.open_enrolment(&to_aa.message, now) {
-        Err(Err(r)) => assert_eq!(r.code, EnrolmentResponseCode::Imnottherecipient),
+        Err(NotOpened::Unanswerable(r)) => assert_eq!(r.code, EnrolmentResponseCode::Imnottherecipient),
         other => panic!("{other:?}"),
     }
     // Signed by a key that is not the registered canonical key.
@@ -297,7 +298,7 @@ fn stale_and_foreign_requests_are_refused_with_their_codes() {
     )
     .unwrap();
     match ea.open_enrolment(&greedy.message, now) {
-        Err(Ok((_, r))) => assert_eq!(r.code, EnrolmentResponseCode::Deniedpermissions),
+        Err(NotOpened::Refused(_, r)) => assert_eq!(r.code, EnrolmentResponseCode::Deniedpermissions),
         other => panic!("{other:?}"),
     }
     let _ = Arc::clone(&aa_cert);

@@ -119,3 +119,14 @@ impl Drop for TestService {
 pub fn http() -> HttpClient {
     HttpClient::new(Duration::from_secs(30))
 }
+
+/// What a test does when a tool it needs is not installed: it FAILS, naming the package
+/// that brings it (`make setup` installs them all), unless `skip_var=1` asks to skip it, as
+/// `V2X_SKIP_TSHARK` does for the Wireshark tests. Returns whether to skip.
+pub fn skip_without(missing: &str, install: &str, skip_var: &str) -> bool {
+    if std::env::var(skip_var).as_deref() == Ok("1") {
+        eprintln!("SKIPPED because {skip_var}=1: {missing}");
+        return true;
+    }
+    panic!("{missing}: `make setup` installs it ({install}), or set {skip_var}=1 to skip this test");
+}

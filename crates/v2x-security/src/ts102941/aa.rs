@@ -12,7 +12,7 @@
 use super::attributes::{self, not_granted};
 use super::envelope::{self, EnvelopeError, Sealed, SignedMessage, Signer, SignerId};
 use super::station::key_tag;
-use super::{replay_key, request_hash, wire, Freshness, Refusal, Reply};
+use super::{replay_key, request_hash, wire, Freshness, NotOpened, Refusal, Reply};
 use crate::authority::Authority;
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::convert;
@@ -142,21 +142,16 @@ impl AuthorizationAuthority {
     }
 
     /// Decrypts an `AuthorizationRequestMessage` (with or without proof of possession) and
-    /// checks it. `Err(Ok(..))`: refused, answer with [`Self::authorization_response`];
-    /// `Err(Err(..))`: not decryptable.
-    pub fn open_authorization(
-        &self,
-        request: &[u8],
-        now: TaiTime,
-    ) -> Result<Authorization, Result<(Reply, Refusal<Arc_>), Refusal<Arc_>>> {
+    /// checks it. Refused: answer with [`Self::authorization_response`].
+    pub fn open_authorization(&self, request: &[u8], now: TaiTime) -> Result<Authorization, NotOpened<Arc_>> {
         let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| Err(Refusal::new(envelope_code(&e), e.to_string())))?;
+            .map_err(|e| NotOpened::Unanswerable(Refusal::new(envelope_code(&e), e.to_string())))?;
         let reply = Reply {
             key,
             request_hash: request_hash(request),
         };
         self.check_authorization(&plaintext, reply.clone(), now)
-            .map_err(|r| Ok((reply, r)))
+            .map_err(|r| NotOpened::Refused(reply, r))
     }
 
     fn check_authorization(

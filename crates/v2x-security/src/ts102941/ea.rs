@@ -11,7 +11,7 @@
 
 use super::attributes::{self, not_granted};
 use super::envelope::{self, EnvelopeError, SignedMessage, Signer, SignerId};
-use super::{replay_key, request_hash, wire, Freshness, Refusal, Reply};
+use super::{replay_key, request_hash, wire, Freshness, NotOpened, Refusal, Reply};
 use crate::authority::Authority;
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::convert;
@@ -106,10 +106,6 @@ pub struct Validation {
     requested: Vec<AppPermission>,
 }
 
-/// A request that cannot be answered inside an encrypted response (it could not be
-/// decrypted): the HTTP layer answers with the code in clear.
-pub type Unanswerable<C> = Refusal<C>;
-
 /// The enrolment authority.
 pub struct EnrolmentAuthority {
     pub ea: Authority,
@@ -162,21 +158,16 @@ impl EnrolmentAuthority {
 
     /// Decrypts an `EnrolmentRequestMessage` and checks what it carries in itself: the
     /// envelope, PSID, freshness, the content type, the proof of possession, the keys, the
-    /// requested attributes. `Err(Ok(..))`: refused, answer with
-    /// [`Self::enrolment_response`]; `Err(Err(..))`: not decryptable, cannot be answered.
-    pub fn open_enrolment(
-        &self,
-        request: &[u8],
-        now: TaiTime,
-    ) -> Result<Enrolment, Result<(Reply, Refusal<Erc>), Unanswerable<Erc>>> {
+    /// requested attributes. Refused: answer with [`Self::enrolment_response`].
+    pub fn open_enrolment(&self, request: &[u8], now: TaiTime) -> Result<Enrolment, NotOpened<Erc>> {
         let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| Err(Refusal::new(envelope_code(&e), e.to_string())))?;
+            .map_err(|e| NotOpened::Unanswerable(Refusal::new(envelope_code(&e), e.to_string())))?;
         let reply = Reply {
             key,
             request_hash: request_hash(request),
         };
         self.check_enrolment(&plaintext, reply.clone(), now)
-            .map_err(|r| Ok((reply, r)))
+            .map_err(|r| NotOpened::Refused(reply, r))
     }
 
     fn check_enrolment(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Enrolment, Refusal<Erc>> {
@@ -360,19 +351,15 @@ impl EnrolmentAuthority {
     /// envelope, the AA (known, valid, its signature), freshness, that the EA is the one named,
     /// the EC signature's form and that it covers the shared request. What is left needs the
     /// EC from the registry ([`Self::decide_validation`]).
-    pub fn open_validation(
-        &self,
-        request: &[u8],
-        now: TaiTime,
-    ) -> Result<Validation, Result<(Reply, Refusal<Avc>), Unanswerable<Avc>>> {
+    pub fn open_validation(&self, request: &[u8], now: TaiTime) -> Result<Validation, NotOpened<Avc>> {
         let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| Err(Refusal::new(validation_envelope_code(&e), e.to_string())))?;
+            .map_err(|e| NotOpened::Unanswerable(Refusal::new(validation_envelope_code(&e), e.to_string())))?;
         let reply = Reply {
             key,
             request_hash: request_hash(request),
         };
         self.check_validation(&plaintext, reply.clone(), now)
-            .map_err(|r| Ok((reply, r)))
+            .map_err(|r| NotOpened::Refused(reply, r))
     }
 
     fn check_validation(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Validation, Refusal<Avc>> {

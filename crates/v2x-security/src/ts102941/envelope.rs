@@ -91,7 +91,7 @@ fn sign_tbs(tbs: &w::ToBeSignedData, signer: Signer<'_>) -> Result<Vec<u8>, Enve
         }
         Signer::Certificate(cert, key) => (
             key,
-            cert.signer_hash().clone(),
+            *cert.signer_hash(),
             w::SignerIdentifier::Digest(convert::hashed_id8_to_wire(cert.hashed_id8())),
         ),
     };

@@ -111,6 +111,16 @@ impl<C> Refusal<C> {
     }
 }
 
+/// Why an authority did not open a request.
+#[derive(Debug, Clone)]
+pub enum NotOpened<C> {
+    /// Decrypted, and refused: answer with this code, encrypted under `Reply`.
+    Refused(Reply, Refusal<C>),
+    /// Not decryptable (not for us, unknown algorithm, failed): no ITS response can be made;
+    /// the transport answers with the code in clear.
+    Unanswerable(Refusal<C>),
+}
+
 /// `requestHash`: the leftmost 16 octets of SHA-256 over the request message as received
 /// (the whole `EtsiTs103097Data`).
 pub fn request_hash(request: &[u8]) -> [u8; 16] {
