@@ -18,7 +18,7 @@
 //! | [`its_station`] | an ITS-S's PKI state on disk: enrolment, re-enrolment, the ticket pool, trust lists |
 //! | [`cpu`] | per-thread and per-process CPU time from `/proc` (the benchmark's split) |
 //! | [`pg_cluster`] | a throwaway PostgreSQL server (tests, benchmark) |
-//! | [`bench`] | the throughput benchmark |
+//! | [`bench`](mod@bench) | the throughput benchmark |
 //!
 //! The `server` feature (default) brings the service (axum, sqlx, tokio); without it the crate
 //! is the ITS-S client alone (for the Python package).

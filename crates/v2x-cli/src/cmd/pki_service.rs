@@ -45,7 +45,7 @@ pub struct ServeArgs {
     /// Service directory: authorities in DIR/authorities, the SQLite store DIR/pki.db.
     #[arg(long)]
     dir: PathBuf,
-    /// Store: sqlite:PATH (default DIR/pki.db) or postgres://USER@HOST[:PORT]/DB (several
+    /// Store: sqlite:PATH (default DIR/pki.db) or postgres://USER@HOST:PORT/DB (several
     /// instances may share one).
     #[arg(long)]
     store: Option<String>,
