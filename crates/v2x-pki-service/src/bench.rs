@@ -1,13 +1,14 @@
-//! The throughput benchmark (`v2x pki bench`): authorization responses per second over HTTP
-//! from a service process, on SQLite and on PostgreSQL, with the service's CPU per response
-//! split into crypto, database and HTTP runtime.
+//! The throughput benchmark (`v2x pki bench`): enrolment and authorization responses per second
+//! over HTTP from a service process, on SQLite and on PostgreSQL, with the service's CPU per
+//! response split into crypto, database and HTTP runtime.
 //!
 //! Per store: a service process is started (EA, AA and DC in one process, the `v2x` binary
-//! given), stations are registered and enrolled over HTTP, then each run pre-generates its
-//! authorization requests (privacy and proof of possession on: the client's crypto stays out of
-//! the timed window) and sends them from `concurrency` keep-alive connections. Timed: from the
-//! first request sent to the last response received. Every response is then read and checked
-//! (decrypted, the AA's signature verified, the ticket's signature verified). CPU comes from
+//! given), stations are registered and enrolled over HTTP, then each run of a flow pre-generates
+//! its requests (the client's crypto stays out of the timed window) and sends them from
+//! `concurrency` keep-alive connections: re-enrolments signed with the stations' ECs, or
+//! authorization requests with privacy and proof of possession on. Timed: from the first
+//! request sent to the last response received. Every response is then read and checked
+//! (decrypted, the authority's signature verified, the new certificate's signature verified). CPU comes from
 //! `/proc` (see [`crate::cpu`]): the service's threads by name and, for PostgreSQL, the
 //! server's process tree. Figures: mean and 95% Student-t interval over runs, and the median.
 
@@ -26,16 +27,64 @@ use std::time::{Duration, Instant};
 use v2x_crypto::Curve;
 use v2x_security::certificate::AppPermission;
 use v2x_security::ts102941::attributes::attributes;
-use v2x_security::ts102941::station::{self, AuthorizationOptions, AuthorizationOutcome, AuthorizationRequest};
+use v2x_security::ts102941::station::{
+    self, AuthorizationOptions, AuthorizationOutcome, AuthorizationRequest, EnrolmentIdentity, EnrolmentOutcome,
+    EnrolmentRequest,
+};
 use v2x_security::{Authority, ItsAid, TaiTime};
 
-/// P-256 private/public-key operations the service performs per authorization response (privacy
-/// and proof of possession on, EA and AA in one process): the AA decrypts (ECDH), checks the proof
-/// of possession (verify), signs and encrypts the validation request (sign, key generation, ECDH);
-/// the EA decrypts it (ECDH), checks the AA (verify), decrypts the EC signature (ECDH), checks it
-/// (verify), signs its answer (sign); the AA checks it (verify), issues the ticket (sign) and
-/// signs the response (sign).
-pub const P256_OPS_PER_RESPONSE: u32 = 13;
+/// Which request a run times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flow {
+    /// Re-enrolment with the current EC (`EnrolmentRequestMessage` to the EA).
+    Enrolment,
+    /// `AuthorizationRequestMessageWithPop` to the AA, privacy on (with the AA–EA validation).
+    Authorization,
+}
+
+impl Flow {
+    pub const ALL: [Flow; 2] = [Flow::Enrolment, Flow::Authorization];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flow::Enrolment => "enrolment",
+            Flow::Authorization => "authorization",
+        }
+    }
+
+    /// A flow by name; an unknown name lists the valid ones.
+    pub fn parse(name: &str) -> Result<Flow, String> {
+        Flow::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| format!("unknown flow {name:?}: give {}", Flow::ALL.map(Flow::name).join(", ")))
+    }
+
+    /// P-256 private/public-key operations the service performs per response.
+    ///
+    /// Re-enrolment: the EA decrypts (ECDH), checks the outer signature with the EC (verify)
+    /// and the proof of possession (verify), issues the EC (sign) and signs the response (sign).
+    ///
+    /// Authorization (privacy and proof of possession on, EA and AA in one process): the AA
+    /// decrypts (ECDH), checks the proof of possession (verify), signs and encrypts the
+    /// validation request (sign, key generation, ECDH); the EA decrypts it (ECDH), checks the AA
+    /// (verify), decrypts the EC signature (ECDH), checks it (verify), signs its answer (sign);
+    /// the AA checks it (verify), issues the ticket (sign) and signs the response (sign).
+    pub fn p256_ops_per_response(self) -> u32 {
+        match self {
+            Flow::Enrolment => 5,
+            Flow::Authorization => 13,
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Flow::Enrolment => paths::ENROLMENT,
+            Flow::Authorization => paths::AUTHORIZATION,
+        }
+    }
+}
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -44,6 +93,7 @@ pub struct BenchPlan {
     pub server_exe: PathBuf,
     /// `sqlite` and/or `postgres`.
     pub stores: Vec<String>,
+    pub flows: Vec<Flow>,
     /// An existing PostgreSQL database (else a throwaway cluster is started).
     pub postgres_url: Option<String>,
     pub requests: usize,
@@ -58,6 +108,7 @@ pub struct BenchPlan {
 #[derive(Debug, Clone, Serialize)]
 pub struct Run {
     pub store: String,
+    pub flow: Flow,
     pub requests: usize,
     pub ok: usize,
     pub refused: usize,
@@ -111,6 +162,7 @@ impl Figure {
 #[derive(Debug, Clone, Serialize)]
 pub struct StoreSummary {
     pub store: String,
+    pub flow: Flow,
     pub runs: usize,
     pub responses_per_s: Figure,
     pub crypto_us: Figure,
@@ -230,16 +282,11 @@ fn enrol_stations(
     Ok((ecs, authorities.ok_or_else(|| setup("no stations"))?))
 }
 
-/// Pre-generates `n` authorization requests, round robin over `ecs`, on all CPUs.
-fn generate(ecs: &[Authority], a: &Authorities, n: usize) -> Result<Vec<AuthorizationRequest>, BenchError> {
-    let requested = attributes(
-        &[AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc]))],
-        None,
-        None,
-    );
+/// Builds `n` requests with `make(i)`, on all CPUs, in order.
+fn generate<R: Send>(n: usize, make: impl Fn(usize) -> Result<R, String> + Sync) -> Result<Vec<R>, BenchError> {
     let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(2);
     let next = AtomicUsize::new(0);
-    let out: Vec<Result<Vec<(usize, AuthorizationRequest)>, String>> = std::thread::scope(|s| {
+    let out: Vec<Result<Vec<(usize, R)>, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
@@ -249,17 +296,7 @@ fn generate(ecs: &[Authority], a: &Authorities, n: usize) -> Result<Vec<Authoriz
                         if i >= n {
                             return Ok(mine);
                         }
-                        let ec = &ecs[i % ecs.len()];
-                        let r = station::authorization_request(
-                            ec,
-                            &a.ea,
-                            &a.aa,
-                            &requested,
-                            AuthorizationOptions::default(),
-                            TaiTime::now(),
-                        )
-                        .map_err(|e| e.to_string())?;
-                        mine.push((i, r));
+                        mine.push((i, make(i)?));
                     }
                 })
             })
@@ -275,6 +312,107 @@ fn generate(ecs: &[Authority], a: &Authorities, n: usize) -> Result<Vec<Authoriz
     }
     all.sort_by_key(|(i, _)| *i);
     Ok(all.into_iter().map(|(_, r)| r).collect())
+}
+
+/// A run's requests, pre-generated, round robin over the stations' ECs.
+enum Requests {
+    Enrolment(Vec<EnrolmentRequest>),
+    Authorization(Vec<AuthorizationRequest>),
+}
+
+/// How the responses of a run read: issued (and checked), refused with a code, or failed.
+#[derive(Default)]
+struct Outcomes {
+    ok: usize,
+    refused: usize,
+    failed: usize,
+}
+
+impl Requests {
+    fn generate(flow: Flow, ecs: &[Authority], a: &Authorities, n: usize) -> Result<Requests, BenchError> {
+        Ok(match flow {
+            Flow::Enrolment => {
+                let requested = attributes(
+                    &[AppPermission::new(ItsAid::CERT_REQUEST, Some(vec![0x01, 0xc0]))],
+                    None,
+                    None,
+                );
+                Requests::Enrolment(generate(n, |i| {
+                    let ec = &ecs[i % ecs.len()];
+                    station::enrolment_request(
+                        EnrolmentIdentity::Reenrolment { ec },
+                        &a.ea,
+                        &requested,
+                        Curve::NistP256,
+                        false,
+                        TaiTime::now(),
+                    )
+                    .map_err(|e| e.to_string())
+                })?)
+            }
+            Flow::Authorization => {
+                let requested = attributes(
+                    &[AppPermission::new(ItsAid::CAM, Some(vec![1, 0xff, 0xfc]))],
+                    None,
+                    None,
+                );
+                Requests::Authorization(generate(n, |i| {
+                    station::authorization_request(
+                        &ecs[i % ecs.len()],
+                        &a.ea,
+                        &a.aa,
+                        &requested,
+                        AuthorizationOptions::default(),
+                        TaiTime::now(),
+                    )
+                    .map_err(|e| e.to_string())
+                })?)
+            }
+        })
+    }
+
+    fn bodies(&self) -> Vec<Vec<u8>> {
+        match self {
+            Requests::Enrolment(r) => r.iter().map(|q| q.message.clone()).collect(),
+            Requests::Authorization(r) => r.iter().map(|q| q.message.clone()).collect(),
+        }
+    }
+
+    /// Reads every response (outside the timed window): decrypted, the authority's signature
+    /// and the new certificate's checked.
+    fn check(self, responses: Vec<Result<Vec<u8>, String>>, a: &Authorities) -> Outcomes {
+        let mut o = Outcomes::default();
+        match self {
+            Requests::Enrolment(reqs) => {
+                for (req, resp) in reqs.into_iter().zip(responses) {
+                    match resp.and_then(|b| station::read_enrolment_response(&b, req, &a.ea).map_err(|e| e.to_string()))
+                    {
+                        Ok(EnrolmentOutcome::Enrolled { ec, .. }) if ec.certificate.verify_signature(Some(&a.ea)) => {
+                            o.ok += 1
+                        }
+                        Ok(EnrolmentOutcome::Enrolled { .. }) => o.failed += 1,
+                        Ok(EnrolmentOutcome::Refused(_)) => o.refused += 1,
+                        Err(_) => o.failed += 1,
+                    }
+                }
+            }
+            Requests::Authorization(reqs) => {
+                for (req, resp) in reqs.into_iter().zip(responses) {
+                    match resp
+                        .and_then(|b| station::read_authorization_response(&b, req, &a.aa).map_err(|e| e.to_string()))
+                    {
+                        Ok(AuthorizationOutcome::Authorized(t)) if t.certificate.verify_signature(Some(&a.aa)) => {
+                            o.ok += 1
+                        }
+                        Ok(AuthorizationOutcome::Authorized(_)) => o.failed += 1,
+                        Ok(AuthorizationOutcome::Refused(_)) => o.refused += 1,
+                        Err(_) => o.failed += 1,
+                    }
+                }
+            }
+        }
+        o
+    }
 }
 
 /// What a timed run got back.
@@ -389,103 +527,94 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
             &server.url,
             plan.stations,
         )?;
-        let target = format!("{}{}", server.url, paths::AUTHORIZATION);
-        let mut mine = Vec::new();
-        for r in 0..plan.runs {
-            progress(&format!(
-                "{store}: run {}/{}: generating {} requests",
-                r + 1,
-                plan.runs,
-                plan.requests
-            ));
-            let requests = generate(&ecs, &authorities, plan.requests)?;
-            let bodies: Vec<Vec<u8>> = requests.iter().map(|q| q.message.clone()).collect();
-            let load_before = cpu::load_average().unwrap_or([f64::NAN; 3]);
-            let s0 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
-            let db0 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
-            let c0 = cpu::threads(std::process::id())
-                .map_err(setup)?
-                .values()
-                .sum::<Duration>();
-            let Blast {
-                responses,
-                mut latencies,
-                wall,
-            } = blast(&target, bodies, plan.concurrency);
-            let c1 = cpu::threads(std::process::id())
-                .map_err(setup)?
-                .values()
-                .sum::<Duration>();
-            let s1 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
-            let db1 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
-            let load_after = cpu::load_average().unwrap_or([f64::NAN; 3]);
-            // Check every response outside the timed window.
-            let (mut ok, mut refused, mut failed) = (0, 0, 0);
-            for (req, resp) in requests.into_iter().zip(responses) {
-                match resp.map_err(|e| e.to_string()).and_then(|b| {
-                    station::read_authorization_response(&b, req, &authorities.aa).map_err(|e| e.to_string())
-                }) {
-                    Ok(AuthorizationOutcome::Authorized(t))
-                        if t.certificate.verify_signature(Some(&authorities.aa)) =>
-                    {
-                        ok += 1
-                    }
-                    Ok(AuthorizationOutcome::Authorized(_)) => failed += 1,
-                    Ok(AuthorizationOutcome::Refused(_)) => refused += 1,
-                    Err(_) => failed += 1,
-                }
+        for &flow in &plan.flows {
+            let target = format!("{}{}", server.url, flow.path());
+            let label = format!("{store}, {}", flow.name());
+            let mut mine = Vec::new();
+            for r in 0..plan.runs {
+                progress(&format!(
+                    "{label}: run {}/{}: generating {} requests",
+                    r + 1,
+                    plan.runs,
+                    plan.requests
+                ));
+                let requests = Requests::generate(flow, &ecs, &authorities, plan.requests)?;
+                let bodies = requests.bodies();
+                let load_before = cpu::load_average().unwrap_or([f64::NAN; 3]);
+                let s0 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
+                let db0 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
+                let c0 = cpu::threads(std::process::id())
+                    .map_err(setup)?
+                    .values()
+                    .sum::<Duration>();
+                let Blast {
+                    responses,
+                    mut latencies,
+                    wall,
+                } = blast(&target, bodies, plan.concurrency);
+                let c1 = cpu::threads(std::process::id())
+                    .map_err(setup)?
+                    .values()
+                    .sum::<Duration>();
+                let s1 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
+                let db1 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
+                let load_after = cpu::load_average().unwrap_or([f64::NAN; 3]);
+                let Outcomes { ok, refused, failed } = requests.check(responses, &authorities);
+                let split = s1.since(s0);
+                let n = plan.requests.max(1) as f64;
+                let us = |d: Duration| d.as_secs_f64() * 1e6 / n;
+                let database = match (db0, db1) {
+                    (Some(a), Some(b)) => b.saturating_sub(a),
+                    _ => split.sqlite,
+                };
+                latencies.sort();
+                let run = Run {
+                    store: store.clone(),
+                    flow,
+                    requests: plan.requests,
+                    ok,
+                    refused,
+                    failed,
+                    wall_s: wall.as_secs_f64(),
+                    responses_per_s: ok as f64 / wall.as_secs_f64(),
+                    latency_p50_ms: percentile(&latencies, 0.5),
+                    latency_p99_ms: percentile(&latencies, 0.99),
+                    crypto_us: us(split.crypto),
+                    database_us: us(database),
+                    runtime_us: us(split.runtime),
+                    client_us: us(c1.saturating_sub(c0)),
+                    load_before,
+                    load_after,
+                };
+                progress(&format!(
+                    "{label}: run {}: {:.0} responses/s ({ok} ok, {refused} refused, {failed} failed), service {:.0} µs/response, load {:.2}",
+                    r + 1,
+                    run.responses_per_s,
+                    run.service_us(),
+                    load_after[0]
+                ));
+                mine.push(run);
             }
-            let split = s1.since(s0);
-            let n = plan.requests.max(1) as f64;
-            let us = |d: Duration| d.as_secs_f64() * 1e6 / n;
-            let database = match (db0, db1) {
-                (Some(a), Some(b)) => b.saturating_sub(a),
-                _ => split.sqlite,
-            };
-            latencies.sort();
-            let run = Run {
+            let fig = |f: &dyn Fn(&Run) -> f64| Figure::of(&mine.iter().map(f).collect::<Vec<_>>());
+            let ops = f64::from(flow.p256_ops_per_response());
+            summaries.push(StoreSummary {
                 store: store.clone(),
-                requests: plan.requests,
-                ok,
-                refused,
-                failed,
-                wall_s: wall.as_secs_f64(),
-                responses_per_s: ok as f64 / wall.as_secs_f64(),
-                latency_p50_ms: percentile(&latencies, 0.5),
-                latency_p99_ms: percentile(&latencies, 0.99),
-                crypto_us: us(split.crypto),
-                database_us: us(database),
-                runtime_us: us(split.runtime),
-                client_us: us(c1.saturating_sub(c0)),
-                load_before,
-                load_after,
-            };
-            progress(&format!(
-                "{store}: run {}: {:.0} responses/s ({ok} ok, {refused} refused, {failed} failed), service {:.0} µs/response, load {:.2}",
-                r + 1,
-                run.responses_per_s,
-                run.service_us(),
-                load_after[0]
-            ));
-            mine.push(run);
+                flow,
+                runs: mine.len(),
+                responses_per_s: fig(&|r| r.responses_per_s),
+                crypto_us: fig(&|r| r.crypto_us),
+                database_us: fig(&|r| r.database_us),
+                runtime_us: fig(&|r| r.runtime_us),
+                service_us: fig(&|r| r.service_us()),
+                client_us: fig(&|r| r.client_us),
+                latency_p50_ms: fig(&|r| r.latency_p50_ms),
+                latency_p99_ms: fig(&|r| r.latency_p99_ms),
+                per_core_responses_per_s: fig(&|r| 1e6 / r.service_us()),
+                per_core_p256_ops_per_s: fig(&|r| 1e6 / r.service_us() * ops),
+            });
+            runs.extend(mine);
         }
         drop(server);
-        let fig = |f: &dyn Fn(&Run) -> f64| Figure::of(&mine.iter().map(f).collect::<Vec<_>>());
-        summaries.push(StoreSummary {
-            store: store.clone(),
-            runs: mine.len(),
-            responses_per_s: fig(&|r| r.responses_per_s),
-            crypto_us: fig(&|r| r.crypto_us),
-            database_us: fig(&|r| r.database_us),
-            runtime_us: fig(&|r| r.runtime_us),
-            service_us: fig(&|r| r.service_us()),
-            client_us: fig(&|r| r.client_us),
-            latency_p50_ms: fig(&|r| r.latency_p50_ms),
-            latency_p99_ms: fig(&|r| r.latency_p99_ms),
-            per_core_responses_per_s: fig(&|r| 1e6 / r.service_us()),
-            per_core_p256_ops_per_s: fig(&|r| 1e6 / r.service_us() * f64::from(P256_OPS_PER_RESPONSE)),
-        });
-        runs.extend(mine);
     }
     Ok((runs, summaries))
 }
@@ -494,12 +623,13 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
 pub fn markdown(summaries: &[StoreSummary]) -> String {
     let f = |x: &Figure| format!("{:.0} ± {:.0} (median {:.0})", x.mean, x.ci95, x.median);
     let mut s = String::from(
-        "| store | responses/s | service CPU µs/response | crypto | database | HTTP runtime | client µs/response | p50 / p99 latency ms | responses per core-second | P-256 ops per core-second |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| store | flow | responses/s | service CPU µs/response | crypto | database | HTTP runtime | client µs/response | p50 / p99 latency ms | responses per core-second | P-256 ops per core-second |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for x in summaries {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.1} / {:.1} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} / {:.1} | {} | {} |\n",
             x.store,
+            x.flow.name(),
             f(&x.responses_per_s),
             f(&x.service_us),
             f(&x.crypto_us),

@@ -35,7 +35,7 @@ pub enum Command {
     /// Sign a CAM with the station's first valid ticket (SN-ENCAP, CAM profile) for
     /// `v2x decap --trust STATION/trust`.
     Cam(CamArgs),
-    /// Throughput benchmark: authorization responses/s over HTTP on SQLite and PostgreSQL,
+    /// Throughput benchmark: enrolment and authorization responses/s over HTTP on SQLite and PostgreSQL,
     /// with the service's CPU per response split into crypto, database and HTTP.
     Bench(BenchArgs),
 }
@@ -180,6 +180,9 @@ pub struct BenchArgs {
     /// Stores: sqlite, postgres (comma separated).
     #[arg(long, value_delimiter = ',', default_value = "sqlite,postgres")]
     store: Vec<String>,
+    /// Flows timed: enrolment (re-enrolment with the EC), authorization (comma separated).
+    #[arg(long, value_delimiter = ',', default_value = "enrolment,authorization", value_parser = bench::Flow::parse)]
+    flow: Vec<bench::Flow>,
     /// An existing PostgreSQL database (default: a throwaway cluster from the installed
     /// PostgreSQL binaries).
     #[arg(long)]
@@ -476,6 +479,7 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     let plan = BenchPlan {
         server_exe: std::env::current_exe()?,
         stores: a.store,
+        flows: a.flow,
         postgres_url: a.postgres_url,
         requests: a.requests,
         concurrency: a.concurrency,
@@ -489,7 +493,7 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         "plan": {
             "requests": plan.requests, "concurrency": plan.concurrency, "runs": plan.runs,
             "stations": plan.stations, "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0),
-            "p256_ops_per_response": bench::P256_OPS_PER_RESPONSE,
+            "p256_ops_per_response": plan.flows.iter().map(|f| (f.name(), f.p256_ops_per_response())).collect::<std::collections::BTreeMap<_, _>>(),
         },
         "summaries": summaries,
         "runs": runs,
