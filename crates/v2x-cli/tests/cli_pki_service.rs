@@ -296,3 +296,38 @@ fn a_full_disk_gives_a_clear_503_and_no_half_written_state() {
         "stored vs delivered after {full} full-disk refusals"
     );
 }
+
+#[test]
+fn the_benchmark_times_both_flows_and_checks_every_response() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("bench");
+    let table = ok(&[
+        "pki",
+        "bench",
+        "--store",
+        "sqlite",
+        "--requests",
+        "12",
+        "--runs",
+        "2",
+        "--stations",
+        "3",
+        "--concurrency",
+        "4",
+        "--out",
+        p(&out),
+    ]);
+    assert!(table.contains("| sqlite | enrolment |"), "{table}");
+    assert!(table.contains("| sqlite | authorization |"), "{table}");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    for r in runs {
+        // Every response read back, decrypted and its certificate verified.
+        assert_eq!((r["ok"].as_u64(), r["failed"].as_u64()), (Some(12), Some(0)), "{r}");
+    }
+    assert_eq!(json["plan"]["p256_ops_per_response"]["enrolment"], 5);
+    let o = v2x(&["pki", "bench", "--flow", "enrol"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("give enrolment, authorization"), "{}", text(&o));
+}
