@@ -34,6 +34,9 @@ if "$V2X" decap --trust "$OUT/pki" --in "$OUT/denm-tampered.oer"; then
   exit 1
 fi
 
+step "PKI service (TS 102 941): enrol over HTTP, 20 tickets from the AA, a CAM another station verifies"
+V2X="$V2X" scenarios/pki-service/demo.sh "$OUT/pki-service"
+
 step "inspect: the DENM as a decoded tree"
 "$V2X" inspect "$OUT/denm.oer"
 

@@ -11,6 +11,10 @@
 # - fonts-dejavu-core: the text of the reports' PNG figures;
 # - chromium: the browser test of the reports (tests/report_in_browser.rs). Optional: where
 #   it cannot be installed that test says so and is skipped.
+# - postgresql (server binaries), libbcutil-java + libbcprov-java, default-jdk-headless: the
+#   TS 102 941 PKI service's tests start a throwaway PostgreSQL cluster
+#   (crates/v2x-pki-service/src/pg_cluster.rs) and decode every message with Bouncy Castle's
+#   ITS classes (the interop test compiles a small Java harness).
 set -euo pipefail
 need=()
 pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev pkg-config)
@@ -19,6 +23,10 @@ command -v tshark >/dev/null 2>&1 || need+=(tshark)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 python3 -c 'import venv, ensurepip, sysconfig, os; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' \
   >/dev/null 2>&1 || need+=(python3 python3-venv python3-dev)
+# PKI service (issue 34): PostgreSQL server, Bouncy Castle, a JDK.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ -e /usr/share/java/bcutil.jar ] && [ -e /usr/share/java/bcprov.jar ] || need+=(libbcutil-java libbcprov-java)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 want_browser=0
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || want_browser=1

@@ -4,6 +4,7 @@
 //! is released while Rust works; failures raise the typed exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
 //! pandas DataFrames and runs sweeps on Dask.
 
+mod pki_client;
 mod security;
 
 use pyo3::create_exception;
@@ -336,6 +337,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<security::PyPki>()?;
     m.add_class::<security::PySender>()?;
     m.add_class::<security::PyReceiver>()?;
+    m.add_class::<pki_client::PyPkiStation>()?;
     m.add_function(wrap_pyfunction!(sim, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_runs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_run_one, m)?)?;

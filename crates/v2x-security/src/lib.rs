@@ -65,6 +65,7 @@ pub mod time;
 pub mod trust_dir;
 pub mod trust_list;
 pub mod trust_store;
+pub mod ts102941;
 pub mod v1_2_1;
 pub mod validated;
 pub mod verification;

@@ -1,9 +1,11 @@
 //! A decoded tree of a message, certificate or packet, for `v2x inspect`.
 //!
 //! [`inspect_any`] recognises, in this order: pcap captures, IEEE 1609.2 / TS 103 097 v2
-//! trust lists (TS 102 941 CTL/ECTL), secured data (`Ieee1609Dot2Data`) and certificates,
+//! trust lists (TS 102 941 CTL/ECTL), secured data (`Ieee1609Dot2Data`, with a TS 102 941 message
+//! in its unsecured payload shown decoded) and certificates,
 //! legacy TS 103 097 v1.2.1 messages and certificates ([`v1_2_1_tree`]),
-//! GeoNetworking packets (secured with either format, or not), and Ethernet frames carrying
+//! GeoNetworking packets (secured with either format, or not), a bare TS 102 941
+//! `EtsiTs102941Data` (the plaintext of a PKI request or response), and Ethernet frames carrying
 //! GeoNetworking. Each decoder must consume its input exactly; when none does, the error
 //! lists every decoder tried with its reason. [`decode_input`] turns hex text
 //! (whitespace, `0x` and `:` allowed) or raw bytes into bytes first.
@@ -11,6 +13,7 @@
 mod dot2;
 mod fmt;
 mod gn;
+mod ts102941;
 mod v1_2_1;
 
 use serde::Serialize;
@@ -23,6 +26,7 @@ use crate::v1_2_1::V1Error;
 
 pub use dot2::{certificate_node, data_node, trust_list_node};
 pub use gn::{ethernet_node, gn_packet_node, pcap_node};
+pub use ts102941::etsi_ts102941_data_node;
 pub use v1_2_1::{v1_2_1_certificate_node, v1_2_1_message_node, v1_2_1_tree};
 
 /// One line of the detail pane: a label, an optional value, and children.
@@ -131,6 +135,7 @@ impl Node {
 pub enum Format {
     Pcap,
     TrustList,
+    Ts102941Data,
     Ieee1609Dot2Data,
     Ieee1609Dot2Certificate,
     GeoNetworking,
@@ -143,6 +148,7 @@ impl Format {
         match self {
             Format::Pcap => "pcap capture",
             Format::TrustList => "TS 102 941 trust list",
+            Format::Ts102941Data => "TS 102 941 EtsiTs102941Data (PKI request, response, CRL or CTL body)",
             Format::Ieee1609Dot2Data => "IEEE 1609.2 / TS 103 097 v2 secured data",
             Format::Ieee1609Dot2Certificate => "IEEE 1609.2 / TS 103 097 v2 certificate",
             Format::GeoNetworking => "GeoNetworking packet",
@@ -257,6 +263,17 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
             return Ok(i);
         }
     }
+    // A bare EtsiTs102941Data (what a TS 102 941 envelope carries) opens with version 1.
+    if first == 0x01 {
+        if let Some(i) = attempt(
+            Format::Ts102941Data,
+            crate::ts102941::decode(bytes)
+                .map(|m| ts102941::etsi_ts102941_data_node(&m))
+                .map_err(AttemptError::from),
+        ) {
+            return Ok(i);
+        }
+    }
     if bytes.len() > 14 && bytes.get(12..14) == Some(&crate::geonet::ETHERTYPE_GEONETWORKING.to_be_bytes()[..]) {
         if let Some(i) = attempt(Format::Ethernet, ethernet_node(bytes, 0)) {
             return Ok(i);
@@ -265,7 +282,8 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
     let hint = attempts.is_empty().then(|| {
         format!(
             "its first byte 0x{first:02x} opens none of the supported formats: pcap (magic a1b2c3d4), IEEE 1609.2 data \
-             and trust lists (03), 1609.2 certificates (80 03 / 00 03), GeoNetworking (01/02/11/12), Ethernet with \
+             and trust lists (03), 1609.2 certificates (80 03 / 00 03), GeoNetworking (01/02/11/12), TS 102 941 \
+             messages (01), Ethernet with \
              ethertype 0x8947, TS 103 097 v1.2.1 (02); hex text must have an even number of hex digits"
         )
     });

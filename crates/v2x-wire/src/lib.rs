@@ -34,6 +34,7 @@ pub mod pcap;
 pub mod shared;
 pub mod tai;
 pub mod trust_list;
+pub mod ts102941;
 pub mod v1_2_1;
 
 pub use its_aid::ItsAid;

@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use rasn::prelude::*;
 
-mod schema;
+pub(crate) mod schema;
 
 use crate::ieee1609dot2::{
     self, guard, parse_certificate, signed_data, signed_unsecured_payload, Certificate, HashedId8, Ieee1609Dot2Data,

@@ -12,6 +12,7 @@ pub mod out_dir;
 pub mod overhead;
 pub mod pcap;
 pub mod pki;
+pub mod pki_service;
 pub mod reproduce;
 pub mod sim;
 pub mod station;

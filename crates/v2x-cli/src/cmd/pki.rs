@@ -81,6 +81,9 @@ enum PkiCommand {
         #[arg(long)]
         at: Option<String>,
     },
+    // The TS 102 941 PKI service and its ITS-S side (cmd/pki_service.rs).
+    #[command(flatten)]
+    Service(super::pki_service::Command),
 }
 
 /// Parses a PSID / ITS-AID: a number, 0x-hex, or a name.
@@ -179,6 +182,7 @@ pub fn parse_region(s: &str) -> anyhow::Result<Region> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
+        PkiCommand::Service(command) => super::pki_service::run(command),
         PkiCommand::Init { dir, curve, station } => {
             let curve = Curve::from_short_name(&curve)
                 .ok_or_else(|| anyhow!("unknown curve {curve:?} (p256, p384, bp256, bp384)"))?;

@@ -7,7 +7,9 @@
 - ``bench(...)``, ``overhead()``, ``inspect(data)``: the benchmark, the overhead report and
   the decoder, as Python objects;
 - ``Pki``, ``Sender.encap``, ``Receiver.decap`` (and one-shot ``encap``/``decap``): the
-  1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason.
+  1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason;
+- ``PkiStation(dir)``: an ITS-S that enrols with a TS 102 941 PKI service (``v2x pki serve``)
+  and keeps a pool of authorization tickets from its AA over HTTP.
 
 Errors raise subclasses of ``V2xError``. The native code releases the GIL while it works.
 """
@@ -28,6 +30,7 @@ from ._native import (
     DecodeError,
     EncapError,
     PkiError,
+    PkiStation,
     ScenarioError,
     SimulationError,
     SweepError,
@@ -47,6 +50,7 @@ __all__ = [
     "inspect",
     "Inspected",
     "Pki",
+    "PkiStation",
     "Sender",
     "Receiver",
     "Decapped",

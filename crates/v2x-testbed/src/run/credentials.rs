@@ -345,6 +345,10 @@ impl StationCredentials {
         match self.options.trust {
             Trust::Full => {
                 let mut store = pki.trust_store()?;
+                // `[pki_service]`: the service's AA, issued under the same root.
+                if let Some(aa) = super::pki_service::service_aa(pki.dir())? {
+                    store.add_ca_certificate(aa);
+                }
                 if let Some(aa) = self.restricted_aa()? {
                     // F-SIG-07's issuer is known, so that its tickets are judged on what
                     // the chain grants (`inconsistent-chain`), not on an unknown issuer.
@@ -383,6 +387,7 @@ impl StationCredentials {
         let mut pool: PseudonymPool = pki.pseudonyms(&self.name)?;
         pool.rotation_interval = self.options.pseudonym_change;
         let mut chain = vec![pki.aa().certificate.clone(), pki.root().certificate.clone()];
+        chain.extend(super::pki_service::service_aa(pki.dir())?);
         if let Some(aa) = self.restricted_aa()? {
             // Answer P2PCD requests for the restricted AA too (F-SIG-07's issuer).
             chain.insert(0, aa);

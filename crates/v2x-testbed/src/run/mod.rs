@@ -7,6 +7,7 @@
 pub mod credentials;
 pub mod netns;
 pub mod orchestrator;
+pub mod pki_service;
 pub mod plan;
 pub mod probes;
 pub mod station;

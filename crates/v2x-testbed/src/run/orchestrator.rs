@@ -293,11 +293,17 @@ fn station_config(
     }
 }
 
-/// The PKI of the run, with every planned station's tickets.
-fn provision(plan: &Plan, protocol: &ProtocolConfig, pki_dir: &Path) -> Result<v2x_security::Pki, TestbedError> {
+/// The PKI of the run, with every planned station's tickets but those of `from_service`
+/// (they obtain theirs from the PKI service).
+fn provision(
+    plan: &Plan,
+    protocol: &ProtocolConfig,
+    pki_dir: &Path,
+    from_service: &[String],
+) -> Result<v2x_security::Pki, TestbedError> {
     let pki = credentials::open_or_init_pki(pki_dir)?;
     credentials::provision_protocol(&pki, protocol)?;
-    for s in &plan.stations {
+    for s in plan.stations.iter().filter(|s| !from_service.contains(&s.name)) {
         credentials::issue_tickets(&pki, &s.name, s.tickets, 4)?;
         if matches!(protocol, ProtocolConfig::EtsiV121(_)) {
             credentials::issue_v1_ticket(&pki, &s.name, s.tickets)?;
@@ -315,11 +321,38 @@ fn run_once(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<(Summ
     let place = place(scenario, &mut notices);
     let plan = plan::plan(scenario, place.addressing);
     let addresses = addresses(&plan, scenario, &place)?;
-    let pki = provision(&plan, &scenario.protocol, &out.join("pki"))?;
+    // `[pki_service]`: benign senders' tickets come from the service.
+    let from_service: Vec<String> = match scenario.pki_service {
+        Some(_) => plan
+            .stations
+            .iter()
+            .filter(|s| s.role == Role::Sender && s.attack.is_none() && s.functional.is_none())
+            .map(|s| s.name.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    let pki = provision(&plan, &scenario.protocol, &out.join("pki"), &from_service)?;
+    // A sender that obtained no ticket from the service is not started (nothing to sign with).
+    let without_tickets = match &scenario.pki_service {
+        Some(p) => {
+            let report = super::pki_service::provision(&pki, &from_service, p, out, station_exe)?;
+            notices.push(format!(
+                "[pki_service] aa {}: {} of {} senders obtained tickets (report: {})",
+                report.aa,
+                from_service.len() - report.without_tickets.len(),
+                from_service.len(),
+                out.join("pki-service").join("report.json").display()
+            ));
+            report.without_tickets
+        }
+        None => Vec::new(),
+    };
+    // Planned after the provisioning (and the service's start-up) took its time.
     let start_at = crate::clock::now_us() + 1_500_000 + 100_000 * u64::from(scenario.senders);
     let configs: Vec<StationConfig> = plan
         .stations
         .iter()
+        .filter(|s| !without_tickets.contains(&s.name))
         .map(|s| station_config(s, scenario, &addresses, out, start_at))
         .collect();
     let emulator = match addresses.emulator {

@@ -6,6 +6,7 @@
 //! `v2x sim`'s form: the file, or the key and what is wrong with its value.
 
 pub mod medium;
+pub mod pki_service;
 pub mod receiver;
 
 pub use crate::case::{Attack, Case, FunctionalCase, FunctionalGroup, Role};
@@ -52,6 +53,10 @@ pub struct Scenario {
     /// `[[functional]]`: paper 002's functional cases, one sender each, judged after the run.
     #[serde(default)]
     pub functional: Vec<FunctionalGroup>,
+    /// `[pki_service]`: senders enrol and obtain their tickets from a TS 102 941 PKI service
+    /// started for the run, whose AA may be slow, down or flooded ([`pki_service`]).
+    #[serde(default)]
+    pub pki_service: Option<pki_service::PkiServiceConfig>,
 }
 
 fn one() -> u32 {

@@ -47,7 +47,7 @@ fn time64(t: &Time64) -> String {
     }
 }
 
-fn time32(t: &Time32) -> String {
+pub(super) fn time32(t: &Time32) -> String {
     let unix = d2::unix_from_time32(t);
     format!(
         "{} ({} s TAI since 2004)",
@@ -56,7 +56,7 @@ fn time32(t: &Time32) -> String {
     )
 }
 
-fn psid(p: &d2::Psid) -> String {
+pub(super) fn psid(p: &d2::Psid) -> String {
     match d2::psid_value(p) {
         Some(v) => match ItsAid(v).description() {
             Some(name) => format!("{v} (0x{v:x}, {name})"),
@@ -66,7 +66,7 @@ fn psid(p: &d2::Psid) -> String {
     }
 }
 
-fn hash_name(h: &HashAlgorithm) -> &'static str {
+pub(super) fn hash_name(h: &HashAlgorithm) -> &'static str {
     match h {
         HashAlgorithm::Sha256 => "sha256",
         HashAlgorithm::Sha384 => "sha384",
@@ -93,7 +93,7 @@ fn three_d(label: &str, l: &ThreeDLocation) -> Node {
     )
 }
 
-fn p256_point(label: &str, p: &EccP256CurvePoint) -> Node {
+pub(super) fn p256_point(label: &str, p: &EccP256CurvePoint) -> Node {
     match p {
         EccP256CurvePoint::XOnly(x) => Node::leaf(label, format!("x-only {}", hex(x.as_ref()))),
         EccP256CurvePoint::Fill(()) => Node::leaf(label, "fill"),
@@ -106,7 +106,7 @@ fn p256_point(label: &str, p: &EccP256CurvePoint) -> Node {
     }
 }
 
-fn p384_point(label: &str, p: &EccP384CurvePoint) -> Node {
+pub(super) fn p384_point(label: &str, p: &EccP384CurvePoint) -> Node {
     match p {
         EccP384CurvePoint::XOnly(x) => Node::leaf(label, format!("x-only {}", hex(x.as_ref()))),
         EccP384CurvePoint::Fill(()) => Node::leaf(label, "fill"),
@@ -314,10 +314,21 @@ pub fn data_node(d: &Ieee1609Dot2Data, spans: Option<&SignedDataSpans>) -> Node 
     let mut n = Node::new("Ieee1609Dot2Data");
     n.push(Node::leaf("protocolVersion", d.protocol_version.to_string()));
     let content = match &d.content {
-        Ieee1609Dot2Content::UnsecuredData(o) => Node::new("content").with_value("unsecuredData").child(Node::leaf(
-            "unsecuredData",
-            format!("{} bytes: {}", o.0.len(), hex(&o.0)),
-        )),
+        Ieee1609Dot2Content::UnsecuredData(o) => {
+            let mut c = Node::new("content").with_value("unsecuredData").child(Node::leaf(
+                "unsecuredData",
+                format!("{} bytes: {}", o.0.len(), hex(&o.0)),
+            ));
+            // A TS 102 941 message (request, response, CRL) shows as one; trust lists have
+            // their own tree (`trust_list_node`).
+            if let Ok(m) = crate::ts102941::decode(&o.0) {
+                use crate::ts102941::EtsiTs102941DataContent as C;
+                if !matches!(m.content, C::CertificateTrustListTlm(_) | C::CertificateTrustListRca(_)) {
+                    c.push(super::ts102941::etsi_ts102941_data_node(&m));
+                }
+            }
+            c
+        }
         Ieee1609Dot2Content::SignedData(s) => Node::new("content")
             .with_value("signedData")
             .child(signed_data_node(s, spans)),
@@ -336,7 +347,7 @@ pub fn data_node(d: &Ieee1609Dot2Data, spans: Option<&SignedDataSpans>) -> Node 
     n
 }
 
-fn duration_secs(d: &Duration) -> (String, u64) {
+pub(super) fn duration_secs(d: &Duration) -> (String, u64) {
     match d {
         Duration::Microseconds(v) => (format!("{v} microseconds"), 0),
         Duration::Milliseconds(v) => (format!("{v} milliseconds"), u64::from(*v) / 1000),
@@ -349,7 +360,7 @@ fn duration_secs(d: &Duration) -> (String, u64) {
     }
 }
 
-fn region_node(r: &GeographicRegion) -> Node {
+pub(super) fn region_node(r: &GeographicRegion) -> Node {
     match r {
         GeographicRegion::CircularRegion(c) => Node::new("region")
             .with_value("circularRegion")
@@ -399,7 +410,7 @@ fn region_node(r: &GeographicRegion) -> Node {
     }
 }
 
-fn app_permissions(p: &SequenceOfPsidSsp) -> Node {
+pub(super) fn app_permissions(p: &SequenceOfPsidSsp) -> Node {
     let mut n = Node::new("appPermissions").with_value(format!("{}", p.0.len()));
     for e in &p.0 {
         let ssp = match &e.ssp {
@@ -434,7 +445,7 @@ fn ssp_range(r: Option<&d2::SspRange>) -> String {
     }
 }
 
-fn group_permissions(label: &str, groups: &[PsidGroupPermissions]) -> Node {
+pub(super) fn group_permissions(label: &str, groups: &[PsidGroupPermissions]) -> Node {
     let mut n = Node::new(label).with_value(format!("{}", groups.len()));
     for g in groups {
         let subject = match &g.subject_permissions {
@@ -462,7 +473,7 @@ fn group_permissions(label: &str, groups: &[PsidGroupPermissions]) -> Node {
     n
 }
 
-fn public_encryption_key(label: &str, k: &PublicEncryptionKey) -> Node {
+pub(super) fn public_encryption_key(label: &str, k: &PublicEncryptionKey) -> Node {
     let (alg, p) = match &k.public_key {
         BasePublicEncryptionKey::EciesNistP256(p) => ("eciesNistP256", p),
         BasePublicEncryptionKey::EciesBrainpoolP256r1(p) => ("eciesBrainpoolP256r1", p),

@@ -53,7 +53,7 @@ static CTL_COMMAND: Ty = Choice {
     alts: &[Some(&CTL_ENTRY), Some(&CTL_DELETE)],
 };
 static SEQ_OF_CTL_COMMAND: Ty = SeqOf(&CTL_COMMAND);
-pub(super) static CTL_FORMAT: Ty = Seq {
+pub(crate) static CTL_FORMAT: Ty = Seq {
     additions: &[],
     ext: true,
     fields: &[
@@ -64,7 +64,7 @@ pub(super) static CTL_FORMAT: Ty = Seq {
         (REQ, &SEQ_OF_CTL_COMMAND),
     ],
 };
-pub(super) static TO_BE_SIGNED_CRL: Ty = Seq {
+pub(crate) static TO_BE_SIGNED_CRL: Ty = Seq {
     additions: &[],
     ext: true,
     fields: &[

@@ -37,7 +37,7 @@ pub(crate) static SIGNATURE: Ty = Choice {
     ext: true,
     alts: &[Some(&ECDSA_P256_SIGNATURE), Some(&ECDSA_P256_SIGNATURE)],
 };
-static PUBLIC_VERIFICATION_KEY: Ty = Choice {
+pub(crate) static PUBLIC_VERIFICATION_KEY: Ty = Choice {
     ext_alts: &[],
     ext: true,
     alts: &[Some(&ECC_P256_POINT), Some(&ECC_P256_POINT)],
@@ -52,7 +52,7 @@ static BASE_PUBLIC_ENCRYPTION_KEY: Ty = Choice {
     ext: true,
     alts: &[Some(&ECC_P256_POINT), Some(&ECC_P256_POINT)],
 };
-static PUBLIC_ENCRYPTION_KEY: Ty = Seq {
+pub(crate) static PUBLIC_ENCRYPTION_KEY: Ty = Seq {
     additions: &[],
     ext: false,
     fields: &[(REQ, &Enum), (REQ, &BASE_PUBLIC_ENCRYPTION_KEY)],
@@ -98,7 +98,7 @@ static IDENTIFIED_REGION: Ty = Choice {
 static SEQ_OF_RECTANGULAR_REGION: Ty = SeqOf(&RECTANGULAR_REGION);
 static POLYGONAL_REGION: Ty = SeqOf(&TWO_D_LOCATION);
 static SEQ_OF_IDENTIFIED_REGION: Ty = SeqOf(&IDENTIFIED_REGION);
-static GEOGRAPHIC_REGION: Ty = Choice {
+pub(crate) static GEOGRAPHIC_REGION: Ty = Choice {
     ext_alts: &[],
     ext: true,
     alts: &[
@@ -122,7 +122,7 @@ static DURATION: Ty = Choice {
         Some(&UINT16),
     ],
 };
-static VALIDITY_PERIOD: Ty = Seq {
+pub(crate) static VALIDITY_PERIOD: Ty = Seq {
     additions: &[],
     ext: false,
     fields: &[(REQ, &Fixed(4)), (REQ, &DURATION)],
@@ -138,7 +138,7 @@ static PSID_SSP: Ty = Seq {
     ext: false,
     fields: &[(REQ, &INTEGER), (OPT, &SERVICE_SPECIFIC_PERMISSIONS)],
 };
-static SEQ_OF_PSID_SSP: Ty = SeqOf(&PSID_SSP);
+pub(crate) static SEQ_OF_PSID_SSP: Ty = SeqOf(&PSID_SSP);
 static SEQ_OF_OCTETS: Ty = SeqOf(&OCTETS);
 static SSP_RANGE: Ty = Choice {
     ext_alts: &[],
@@ -166,14 +166,14 @@ static PSID_GROUP_PERMISSIONS: Ty = Seq {
         (OPT, &Fixed(1)),
     ],
 };
-static SEQ_OF_PSID_GROUP_PERMISSIONS: Ty = SeqOf(&PSID_GROUP_PERMISSIONS);
+pub(crate) static SEQ_OF_PSID_GROUP_PERMISSIONS: Ty = SeqOf(&PSID_GROUP_PERMISSIONS);
 
 static LINKAGE_DATA: Ty = Seq {
     additions: &[],
     ext: false,
     fields: &[(REQ, &UINT16), (REQ, &Fixed(9)), (OPT, &Fixed(13))],
 };
-static CERTIFICATE_ID: Ty = Choice {
+pub(crate) static CERTIFICATE_ID: Ty = Choice {
     ext_alts: &[],
     ext: true,
     alts: &[Some(&LINKAGE_DATA), Some(&OCTETS), Some(&OCTETS), Some(&NULL)],

@@ -1,0 +1,589 @@
+//! What the service does with a request, transport aside: the EA's enrolment and validation,
+//! the AA's authorization (with the validation exchange, in process when this process is also
+//! the EA, over HTTP otherwise) and the distribution of the trust lists. Each step says whether
+//! it is crypto (run on the crypto threads) or storage (the store and the committer).
+
+use crate::config::{content_type, paths, ServiceConfig, RESPONSE_CODE_HEADER};
+use crate::distribution::Distribution;
+use crate::store::{EcRow, Outcome, Role, Store, StoreError, Write};
+use crate::workers::{Committer, CryptoPool};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use v2x_security::certificate::{CertRef, Certificate};
+use v2x_security::ts102941::aa::{relay_code, AaPolicy, AuthorizationAuthority};
+use v2x_security::ts102941::authorities::Authorities;
+use v2x_security::ts102941::ea::{EaPolicy, EcRecord, EnrolmentAuthority, Requester, StationRecord};
+use v2x_security::ts102941::wire::{
+    AuthorizationResponseCode as Arc_, AuthorizationValidationResponseCode as Avc, EnrolmentResponseCode as Erc,
+};
+use v2x_security::ts102941::{NotOpened, Refusal, Reply};
+use v2x_security::TaiTime;
+
+/// How the service answers a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// An ITS response (200, `application/x-its-response`), whatever its response code.
+    Its(Vec<u8>),
+    /// No ITS response could be made: the HTTP status, the standard's code (when one applies)
+    /// and why.
+    Plain {
+        status: u16,
+        code: Option<&'static str>,
+        reason: String,
+    },
+}
+
+impl Answer {
+    fn plain(status: u16, code: Option<&'static str>, reason: impl Into<String>) -> Answer {
+        Answer::Plain {
+            status,
+            code,
+            reason: reason.into(),
+        }
+    }
+
+    fn unavailable(e: &StoreError) -> Answer {
+        Answer::plain(503, None, e.to_string())
+    }
+
+    fn internal(what: impl std::fmt::Display) -> Answer {
+        Answer::plain(500, None, what.to_string())
+    }
+}
+
+/// Counters of what the service answered (for `/status`).
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub enrolments_ok: AtomicU64,
+    pub enrolments_refused: AtomicU64,
+    pub validations_ok: AtomicU64,
+    pub validations_refused: AtomicU64,
+    pub authorizations_ok: AtomicU64,
+    pub authorizations_refused: AtomicU64,
+    pub unanswerable: AtomicU64,
+    pub store_errors: AtomicU64,
+}
+
+/// One service process.
+pub struct Service<S: Store> {
+    store: Arc<S>,
+    ea: Option<Arc<EnrolmentAuthority>>,
+    aa: Option<Arc<AuthorizationAuthority>>,
+    ea_remote: Option<(reqwest::Client, String)>,
+    crypto: CryptoPool,
+    committer: Committer,
+    distribution: Option<Distribution>,
+    config: ServiceConfig,
+    pub tally: Tally,
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+fn ec_record(row: EcRow) -> Result<EcRecord, StoreError> {
+    let certificate =
+        Certificate::from_bytes(&row.certificate).map_err(|e| StoreError::Damaged(format!("EC {}: {e}", row.ec_id)))?;
+    Ok(EcRecord {
+        certificate: Arc::new(certificate),
+        revoked: row.revoked,
+        at_permissions: row.at_permissions,
+    })
+}
+
+impl<S: Store> Service<S> {
+    /// A service with these authorities on `store` (call on the runtime that serves it: the
+    /// committer starts there). `public_url` is the base URL the trust lists name.
+    pub fn new(config: ServiceConfig, authorities: &Authorities, store: Arc<S>, public_url: &str) -> Service<S> {
+        let ea_policy = EaPolicy {
+            freshness: config.freshness,
+            ..EaPolicy::default()
+        };
+        let aa_policy = AaPolicy {
+            freshness: config.freshness,
+            ..AaPolicy::default()
+        };
+        let ea = config
+            .roles
+            .ea
+            .then(|| Arc::new(authorities.enrolment_authority(ea_policy)));
+        let aa = config
+            .roles
+            .aa
+            .then(|| Arc::new(authorities.authorization_authority(aa_policy)));
+        let ea_remote = match (&config.ea_url, config.roles.ea) {
+            (Some(url), _) => Some((
+                reqwest::Client::new(),
+                format!("{}{}", url.trim_end_matches('/'), paths::VALIDATION),
+            )),
+            _ => None,
+        };
+        let distribution = config.roles.dc.then(|| {
+            Distribution::new(
+                authorities.clone(),
+                public_url,
+                config.ea_url.as_deref(),
+                config.aa_url.as_deref(),
+            )
+        });
+        Service {
+            committer: Committer::start(store.clone()),
+            crypto: CryptoPool::new(config.crypto_threads),
+            store,
+            ea,
+            aa,
+            ea_remote,
+            distribution,
+            config,
+            tally: Tally::default(),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<S> {
+        &self.store
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// The distribution role, when played.
+    pub fn distribution(&self) -> Option<&Distribution> {
+        self.distribution.as_ref()
+    }
+
+    fn store_failed(&self, e: &StoreError) -> Answer {
+        self.tally.store_errors.fetch_add(1, Ordering::Relaxed);
+        Answer::unavailable(e)
+    }
+
+    // ---- EA: enrolment -------------------------------------------------------------------
+
+    /// `POST /ea/enrolment`.
+    pub async fn enrol(&self, request: Vec<u8>) -> Answer {
+        let Some(ea) = self.ea.clone() else {
+            return Answer::plain(404, None, "this instance is not an EA");
+        };
+        let now = TaiTime::now();
+        let opened = {
+            let ea = ea.clone();
+            match self.crypto.run(move || ea.open_enrolment(&request, now)).await {
+                Ok(o) => o,
+                Err(e) => return Answer::internal(e),
+            }
+        };
+        let enrolment = match opened {
+            Ok(e) => e,
+            Err(NotOpened::Refused(reply, refusal)) => return self.enrolment_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Unanswerable(u)) => {
+                self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
+                return Answer::plain(400, Some(u.code.name()), u.reason);
+            }
+        };
+        let replay = enrolment.replay_key;
+        match self.store.seen(Role::Ea, &replay).await {
+            Ok(true) => {
+                let refusal = Refusal::new(Erc::Deniedrequest, "replay: this request was received before");
+                return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await;
+            }
+            Ok(false) => {}
+            Err(e) => return self.store_failed(&e),
+        }
+        // Storage: what the registry holds about the requester.
+        let (station, ec, its_id) = match &enrolment.requester {
+            Requester::Canonical(id) => match self.store.station(id).await {
+                Ok(s) => (
+                    s.map(|s| StationRecord {
+                        canonical_key: s.canonical_key,
+                        revoked: s.revoked,
+                        at_permissions: s.at_permissions,
+                    }),
+                    None,
+                    id.clone(),
+                ),
+                Err(e) => return self.store_failed(&e),
+            },
+            Requester::Enrolled(ec_id) => match self.store.enrolment_credential(*ec_id).await {
+                Ok(Some(row)) => {
+                    let its_id = row.its_id.clone();
+                    match ec_record(row) {
+                        Ok(r) => (None, Some(r), its_id),
+                        Err(e) => return self.store_failed(&e),
+                    }
+                }
+                Ok(None) => (None, None, Vec::new()),
+                Err(e) => return self.store_failed(&e),
+            },
+        };
+        // Crypto: the origin's signature, then the new EC.
+        let decided = {
+            let ea = ea.clone();
+            self.crypto
+                .run(move || {
+                    let d = ea.decide_enrolment(&enrolment, station.as_ref(), ec.as_ref(), now);
+                    (enrolment, d)
+                })
+                .await
+        };
+        let (enrolment, decided) = match decided {
+            Ok(x) => x,
+            Err(e) => return Answer::internal(e),
+        };
+        let cert = match decided {
+            Ok(c) => c,
+            Err(refusal) => return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await,
+        };
+        // Storage: the EC and the replay key, in one transaction (grouped with others).
+        let write = Write::Enrolment {
+            replay_key: replay,
+            its_id,
+            ec_id: cert.hashed_id8(),
+            certificate: cert.encoded().to_vec(),
+            not_after: cert.validity().end as i64,
+            at: unix_now(),
+        };
+        match self.committer.commit(write).await {
+            Ok(Outcome::Done) => {}
+            Ok(_) => {
+                let refusal = Refusal::new(Erc::Deniedrequest, "replay: this request was received before");
+                return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await;
+            }
+            Err(e) => return self.store_failed(&e),
+        }
+        self.tally.enrolments_ok.fetch_add(1, Ordering::Relaxed);
+        self.enrolment_answer(&ea, enrolment.reply, Erc::Ok, Some(cert), now)
+            .await
+    }
+
+    async fn enrolment_refused(
+        &self,
+        ea: &Arc<EnrolmentAuthority>,
+        reply: Reply,
+        refusal: Refusal<Erc>,
+        now: TaiTime,
+    ) -> Answer {
+        tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "enrolment refused");
+        self.tally.enrolments_refused.fetch_add(1, Ordering::Relaxed);
+        self.enrolment_answer(ea, reply, refusal.code, None, now).await
+    }
+
+    async fn enrolment_answer(
+        &self,
+        ea: &Arc<EnrolmentAuthority>,
+        reply: Reply,
+        code: Erc,
+        cert: Option<CertRef>,
+        now: TaiTime,
+    ) -> Answer {
+        let ea = ea.clone();
+        match self
+            .crypto
+            .run(move || ea.enrolment_response(&reply, code, cert.as_deref(), now))
+            .await
+        {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+
+    // ---- EA: authorization validation ----------------------------------------------------
+
+    /// `POST /ea/authorization-validation`.
+    pub async fn validate(&self, request: Vec<u8>) -> Answer {
+        let Some(ea) = self.ea.clone() else {
+            return Answer::plain(404, None, "this instance is not an EA");
+        };
+        let now = TaiTime::now();
+        let opened = {
+            let ea = ea.clone();
+            match self.crypto.run(move || ea.open_validation(&request, now)).await {
+                Ok(o) => o,
+                Err(e) => return Answer::internal(e),
+            }
+        };
+        let validation = match opened {
+            Ok(v) => v,
+            Err(NotOpened::Refused(reply, refusal)) => return self.validation_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Unanswerable(u)) => {
+                self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
+                return Answer::plain(400, Some(u.code.name()), u.reason);
+            }
+        };
+        match self.store.seen(Role::Ea, &validation.replay_key).await {
+            Ok(true) => {
+                let refusal = Refusal::new(Avc::Deniedrequest, "replay: this EC signature was used before");
+                return self.validation_refused(&ea, validation.reply, refusal, now).await;
+            }
+            Ok(false) => {}
+            Err(e) => return self.store_failed(&e),
+        }
+        let ec = match self.store.enrolment_credential(validation.ec).await {
+            Ok(Some(row)) => match ec_record(row) {
+                Ok(r) => Some(r),
+                Err(e) => return self.store_failed(&e),
+            },
+            Ok(None) => None,
+            Err(e) => return self.store_failed(&e),
+        };
+        let decided = {
+            let ea = ea.clone();
+            self.crypto
+                .run(move || {
+                    let d = ea.decide_validation(&validation, ec.as_ref(), now);
+                    (validation, d)
+                })
+                .await
+        };
+        let (validation, decided) = match decided {
+            Ok(x) => x,
+            Err(e) => return Answer::internal(e),
+        };
+        let confirmed = match decided {
+            Ok(c) => c,
+            Err(refusal) => return self.validation_refused(&ea, validation.reply, refusal, now).await,
+        };
+        let write = Write::Validation {
+            replay_key: validation.replay_key,
+            ec_id: validation.ec,
+            at: unix_now(),
+            limit: self
+                .config
+                .validation_limit
+                .map(|(n, window)| (i64::from(n), window.as_secs() as i64)),
+        };
+        let refusal = match self.committer.commit(write).await {
+            Ok(Outcome::Done) => None,
+            Ok(Outcome::Replay) => Some(Refusal::new(
+                Avc::Deniedrequest,
+                "replay: this EC signature was used before",
+            )),
+            Ok(Outcome::TooMany) => Some(Refusal::new(
+                Avc::Deniedtoomanycerts,
+                "the EC's validation limit is reached",
+            )),
+            Err(e) => return self.store_failed(&e),
+        };
+        if let Some(refusal) = refusal {
+            return self.validation_refused(&ea, validation.reply, refusal, now).await;
+        }
+        self.tally.validations_ok.fetch_add(1, Ordering::Relaxed);
+        let reply = validation.reply;
+        match self
+            .crypto
+            .run(move || ea.validation_response(&reply, Avc::Ok, Some(confirmed), now))
+            .await
+        {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+
+    async fn validation_refused(
+        &self,
+        ea: &Arc<EnrolmentAuthority>,
+        reply: Reply,
+        refusal: Refusal<Avc>,
+        now: TaiTime,
+    ) -> Answer {
+        tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "validation refused");
+        self.tally.validations_refused.fetch_add(1, Ordering::Relaxed);
+        let ea = ea.clone();
+        match self
+            .crypto
+            .run(move || ea.validation_response(&reply, refusal.code, None, now))
+            .await
+        {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+
+    // ---- AA: authorization ---------------------------------------------------------------
+
+    /// `POST /aa/authorization`.
+    pub async fn authorize(&self, request: Vec<u8>) -> Answer {
+        let answer = self.authorize_now(request).await;
+        if let Some(d) = self.config.lab_aa_delay {
+            tokio::time::sleep(d).await;
+        }
+        answer
+    }
+
+    async fn authorize_now(&self, request: Vec<u8>) -> Answer {
+        let Some(aa) = self.aa.clone() else {
+            return Answer::plain(404, None, "this instance is not an AA");
+        };
+        let now = TaiTime::now();
+        let opened = {
+            let aa = aa.clone();
+            match self
+                .crypto
+                .run(move || {
+                    let o = aa.open_authorization(&request, now);
+                    // The validation request is built at once (same crypto thread, one hop).
+                    let pending = o.as_ref().ok().map(|a| aa.validation_request(a, now));
+                    (o, pending)
+                })
+                .await
+            {
+                Ok(o) => o,
+                Err(e) => return Answer::internal(e),
+            }
+        };
+        let (authorization, pending) = match opened {
+            (Ok(a), Some(Ok(p))) => (a, p),
+            (Ok(a), Some(Err(e))) => {
+                let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("validation request: {e}"));
+                return self.authorization_refused(&aa, a.reply, refusal, now).await;
+            }
+            (Ok(_), None) => return Answer::internal("no validation request"),
+            (Err(NotOpened::Refused(reply, refusal)), _) => {
+                return self.authorization_refused(&aa, reply, refusal, now).await
+            }
+            (Err(NotOpened::Unanswerable(u)), _) => {
+                self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
+                return Answer::plain(400, Some(u.code.name()), u.reason);
+            }
+        };
+        match self.store.seen(Role::Aa, &authorization.replay_key).await {
+            Ok(true) => {
+                let refusal = Refusal::new(Arc_::ItsAaOutofsyncrequest, "replay: this request was received before");
+                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+            }
+            Ok(false) => {}
+            Err(e) => return self.store_failed(&e),
+        }
+        // The validation exchange with the EA.
+        let response = match (&self.ea_remote, self.ea.is_some()) {
+            (Some((client, url)), _) => match post(client, url, pending.message.clone()).await {
+                Ok(b) => b,
+                Err(e) => {
+                    let refusal = Refusal::new(Arc_::AaEaCantreachea, e);
+                    return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                }
+            },
+            (None, true) => match Box::pin(self.validate(pending.message.clone())).await {
+                Answer::Its(b) => b,
+                Answer::Plain { status, reason, .. } => {
+                    if status == 503 {
+                        return Answer::plain(503, None, reason);
+                    }
+                    let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("EA answered {status}: {reason}"));
+                    return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                }
+            },
+            (None, false) => {
+                let refusal = Refusal::new(Arc_::AaEaCantreachea, "no EA configured (--ea-url)");
+                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+            }
+        };
+        let issued = {
+            let aa = aa.clone();
+            self.crypto
+                .run(move || {
+                    let read = aa.read_validation_response(&response, &pending, &authorization.ea);
+                    let result = match read {
+                        Err(e) => Err(Refusal::new(Arc_::AaEaCantreachea, format!("EA response: {e}"))),
+                        Ok((Avc::Ok, Some(confirmed))) => aa.issue_at(&authorization, &confirmed, now),
+                        Ok((code, _)) => Err(Refusal::new(
+                            relay_code(code),
+                            format!("the EA answered {}", code.name()),
+                        )),
+                    };
+                    (authorization, result)
+                })
+                .await
+        };
+        let (authorization, issued) = match issued {
+            Ok(x) => x,
+            Err(e) => return Answer::internal(e),
+        };
+        let at = match issued {
+            Ok(at) => at,
+            Err(refusal) => return self.authorization_refused(&aa, authorization.reply, refusal, now).await,
+        };
+        let write = Write::Authorization {
+            replay_key: authorization.replay_key,
+            at_id: at.hashed_id8(),
+            certificate: at.encoded().to_vec(),
+            not_after: at.validity().end as i64,
+            request_hash: authorization.reply.request_hash,
+            at: unix_now(),
+        };
+        match self.committer.commit(write).await {
+            Ok(Outcome::Done) => {}
+            Ok(_) => {
+                let refusal = Refusal::new(Arc_::ItsAaOutofsyncrequest, "replay: this request was received before");
+                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+            }
+            Err(e) => return self.store_failed(&e),
+        }
+        self.tally.authorizations_ok.fetch_add(1, Ordering::Relaxed);
+        let reply = authorization.reply;
+        match self
+            .crypto
+            .run(move || aa.authorization_response(&reply, Arc_::Ok, Some(&at), now))
+            .await
+        {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+
+    async fn authorization_refused(
+        &self,
+        aa: &Arc<AuthorizationAuthority>,
+        reply: Reply,
+        refusal: Refusal<Arc_>,
+        now: TaiTime,
+    ) -> Answer {
+        tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "authorization refused");
+        self.tally.authorizations_refused.fetch_add(1, Ordering::Relaxed);
+        let aa = aa.clone();
+        match self
+            .crypto
+            .run(move || aa.authorization_response(&reply, refusal.code, None, now))
+            .await
+        {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+}
+
+/// POSTs a TS 102 941 request and returns the ITS response body (any non-200 answer, or
+/// another content type, is an error naming the status and code).
+pub(crate) async fn post(client: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8>, String> {
+    let resp = client
+        .post(url)
+        .header(reqwest::header::CONTENT_TYPE, content_type::REQUEST)
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| format!("{url}: {e}"))?;
+    let status = resp.status();
+    let code = resp
+        .headers()
+        .get(RESPONSE_CODE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let bytes = resp.bytes().await.map_err(|e| format!("{url}: {e}"))?;
+    if status != reqwest::StatusCode::OK {
+        return Err(format!(
+            "{url} answered {status}{}: {}",
+            code.map(|c| format!(" ({c})")).unwrap_or_default(),
+            String::from_utf8_lossy(&bytes)
+        ));
+    }
+    Ok(bytes.to_vec())
+}
