@@ -31,12 +31,20 @@ fn check_ml_dsa_keygen(a: PqAlgorithm, seed: &[u8], pk: &[u8]) {
     let key = SigningKey::from_seed(a, seed).unwrap();
     assert_eq!(key.verifying_key().to_bytes(), pk, "{}: aws-lc public key", a.name());
     let seed32: [u8; 32] = seed.try_into().unwrap();
-    assert_eq!(kat::ml_dsa_rustcrypto_public(a, &seed32), pk, "{}: RustCrypto public key", a.name());
+    assert_eq!(
+        kat::ml_dsa_rustcrypto_public(a, &seed32),
+        pk,
+        "{}: RustCrypto public key",
+        a.name()
+    );
     let vk = VerifyingKey::from_bytes(SignatureScheme::Pq(a), pk).unwrap();
     for signer in MlDsaBackend::ALL {
         let sig = key.sign_with(signer, b"known-answer key").unwrap();
         for verifier in MlDsaBackend::ALL {
-            assert!(vk.verify_with(verifier, b"known-answer key", &sig).unwrap(), "{signer:?} -> {verifier:?}");
+            assert!(
+                vk.verify_with(verifier, b"known-answer key", &sig).unwrap(),
+                "{signer:?} -> {verifier:?}"
+            );
         }
     }
 }
@@ -47,7 +55,11 @@ fn ml_dsa_ietf_lamps_examples_every_parameter_set() {
     let tests = v["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 3);
     for t in tests {
-        check_ml_dsa_keygen(alg(t["parameterSet"].as_str().unwrap()), &hex(&t["seed"]), &hex(&t["pk"]));
+        check_ml_dsa_keygen(
+            alg(t["parameterSet"].as_str().unwrap()),
+            &hex(&t["seed"]),
+            &hex(&t["pk"]),
+        );
     }
 }
 
@@ -92,7 +104,8 @@ fn slh_dsa_acvp_sigver_internal() {
         let a = alg(g["parameterSet"].as_str().unwrap());
         for t in g["tests"].as_array().unwrap() {
             let expected = t["testPassed"].as_bool().unwrap();
-            let got = kat::slh_dsa_verify_internal(a, &hex(&t["pk"]), &hex(&t["message"]), &hex(&t["signature"])).unwrap();
+            let got =
+                kat::slh_dsa_verify_internal(a, &hex(&t["pk"]), &hex(&t["message"]), &hex(&t["signature"])).unwrap();
             assert_eq!(got, expected, "tcId {} ({})", t["tcId"], t["reason"]);
             if expected {
                 pass += 1
@@ -108,7 +121,7 @@ fn slh_dsa_acvp_sigver_internal() {
 /// each degree (the procedure is in the vector file).
 #[test]
 fn fn_dsa_known_answers() {
-    use fn_dsa::{SHAKE256, SHA3_256};
+    use fn_dsa::{SHA3_256, SHAKE256};
     let v = vectors("fn-dsa-kat.json");
     let mut n = 0;
     for (logn, a) in [(9u8, PqAlgorithm::FnDsa512), (10u8, PqAlgorithm::FnDsa1024)] {

@@ -10,7 +10,12 @@ fn fast_schemes() -> Vec<SignatureScheme> {
     // SLH-DSA signs in tens of milliseconds even optimised: checked once below, not per property.
     SignatureScheme::all()
         .into_iter()
-        .filter(|s| !matches!(s, SignatureScheme::Pq(PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f)))
+        .filter(|s| {
+            !matches!(
+                s,
+                SignatureScheme::Pq(PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f)
+            )
+        })
         .collect()
 }
 
@@ -27,7 +32,11 @@ fn every_scheme_signs_verifies_and_has_its_declared_sizes() {
         assert!(!vk.verify(b"another message", &sig).unwrap(), "{scheme} other message");
         // The private key round-trips.
         let again = SigningKey::from_bytes(scheme, &key.to_bytes()).unwrap();
-        assert_eq!(again.verifying_key(), key.verifying_key(), "{scheme} private key encoding");
+        assert_eq!(
+            again.verifying_key(),
+            key.verifying_key(),
+            "{scheme} private key encoding"
+        );
     }
 }
 
@@ -40,11 +49,17 @@ fn a_flipped_bit_anywhere_is_rejected() {
         for pos in [0, sig.len() / 2, sig.len() - 1] {
             let mut bad = sig.clone();
             bad[pos] ^= 0x01;
-            assert!(!key.verifying_key().verify(MSG, &bad).unwrap_or(false), "{scheme} byte {pos}");
+            assert!(
+                !key.verifying_key().verify(MSG, &bad).unwrap_or(false),
+                "{scheme} byte {pos}"
+            );
         }
         let mut short = sig.clone();
         short.pop();
-        assert!(!key.verifying_key().verify(MSG, &short).unwrap_or(false), "{scheme} truncated");
+        assert!(
+            !key.verifying_key().verify(MSG, &short).unwrap_or(false),
+            "{scheme} truncated"
+        );
     }
 }
 
@@ -100,7 +115,10 @@ fn ml_dsa_backends_interoperate() {
         for signer in MlDsaBackend::ALL {
             let sig = key.sign_with(signer, MSG).unwrap();
             for verifier in MlDsaBackend::ALL {
-                assert!(key.verifying_key().verify_with(verifier, MSG, &sig).unwrap(), "{alg:?} {signer:?}->{verifier:?}");
+                assert!(
+                    key.verifying_key().verify_with(verifier, MSG, &sig).unwrap(),
+                    "{alg:?} {signer:?}->{verifier:?}"
+                );
                 let mut bad = sig.clone();
                 bad[100] ^= 4;
                 assert!(!key.verifying_key().verify_with(verifier, MSG, &bad).unwrap());
@@ -116,8 +134,14 @@ fn bad_keys_and_names_are_refused_with_reasons() {
         assert!(VerifyingKey::from_bytes(scheme, &short).is_err(), "{scheme}");
     }
     let err = SignatureScheme::from_name("dilithium2").unwrap_err();
-    assert!(err.contains("ml-dsa-44") && err.contains("ecdsa-p256+fn-dsa-512"), "{err}");
-    assert_eq!(SignatureScheme::from_name("ECDSA-P256+ML-DSA-44").unwrap(), SignatureScheme::Composite(PqAlgorithm::MlDsa44));
+    assert!(
+        err.contains("ml-dsa-44") && err.contains("ecdsa-p256+fn-dsa-512"),
+        "{err}"
+    );
+    assert_eq!(
+        SignatureScheme::from_name("ECDSA-P256+ML-DSA-44").unwrap(),
+        SignatureScheme::Composite(PqAlgorithm::MlDsa44)
+    );
     // Only the two composites of the issue are offered.
     assert!(SigningKey::generate(SignatureScheme::Composite(PqAlgorithm::MlDsa87)).is_err());
 }

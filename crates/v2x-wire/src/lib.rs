@@ -18,6 +18,7 @@
 //! patched copy in `third_party/rasn`.
 
 pub mod cursor;
+pub mod experimental_pq;
 pub mod facilities;
 pub mod geonet;
 pub mod ieee1609dot2;

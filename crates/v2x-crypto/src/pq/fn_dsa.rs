@@ -130,12 +130,16 @@ impl FnDsaPrivate {
         let mut public = vec![0u8; vrfy_key_size(logn)];
         let key = match alg {
             PqAlgorithm::FnDsa1024 => {
-                let k = boxed(SigningKey1024::decode(sk)).filter(|k| k.get_logn() == logn).ok_or_else(bad)?;
+                let k = boxed(SigningKey1024::decode(sk))
+                    .filter(|k| k.get_logn() == logn)
+                    .ok_or_else(bad)?;
                 k.to_verifying_key(&mut public);
                 Signer::L10(k)
             }
             _ => {
-                let k = boxed(SigningKey512::decode(sk)).filter(|k| k.get_logn() == logn).ok_or_else(bad)?;
+                let k = boxed(SigningKey512::decode(sk))
+                    .filter(|k| k.get_logn() == logn)
+                    .ok_or_else(bad)?;
                 k.to_verifying_key(&mut public);
                 Signer::L9(k)
             }

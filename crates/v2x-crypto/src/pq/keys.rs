@@ -76,7 +76,9 @@ fn unsupported_composite(alg: PqAlgorithm) -> CryptoError {
     CryptoError::Unsupported(format!(
         "composite ECDSA P-256 + {}: offered composites are {}",
         alg.name(),
-        SignatureScheme::COMPOSITE_PQ.map(|a| SignatureScheme::Composite(a).name()).join(", ")
+        SignatureScheme::COMPOSITE_PQ
+            .map(|a| SignatureScheme::Composite(a).name())
+            .join(", ")
     ))
 }
 
@@ -117,7 +119,9 @@ fn pq_from_seed(alg: PqAlgorithm, seed: &[u8]) -> Result<PqPrivate, CryptoError>
             let (sk, _) = super::fn_dsa::keygen_with(alg, &mut super::fn_dsa::FixedRng::new(seed));
             PqPrivate::FnDsa(FnDsaPrivate::from_encoded(alg, &sk)?)
         }
-        PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f => PqPrivate::Slh(SlhPrivate::from_seed(alg, seed)?),
+        PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f => {
+            PqPrivate::Slh(SlhPrivate::from_seed(alg, seed)?)
+        }
     })
 }
 
@@ -165,7 +169,9 @@ fn pq_public_from_bytes(alg: PqAlgorithm, bytes: &[u8]) -> Result<PqPublic, Cryp
             PqPublic::MlDsa(MlDsaPublic::from_bytes(alg, bytes)?)
         }
         PqAlgorithm::FnDsa512 | PqAlgorithm::FnDsa1024 => PqPublic::FnDsa(FnDsaPublic::from_bytes(alg, bytes)?),
-        PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f => PqPublic::Slh(SlhPublic::from_bytes(alg, bytes)?),
+        PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f => {
+            PqPublic::Slh(SlhPublic::from_bytes(alg, bytes)?)
+        }
     })
 }
 
@@ -211,7 +217,9 @@ impl SigningKey {
         let inner = match scheme {
             SignatureScheme::Ecdsa(c) => Private::Ecdsa(PrivateKey::generate(c)?),
             SignatureScheme::Pq(a) => Private::Pq(pq_generate(a)?),
-            SignatureScheme::Composite(a) => Private::Composite(PrivateKey::generate(Curve::NistP256)?, pq_generate(a)?),
+            SignatureScheme::Composite(a) => {
+                Private::Composite(PrivateKey::generate(Curve::NistP256)?, pq_generate(a)?)
+            }
         };
         Self::from_inner(scheme, inner)
     }
@@ -230,7 +238,9 @@ impl SigningKey {
             SignatureScheme::Pq(a) => Private::Pq(pq_from_encoded(a, bytes)?),
             SignatureScheme::Composite(a) => {
                 if bytes.len() < 32 {
-                    return Err(CryptoError::InvalidPrivateKey("composite key shorter than its ECDSA scalar".into()));
+                    return Err(CryptoError::InvalidPrivateKey(
+                        "composite key shorter than its ECDSA scalar".into(),
+                    ));
                 }
                 let (d, pq) = bytes.split_at(32);
                 Private::Composite(PrivateKey::from_scalar(Curve::NistP256, d)?, pq_from_encoded(a, pq)?)

@@ -87,7 +87,9 @@ impl PqAlgorithm {
     pub const fn standard(self) -> &'static str {
         match self {
             PqAlgorithm::MlDsa44 | PqAlgorithm::MlDsa65 | PqAlgorithm::MlDsa87 => "FIPS 204",
-            PqAlgorithm::FnDsa512 | PqAlgorithm::FnDsa1024 => "draft FIPS 206 (not yet published; fn-dsa 0.4's reading)",
+            PqAlgorithm::FnDsa512 | PqAlgorithm::FnDsa1024 => {
+                "draft FIPS 206 (not yet published; fn-dsa 0.4's reading)"
+            }
             PqAlgorithm::SlhDsaSha2_128s | PqAlgorithm::SlhDsaShake128f => "FIPS 205",
         }
     }

@@ -33,9 +33,9 @@ impl SlhPrivate {
         let (sk_seed, rest) = seed.split_at(N);
         let (sk_prf, pk_seed) = rest.split_at(N);
         Ok(match alg {
-            PqAlgorithm::SlhDsaSha2_128s => SlhPrivate::Sha2_128s(Box::new(
-                slh_dsa::SigningKey::slh_keygen_internal(sk_seed, sk_prf, pk_seed),
-            )),
+            PqAlgorithm::SlhDsaSha2_128s => SlhPrivate::Sha2_128s(Box::new(slh_dsa::SigningKey::slh_keygen_internal(
+                sk_seed, sk_prf, pk_seed,
+            ))),
             _ => SlhPrivate::Shake128f(Box::new(slh_dsa::SigningKey::slh_keygen_internal(
                 sk_seed, sk_prf, pk_seed,
             ))),
@@ -108,12 +108,8 @@ impl SlhPublic {
 
     pub(crate) fn verify(&self, msg: &[u8], sig: &[u8]) -> bool {
         match self {
-            SlhPublic::Sha2_128s(k) => {
-                parse_sig(sig).is_some_and(|s| k.try_verify_with_context(msg, &[], &s).is_ok())
-            }
-            SlhPublic::Shake128f(k) => {
-                parse_sig(sig).is_some_and(|s| k.try_verify_with_context(msg, &[], &s).is_ok())
-            }
+            SlhPublic::Sha2_128s(k) => parse_sig(sig).is_some_and(|s| k.try_verify_with_context(msg, &[], &s).is_ok()),
+            SlhPublic::Shake128f(k) => parse_sig(sig).is_some_and(|s| k.try_verify_with_context(msg, &[], &s).is_ok()),
         }
     }
 
