@@ -13,6 +13,7 @@ pub mod metric;
 pub mod output;
 pub mod papers;
 pub mod pool;
+pub mod pq;
 pub mod result;
 pub mod stats;
 pub mod suites;

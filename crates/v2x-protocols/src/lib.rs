@@ -9,6 +9,7 @@
 
 pub mod authenticator;
 pub mod cert;
+pub mod cert_schedule;
 pub mod describe;
 pub mod dot2;
 pub mod dot2_pki;

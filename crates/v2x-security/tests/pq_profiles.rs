@@ -240,3 +240,42 @@ fn unknown_design_names_list_the_valid_ones() {
     let e = PqDesign::from_name("hybrid").unwrap_err();
     assert!(e.contains("experimental-partially-hybrid-ndss2024"), "{e}");
 }
+
+mod mutations {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn fixture() -> &'static (PqPki, Vec<u8>) {
+        static F: OnceLock<(PqPki, Vec<u8>)> = OnceLock::new();
+        F.get_or_init(|| {
+            let pki = PqPki::new(PqDesign::Composite(PqAlgorithm::FnDsa512), now()).unwrap();
+            let msg = pki.sender(pki.ticket().unwrap()).encap_cam(&cam(), now()).unwrap();
+            (pki, msg)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Any change to an accepted message (a flipped bit, a cut, an extension) is rejected
+        /// with a reason, never accepted, never a panic.
+        #[test]
+        fn mutated_messages_are_never_accepted(pos in any::<prop::sample::Index>(), bit in 0u8..8, cut in any::<bool>()) {
+            let (pki, msg) = fixture();
+            let mut m = msg.clone();
+            let i = pos.index(m.len());
+            if cut { m.truncate(i) } else { m[i] ^= 1 << bit }
+            prop_assert!(pki.receiver().decap_at(&m, now()).is_err());
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let (pki, _) = fixture();
+            let mut b = bytes;
+            if let Some(first) = b.first_mut() { *first = 0xE1 }
+            prop_assert!(pki.receiver().decap_at(&b, now()).is_err());
+            let _ = PqCertificate::decode(&b);
+        }
+    }
+}
