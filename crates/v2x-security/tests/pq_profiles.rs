@@ -279,3 +279,23 @@ mod mutations {
         }
     }
 }
+
+#[test]
+fn inspect_shows_the_experimental_format_and_its_design() {
+    let pki = PqPki::new(PqDesign::PartiallyHybrid, now()).unwrap();
+    let msg = pki.sender(pki.ticket().unwrap()).encap_cam(&cam(), now()).unwrap();
+    let i = v2x_wire::inspect::inspect_any(&msg).unwrap();
+    assert_eq!(i.format, v2x_wire::inspect::Format::ExperimentalPq);
+    let text = i.tree.render_text();
+    for needle in [
+        "NOT IEEE 1609.2",
+        "partially hybrid",
+        "ecdsa-p256+fn-dsa-512",
+        "PSID 36",
+        "generationTime",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let cert = v2x_wire::inspect::inspect_any(pki.aa().cert.bytes()).unwrap();
+    assert!(cert.tree.render_text().contains("authority"));
+}

@@ -45,6 +45,9 @@ pub mod kat {
         ml_dsa::rustcrypto_public_from_seed(alg, seed)
     }
 
+    /// (signing key, verifying key, signature) encodings.
+    pub type KeysAndSignature = (Vec<u8>, Vec<u8>, Vec<u8>);
+
     /// fn-dsa key generation from the 32 bytes its RNG gives, then one signature from the 40
     /// bytes the signing RNG gives, under domain context `domain`; the message is `msg` raw,
     /// or its SHA3-256 digest signed with the SHA3-256 hash identifier when `sha3_prehash`.
@@ -56,7 +59,7 @@ pub mod kat {
         domain: &[u8],
         sha3_prehash: bool,
         msg: &[u8],
-    ) -> Result<(Vec<u8>, Vec<u8>, Vec<u8>), CryptoError> {
+    ) -> Result<KeysAndSignature, CryptoError> {
         use ::fn_dsa::{DomainContext, HASH_ID_RAW, HASH_ID_SHA3_256, SHA3_256};
         let (sk, vk) = fn_dsa::keygen_with(alg, &mut fn_dsa::FixedRng::new(kgen_seed));
         let signer = fn_dsa::FnDsaPrivate::from_encoded(alg, &sk)?;
