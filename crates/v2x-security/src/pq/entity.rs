@@ -19,7 +19,7 @@
 //! (revocation is a list held by the receiver), P2PCD requests for unknown digests.
 
 use super::design::{scheme_from_wire_id, scheme_wire_id, PqDesign};
-use super::pki::{PqCert, PqCredential};
+use super::pki::{PqCert, PqCredential, PqPki};
 use crate::entity::DecapStep;
 use crate::profile::Profile;
 use crate::reason::{RejectReason, Rejection};
@@ -552,5 +552,21 @@ fn verify_issued_by(cert: &PqCert, issuer: &PqCert) -> Result<(), Rejection> {
             RejectReason::InvalidChainSignature,
             format!("issuer signature on {} does not verify", cert.id()),
         ))
+    }
+}
+
+impl PqPki {
+    pub fn sender(&self, ticket: PqCredential) -> PqSender {
+        PqSender::new(self.design(), ticket)
+    }
+
+    /// A receiver of the design that trusts the root and knows the AA.
+    pub fn receiver(&self) -> PqReceiver {
+        PqReceiver::new(
+            self.design(),
+            vec![self.root().cert.clone()],
+            vec![self.aa().cert.clone()],
+        )
+        .expect("the PKI's own AA validates under its root")
     }
 }

@@ -255,14 +255,4 @@ impl PqPki {
             key,
         })
     }
-
-    pub fn sender(&self, ticket: PqCredential) -> super::PqSender {
-        super::PqSender::new(self.design, ticket)
-    }
-
-    /// A receiver of the design that trusts the root and knows the AA.
-    pub fn receiver(&self) -> super::PqReceiver {
-        super::PqReceiver::new(self.design, vec![self.root.cert.clone()], vec![self.aa.cert.clone()])
-            .expect("the PKI's own AA validates under its root")
-    }
 }
