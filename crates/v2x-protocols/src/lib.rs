@@ -14,6 +14,7 @@ pub mod describe;
 pub mod dot2;
 pub mod dot2_pki;
 pub mod etsi_v1_2_1;
+pub mod experimental_pq;
 pub mod factory;
 pub mod freshness;
 pub mod hash_chain;

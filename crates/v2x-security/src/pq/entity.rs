@@ -136,7 +136,10 @@ pub struct PqDecapped {
 type ReplayId = (HashedId8, u64, [u8; 32]);
 
 /// The receiving side of one design: trust anchors, known authorities, validated tickets,
-/// the replay window and the revoked certificates.
+/// the replay window and the revoked certificates. A clone is an independent receiver with
+/// the same trust (what a deployment hands each new station without validating its
+/// authorities again).
+#[derive(Clone)]
 pub struct PqReceiver {
     design: PqDesign,
     roots: HashMap<HashedId8, Arc<PqCert>>,
