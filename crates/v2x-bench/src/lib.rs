@@ -13,7 +13,6 @@ pub mod metric;
 pub mod output;
 pub mod papers;
 pub mod pool;
-pub mod pq;
 pub mod result;
 pub mod stats;
 pub mod suites;
@@ -80,6 +79,9 @@ v2x_profile::named_enum! {
         /// Backends side by side, per-signer tables, batch verification, repeat-signer DECAP
         /// and ENCAP, each paired with raw OpenSSL in one interleaved run per curve.
         Verify = "verify",
+        /// Post-quantum schemes and the EXPERIMENTAL designs (ENCAP / DECAP through the
+        /// Authenticator, bytes on air), each paired with its P-256 counterpart.
+        Pq = "pq",
     }
 }
 
@@ -210,7 +212,8 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
     } else {
         0
     };
-    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + headline::STEPS) as u64);
+    let pq_steps = if config.has(Suite::Pq) { suites::pq::steps() } else { 0 };
+    bar.start((tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + pq_steps + headline::STEPS) as u64);
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
         bar.step(&task.label.key().to_string());
@@ -276,6 +279,17 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         }
     }
 
+    let mut pq = None;
+    if config.has(Suite::Pq) {
+        match suites::pq::run(&plan, config.quick, bar, &mut skipped) {
+            Ok((m, r)) => {
+                measurements.extend(m);
+                pq = Some(r);
+            }
+            Err(e) => skipped.push(format!("pq: {e}")),
+        }
+    }
+
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
         bar.step(&format!("scaling {}", st.label));
@@ -305,11 +319,14 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
 
     let data = papers::load().map_err(BenchError::PaperData)?;
     let comparisons = compare::build(&data, &measurements, &scaling);
-    let sizes = if config.has(Suite::Stack) || config.has(Suite::Protocols) {
+    let mut sizes = if config.has(Suite::Stack) || config.has(Suite::Protocols) {
         suites::protocols::packet_sizes(&mut skipped)
     } else {
         Vec::new()
     };
+    if config.has(Suite::Pq) {
+        sizes.extend(suites::pq::packet_sizes(&mut skipped));
+    }
     Ok(BenchResult {
         tool: format!("v2x-bench {}", env!("CARGO_PKG_VERSION")),
         date: host::now_rfc3339(),
@@ -324,6 +341,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         verification,
         comparisons,
         sizes,
+        pq,
         skipped,
         duration_s: started.elapsed().as_secs_f64(),
     })

@@ -160,6 +160,9 @@ pub struct BenchResult {
     /// Packet sizes and schedules of each protocol, from its `describe()` (real encodings).
     #[serde(default)]
     pub sizes: Vec<PacketSizes>,
+    /// The post-quantum suite's schemes, byte rows and paired ratios to P-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pq: Option<crate::suites::pq::PqResult>,
     /// Suites or variants that could not be measured, with the reason.
     pub skipped: Vec<String>,
     pub duration_s: f64,

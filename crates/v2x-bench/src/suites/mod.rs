@@ -1,6 +1,7 @@
 //! The suites: each turns its part of the benchmark into labelled tasks.
 
 pub mod breakdown;
+pub mod pq;
 pub mod protocols;
 pub mod raw;
 pub mod stack;
