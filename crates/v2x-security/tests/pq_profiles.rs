@@ -120,6 +120,32 @@ fn a_standard_receiver_refuses_the_experimental_format() {
 }
 
 #[test]
+fn a_standard_1609_2_message_at_a_post_quantum_receiver_is_a_downgrade() {
+    let std_pki = v2x_security::InMemoryPki::builder().now(now()).build().unwrap();
+    let mut std_tx = std_pki.sender(std_pki.ticket().unwrap());
+    let payload = cam();
+    let mut req = v2x_security::entity::EncapRequest::cam(&payload);
+    req.time = Some(now());
+    let classical = std_tx.encap(&req).unwrap().bytes;
+    for design in PqDesign::ALL {
+        let mut rx = PqPki::new(design, now()).unwrap().receiver();
+        let detail = expect(
+            rx.decap_at(&classical, now()),
+            DecapStep::Content,
+            RejectReason::DowngradeRefused,
+        );
+        assert!(detail.contains("standard IEEE 1609.2"), "{detail}");
+    }
+    // Bytes that are neither format stay an encoding failure.
+    let mut rx = PqPki::new(PqDesign::PartiallyHybrid, now()).unwrap().receiver();
+    expect(
+        rx.decap_at(&[3, 0xff, 0x00], now()),
+        DecapStep::Decode,
+        RejectReason::InvalidEncoding,
+    );
+}
+
+#[test]
 fn composite_bit_flip_in_either_part_is_rejected_naming_the_part() {
     for alg in [PqAlgorithm::MlDsa44, PqAlgorithm::FnDsa512] {
         let pki = PqPki::new(PqDesign::Composite(alg), now()).unwrap();

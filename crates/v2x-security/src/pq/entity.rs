@@ -4,7 +4,7 @@
 //! | step | checks | reasons |
 //! |---|---|---|
 //! | decode | the 0xE1 structure exactly, the 1609.2 tbsData in exact C-OER | `invalid-encoding`, `incompatible-protocol` |
-//! | content | the design and the message signature scheme are the policy's, a composite carries both parts; unsecured inner data | `downgrade-refused`, `incompatible-protocol`, `invalid-encoding` |
+//! | content | the design and the message signature scheme are the policy's, a composite carries both parts (a standard 1609.2 message is a downgrade too); unsecured inner data | `downgrade-refused`, `incompatible-protocol`, `invalid-encoding` |
 //! | header fields | generation time; generation location (DENM) | `missing-header-field` |
 //! | freshness | per profile (CAM 2 s / 200 ms, DENM 60 s / 1 s) | `stale-message`, `future-message` |
 //! | signer | a digest names a known ticket; a carried certificate decodes | `signer-certificate-not-found`, `invalid-certificate` |
@@ -275,6 +275,20 @@ impl PqReceiver {
 
     fn run(&mut self, bytes: &[u8], now: TaiTime, step: &mut DecapStep) -> Result<PqDecapped, Rejection> {
         *step = DecapStep::Decode;
+        if bytes.first() != Some(&v2x_wire::experimental_pq::MAGIC)
+            && wire::decode_exact::<w::Ieee1609Dot2Data>(bytes).is_ok()
+        {
+            // A standard 1609.2 message: classical signatures only, where the policy requires
+            // the design (the downgrade an attacker who strips the post-quantum part makes).
+            *step = DecapStep::Content;
+            return Err(rej(
+                RejectReason::DowngradeRefused,
+                format!(
+                    "a standard IEEE 1609.2 message (no post-quantum signature); the policy requires {}",
+                    self.design
+                ),
+            ));
+        }
         let msg = PqSecuredMessage::decode(bytes)
             .map_err(|e| Rejection::caused_by(RejectReason::InvalidEncoding, "experimental message", &e))?;
         let tbs: w::ToBeSignedData = wire::decode_exact(&msg.tbs)

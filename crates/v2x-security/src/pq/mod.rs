@@ -5,11 +5,13 @@
 //! hybrid-signed certificates). The message keeps 1609.2's ToBeSignedData; signer and signature
 //! travel in v2xsec's own 0xE1 wrapper (`v2x_wire::experimental_pq`), which every standard
 //! receiver refuses. SN-DECAP runs the standard stack's steps in its order with its reason
-//! codes, and refuses downgrades (`downgrade-refused`).
+//! codes, and refuses downgrades (`downgrade-refused`). [`store`] keeps a design's PKI on
+//! disk beside a standard PKI directory.
 
 mod design;
 mod entity;
 mod pki;
+pub mod store;
 
 pub use design::{scheme_from_wire_id, scheme_wire_id, PqDesign};
 pub use entity::{PqDecapped, PqEncapError, PqReceiver, PqRejection, PqSender};
