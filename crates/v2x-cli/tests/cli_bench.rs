@@ -77,6 +77,35 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
             }
         }
     }
+    // The post-quantum suite: every design's ENCAP and DECAP through the Authenticator, each
+    // with its ratio to the P-256 adapter from the same run, and the designs' sizes.
+    let pq = &r["pq"];
+    let stack = pq["stack"].as_array().unwrap();
+    assert_eq!(stack.len(), 20, "5 designs x 2 certificate policies x encap/decap");
+    for row in stack {
+        let ratio = &row["time_vs_p256"];
+        assert!(
+            f(ratio, "median") > 0.0 && row["reference"].as_str().unwrap().starts_with("ieee1609.2/"),
+            "{row}"
+        );
+        let key = row["key"].as_str().unwrap();
+        assert!(
+            ms.iter()
+                .any(|m| m["suite"] == "pq" && key.starts_with(m["protocol"].as_str().unwrap())),
+            "{key}"
+        );
+    }
+    assert!(pq["schemes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["scheme"] == "ml-dsa-44"));
+    assert!(r["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["protocol"] == "experimental-partially-hybrid-ndss2024"));
+
     // Overhead = packet - payload where both are known.
     for m in ms.iter().filter(|m| m["overhead_bytes"].is_u64()) {
         assert_eq!(

@@ -215,6 +215,41 @@ fn stripped_hybrid_and_classical_signers_are_refused_as_downgrades() {
     );
 }
 
+/// Another design at a receiver: a downgrade exactly when its message signature lacks a part
+/// the policy's has (post-quantum, or the classical part of a hybrid), incompatible otherwise
+/// (pq-only ML-DSA-44 at a pq-only FN-DSA-512 receiver is foreign, not weaker).
+#[test]
+fn another_design_is_a_downgrade_only_when_it_lacks_a_part_of_the_policy() {
+    let messages: Vec<(PqDesign, Vec<u8>)> = PqDesign::ALL
+        .iter()
+        .map(|&d| {
+            let pki = PqPki::new(d, now()).unwrap();
+            let m = pki.sender(pki.ticket().unwrap()).encap_cam(&cam(), now()).unwrap();
+            (d, m)
+        })
+        .collect();
+    let mut seen = (0, 0);
+    for policy in PqDesign::ALL {
+        let want = policy.message_scheme();
+        let mut rx = PqPki::new(policy, now()).unwrap().receiver();
+        for (d, m) in messages.iter().filter(|(d, _)| *d != policy) {
+            let got = d.message_scheme();
+            let weaker =
+                want.is_post_quantum() && !got.is_post_quantum() || want.has_classical() && !got.has_classical();
+            let reason = if weaker {
+                seen.0 += 1;
+                RejectReason::DowngradeRefused
+            } else {
+                seen.1 += 1;
+                RejectReason::IncompatibleProtocol
+            };
+            let detail = expect(rx.decap_at(m, now()), DecapStep::Content, reason);
+            assert!(detail.contains(&got.to_string()), "{policy} receiving {d}: {detail}");
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "both verdicts occur: {seen:?}");
+}
+
 /// Partially Hybrid: the certificate's post-quantum signature is what a quantum attacker cannot
 /// forge, so a certificate whose issuer signature lost its FN-DSA part is refused.
 #[test]

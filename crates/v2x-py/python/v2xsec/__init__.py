@@ -7,7 +7,8 @@
 - ``bench(...)``, ``overhead()``, ``inspect(data)``: the benchmark, the overhead report and
   the decoder, as Python objects;
 - ``Pki``, ``Sender.encap``, ``Receiver.decap`` (and one-shot ``encap``/``decap``): the
-  1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason.
+  1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason;
+  ``Pki.experimental_pq(design)``: the EXPERIMENTAL post-quantum designs (``PQ_DESIGNS``).
 
 Errors raise subclasses of ``V2xError``. The native code releases the GIL while it works.
 """
@@ -33,7 +34,20 @@ from ._native import (
     SweepError,
     V2xError,
 )
-from .security import Decapped, Pki, Receiver, Rejected, Sender, decap, encap
+from .security import (
+    PQ_DESIGNS,
+    Decapped,
+    Pki,
+    PqDecapped,
+    PqPki,
+    PqReceiver,
+    PqSender,
+    Receiver,
+    Rejected,
+    Sender,
+    decap,
+    encap,
+)
 from .sweep import SweepResult, sweep, sweep_runs
 
 __all__ = [
@@ -50,6 +64,11 @@ __all__ = [
     "Sender",
     "Receiver",
     "Decapped",
+    "PQ_DESIGNS",
+    "PqPki",
+    "PqSender",
+    "PqReceiver",
+    "PqDecapped",
     "encap",
     "decap",
     "V2xError",
@@ -131,7 +150,8 @@ def overhead() -> pd.DataFrame:
 
 def bench(suites: str = "raw", quick: bool = True, threads: Optional[int] = None, trials: Optional[int] = None) -> dict:
     """Runs benchmark suites (comma separated: raw, stack, protocols, scaling, breakdown,
-    verify, or all); returns the result document with ``measurements`` as a DataFrame."""
+    verify, pq, or all); returns the result document with ``measurements`` as a DataFrame
+    (the ``pq`` suite's paired ratios to P-256 are in ``doc["pq"]``)."""
     doc = json.loads(_native.bench(suites, quick, threads, trials))
     doc["measurements"] = pd.json_normalize(doc.get("measurements", []))
     return doc

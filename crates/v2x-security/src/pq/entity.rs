@@ -4,7 +4,7 @@
 //! | step | checks | reasons |
 //! |---|---|---|
 //! | decode | the 0xE1 structure exactly, the 1609.2 tbsData in exact C-OER | `invalid-encoding`, `incompatible-protocol` |
-//! | content | the design and the message signature scheme are the policy's, a composite carries both parts (a standard 1609.2 message is a downgrade too); unsecured inner data | `downgrade-refused`, `incompatible-protocol`, `invalid-encoding` |
+//! | content | the design and the message signature scheme are the policy's (another design whose signature lacks a part the policy's has is a downgrade, any other is incompatible), a composite carries both parts, a standard 1609.2 message is a downgrade; unsecured inner data | `downgrade-refused`, `incompatible-protocol`, `invalid-encoding` |
 //! | header fields | generation time; generation location (DENM) | `missing-header-field` |
 //! | freshness | per profile (CAM 2 s / 200 ms, DENM 60 s / 1 s) | `stale-message`, `future-message` |
 //! | signer | a digest names a known ticket; a carried certificate decodes | `signer-certificate-not-found`, `invalid-certificate` |
@@ -446,21 +446,36 @@ impl PqReceiver {
     /// carries both parts.
     fn check_design(&self, msg: &PqSecuredMessage) -> Result<(), Rejection> {
         let d = self.design;
+        let want = d.message_scheme();
+        let got = scheme_from_wire_id(msg.signature.scheme);
         if msg.design != d.wire_id() {
-            let known = PqDesign::ALL.iter().any(|x| x.wire_id() == msg.design);
-            if !known {
+            if !PqDesign::ALL.iter().any(|x| x.wire_id() == msg.design) {
                 return Err(rej(
                     RejectReason::IncompatibleProtocol,
                     format!("unknown design {}", msg.design),
                 ));
             }
+            // The octet names a family (pq-only, composite, partially hybrid); the scheme the
+            // algorithm.
+            let other = PqDesign::ALL
+                .iter()
+                .find(|x| x.wire_id() == msg.design && Some(x.message_scheme()) == got)
+                .map_or_else(|| format!("octet {}", msg.design), |x| x.name());
+            // Another design: a downgrade when its signature lacks a part the policy's has
+            // (the post-quantum one, or the classical one of a hybrid), merely foreign otherwise.
+            let reason = match got {
+                Some(g) if is_downgrade(want, g) => RejectReason::DowngradeRefused,
+                _ => RejectReason::IncompatibleProtocol,
+            };
             return Err(rej(
-                RejectReason::DowngradeRefused,
-                format!("message of design {}; the policy requires {d} only", msg.design),
+                reason,
+                format!(
+                    "message of design {other} signed with {}; the policy requires {d} only",
+                    got.map_or_else(|| format!("{:#04x}", msg.signature.scheme), |g| g.to_string())
+                ),
             ));
         }
-        let want = d.message_scheme();
-        let got = scheme_from_wire_id(msg.signature.scheme).ok_or_else(|| {
+        let got = got.ok_or_else(|| {
             rej(
                 RejectReason::IncompatibleProtocol,
                 format!("unknown signature scheme {:#04x}", msg.signature.scheme),
