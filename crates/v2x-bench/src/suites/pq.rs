@@ -177,10 +177,18 @@ fn scheme_row(plan: &Plan, scheme: SignatureScheme, backend: MlDsaBackend) -> Re
     })
 }
 
-/// Bytes on air of a CAM of `payload` bytes per design, beside the 1609.2 P-256 CAM.
+/// Bytes on air of a CAM of `payload` bytes per design, beside the 1609.2 P-256 CAM whose
+/// ticket holds what the designs' tickets hold (CAM and DENM permissions; no encryption key,
+/// no assurance level: the `ieee1609.2` adapter's ticket, which the stack rows pair with).
 pub fn designs(payload: &[u8]) -> Result<(usize, usize, Vec<DesignRow>), BenchError> {
     let now = TaiTime::parse_rfc3339("2026-11-21T12:00:00Z").map_err(err)?;
-    let pki = v2x_security::InMemoryPki::builder().now(now).build().map_err(err)?;
+    let pki = v2x_security::InMemoryPki::builder()
+        .now(now)
+        .psids(&[v2x_wire::ItsAid::CAM, v2x_wire::ItsAid::DENM])
+        .ticket_encryption_keys(false)
+        .ticket_assurance_level(None)
+        .build()
+        .map_err(err)?;
     let mut tx = pki.sender(pki.ticket().map_err(err)?);
     let mut req = v2x_security::entity::EncapRequest::cam(payload);
     req.time = Some(now);
