@@ -20,6 +20,9 @@ fn stations() -> &'static Mutex<Vec<Box<dyn Authenticator>>> {
             ProtocolConfig::Session(SessionConfig::default()),
             ProtocolConfig::Session(SessionConfig { scheme: Scheme::Wang, protection: Protection::EncryptSignedMac, ..Default::default() }),
             ProtocolConfig::Ieee1609Dot2(Default::default()),
+            ProtocolConfig::ExperimentalPq(v2x_protocols::experimental_pq::ExperimentalPqConfig::new(
+                v2x_security::pq::PqDesign::PartiallyHybrid,
+            )),
         ];
         Mutex::new(configs.iter().filter_map(|c| build_pair(c).ok().map(|(_, rx)| rx)).collect())
     })

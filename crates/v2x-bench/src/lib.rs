@@ -81,6 +81,9 @@ v2x_profile::named_enum! {
         Verify = "verify",
         /// Misbehaviour detection: check evaluations per second per core, all checks on.
         Mbd = "mbd",
+        /// Post-quantum schemes and the EXPERIMENTAL designs (ENCAP / DECAP through the
+        /// Authenticator, bytes on air), each paired with its P-256 counterpart.
+        Pq = "pq",
     }
 }
 
@@ -213,8 +216,10 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         0
     };
     let mbd_steps = usize::from(config.has(Suite::Mbd));
+    let pq_steps = if config.has(Suite::Pq) { suites::pq::steps() } else { 0 };
     bar.start(
-        (tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + mbd_steps + headline::STEPS) as u64,
+        (tasks.len() + scaling_tasks.len() + breakdown_steps + verify_steps + mbd_steps + pq_steps + headline::STEPS)
+            as u64,
     );
     let mut measurements = Vec::with_capacity(tasks.len());
     for task in tasks {
@@ -289,6 +294,16 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
             Err(e) => skipped.push(format!("mbd: {e}")),
         }
     }
+    let mut pq = None;
+    if config.has(Suite::Pq) {
+        match suites::pq::run(&plan, config.quick, bar, &mut skipped) {
+            Ok((m, r)) => {
+                measurements.extend(m);
+                pq = Some(r);
+            }
+            Err(e) => skipped.push(format!("pq: {e}")),
+        }
+    }
 
     let mut scaling: Vec<ScalingRow> = Vec::new();
     for st in scaling_tasks {
@@ -319,11 +334,14 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
 
     let data = papers::load().map_err(BenchError::PaperData)?;
     let comparisons = compare::build(&data, &measurements, &scaling);
-    let sizes = if config.has(Suite::Stack) || config.has(Suite::Protocols) {
+    let mut sizes = if config.has(Suite::Stack) || config.has(Suite::Protocols) {
         suites::protocols::packet_sizes(&mut skipped)
     } else {
         Vec::new()
     };
+    if config.has(Suite::Pq) {
+        sizes.extend(suites::pq::packet_sizes(&mut skipped));
+    }
     let at_end = v2x_report::provenance::Provenance::now();
     Ok(BenchResult {
         tool: format!("v2x-bench {}", env!("CARGO_PKG_VERSION")),
@@ -345,6 +363,7 @@ pub fn run_with_progress(config: &Config, bar: &dyn v2x_report::Progress) -> Res
         comparisons,
         sizes,
         misbehaviour_detection,
+        pq,
         skipped,
         duration_s: started.elapsed().as_secs_f64(),
     })

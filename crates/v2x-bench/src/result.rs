@@ -170,6 +170,9 @@ pub struct BenchResult {
     /// The misbehaviour-detection suite's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub misbehaviour_detection: Vec<MbdRow>,
+    /// The post-quantum suite's schemes, byte rows and paired ratios to P-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pq: Option<crate::suites::pq::PqResult>,
     /// Suites or variants that could not be measured, with the reason.
     pub skipped: Vec<String>,
     pub duration_s: f64,

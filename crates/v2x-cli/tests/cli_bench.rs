@@ -77,6 +77,35 @@ fn quick_bench_writes_every_output_with_consistent_statistics() {
             }
         }
     }
+    // The post-quantum suite: every design's ENCAP and DECAP through the Authenticator, each
+    // with its ratio to the P-256 adapter from the same run, and the designs' sizes.
+    let pq = &r["pq"];
+    let stack = pq["stack"].as_array().unwrap();
+    assert_eq!(stack.len(), 20, "5 designs x 2 certificate policies x encap/decap");
+    for row in stack {
+        let ratio = &row["time_vs_p256"];
+        assert!(
+            f(ratio, "median") > 0.0 && row["reference"].as_str().unwrap().starts_with("ieee1609.2/"),
+            "{row}"
+        );
+        let key = row["key"].as_str().unwrap();
+        assert!(
+            ms.iter()
+                .any(|m| m["suite"] == "pq" && key.starts_with(m["protocol"].as_str().unwrap())),
+            "{key}"
+        );
+    }
+    assert!(pq["schemes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["scheme"] == "ml-dsa-44"));
+    assert!(r["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["protocol"] == "experimental-partially-hybrid-ndss2024"));
+
     // Overhead = packet - payload where both are known.
     for m in ms.iter().filter(|m| m["overhead_bytes"].is_u64()) {
         assert_eq!(
@@ -158,4 +187,130 @@ fn single_suite_runs_alone() {
         .iter()
         .all(|m| m["suite"] == "raw"));
     assert!(r["scaling"].as_array().unwrap().is_empty());
+}
+
+/// `--suite pq` alone: every design's bytes on air and ENCAP / DECAP rows, every scheme row,
+/// each paired with P-256 from the same run, in results.json and results.md. Sizes are
+/// checked against the published parameter sets (FIPS 204 ML-DSA-44: 1312 B public key,
+/// 2420 B signature; Falcon-512 / FN-DSA-512: 897 B public key, at most 666 B signature).
+#[test]
+fn pq_suite_runs_alone_and_pairs_every_design_with_p256() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = v2x_command()
+        .args(["bench", "--quick", "--suite", "pq", "--trials", "3", "--out"])
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let r = read_json(&dir.path().join("results.json"));
+    assert_eq!(r["suites"], serde_json::json!(["pq"]));
+    let ms = r["measurements"].as_array().unwrap();
+    assert!(!ms.is_empty() && ms.iter().all(|m| m["suite"] == "pq"));
+    let pq = &r["pq"];
+
+    // Bytes on air: the digest form signs with the message scheme, the certificate form
+    // carries the ticket in place of the 8-byte digest.
+    let designs = pq["designs"].as_array().unwrap();
+    let names: Vec<&str> = designs.iter().map(|d| d["design"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "experimental-pq-only-ml-dsa-44",
+            "experimental-pq-only-fn-dsa-512",
+            "experimental-composite-ml-dsa-44",
+            "experimental-composite-fn-dsa-512",
+            "experimental-partially-hybrid-ndss2024"
+        ]
+    );
+    let std_digest = pq["standard_cam_digest_bytes"].as_u64().unwrap();
+    let n = |d: &serde_json::Value, k: &str| d[k].as_u64().unwrap();
+    for d in designs {
+        let (digest, with_cert, cert) = (
+            n(d, "digest_message_bytes"),
+            n(d, "certificate_message_bytes"),
+            n(d, "certificate_bytes"),
+        );
+        let extra = with_cert - digest;
+        assert!(cert - 8 <= extra && extra <= cert + 8, "{d}");
+        let sig = match d["message_scheme"].as_str().unwrap() {
+            "ml-dsa-44" => 2420..=2420,
+            "ecdsa-p256+ml-dsa-44" => 2484..=2484,
+            "fn-dsa-512" => 600..=666,
+            "ecdsa-p256+fn-dsa-512" => 664..=730,
+            "ecdsa-p256" => 64..=64,
+            other => panic!("unexpected message scheme {other}"),
+        };
+        // Beside the signature, the message (headers, payload, digest) is the standard
+        // one's (64-byte ECDSA signature) plus at most 16 B of design octet and tags.
+        let beside_signature = |s: u64| digest as i64 - s as i64 - (std_digest as i64 - 64);
+        assert!(
+            beside_signature(*sig.end()) <= 16 && beside_signature(*sig.start()) >= 0,
+            "{d}"
+        );
+    }
+    let hybrid = &designs[4];
+    assert!(n(hybrid, "digest_message_bytes") <= std_digest + 8, "{hybrid}");
+
+    // Schemes: published sizes, and P-256 paired with itself is 1.
+    let schemes = pq["schemes"].as_array().unwrap();
+    let row = |s: &str, b: &str| {
+        schemes
+            .iter()
+            .find(|x| x["scheme"] == s && x["backend"].as_str().unwrap().contains(b))
+            .unwrap_or_else(|| panic!("no {s} on {b}"))
+    };
+    for b in ["aws-lc", "rustcrypto"] {
+        let m = row("ml-dsa-44", b);
+        assert_eq!((n(m, "public_key_bytes"), n(m, "signature_bytes")), (1312, 2420));
+    }
+    let fn512 = row("fn-dsa-512", "");
+    assert_eq!(n(fn512, "public_key_bytes"), 897);
+    assert!(n(fn512, "signature_bytes") <= 666);
+    for s in schemes {
+        for k in ["sign_vs_p256", "verify_vs_p256"] {
+            let ratio = &s[k];
+            let (lo, hi) = (ratio["ci95"][0].as_f64().unwrap(), ratio["ci95"][1].as_f64().unwrap());
+            assert!(lo <= f(ratio, "median") && f(ratio, "median") <= hi && lo > 0.0, "{s}");
+        }
+    }
+
+    // ENCAP / DECAP through the Authenticator: each design, both certificate policies, each
+    // paired with the ieee1609.2 P-256 adapter; the sizes are the designs' own.
+    let stack = pq["stack"].as_array().unwrap();
+    assert_eq!(stack.len(), 20);
+    for d in designs {
+        let name = d["design"].as_str().unwrap();
+        for (key, bytes) in [
+            (format!("{name}/encap/cam/100"), n(d, "digest_message_bytes")),
+            (
+                format!("{name}/decap/cam/certificate/100"),
+                n(d, "certificate_message_bytes"),
+            ),
+        ] {
+            let s = stack
+                .iter()
+                .find(|s| s["key"] == key.as_str())
+                .unwrap_or_else(|| panic!("no {key}"));
+            assert!(s["reference"].as_str().unwrap().starts_with("ieee1609.2/"), "{s}");
+            assert_eq!(s["packet_bytes"].as_u64(), Some(bytes), "{s}");
+            // The P-256 reference of both tables is one message: the adapter's ticket.
+            let standard = if key.contains("/certificate/") {
+                "standard_cam_certificate_bytes"
+            } else {
+                "standard_cam_digest_bytes"
+            };
+            assert_eq!(s["reference_packet_bytes"], pq[standard], "{s}");
+            let t = f(&s["time_vs_p256"], "median");
+            let expect = f(s, "median_us") / f(s, "reference_median_us");
+            assert!(t > 0.0 && (t / expect).ln().abs() < 1.0, "{s}");
+        }
+    }
+
+    // The report shows both tables.
+    let md = std::fs::read_to_string(dir.path().join("results.md")).unwrap();
+    assert!(md.contains("## Post-quantum schemes and designs (paired with P-256)"));
+    for name in names {
+        assert!(md.contains(&format!("| {name} |")), "{name} row in results.md");
+        assert!(md.contains(&format!("| `{name}/decap/cam/100` |")), "{name} DECAP row");
+    }
 }

@@ -6,7 +6,9 @@
 //! [`SignerCache`], opt-in: see the patent note in the crate README) and batch
 //! verification of compressed-R signatures ([`batch_verify`]) run on our own
 //! variable-time arithmetic, which never sees a private key. Hashing and MAC use
-//! RustCrypto (`sha2`, `sha1`, `hmac`); AES-CCM uses RustCrypto `ccm` over `aes`.
+//! RustCrypto (`sha2`, `sha1`, `hmac`); AES-CCM uses RustCrypto `ccm` over `aes`. Post-quantum
+//! signatures (ML-DSA, FN-DSA, SLH-DSA, composites) and the one signing interface over every
+//! scheme, ECDSA included, are in [`pq`].
 //!
 //! Everything here works on bytes and typed keys; no encoding or policy lives here.
 
@@ -18,6 +20,7 @@ mod ecdsa;
 mod ecies;
 mod error;
 mod hash;
+pub mod pq;
 
 pub use aead::{
     aes128_ccm_decrypt, aes128_ccm_encrypt, aes256_ccm_decrypt, aes256_ccm_encrypt, CCM_NONCE_LEN, CCM_TAG_LEN,

@@ -210,6 +210,12 @@ impl PacketSizes {
             ),
             ProtocolId::TwoFlip => PacketSizes::paper(protocol, "001", "§8 (2FLIP: 47 B)", 47),
             ProtocolId::RayaHubaux | ProtocolId::Wang => return None,
+            // No paper gives sizes for v2xsec's experimental formats: measured only.
+            ProtocolId::ExperimentalPqOnlyMlDsa44
+            | ProtocolId::ExperimentalPqOnlyFnDsa512
+            | ProtocolId::ExperimentalCompositeMlDsa44
+            | ProtocolId::ExperimentalCompositeFnDsa512
+            | ProtocolId::ExperimentalPartiallyHybridNdss2024 => return None,
         })
     }
 }

@@ -30,6 +30,17 @@ named_enum! {
         RayaHubaux = "raya-hubaux",
         /// Wang et al. session keys (paper 003).
         Wang = "wang",
+        /// EXPERIMENTAL, no standard: ML-DSA-44 alone signs certificates and messages.
+        ExperimentalPqOnlyMlDsa44 = "experimental-pq-only-ml-dsa-44",
+        /// EXPERIMENTAL, no standard: FN-DSA-512 alone signs certificates and messages.
+        ExperimentalPqOnlyFnDsa512 = "experimental-pq-only-fn-dsa-512",
+        /// EXPERIMENTAL, no standard: composite ECDSA P-256 + ML-DSA-44 everywhere.
+        ExperimentalCompositeMlDsa44 = "experimental-composite-ml-dsa-44",
+        /// EXPERIMENTAL, no standard: composite ECDSA P-256 + FN-DSA-512 everywhere.
+        ExperimentalCompositeFnDsa512 = "experimental-composite-fn-dsa-512",
+        /// EXPERIMENTAL, no standard: NDSS 2024 Partially Hybrid as v2xsec reads it (ECDSA
+        /// P-256 message signatures, ECDSA P-256 + FN-DSA-512 certificate signatures).
+        ExperimentalPartiallyHybridNdss2024 = "experimental-partially-hybrid-ndss2024",
     }
 }
 
@@ -42,6 +53,19 @@ impl ProtocolId {
     /// TESLA in either key-disclosure mode.
     pub fn is_tesla(self) -> bool {
         matches!(self, ProtocolId::Tesla | ProtocolId::TeslaAttached)
+    }
+
+    /// One of the experimental post-quantum designs (`experimental-…`; no standard defines
+    /// them, see `v2x_security::pq`).
+    pub fn is_experimental_pq(self) -> bool {
+        matches!(
+            self,
+            ProtocolId::ExperimentalPqOnlyMlDsa44
+                | ProtocolId::ExperimentalPqOnlyFnDsa512
+                | ProtocolId::ExperimentalCompositeMlDsa44
+                | ProtocolId::ExperimentalCompositeFnDsa512
+                | ProtocolId::ExperimentalPartiallyHybridNdss2024
+        )
     }
 }
 

@@ -261,13 +261,16 @@ pub enum EncapError {
     /// The TS 103 097 v1.2.1 security entity could not secure the payload.
     #[error("TS 103 097 v1.2.1 SN-ENCAP: {0}")]
     V1(#[from] v2x_security::v1_2_1::V1EncapError),
+    /// The experimental post-quantum sender could not secure the payload.
+    #[error("experimental post-quantum SN-ENCAP: {0}")]
+    ExperimentalPq(#[from] v2x_security::pq::PqEncapError),
 }
 
 /// A protocol station. Object-safe and `Send`: callers hold `Box<dyn Authenticator>`.
 pub trait Authenticator: Send {
     /// Protocol identifier, as used in processor profiles: `none`, `tesla`,
     /// `tesla-attached`, `hash-chain`, `2flip`, `raya-hubaux`, `wang`, `ieee1609.2`,
-    /// `etsi-v1.2.1`.
+    /// `etsi-v1.2.1`, or an experimental post-quantum design's name (`experimental-…`).
     fn name(&self) -> &str;
 
     /// The deployment's number for this station.

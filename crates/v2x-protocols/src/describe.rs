@@ -35,6 +35,10 @@ pub enum CryptoOp {
     /// Diffie-Hellman: key-pair generation and shared-secret derivation.
     DhKeygen,
     DhDerive,
+    /// A post-quantum signature / verification (ML-DSA, FN-DSA, SLH-DSA; a composite is
+    /// this plus the ECDSA P-256 operation).
+    PqSign(v2x_crypto::pq::PqAlgorithm),
+    PqVerify(v2x_crypto::pq::PqAlgorithm),
 }
 
 /// Curve names as the profiles spell them.
@@ -82,6 +86,8 @@ impl CryptoOp {
             CryptoOp::DsaVerify => "dsa-verify".into(),
             CryptoOp::DhKeygen => "dh-keygen".into(),
             CryptoOp::DhDerive => "dh-derive".into(),
+            CryptoOp::PqSign(a) => format!("pq-sign/{}", a.name()),
+            CryptoOp::PqVerify(a) => format!("pq-verify/{}", a.name()),
         }
     }
 }

@@ -94,6 +94,14 @@ impl Clock {
         }
     }
 
+    /// The mapping of a deployment created at `created` (TAI) under `time_base`.
+    pub const fn at(created: TaiTime, time_base: TimeBase) -> Clock {
+        Clock {
+            base_tai: created.0,
+            time_base,
+        }
+    }
+
     pub fn to_tai(&self, t: Timestamp) -> TaiTime {
         match self.time_base {
             TimeBase::DeploymentStart => TaiTime(self.base_tai.saturating_add(t.as_micros())),

@@ -6,17 +6,19 @@
 //! other one. Bench uses [`build_pair`], the simulator and testbed [`Deployment::station`].
 //!
 //! ```toml
-//! protocol = "tesla"           # none | hash-chain | tesla | 2flip | session | ieee1609.2 | etsi-v1.2.1
+//! protocol = "tesla"           # none | hash-chain | tesla | 2flip | session | ieee1609.2 | etsi-v1.2.1 | experimental-pq
 //! key_disclosure = "attached"  # protocol-specific fields, each with a default
 //! ```
 //!
 //! The configuration structs: [`NoneConfig`], [`HashChainConfig`], [`TeslaConfig`],
-//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`], [`EtsiV121Config`]. An unknown
+//! [`TwoFlipConfig`], [`SessionConfig`], [`Dot2Config`], [`EtsiV121Config`],
+//! [`ExperimentalPqConfig`]. An unknown
 //! protocol or variant name is refused with the list of valid ones.
 
 use crate::authenticator::{Authenticator, StationId};
 use crate::dot2::{Dot2Config, Dot2Deployment};
 use crate::etsi_v1_2_1::{EtsiV121Config, EtsiV121Deployment};
+use crate::experimental_pq::{ExperimentalPqConfig, ExperimentalPqDeployment};
 use crate::hash_chain::{HashChainCa, HashChainConfig, HashChainDeployment};
 use crate::none::{NoneConfig, NoneDeployment};
 use crate::session::{SessionConfig, SessionDeployment};
@@ -48,6 +50,8 @@ pub enum ProtocolConfig {
     /// Legacy ETSI TS 103 097 v1.2.1 through the v1.2.1 security entity.
     #[serde(rename = "etsi-v1.2.1")]
     EtsiV121(EtsiV121Config),
+    /// EXPERIMENTAL post-quantum designs (no standard): the design is named in `design`.
+    ExperimentalPq(ExperimentalPqConfig),
 }
 
 impl Default for ProtocolConfig {
@@ -58,7 +62,7 @@ impl Default for ProtocolConfig {
 
 impl ProtocolConfig {
     /// Every value the `protocol` key takes, in declaration order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "none",
         "hash-chain",
         "tesla",
@@ -66,6 +70,7 @@ impl ProtocolConfig {
         "session",
         "ieee1609.2",
         "etsi-v1.2.1",
+        "experimental-pq",
     ];
 
     /// The `protocol` key of this configuration.
@@ -78,6 +83,7 @@ impl ProtocolConfig {
             ProtocolConfig::Session(_) => 4,
             ProtocolConfig::Ieee1609Dot2(_) => 5,
             ProtocolConfig::EtsiV121(_) => 6,
+            ProtocolConfig::ExperimentalPq(_) => 7,
         };
         ProtocolConfig::NAMES[i]
     }
@@ -92,6 +98,7 @@ impl ProtocolConfig {
             ProtocolConfig::Session(c) => Box::new(SessionDeployment::new(c)?),
             ProtocolConfig::Ieee1609Dot2(c) => Box::new(Dot2Deployment::new(c)?),
             ProtocolConfig::EtsiV121(c) => Box::new(EtsiV121Deployment::new(c)?),
+            ProtocolConfig::ExperimentalPq(c) => Box::new(ExperimentalPqDeployment::new(c)?),
         })
     }
 
@@ -200,9 +207,19 @@ mod tests {
     #[test]
     fn every_name_parses_and_unknown_names_list_the_valid_ones() {
         for name in ProtocolConfig::NAMES {
-            let c: ProtocolConfig = toml::from_str(&format!("protocol = \"{name}\"")).unwrap();
+            // The experimental designs have no default design (each has its own costs).
+            let extra = if name == "experimental-pq" {
+                "\ndesign = \"experimental-partially-hybrid-ndss2024\""
+            } else {
+                ""
+            };
+            let c: ProtocolConfig = toml::from_str(&format!("protocol = \"{name}\"{extra}")).unwrap();
             assert_eq!(c.protocol_key(), name);
         }
+        assert!(toml::from_str::<ProtocolConfig>("protocol = \"experimental-pq\"")
+            .unwrap_err()
+            .to_string()
+            .contains("design"));
         let e = toml::from_str::<ProtocolConfig>("protocol = \"nope\"")
             .unwrap_err()
             .to_string();

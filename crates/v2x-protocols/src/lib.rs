@@ -9,10 +9,12 @@
 
 pub mod authenticator;
 pub mod cert;
+pub mod cert_schedule;
 pub mod describe;
 pub mod dot2;
 pub mod dot2_pki;
 pub mod etsi_v1_2_1;
+pub mod experimental_pq;
 pub mod factory;
 pub mod freshness;
 pub mod hash_chain;

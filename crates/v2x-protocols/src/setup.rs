@@ -36,6 +36,9 @@ pub enum SetupError {
     Encoding(#[from] v2x_wire::cursor::CursorError),
     #[error("trust store: {0}")]
     TrustStore(#[from] v2x_security::trust_store::AnchorError),
+    /// The experimental post-quantum PKI could not issue a certificate.
+    #[error("experimental post-quantum PKI: {0}")]
+    ExperimentalPq(#[from] v2x_security::pq::PqPkiError),
     /// A station of the deployment could not build a packet (while measuring sizes).
     #[error("building a packet: {0}")]
     Encap(#[from] EncapError),

@@ -43,6 +43,9 @@ fn configs() -> Vec<ProtocolConfig> {
             ..SessionConfig::default()
         }),
         ProtocolConfig::Ieee1609Dot2(Default::default()),
+        ProtocolConfig::ExperimentalPq(v2x_protocols::experimental_pq::ExperimentalPqConfig::new(
+            v2x_security::pq::PqDesign::Composite(v2x_crypto::pq::PqAlgorithm::FnDsa512),
+        )),
     ]
 }
 

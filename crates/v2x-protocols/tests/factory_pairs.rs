@@ -1,10 +1,12 @@
 //! Every protocol through the same interface: `build_pair`, then deliver whatever the
 //! stations emit (data, keys, handshakes, polls) until the payloads come out.
 
+use v2x_protocols::experimental_pq::ExperimentalPqConfig;
 use v2x_protocols::loopback::Link;
 use v2x_protocols::session::{Scheme, SessionConfig, Topology};
 use v2x_protocols::tesla::{KeyDisclosure, TeslaConfig};
 use v2x_protocols::{build_pair, build_stations, Authenticator, ProtocolConfig, Timestamp};
+use v2x_security::pq::PqDesign;
 
 fn configs() -> Vec<ProtocolConfig> {
     vec![
@@ -23,6 +25,13 @@ fn configs() -> Vec<ProtocolConfig> {
         ProtocolConfig::Ieee1609Dot2(Default::default()),
         ProtocolConfig::EtsiV121(Default::default()),
     ]
+    .into_iter()
+    .chain(
+        PqDesign::ALL
+            .into_iter()
+            .map(|d| ProtocolConfig::ExperimentalPq(ExperimentalPqConfig::new(d))),
+    )
+    .collect()
 }
 
 #[test]

@@ -338,6 +338,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<security::PySender>()?;
     m.add_class::<security::PyReceiver>()?;
     m.add_class::<pki_client::PyPkiStation>()?;
+    m.add_class::<security::PyPqPki>()?;
+    m.add_class::<security::PyPqSender>()?;
+    m.add_class::<security::PyPqReceiver>()?;
+    m.add_function(wrap_pyfunction!(security::pq_designs, m)?)?;
     m.add_function(wrap_pyfunction!(sim, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_runs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_run_one, m)?)?;

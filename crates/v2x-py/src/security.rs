@@ -14,12 +14,15 @@ use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use v2x_security::pq::store::PqPkiDir;
+use v2x_security::pq::{PqDesign, PqReceiver, PqSender};
 use v2x_security::v1_2_1::{V1EncapRequest, V1Entity, V1PkiDir, V1Profile};
 use v2x_security::{
     Certificate, DecapMode, EncapRequest, GeoPoint, ItsAid, Location, Pki, PkiConfig, ProfileKind, Recipient,
     SecurityEntity, TaiTime, TicketSpec,
 };
 use v2x_wire::format::{locate_secured_message, MessageFormat};
+use v2x_wire::ieee1609dot2::assemble::GenerationLocation;
 
 fn pki_failure(e: impl std::fmt::Display) -> Failure {
     Failure::Pki(e.to_string())
@@ -248,6 +251,39 @@ impl PyPki {
         };
         Ok(PyReceiver { entity, v1 })
     }
+
+    /// The EXPERIMENTAL post-quantum design `design`'s PKI beside this one
+    /// (`DIR/experimental-pq/DESIGN/`: root and AA, created on first use).
+    fn experimental_pq(&self, py: Python<'_>, design: &str) -> PyResult<PyPqPki> {
+        let design = PqDesign::from_name(design).map_err(Failure::Value)?;
+        let dir = py.detach(|| -> Result<PqPkiDir, Failure> {
+            let _lock = self.pki.lock_within(LOCK_PATIENCE).map_err(pki_failure)?;
+            PqPkiDir::open_or_create(self.pki.dir(), design, TaiTime::now()).map_err(pki_failure)
+        })?;
+        Ok(PyPqPki {
+            dir,
+            pki_dir: self.pki.dir().to_path_buf(),
+        })
+    }
+}
+
+/// The generation location `(lat, lon)` in degrees, checked; the DENM profile requires one.
+fn generation_location(location: Option<(f64, f64)>, kind: ProfileKind) -> PyResult<Option<Location>> {
+    match location {
+        Some((lat, lon)) => {
+            if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+                return Err(Failure::Value(format!("location {lat},{lon} out of range")).into());
+            }
+            Ok(Some(Location {
+                point: GeoPoint::from_degrees(lat, lon),
+                elevation: 0,
+            }))
+        }
+        None if kind == ProfileKind::Denm => {
+            Err(Failure::Value("the denm profile needs location=(lat, lon), the generation location".into()).into())
+        }
+        None => Ok(None),
+    }
 }
 
 /// SN-ENCAP with a station's pseudonym tickets. It keeps the sender's state: a CAM carries
@@ -347,11 +383,6 @@ impl PySender {
         let kind = ProfileKind::from_name(profile)
             .ok_or_else(|| Failure::Value(format!("unknown profile {profile:?} (cam, denm, generic)")))?;
         let psid = psid.map(parse_psid).transpose()?;
-        if let Some((lat, lon)) = location {
-            if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
-                return Err(Failure::Value(format!("location {lat},{lon} out of range")).into());
-            }
-        }
         if let Signer::V1 { entity, .. } = &mut self.signer {
             if encrypt_to.is_some()
                 || insecure_unsigned
@@ -363,6 +394,7 @@ impl PySender {
                 )
                 .into());
             }
+            generation_location(location, ProfileKind::Generic)?; // the same range check as v2's
             let out = PySender::encap_v1(entity, payload, kind, psid, location, tai(at)?)?;
             return Ok((PyBytes::new(py, &out), true));
         }
@@ -370,15 +402,8 @@ impl PySender {
         if let Some(p) = psid {
             req = req.with_psid(p);
         }
-        if let Some((lat, lon)) = location {
-            req = req.with_location(Location {
-                point: GeoPoint::from_degrees(lat, lon),
-                elevation: 0,
-            });
-        } else if kind == ProfileKind::Denm {
-            return Err(
-                Failure::Value("the denm profile needs location=(lat, lon), the generation location".into()).into(),
-            );
+        if let Some(l) = generation_location(location, kind)? {
+            req = req.with_location(l);
         }
         if let Some(bytes) = encrypt_to {
             let cert = certificate(bytes, "encrypt_to")?;
@@ -523,6 +548,171 @@ impl PyReceiver {
                 d.set_item("accepted", false)?;
                 d.set_item("reason", r.reason.code())?;
                 d.set_item("detail", r.detail)?;
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// The EXPERIMENTAL post-quantum designs (no standard), by name.
+#[pyfunction]
+pub fn pq_designs() -> Vec<String> {
+    PqDesign::ALL.iter().map(|d| d.name()).collect()
+}
+
+/// How long a call waits for another process holding the PKI directory's lock.
+const LOCK_PATIENCE: Duration = Duration::from_secs(10);
+
+/// One experimental design's PKI on disk (from `Pki.experimental_pq`).
+#[pyclass(module = "v2xsec._native", name = "PqPki")]
+pub struct PyPqPki {
+    dir: PqPkiDir,
+    pki_dir: PathBuf,
+}
+
+#[pymethods]
+impl PyPqPki {
+    #[getter]
+    fn design(&self) -> String {
+        self.dir.pki().design().name()
+    }
+
+    #[getter]
+    fn dir(&self) -> PathBuf {
+        self.dir.dir().to_path_buf()
+    }
+
+    /// HashedId8 (hex) of the design's root and AA.
+    fn authorities(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("root", self.dir.pki().root().cert.id().to_string()),
+            ("aa", self.dir.pki().aa().cert.id().to_string()),
+        ]
+    }
+
+    /// A signing station: `station`'s newest valid ticket of the design (issued on first use).
+    fn sender(&self, py: Python<'_>, station: &str) -> PyResult<PyPqSender> {
+        let ticket = py.detach(|| -> Result<_, Failure> {
+            let pki = Pki::open(&self.pki_dir).map_err(pki_failure)?;
+            let _lock = pki.lock_within(LOCK_PATIENCE).map_err(pki_failure)?;
+            self.dir.ticket(station, TaiTime::now()).map_err(pki_failure)
+        })?;
+        Ok(PyPqSender {
+            sender: self.dir.pki().sender(ticket),
+        })
+    }
+
+    /// A receiver whose policy is this design (a message lacking a part of its signature, a
+    /// standard 1609.2 message or a stripped hybrid is `downgrade-refused`).
+    fn receiver(&self) -> PyPqReceiver {
+        PyPqReceiver {
+            receiver: self.dir.pki().receiver(),
+        }
+    }
+}
+
+/// SN-ENCAP of an experimental design; it keeps the CAM rule's state (the certificate when
+/// none went out in the last second).
+#[pyclass(module = "v2xsec._native", name = "PqSender")]
+pub struct PyPqSender {
+    sender: PqSender,
+}
+
+#[pymethods]
+impl PyPqSender {
+    /// The signing ticket: (HashedId8 hex, certificate bytes in the experimental format).
+    fn certificate<'py>(&self, py: Python<'py>) -> (String, Bound<'py, PyBytes>) {
+        let c = &self.sender.ticket().cert;
+        (c.id().to_string(), PyBytes::new(py, c.bytes()))
+    }
+
+    /// Signs `payload` (profile cam, denm with `location`, or generic with `psid`); returns
+    /// (message bytes, whether it carries the whole ticket). A CAM carries it when none went
+    /// out in the last second; `with_certificate` overrides.
+    #[pyo3(signature = (payload, profile="cam", psid=None, location=None, at=None, with_certificate=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn encap<'py>(
+        &mut self,
+        py: Python<'py>,
+        payload: &[u8],
+        profile: &str,
+        psid: Option<&str>,
+        location: Option<(f64, f64)>,
+        at: Option<f64>,
+        with_certificate: Option<bool>,
+    ) -> PyResult<(Bound<'py, PyBytes>, bool)> {
+        let kind = ProfileKind::from_name(profile)
+            .ok_or_else(|| Failure::Value(format!("unknown profile {profile:?} (cam, denm, generic)")))?;
+        let now = tai(at)?;
+        let psid = match (psid, kind) {
+            (Some(p), _) => parse_psid(p)?,
+            (None, ProfileKind::Denm) => ItsAid::DENM,
+            (None, _) => ItsAid::CAM,
+        };
+        let location = generation_location(location, kind)?.map(|l| GenerationLocation {
+            latitude: l.point.lat,
+            longitude: l.point.lon,
+            elevation: l.elevation,
+        });
+        if self.sender.ticket().cert.permission_for(psid).is_none() {
+            return Err(Failure::Encap(format!("the experimental ticket does not permit PSID {psid}")).into());
+        }
+        let (bytes, carried) = match with_certificate {
+            None if kind == ProfileKind::Cam && location.is_none() && psid == ItsAid::CAM => {
+                let m = self
+                    .sender
+                    .encap_cam(payload, now)
+                    .map_err(|e| Failure::Encap(e.to_string()))?;
+                let carried = matches!(
+                    v2x_wire::experimental_pq::PqSecuredMessage::decode(&m).map(|x| x.signer),
+                    Ok(v2x_wire::experimental_pq::PqSigner::Certificate(_))
+                );
+                (m, carried)
+            }
+            w => {
+                let w = w.unwrap_or(true);
+                let m = self
+                    .sender
+                    .encap(payload, psid, location, now, w)
+                    .map_err(|e| Failure::Encap(e.to_string()))?;
+                (m, w)
+            }
+        };
+        Ok((PyBytes::new(py, &bytes), carried))
+    }
+}
+
+/// SN-DECAP of one experimental design, with a receiver's state (validated tickets, replay
+/// window).
+#[pyclass(module = "v2xsec._native", name = "PqReceiver")]
+pub struct PyPqReceiver {
+    receiver: PqReceiver,
+}
+
+#[pymethods]
+impl PyPqReceiver {
+    /// Verifies a message as of `at` (Unix seconds; default now). Returns a dict:
+    /// `accepted`, and `reason`, `detail`, `step` when rejected, or the payload and what was
+    /// verified when accepted.
+    #[pyo3(signature = (message, at=None))]
+    fn decap<'py>(&mut self, py: Python<'py>, message: &[u8], at: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+        let now = tai(at)?;
+        let d = PyDict::new(py);
+        match self.receiver.decap_at(message, now) {
+            Ok(m) => {
+                d.set_item("accepted", true)?;
+                d.set_item("payload", PyBytes::new(py, &m.payload))?;
+                d.set_item("psid", m.psid.value())?;
+                d.set_item("generation_time", unix_seconds(m.generation_time))?;
+                d.set_item("signer", m.signer.to_string())?;
+                d.set_item("ssp", m.ssp.as_deref().map(|s| PyBytes::new(py, s)))?;
+                d.set_item("design", m.design.name())?;
+            }
+            Err(r) => {
+                d.set_item("accepted", false)?;
+                d.set_item("reason", r.rejection.reason.code())?;
+                d.set_item("detail", r.rejection.detail)?;
+                d.set_item("step", r.step.name())?;
             }
         }
         Ok(d)

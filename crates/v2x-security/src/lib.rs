@@ -53,6 +53,7 @@ pub mod permissions;
 pub mod pki_check;
 pub mod pki_error;
 pub mod pki_store;
+pub mod pq;
 pub mod profile;
 pub mod pseudonym;
 pub mod reason;

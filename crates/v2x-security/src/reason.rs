@@ -69,6 +69,10 @@ pub enum RejectReason {
     NotForThisRecipient,
     /// Key unwrap or AES-CCM authentication failed.
     DecryptionFailed,
+    /// A weaker security design than the receiver's policy requires: an experimental
+    /// post-quantum message or certificate with its post-quantum part stripped, classical
+    /// where the policy requires hybrid, or of a weaker design (`v2x_security::pq`).
+    DowngradeRefused,
     // --- lightweight protocols (v2x-protocols) ---
     /// A message authentication code (HMAC) does not verify.
     FalseMac,
@@ -119,6 +123,7 @@ impl RejectReason {
             RejectReason::MissingHeaderField => "missing-header-field",
             RejectReason::NotForThisRecipient => "not-for-this-recipient",
             RejectReason::DecryptionFailed => "decryption-failed",
+            RejectReason::DowngradeRefused => "downgrade-refused",
             RejectReason::FalseMac => "false-mac",
             RejectReason::UnknownKey => "unknown-key",
             RejectReason::InvalidKey => "invalid-key",

@@ -11,6 +11,7 @@
 //! (whitespace, `0x` and `:` allowed) or raw bytes into bytes first.
 
 mod dot2;
+mod experimental_pq;
 mod fmt;
 mod gn;
 mod ts102941;
@@ -141,6 +142,8 @@ pub enum Format {
     GeoNetworking,
     Ethernet,
     V1_2_1,
+    /// v2xsec's experimental post-quantum message or certificate (not a standard).
+    ExperimentalPq,
 }
 
 impl Format {
@@ -154,6 +157,7 @@ impl Format {
             Format::GeoNetworking => "GeoNetworking packet",
             Format::Ethernet => "Ethernet frame (GeoNetworking)",
             Format::V1_2_1 => "TS 103 097 v1.2.1 secured message or certificate",
+            Format::ExperimentalPq => "v2xsec EXPERIMENTAL post-quantum message or certificate (not a standard)",
         }
     }
 }
@@ -177,6 +181,8 @@ pub enum AttemptError {
     NotGeoNetworking(u16),
     #[error("secured packet starts with version {0}, neither 3 (1609.2) nor 2 (v1.2.1)")]
     SecuredPacketVersion(u8),
+    #[error("experimental post-quantum structure: {0}")]
+    ExperimentalPq(crate::cursor::CursorError),
     #[error("secured packet is empty")]
     EmptySecuredPacket,
     #[error("basic header next header {0} is not supported")]
@@ -257,6 +263,11 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
             return Ok(i);
         }
     }
+    if first == crate::experimental_pq::MAGIC {
+        if let Some(i) = attempt(Format::ExperimentalPq, experimental_pq::tree(bytes)) {
+            return Ok(i);
+        }
+    }
     // GeoNetworking basic header: version 0 or 1, next header common (1) or secured (2).
     if matches!(first, 0x01 | 0x02 | 0x11 | 0x12) {
         if let Some(i) = attempt(Format::GeoNetworking, gn_packet_node(bytes, 0)) {
@@ -284,7 +295,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
             "its first byte 0x{first:02x} opens none of the supported formats: pcap (magic a1b2c3d4), IEEE 1609.2 data \
              and trust lists (03), 1609.2 certificates (80 03 / 00 03), GeoNetworking (01/02/11/12), TS 102 941 \
              messages (01), Ethernet with \
-             ethertype 0x8947, TS 103 097 v1.2.1 (02); hex text must have an even number of hex digits"
+             ethertype 0x8947, TS 103 097 v1.2.1 (02), v2xsec experimental post-quantum (e1); hex text must have an even number of hex digits"
         )
     });
     Err(InspectError {

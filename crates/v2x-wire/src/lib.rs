@@ -24,6 +24,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
 )]
 pub mod cursor;
+pub mod experimental_pq;
 pub mod facilities;
 pub mod format;
 pub mod geonet;

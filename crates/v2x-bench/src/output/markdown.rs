@@ -245,6 +245,11 @@ pub fn results(r: &BenchResult) -> String {
         }
         let _ = writeln!(s);
     }
+    if let Some(pq) = &r.pq {
+        let _ = writeln!(s, "## Post-quantum schemes and designs (paired with P-256)\n");
+        s.push_str(&crate::suites::pq::markdown(pq));
+        let _ = writeln!(s);
+    }
     if !r.scaling.is_empty() {
         let _ = writeln!(s, "## One core vs all cores (paper 002 Table 3.2 method)\n");
         let _ = writeln!(

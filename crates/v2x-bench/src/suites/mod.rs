@@ -2,6 +2,7 @@
 
 pub mod breakdown;
 pub mod mbd;
+pub mod pq;
 pub mod protocols;
 pub mod raw;
 pub mod stack;

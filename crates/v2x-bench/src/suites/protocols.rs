@@ -278,7 +278,7 @@ fn establish(
     Err(BenchError::Setup("the two-way set-up did not complete".into()))
 }
 
-fn encap_setup(spec: Spec, payload_len: usize) -> Setup {
+pub(crate) fn encap_setup(spec: Spec, payload_len: usize) -> Setup {
     Box::new(move || {
         let config = config_of(&spec)?;
         let (mut tx, mut rx) = build_pair(&config).map_err(setup_err)?;
@@ -462,7 +462,7 @@ pub fn packet_sizes(skipped: &mut Vec<String>) -> Vec<PacketSizes> {
 
 /// The simulator's view of a description: security bytes of the data packet (digest-signed
 /// where there is a choice), with the full certificate, its schedule, TESLA key disclosure.
-fn sizes_of(spec: &Spec, d: &ProtocolDescription) -> Option<PacketSizes> {
+pub(crate) fn sizes_of(spec: &Spec, d: &ProtocolDescription) -> Option<PacketSizes> {
     let find = |name: &str| d.messages.iter().find(|m| m.message == name);
     let digest = find("data-digest");
     let certificate = find("data-certificate");

@@ -9,8 +9,8 @@ use v2x_crypto::{BackendId, Curve};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Suites to run, comma separated: raw, stack, protocols, scaling, breakdown, verify, mbd (or
-    /// all).
+    /// Suites to run, comma separated: raw, stack, protocols, scaling, breakdown, verify, mbd, pq
+    /// (or all).
     #[arg(long, default_value = "all", value_parser = parse_suites)]
     suite: SuiteList,
     /// Few samples per operation: finishes in seconds (tests, demo); not for publishing.

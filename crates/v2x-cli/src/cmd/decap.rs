@@ -88,6 +88,17 @@ pub struct Args {
     /// (Vanetza's test chain). PSID/SSP ranges and eeType are still checked.
     #[arg(long)]
     insecure_lenient_chain_length: bool,
+    /// EXPERIMENTAL (no standard): receive the post-quantum design DESIGN and nothing else
+    /// (a message lacking a signature part DESIGN has, post-quantum or classical, is refused as
+    /// downgrade-refused; other designs as incompatible-protocol), trusting the design's PKI in TRUST/experimental-pq/DESIGN/:
+    /// experimental-pq-only-ml-dsa-44, experimental-pq-only-fn-dsa-512,
+    /// experimental-composite-ml-dsa-44, experimental-composite-fn-dsa-512,
+    /// experimental-partially-hybrid-ndss2024.
+    #[arg(long, value_name = "DESIGN", value_parser = super::experimental_pq::parse_design, requires = "trust",
+          conflicts_with_all = ["state", "signature_only", "issuer_certs", "decrypt_key", "station", "require_low_s",
+                                "require_x_only_r", "sender_clock_omits_leap_seconds", "insecure_allow_missing_crl",
+                                "insecure_accept_stale_crl", "insecure_accept_expired_trust_list"])]
+    experimental_pq: Option<v2x_security::pq::PqDesign>,
 }
 
 impl Args {
@@ -133,6 +144,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(s) => parse_time(s)?,
         None => TaiTime::now(),
     };
+    if let (Some(design), Some(trust)) = (args.experimental_pq, &args.trust) {
+        let messages = if args.batch {
+            let at = args.at.as_deref().map(parse_time).transpose()?;
+            batch_messages(&input, at, now)?
+                .into_iter()
+                .map(|m| (m.label, m.at, m.bytes))
+                .collect()
+        } else {
+            vec![("message".to_string(), now, input)]
+        };
+        return super::experimental_pq::decap(trust, design, &messages, args.json, args.batch);
+    }
     if args.batch {
         return run_batch(&args, &input, now);
     }
@@ -160,7 +183,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(r) => report_rejection(&args, &r),
+        Err(r) => {
+            if super::experimental_pq::looks_experimental(bytes) {
+                eprintln!("note: this is an EXPERIMENTAL post-quantum message (0xE1): receive it with --experimental-pq DESIGN");
+            }
+            report_rejection(&args, &r)
+        }
     }
 }
 

@@ -70,6 +70,16 @@ pub struct Args {
     /// against the PKI, or which is expired or revoked (refused by default).
     #[arg(long)]
     insecure_encrypt_to_unvalidated: bool,
+    /// EXPERIMENTAL (no standard): sign with the post-quantum design DESIGN instead, with the
+    /// station's ticket of the design (its PKI in PKI/experimental-pq/DESIGN/, created on first
+    /// use): experimental-pq-only-ml-dsa-44, experimental-pq-only-fn-dsa-512,
+    /// experimental-composite-ml-dsa-44, experimental-composite-fn-dsa-512,
+    /// experimental-partially-hybrid-ndss2024. The message carries the whole ticket.
+    #[arg(long, value_name = "DESIGN", value_parser = super::experimental_pq::parse_design,
+          conflicts_with_all = ["encrypt_to", "pseudonym", "change_pseudonym", "sign_with_enrolment_credential",
+                                "insecure_unsigned", "insecure_sign_outside_permissions",
+                                "insecure_sign_with_invalid_ticket", "insecure_encrypt_to_unvalidated"])]
+    experimental_pq: Option<v2x_security::pq::PqDesign>,
 }
 
 use v2x_security::pki_store::ACTIVE_PSEUDONYM;
@@ -118,19 +128,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let (bytes, with_certificate) = match args.format {
-        WireFormat::V2 => encap_v2(&args, &pki, &station, kind, &payload, location)?,
-        WireFormat::V1_2_1 => encap_v1_2_1(&args, &pki, &station, kind, &payload, location)?,
+    let (bytes, with_certificate) = match (args.experimental_pq, args.format) {
+        (Some(design), WireFormat::V2) => (
+            super::experimental_pq::encap(&pki, design, &station, kind, args.psid, &payload, location)?,
+            true,
+        ),
+        (Some(_), WireFormat::V1_2_1) => bail!("--experimental-pq has its own format: leave out --format"),
+        (None, WireFormat::V2) => encap_v2(&args, &pki, &station, kind, &payload, location)?,
+        (None, WireFormat::V1_2_1) => encap_v1_2_1(&args, &pki, &station, kind, &payload, location)?,
     };
     if args.out.as_os_str() == "-" {
         std::io::stdout().write_all(&bytes).context("writing stdout")?;
     } else {
         std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
         eprintln!(
-            "{} bytes -> {} ({:?}, {:?}, {})",
+            "{} bytes -> {} ({}, {:?}, {})",
             bytes.len(),
             args.out.display(),
-            args.format,
+            match args.experimental_pq {
+                Some(d) => format!("EXPERIMENTAL {d}"),
+                None => format!("{:?}", args.format),
+            },
             kind,
             match (args.insecure_unsigned, with_certificate) {
                 (true, _) => "unsigned",

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod channel_emulator;
 pub mod decap;
 pub mod encap;
+pub mod experimental_pq;
 pub mod input;
 pub mod inspect;
 pub mod legacy;

@@ -26,6 +26,10 @@ enum PkiCommand {
         /// Name of the first station.
         #[arg(long, default_value = "station-1")]
         station: String,
+        /// EXPERIMENTAL (no standard): also create the post-quantum design DESIGN's root, AA
+        /// and a ticket for the station in DIR/experimental-pq/DESIGN/ (repeatable).
+        #[arg(long, value_name = "DESIGN", value_parser = super::experimental_pq::parse_design)]
+        experimental_pq: Vec<v2x_security::pq::PqDesign>,
     },
     /// Issue authorization tickets (pseudonyms) for a station.
     Issue {
@@ -183,7 +187,12 @@ pub fn parse_region(s: &str) -> anyhow::Result<Region> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         PkiCommand::Service(command) => super::pki_service::run(command),
-        PkiCommand::Init { dir, curve, station } => {
+        PkiCommand::Init {
+            dir,
+            curve,
+            station,
+            experimental_pq,
+        } => {
             let curve = Curve::from_short_name(&curve)
                 .ok_or_else(|| anyhow!("unknown curve {curve:?} (p256, p384, bp256, bp384)"))?;
             let config = PkiConfig {
@@ -198,6 +207,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("  AA       {}", pki.aa().certificate.hashed_id8());
             for t in pki.tickets(&station)? {
                 println!("  {station} ticket {}", t.certificate.hashed_id8());
+            }
+            for design in experimental_pq {
+                super::experimental_pq::init(&pki, design, &station)?;
             }
             Ok(ExitCode::SUCCESS)
         }

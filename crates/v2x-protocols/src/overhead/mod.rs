@@ -6,10 +6,11 @@
 //!
 //! [`row`] holds the report's types; [`protocols`] measures the lightweight protocols,
 //! [`etsi_v1_2_1`] and [`etsi_v2`] the two standard formats ([`standard`] is what those
-//! two share).
+//! two share), [`experimental_pq`] the experimental post-quantum designs.
 
 pub mod etsi_v1_2_1;
 pub mod etsi_v2;
+pub mod experimental_pq;
 pub mod protocols;
 pub mod row;
 pub mod standard;
@@ -28,14 +29,18 @@ pub enum OverheadError {
     /// A standard-format message could not be made.
     #[error("standard formats: {0}")]
     Standard(#[from] EtsiOverheadError),
+    /// An experimental post-quantum message could not be made.
+    #[error("experimental post-quantum designs: {0}")]
+    ExperimentalPq(#[source] SetupError),
 }
 
-/// Rows of every protocol: the lightweight protocols (measured on packets they encode)
-/// and the two standard formats.
+/// Rows of every protocol: the lightweight protocols (measured on packets they encode),
+/// the two standard formats and the experimental post-quantum designs.
 pub fn try_report() -> Result<OverheadReport, OverheadError> {
     let mut rows = protocols::rows()?;
     rows.extend(etsi_v1_2_1::v1_rows()?);
     rows.extend(etsi_v2::v2_rows()?);
+    rows.extend(experimental_pq::rows().map_err(OverheadError::ExperimentalPq)?);
     Ok(OverheadReport { rows })
 }
 

@@ -10,6 +10,7 @@
   1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason;
 - ``PkiStation(dir)``: an ITS-S that enrols with a TS 102 941 PKI service (``v2x pki serve``)
   and keeps a pool of authorization tickets from its AA over HTTP.
+  ``Pki.experimental_pq(design)``: the EXPERIMENTAL post-quantum designs (``PQ_DESIGNS``).
 
 Errors raise subclasses of ``V2xError``. The native code releases the GIL while it works.
 """
@@ -36,7 +37,20 @@ from ._native import (
     SweepError,
     V2xError,
 )
-from .security import Decapped, Pki, Receiver, Rejected, Sender, decap, encap
+from .security import (
+    PQ_DESIGNS,
+    Decapped,
+    Pki,
+    PqDecapped,
+    PqPki,
+    PqReceiver,
+    PqSender,
+    Receiver,
+    Rejected,
+    Sender,
+    decap,
+    encap,
+)
 from .sweep import SweepResult, sweep, sweep_runs
 
 __all__ = [
@@ -54,6 +68,11 @@ __all__ = [
     "Sender",
     "Receiver",
     "Decapped",
+    "PQ_DESIGNS",
+    "PqPki",
+    "PqSender",
+    "PqReceiver",
+    "PqDecapped",
     "encap",
     "decap",
     "V2xError",
@@ -135,7 +154,8 @@ def overhead() -> pd.DataFrame:
 
 def bench(suites: str = "raw", quick: bool = True, threads: Optional[int] = None, trials: Optional[int] = None) -> dict:
     """Runs benchmark suites (comma separated: raw, stack, protocols, scaling, breakdown,
-    verify, or all); returns the result document with ``measurements`` as a DataFrame."""
+    verify, pq, or all); returns the result document with ``measurements`` as a DataFrame
+    (the ``pq`` suite's paired ratios to P-256 are in ``doc["pq"]``)."""
     doc = json.loads(_native.bench(suites, quick, threads, trials))
     doc["measurements"] = pd.json_normalize(doc.get("measurements", []))
     return doc

@@ -10,6 +10,9 @@ b'cam payload'
 A ``Sender`` and a ``Receiver`` keep state between calls as real stations do: a CAM carries
 the full certificate once per second (a digest otherwise), the receiver learns certificates
 from the messages it verifies and keeps a replay window.
+
+EXPERIMENTAL post-quantum designs (no standard): ``pki.experimental_pq(design)`` gives that
+design's PKI, with ``PqSender.encap`` and ``PqReceiver.decap`` (``PQ_DESIGNS`` lists them).
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ Psid = Union[int, str, None]
 
 class Rejected(V2xError):
     """SN-DECAP rejected a message. ``reason`` is the reason code (e.g. ``"stale-message"``,
-    ``"false-signature"``, ``"duplicate-message"``; the table is in the README), ``detail``
-    says what was found."""
+    ``"false-signature"``, ``"duplicate-message"``, ``"downgrade-refused"``; the table is in
+    the README), ``detail`` says what was found; ``step`` names the SN-DECAP step that refused
+    (given by the experimental post-quantum receiver)."""
 
-    def __init__(self, reason: str, detail: str):
+    def __init__(self, reason: str, detail: str, step: Optional[str] = None):
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.step = step
 
 
 def _seconds(at: Time) -> Optional[float]:
@@ -270,6 +275,111 @@ class Pki:
         """A receiver trusting this PKI (with ``station``: decrypting with its ticket keys).
         ``signature_only`` is the insecure lab mode: only the message signature is checked."""
         return Receiver(self._native.receiver(station, signature_only, sender_clock_omits_leap_seconds))
+
+    def experimental_pq(self, design: str) -> "PqPki":
+        """The EXPERIMENTAL post-quantum design's PKI beside this one (created on first use);
+        ``design`` is one of ``PQ_DESIGNS``."""
+        return PqPki(self._native.experimental_pq(design))
+
+
+PQ_DESIGNS: Tuple[str, ...] = tuple(_native.pq_designs())
+"""The EXPERIMENTAL post-quantum designs (no standard defines them): one algorithm alone,
+ECDSA P-256 composites, and NDSS 2024's partially hybrid design as v2xsec reads it."""
+
+
+@dataclass
+class PqDecapped:
+    """An accepted experimental post-quantum message."""
+
+    payload: bytes
+    psid: int
+    generation_time: Optional[datetime]
+    signer: str
+    """HashedId8 (hex) of the signing ticket."""
+    ssp: Optional[bytes]
+    design: str
+
+
+class PqSender:
+    """SN-ENCAP of an EXPERIMENTAL post-quantum design (from ``PqPki.sender``)."""
+
+    def __init__(self, native: "_native.PqSender"):
+        self._native = native
+
+    @property
+    def certificate(self) -> bytes:
+        """The signing ticket (the experimental certificate format)."""
+        return self._native.certificate()[1]
+
+    @property
+    def certificate_id(self) -> str:
+        return self._native.certificate()[0]
+
+    def encap(
+        self,
+        payload: bytes,
+        profile: str = "cam",
+        psid: Psid = None,
+        location: Optional[Tuple[float, float]] = None,
+        at: Time = None,
+        with_certificate: Optional[bool] = None,
+    ) -> bytes:
+        """Signs ``payload`` (``cam``; ``denm`` needs ``location=(lat, lon)``; ``generic``
+        with ``psid``). A CAM carries the whole ticket when none went out in the last second,
+        a digest otherwise; ``with_certificate`` overrides."""
+        msg, _ = self._native.encap(bytes(payload), profile, _psid(psid), location, _seconds(at), with_certificate)
+        return msg
+
+
+class PqReceiver:
+    """SN-DECAP whose policy is one EXPERIMENTAL design (from ``PqPki.receiver``): a message
+    lacking a signature part the design has (post-quantum, or the classical part of a hybrid),
+    a standard 1609.2 message or a hybrid stripped of its post-quantum part raises
+    ``Rejected("downgrade-refused", ...)``; another design ``"incompatible-protocol"``."""
+
+    def __init__(self, native: "_native.PqReceiver"):
+        self._native = native
+
+    def decap(self, message: bytes, at: Time = None) -> PqDecapped:
+        d = self._native.decap(bytes(message), _seconds(at))
+        if not d["accepted"]:
+            raise Rejected(d["reason"], d["detail"], d["step"])
+        t = d["generation_time"]
+        return PqDecapped(
+            payload=d["payload"],
+            psid=d["psid"],
+            generation_time=None if t is None else datetime.fromtimestamp(t, tz=timezone.utc),
+            signer=d["signer"],
+            ssp=d["ssp"],
+            design=d["design"],
+        )
+
+
+class PqPki:
+    """One EXPERIMENTAL post-quantum design's PKI beside a ``Pki`` directory
+    (``DIR/experimental-pq/DESIGN/``, created on first use; from ``Pki.experimental_pq``)."""
+
+    def __init__(self, native: "_native.PqPki"):
+        self._native = native
+
+    @property
+    def design(self) -> str:
+        return self._native.design
+
+    @property
+    def path(self) -> str:
+        return os.fspath(self._native.dir)
+
+    def authorities(self) -> dict:
+        """HashedId8 (hex) of the design's root and AA."""
+        return dict(self._native.authorities())
+
+    def sender(self, station: str = "station-1") -> PqSender:
+        """``station``'s ticket of the design (issued and stored on first use)."""
+        return PqSender(self._native.sender(station))
+
+    def receiver(self) -> PqReceiver:
+        return PqReceiver(self._native.receiver())
 
 
 def _pki(pki: Union[Pki, str, os.PathLike]) -> Pki:

@@ -205,6 +205,19 @@ fn header_info_node(h: &HeaderInfo) -> Node {
     n
 }
 
+/// A `ToBeSignedData` on its own (the experimental post-quantum wrapper carries one).
+pub(super) fn tbs_data_node(t: &rasn_its::ieee1609dot2::ToBeSignedData) -> Node {
+    let mut payload = Node::new("payload");
+    if let Some(inner) = &t.payload.data {
+        let mut d = data_node(inner, None);
+        d.label = "data".into();
+        payload.push(d);
+    }
+    Node::new("tbsData")
+        .child(payload)
+        .child(header_info_node(&t.header_info))
+}
+
 fn signed_data_node(s: &SignedData, spans: Option<&SignedDataSpans>) -> Node {
     let mut n = Node::new("signedData");
     n.push(Node::leaf("hashId", hash_name(&s.hash_id)));
