@@ -172,7 +172,7 @@ pub struct BenchResult {
     pub misbehaviour_detection: Vec<MbdRow>,
     /// The post-quantum suite's schemes, byte rows and paired ratios to P-256.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pq: Option<crate::suites::pq::PqResult>,
+    pub pq: Option<PqResult>,
     /// Suites or variants that could not be measured, with the reason.
     pub skipped: Vec<String>,
     pub duration_s: f64,
@@ -233,4 +233,72 @@ pub struct ComparisonRow {
     pub ratio_meaning: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+}
+
+// The post-quantum suite's rows (`suites::pq`).
+
+/// A post-quantum time relative to its P-256 counterpart in the same run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ratio {
+    /// Median over trials of (this median / P-256 median): > 1 is slower than P-256.
+    pub median: f64,
+    pub ci95: [f64; 2],
+    pub trials: usize,
+}
+
+/// One scheme (and ML-DSA backend).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SchemeRow {
+    pub scheme: String,
+    pub backend: String,
+    pub public_key_bytes: usize,
+    pub signature_bytes: usize,
+    pub keygen: LatencyStats,
+    pub sign: LatencyStats,
+    pub verify: LatencyStats,
+    pub sign_vs_p256: Ratio,
+    pub verify_vs_p256: Ratio,
+}
+
+/// Bytes on air of one design: a CAM signed with a digest and with the certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignRow {
+    pub design: String,
+    pub message_scheme: String,
+    pub certificate_scheme: String,
+    pub certificate_bytes: usize,
+    pub digest_message_bytes: usize,
+    pub certificate_message_bytes: usize,
+    /// Over the 1609.2 P-256 CAM of the same payload (certificate form).
+    pub certificate_message_vs_standard: f64,
+}
+
+/// ENCAP or DECAP of a design through the Authenticator, paired with the `ieee1609.2` P-256
+/// adapter under the same certificate policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StackRow {
+    /// The measurement (`design/operation/variant`).
+    pub key: CostKey,
+    /// Its P-256 counterpart.
+    pub reference: CostKey,
+    pub median_us: f64,
+    pub reference_median_us: f64,
+    pub time_vs_p256: Ratio,
+    pub packet_bytes: Option<usize>,
+    pub reference_packet_bytes: Option<usize>,
+}
+
+/// Everything the suite measured besides its measurements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PqResult {
+    /// `/proc/loadavg` before and after the suite (the machine may be shared).
+    pub load_average_before: String,
+    pub load_average_after: String,
+    pub payload_bytes: usize,
+    pub standard_cam_digest_bytes: usize,
+    pub standard_cam_certificate_bytes: usize,
+    pub designs: Vec<DesignRow>,
+    pub schemes: Vec<SchemeRow>,
+    pub stack: Vec<StackRow>,
+    pub notes: Vec<String>,
 }

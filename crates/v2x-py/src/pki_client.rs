@@ -58,6 +58,7 @@ impl PyPkiStation {
     /// Obtains `count` tickets from the AA of the service at `aa` — or, with `refill_below`,
     /// tops the pool up to `count` when fewer than `refill_below` remain. Returns the new
     /// tickets' HashedId8s.
+    #[allow(clippy::too_many_arguments)] // the Python keyword arguments
     #[pyo3(signature = (aa, count = 1, refill_below = None, privacy = true, proof_of_possession = true, dc = None))]
     fn authorise(
         &self,

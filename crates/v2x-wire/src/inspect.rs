@@ -14,7 +14,6 @@ mod dot2;
 mod experimental_pq;
 mod fmt;
 mod gn;
-mod ts102941;
 mod v1_2_1;
 
 use serde::Serialize;
@@ -25,9 +24,9 @@ use crate::ieee1609dot2::WireError;
 use crate::pcap::PcapError;
 use crate::v1_2_1::V1Error;
 
+pub use dot2::etsi_ts102941_data_node;
 pub use dot2::{certificate_node, data_node, trust_list_node};
 pub use gn::{ethernet_node, gn_packet_node, pcap_node};
-pub use ts102941::etsi_ts102941_data_node;
 pub use v1_2_1::{v1_2_1_certificate_node, v1_2_1_message_node, v1_2_1_tree};
 
 /// One line of the detail pane: a label, an optional value, and children.
@@ -279,7 +278,7 @@ pub fn inspect_any(bytes: &[u8]) -> Result<Inspected, InspectError> {
         if let Some(i) = attempt(
             Format::Ts102941Data,
             crate::ts102941::decode(bytes)
-                .map(|m| ts102941::etsi_ts102941_data_node(&m))
+                .map(|m| dot2::etsi_ts102941_data_node(&m))
                 .map_err(AttemptError::from),
         ) {
             return Ok(i);

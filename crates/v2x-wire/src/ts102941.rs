@@ -593,7 +593,7 @@ impl EtsiTs102941DataContent {
 /// [`crate::trust_list::decode_etsi_ts102941_data`]), guarded before `rasn` sees the bytes.
 pub fn decode(bytes: &[u8]) -> Result<EtsiTs102941Data, WireError> {
     let canonical = match bytes {
-        [0x01, 0x01, tag, ..] if *tag >= 0x80 => &bytes[1..],
+        [0x01, rest @ ..] if matches!(rest, [0x01, tag, ..] if *tag >= 0x80) => rest,
         _ => bytes,
     };
     guard::check(&schema::ETSI_TS102941_DATA, canonical)?;

@@ -17,11 +17,10 @@
 
 use super::protocols::{decap_setup, encap_setup, sizes_of, Spec};
 use crate::measure::{measure, measure_paired_trials, Plan};
-use crate::result::Measurement;
-use crate::stats::{bootstrap_median_ci95, median, LatencyStats};
+use crate::result::{DesignRow, Measurement, PqResult, Ratio, SchemeRow, StackRow};
+use crate::stats::{bootstrap_median_ci95, median};
 use crate::task::Label;
 use crate::{BenchError, Suite};
-use serde::{Deserialize, Serialize};
 use std::hint::black_box;
 use v2x_crypto::pq::{MlDsaBackend, PqAlgorithm, SignatureScheme, SigningKey};
 use v2x_crypto::Curve;
@@ -31,72 +30,6 @@ use v2x_security::time::TaiTime;
 
 /// Payload of the stack rows and the byte rows (a typical CAM body).
 pub const PAYLOAD_LEN: usize = 100;
-
-/// A time relative to its P-256 counterpart in the same run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ratio {
-    /// Median over trials of (this median / P-256 median): > 1 is slower than P-256.
-    pub median: f64,
-    pub ci95: [f64; 2],
-    pub trials: usize,
-}
-
-/// One scheme (and ML-DSA backend).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SchemeRow {
-    pub scheme: String,
-    pub backend: String,
-    pub public_key_bytes: usize,
-    pub signature_bytes: usize,
-    pub keygen: LatencyStats,
-    pub sign: LatencyStats,
-    pub verify: LatencyStats,
-    pub sign_vs_p256: Ratio,
-    pub verify_vs_p256: Ratio,
-}
-
-/// Bytes on air of one design: a CAM signed with a digest and with the certificate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DesignRow {
-    pub design: String,
-    pub message_scheme: String,
-    pub certificate_scheme: String,
-    pub certificate_bytes: usize,
-    pub digest_message_bytes: usize,
-    pub certificate_message_bytes: usize,
-    /// Over the 1609.2 P-256 CAM of the same payload (certificate form).
-    pub certificate_message_vs_standard: f64,
-}
-
-/// ENCAP or DECAP of a design through the Authenticator, paired with the `ieee1609.2` P-256
-/// adapter under the same certificate policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StackRow {
-    /// The measurement (`design/operation/variant`).
-    pub key: CostKey,
-    /// Its P-256 counterpart.
-    pub reference: CostKey,
-    pub median_us: f64,
-    pub reference_median_us: f64,
-    pub time_vs_p256: Ratio,
-    pub packet_bytes: Option<usize>,
-    pub reference_packet_bytes: Option<usize>,
-}
-
-/// Everything the suite measured besides its measurements.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PqResult {
-    /// `/proc/loadavg` before and after the suite (the machine may be shared).
-    pub load_average_before: String,
-    pub load_average_after: String,
-    pub payload_bytes: usize,
-    pub standard_cam_digest_bytes: usize,
-    pub standard_cam_certificate_bytes: usize,
-    pub designs: Vec<DesignRow>,
-    pub schemes: Vec<SchemeRow>,
-    pub stack: Vec<StackRow>,
-    pub notes: Vec<String>,
-}
 
 fn ratio(trials: &[f64]) -> Ratio {
     let ci = bootstrap_median_ci95(trials);

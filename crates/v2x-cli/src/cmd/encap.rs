@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     station: Option<String>,
     /// PSID, a number or a name (default: the profile's, 36 for cam/generic, 37 for denm).
-    #[arg(long, value_parser = super::pki::parse_its_aid)]
+    #[arg(long, value_parser = super::its_aid_arg::parse_its_aid)]
     psid: Option<ItsAid>,
     /// Generation location LAT,LON in degrees (required by the denm profile).
     #[arg(long, allow_hyphen_values = true)]

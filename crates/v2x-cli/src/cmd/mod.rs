@@ -7,6 +7,7 @@ pub mod encap;
 pub mod experimental_pq;
 pub mod input;
 pub mod inspect;
+pub mod its_aid_arg;
 pub mod legacy;
 pub mod model;
 pub mod out_dir;

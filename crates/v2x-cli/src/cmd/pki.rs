@@ -39,7 +39,7 @@ enum PkiCommand {
         count: usize,
         /// PSIDs, comma separated, as numbers (0x.. for hex) or names (cam, denm, bsm, ...);
         /// CAM (36) and DENM (37) get the ETSI default SSPs.
-        #[arg(long, value_delimiter = ',', value_parser = parse_its_aid)]
+        #[arg(long, value_delimiter = ',', value_parser = super::its_aid_arg::parse_its_aid)]
         psid: Vec<ItsAid>,
         /// Validity: a number with unit s, m, h, d, w or y (e.g. 1w, 12h).
         #[arg(long, default_value = "1w")]
@@ -88,17 +88,6 @@ enum PkiCommand {
     // The TS 102 941 PKI service and its ITS-S side (cmd/pki_service.rs).
     #[command(flatten)]
     Service(super::pki_service::Command),
-}
-
-/// Parses a PSID / ITS-AID: a number, 0x-hex, or a name.
-pub fn parse_its_aid(s: &str) -> anyhow::Result<ItsAid> {
-    ItsAid::parse(s).ok_or_else(|| {
-        let names: Vec<&str> = ItsAid::NAMED.iter().filter_map(|a| a.name()).collect();
-        anyhow!(
-            "unknown PSID {s:?}: give a number (e.g. 36 or 0x24) or one of {}",
-            names.join(", ")
-        )
-    })
 }
 
 /// Parses "90s", "30m", "12h", "7d", "1w", "1y".

@@ -105,7 +105,7 @@ pub struct RegisterArgs {
     #[arg(long)]
     store: Option<String>,
     /// What the station's tickets may permit: PSIDs, comma separated (numbers or names).
-    #[arg(long, value_delimiter = ',', default_value = "cam,denm", value_parser = super::pki::parse_its_aid)]
+    #[arg(long, value_delimiter = ',', default_value = "cam,denm", value_parser = super::its_aid_arg::parse_its_aid)]
     psid: Vec<ItsAid>,
     /// Curve of a new station's keys.
     #[arg(long, default_value = "p256")]
@@ -157,7 +157,7 @@ pub struct AuthoriseArgs {
     #[arg(long)]
     dc: Option<String>,
     /// PSIDs the tickets permit.
-    #[arg(long, value_delimiter = ',', default_value = "cam,denm", value_parser = super::pki::parse_its_aid)]
+    #[arg(long, value_delimiter = ',', default_value = "cam,denm", value_parser = super::its_aid_arg::parse_its_aid)]
     psid: Vec<ItsAid>,
     /// Send the EC signature in clear (the AA learns which EC asks; privacy is on by default).
     #[arg(long)]

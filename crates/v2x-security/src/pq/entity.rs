@@ -588,6 +588,28 @@ fn verify_issued_by(cert: &PqCert, issuer: &PqCert) -> Result<(), Rejection> {
 }
 
 impl PqPki {
+    /// A PKI of `design` from a root and an AA kept elsewhere (a PKI directory), checked by
+    /// the design's receiver (here, so that the PKI does not depend on its entities); tickets it
+    /// issues start an hour before `now`. Refused, with the reason a receiver would give,
+    /// unless the root is the design's and the AA validates under it.
+    pub fn from_parts(
+        design: PqDesign,
+        root: PqCredential,
+        aa: PqCredential,
+        now: TaiTime,
+    ) -> Result<PqPki, crate::reason::Rejection> {
+        for (what, c) in [("root", &root), ("AA", &aa)] {
+            if c.key.verifying_key() != c.cert.key() {
+                return Err(crate::reason::Rejection::new(
+                    crate::reason::RejectReason::InvalidCertificate,
+                    format!("the {what}'s private key is not the key of its certificate"),
+                ));
+            }
+        }
+        PqReceiver::new(design, vec![root.cert.clone()], vec![aa.cert.clone()])?;
+        Ok(PqPki { design, root, aa, now })
+    }
+
     pub fn sender(&self, ticket: PqCredential) -> PqSender {
         PqSender::new(self.design(), ticket)
     }

@@ -156,10 +156,10 @@ pub fn issue(
 
 /// An in-memory PKI of one design: root, one authorization authority, tickets.
 pub struct PqPki {
-    design: PqDesign,
-    root: PqCredential,
-    aa: PqCredential,
-    now: TaiTime,
+    pub(super) design: PqDesign,
+    pub(super) root: PqCredential,
+    pub(super) aa: PqCredential,
+    pub(super) now: TaiTime,
 }
 
 /// The default ticket permissions: CAM and DENM with the ETSI test SSPs.
@@ -216,27 +216,6 @@ impl PqPki {
             },
             now,
         })
-    }
-
-    /// A PKI of `design` from a root and an AA kept elsewhere (a PKI directory); tickets it
-    /// issues start an hour before `now`. Refused, with the reason a receiver would give,
-    /// unless the root is the design's and the AA validates under it.
-    pub fn from_parts(
-        design: PqDesign,
-        root: PqCredential,
-        aa: PqCredential,
-        now: TaiTime,
-    ) -> Result<PqPki, crate::reason::Rejection> {
-        for (what, c) in [("root", &root), ("AA", &aa)] {
-            if c.key.verifying_key() != c.cert.key() {
-                return Err(crate::reason::Rejection::new(
-                    crate::reason::RejectReason::InvalidCertificate,
-                    format!("the {what}'s private key is not the key of its certificate"),
-                ));
-            }
-        }
-        super::PqReceiver::new(design, vec![root.cert.clone()], vec![aa.cert.clone()])?;
-        Ok(PqPki { design, root, aa, now })
     }
 
     pub fn design(&self) -> PqDesign {
