@@ -228,7 +228,7 @@ impl DecapStep {
         }
     }
 
-    /// Whether [`DecapMode::SignatureOnly`] runs this step.
+    /// Whether [`crate::entity::DecapMode::SignatureOnly`] runs this step.
     pub fn runs_in_signature_only_mode(self) -> bool {
         matches!(
             self,

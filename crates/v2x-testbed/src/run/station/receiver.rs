@@ -1,7 +1,7 @@
 //! A receiving station without its sockets: what the socket thread does with each
 //! datagram before it is queued ([`Admission`]: the receiver's defences), and what a
 //! verifier thread does with a queued one ([`verify`]). The socket loop
-//! ([`super::receive`]) reads, admits, queues and logs.
+//! (`super::receive`) reads, admits, queues and logs.
 //!
 //! A receiver has one SN-DECAP state ([`Security`]: one `Authenticator`, so one replay
 //! window and one certificate cache) shared by all its verifier threads, and one queue

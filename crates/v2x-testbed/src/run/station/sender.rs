@@ -1,7 +1,7 @@
 //! A sending station without its sockets: at each step it says which datagrams to send
 //! now, from which of its source sockets, and what to log — benign CAMs, a functional
 //! case's messages, or an attack case's packets as its [`Tactic`] describes them. The
-//! socket loop ([`super::send`]) sleeps until [`Sender::next_due_us`], calls
+//! socket loop (`super::send`) sleeps until [`Sender::next_due_us`], calls
 //! [`Sender::step`] and sends.
 
 use super::forge::{self, Forger};
