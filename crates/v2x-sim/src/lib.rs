@@ -34,6 +34,7 @@ pub mod phy;
 pub mod reception;
 pub mod scenario;
 pub mod security;
+pub mod sidelink;
 pub mod signer_tables;
 pub mod spatial;
 pub mod station_crypto;
@@ -90,6 +91,9 @@ pub fn run_once(
     crypto: Option<&CryptoFactory>,
 ) -> Result<(RunMetrics, usize, f64), SimError> {
     let seed = sc.seed.wrapping_add(u64::from(replication));
+    if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
+        return sidelink::run::run(sc, model, seed);
+    }
     let runs = sc.variants.len() * sc.replications as usize;
     let mut sim = engine::Sim::new(sc, model, seed)?.with_threads(sc.engine.threads_per_run(runs))?;
     if model.mode == SecurityMode::RealCrypto {

@@ -115,6 +115,8 @@ pub struct RunMetrics {
     pub signals: u64,
     pub events: u64,
     pub wall_s: f64,
+    /// The sidelink's own counters (`[access] kind = "lte-v2x-mode4"`).
+    pub sidelink: Option<crate::sidelink::SidelinkStats>,
 }
 
 impl RunMetrics {
@@ -174,6 +176,9 @@ impl RunMetrics {
         self.signals += o.signals;
         self.events += o.events;
         self.wall_s += o.wall_s;
+        if let Some(b) = &o.sidelink {
+            self.sidelink.get_or_insert_with(Default::default).merge(b);
+        }
     }
 
     fn ratio(a: u64, b: u64) -> f64 {
