@@ -151,7 +151,16 @@ pub fn run_with(
             profile: m.profile_name.clone(),
             costs: m.costs.clone(),
             sizes: m.sizes.clone(),
-            notes: m.notes.clone(),
+            notes: {
+                let mut notes = m.notes.clone();
+                if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
+                    notes.push(
+                        "LTE-V2X Mode 4: packet sizes from the security model; verification is not simulated on the sidelink yet (nothing counts as verified)"
+                            .into(),
+                    );
+                }
+                notes
+            },
             nodes: 0,
             cutoff_range_m: 0.0,
             runs: Vec::new(),
