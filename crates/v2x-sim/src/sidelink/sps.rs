@@ -64,10 +64,15 @@ impl Sensing {
         }
     }
 
-    /// Forgets what is older than the sensing window before subframe `now`.
+    /// Forgets what is older than the sensing window before subframe `now`, and the SCIs
+    /// whose announced reservations have all passed (they can exclude nothing more).
     fn expire(&mut self, now: u64) {
         let oldest = now.saturating_sub(SENSING_WINDOW);
-        while self.heard.front().is_some_and(|h| h.subframe < oldest) {
+        while self
+            .heard
+            .front()
+            .is_some_and(|h| h.subframe < oldest || h.subframe + u64::from(h.rri.max(100)) < now)
+        {
             self.heard.pop_front();
         }
         while self.own.front().is_some_and(|&z| z < oldest) {
@@ -153,10 +158,6 @@ pub struct Candidates {
     pub pick: usize,
 }
 
-fn overlaps(a: u16, alen: u16, b: u16, blen: u16) -> bool {
-    a < b + blen && b < a + alen
-}
-
 /// Threshold steps before giving up (+3 dB each: 300 dB above the initial one).
 const MAX_STEPS: u32 = 100;
 
@@ -179,32 +180,48 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
                 .any(|&z| z >= oldest && z < r.now && y > z && (y - z).is_multiple_of(step(r.rri)))
     };
     let base: Vec<Candidate> = all.iter().copied().filter(|c| !unmonitored(c.subframe)).collect();
-    // Step 6: the next reservations announced by the SCIs heard in the window.
+    // Step 6: the next reservations announced by the SCIs heard in the window, marked on
+    // the window's grid (with the candidates' own repetitions folded back onto it).
     let announced: Vec<&Heard> = s
         .heard
         .iter()
         .filter(|h| h.rri > 0 && h.subframe >= oldest && h.subframe < r.now)
         .collect();
-    let reserved = |c: &Candidate, threshold: f64| {
-        announced.iter().any(|h| {
-            if h.rsrp_mw <= threshold || !overlaps(c.first, r.len, h.first, h.len) {
-                return false;
-            }
-            // Its reservations h + k RRI (k >= 1, as many as fit 100 ms) against the
-            // candidate's own repetitions c + j RRI (j >= 0).
-            let q = 100u32.div_ceil(h.rri).max(1);
-            (1..=u64::from(q)).any(|k| {
-                let p = h.subframe + k * u64::from(h.rri);
-                p >= c.subframe && (p == c.subframe || own_rri > 0 && (p - c.subframe).is_multiple_of(own_rri))
-            })
-        })
-    };
+    let width = usize::from(r.subchannels);
+    let mut marks = vec![false; (last_y - first_y + 1) as usize * width];
     let need = ((r.share * total as f64).ceil() as usize).max(1);
     let mut threshold = r.threshold_mw;
     let mut steps = 0;
     let mut left: Vec<Candidate>;
     loop {
-        left = base.iter().copied().filter(|c| !reserved(c, threshold)).collect();
+        marks.fill(false);
+        for h in announced.iter().filter(|h| h.rsrp_mw > threshold) {
+            // Its reservations h + k RRI (k >= 1, as many as fit 100 ms) against the
+            // candidates' own repetitions c + j RRI (j >= 0).
+            let q = 100u32.div_ceil(h.rri).max(1);
+            for k in 1..=u64::from(q) {
+                let mut y = h.subframe + k * u64::from(h.rri);
+                while y >= first_y {
+                    if y <= last_y {
+                        let row = (y - first_y) as usize * width;
+                        let lo = usize::from(h.first);
+                        marks[row + lo..row + (lo + usize::from(h.len)).min(width)].fill(true);
+                    }
+                    if own_rri == 0 || y < first_y + own_rri {
+                        break;
+                    }
+                    y -= own_rri;
+                }
+            }
+        }
+        left = base
+            .iter()
+            .copied()
+            .filter(|c| {
+                let row = (c.subframe - first_y) as usize * width + usize::from(c.first);
+                !marks[row..row + usize::from(r.len)].contains(&true)
+            })
+            .collect();
         if left.len() >= need.min(base.len()) || steps >= MAX_STEPS {
             break;
         }
