@@ -120,6 +120,14 @@ fn certificate_sizes_drive_the_reservations() {
     let share = o.one_shots as f64 / one_shot.cams_generated as f64;
     assert!((share - 0.2).abs() < 0.03, "{share}");
     let mean = |s: &SidelinkStats| s.subchannels_used as f64 / s.transmissions as f64;
+    // The largest message of a variant that never sends its certificate is the digest's.
+    let mut never = cluster(10, 3.0);
+    never.cam.payload_bytes = 100;
+    never.sidelink.reservation_policy = ReservationPolicy::ReserveLargest;
+    never.variants = vec![toml::from_str("name = \"digest\"\nprotocol = \"ieee1609.2\"\nsign_cost_us = 1.0\nverify_cost_us = 1.0\ncertificate = { policy = \"never\" }").unwrap()];
+    let r = v2x_sim::run(&never, &v2x_report::Silent).unwrap();
+    let d = stats(&r.variants[0].pooled);
+    assert_eq!(d.subchannels_used, d.transmissions, "193 B fit one sub-channel");
     assert!(
         mean(o) < mean(s) && mean(s) <= mean(l),
         "{} {} {}",

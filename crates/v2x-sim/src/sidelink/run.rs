@@ -42,6 +42,9 @@ struct Sizes {
     certificate: u32,
     attached_key: u32,
     l2: u32,
+    /// Which of the two the variant's schedule sends.
+    sends_digest: bool,
+    sends_certificate: bool,
 }
 
 impl Sizes {
@@ -49,11 +52,20 @@ impl Sizes {
         let sec = if certificate { self.certificate } else { self.digest };
         self.payload + sec + if attached_key { self.attached_key } else { 0 } + self.l2
     }
+    /// The security overheads the schedule sends.
+    fn overheads(&self) -> impl Iterator<Item = u32> + '_ {
+        [
+            (self.sends_digest, self.digest),
+            (self.sends_certificate, self.certificate),
+        ]
+        .into_iter()
+        .filter_map(|(sent, bytes)| sent.then_some(bytes))
+    }
     fn smallest(&self) -> u32 {
-        self.payload + self.digest.min(self.certificate) + self.l2
+        self.payload + self.overheads().min().unwrap_or(0) + self.l2
     }
     fn largest(&self) -> u32 {
-        self.payload + self.digest.max(self.certificate) + self.attached_key + self.l2
+        self.payload + self.overheads().max().unwrap_or(0) + self.attached_key + self.l2
     }
 }
 
@@ -144,6 +156,8 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             0
         },
         l2: cfg.l2_overhead_bytes,
+        sends_digest: sec.certificate != CertificatePolicy::Always,
+        sends_certificate: sec.certificate != CertificatePolicy::Never,
     };
     let len_of = |bytes: u32| pool.subchannels_for(bytes).unwrap_or(pool.subchannels);
     let p = MacParams {
