@@ -97,9 +97,9 @@ fn sidelink_summary(runs: &[RunMetrics], p: &RunMetrics) -> Value {
     let Some(s) = &p.sidelink else {
         return Value::Null;
     };
-    let lost = |f: fn(&crate::sidelink::LossBin) -> u64| s.losses.iter().map(f).sum::<u64>();
+    let lost = |f: fn(&crate::metrics::LossBin) -> u64| s.losses.iter().map(f).sum::<u64>();
     json!({
-        "cbr": stat(runs, |r| r.sidelink.as_ref().map_or(f64::NAN, crate::sidelink::SidelinkStats::cbr)),
+        "cbr": stat(runs, |r| r.sidelink.as_ref().map_or(f64::NAN, crate::metrics::SidelinkStats::cbr)),
         "transmissions": s.transmissions,
         "mean_subchannels": num(s.subchannels_used as f64 / s.transmissions as f64),
         "selections": { "new": s.selections_new, "counter": s.selections_counter, "size": s.selections_size, "kept": s.kept, "threshold_steps": s.threshold_steps },

@@ -3,9 +3,31 @@
 
 use super::check::{finite, nonneg, pos};
 use crate::error::ScenarioError;
-use crate::sidelink::bler::BlerCurve;
-use crate::sidelink::tbs;
 use serde::{Deserialize, Serialize};
+
+/// Highest PSSCH MCS index supported (16-QAM; Rel-14 sidelink UEs without 64-QAM).
+pub const MAX_MCS: u8 = 20;
+
+/// A BLER-SINR curve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BlerCurve {
+    /// R1-160284, 190 B, QPSK r = 0.7, 280 km/h.
+    #[serde(rename = "r1-160284-qpsk-r0.7")]
+    QpskR07,
+    /// R1-160284, 190 B, QPSK r = 0.5, 280 km/h.
+    #[serde(rename = "r1-160284-qpsk-r0.5")]
+    QpskR05,
+}
+
+impl BlerCurve {
+    pub const NAMES: [&'static str; 2] = ["r1-160284-qpsk-r0.7", "r1-160284-qpsk-r0.5"];
+
+    /// The curve published for `mcs`, if any (MCS 9: QPSK r = 0.7 on 10 PRBs; the curves
+    /// themselves are in `crate::sidelink::bler`).
+    pub fn for_mcs(mcs: u8) -> Option<BlerCurve> {
+        (mcs == 9).then_some(BlerCurve::QpskR07)
+    }
+}
 
 /// The radio access technology of every station.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -159,10 +181,10 @@ impl SidelinkConfig {
                 ),
             ));
         }
-        if tbs::tbs_index(self.mcs).is_none() {
+        if self.mcs > MAX_MCS {
             return Err(ScenarioError::invalid(
                 "sidelink.mcs",
-                format!("0..={} (QPSK, 16-QAM)", tbs::MAX_MCS),
+                format!("0..={MAX_MCS} (QPSK, 16-QAM)"),
             ));
         }
         self.curve()?;

@@ -9,18 +9,7 @@
 //! rate 0.5 (on 12 data PRBs). No other MCS has a published curve here, so another MCS must
 //! name the curve it uses (`[sidelink] bler_curve`).
 
-use serde::{Deserialize, Serialize};
-
-/// A BLER-SINR curve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BlerCurve {
-    /// R1-160284, 190 B, QPSK r = 0.7, 280 km/h.
-    #[serde(rename = "r1-160284-qpsk-r0.7")]
-    QpskR07,
-    /// R1-160284, 190 B, QPSK r = 0.5, 280 km/h.
-    #[serde(rename = "r1-160284-qpsk-r0.5")]
-    QpskR05,
-}
+pub use crate::scenario::sidelink::BlerCurve;
 
 /// (SINR dB, BLER) of each curve; below the first point the BLER is 1, beyond the last
 /// 1e-4 (the model's extension).
@@ -57,13 +46,6 @@ const QPSK_R05: [(f64, f64); 14] = [
 ];
 
 impl BlerCurve {
-    pub const NAMES: [&'static str; 2] = ["r1-160284-qpsk-r0.7", "r1-160284-qpsk-r0.5"];
-
-    /// The curve published for `mcs`, if any (MCS 9: QPSK r = 0.7 on 10 PRBs).
-    pub fn for_mcs(mcs: u8) -> Option<BlerCurve> {
-        (mcs == 9).then_some(BlerCurve::QpskR07)
-    }
-
     fn points(self) -> &'static [(f64, f64)] {
         match self {
             BlerCurve::QpskR07 => &QPSK_R07,

@@ -8,7 +8,7 @@
 //!   the reservation policies for packets whose size changes;
 //! - [`run`]: the subframe loop: mobility, CAMs with the security model's sizes, every
 //!   station's MAC, reception per sub-channel, the metrics;
-//! - [`stats`]: what a sidelink run measures beyond the common metrics.
+//! - what a run measures beyond the common metrics: [`crate::metrics::SidelinkStats`].
 //!
 //! The sidelink runs its own subframe-synchronous loop rather than the [`crate::air::Air`]
 //! behind an [`crate::access::AccessLayer`]: the air's reception is the 802.11p receiver
@@ -21,8 +21,7 @@ pub mod bler;
 pub mod pool;
 pub mod run;
 pub mod sps;
-pub mod stats;
 pub mod tbs;
 pub mod ue;
 
-pub use stats::{LossBin, SidelinkStats};
+pub use crate::metrics::{LossBin, SidelinkStats};

@@ -15,12 +15,12 @@
 use super::bler::BlerCurve;
 use super::pool::ResourcePool;
 use super::sps::Heard;
-use super::stats::{LossBin, SidelinkStats};
 use super::ue::{MacParams, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
 use crate::error::SimError;
 use crate::keyed_rng::{stream, Draw, RunDice, Stream};
 use crate::metrics::{DistanceBin, RunMetrics};
+use crate::metrics::{LossBin, SidelinkStats};
 use crate::mobility::{Mobility, Position};
 use crate::node_id::NodeId;
 use crate::scenario::{CertificatePolicy, MobilityConfig, Scenario};

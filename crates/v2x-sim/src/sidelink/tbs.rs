@@ -6,8 +6,7 @@
 //! MCS indices of QPSK and 16-QAM (0..=20, TBS indices 0..=19: Rel-14 sidelink UEs
 //! without 64-QAM).
 
-/// Highest MCS index supported (16-QAM).
-pub const MAX_MCS: u8 = 20;
+pub use crate::scenario::sidelink::MAX_MCS;
 
 /// TS 36.213 Table 8.6.1-1: the TBS index of an MCS index (MCS 0..=10 QPSK, 11..=20
 /// 16-QAM; the table repeats I_TBS 10 at the modulation change).

@@ -4,7 +4,7 @@
 
 use super::pool::ResourcePool;
 use super::sps::{self, Candidate, Request, Sensing};
-use super::stats::SidelinkStats;
+use crate::metrics::SidelinkStats;
 use crate::scenario::ReservationPolicy;
 use rand::Rng;
 
