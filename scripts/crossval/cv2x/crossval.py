@@ -32,13 +32,13 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
 PARTS = ["pdr", "half_duplex", "sensing", "propagation", "collision"]
 
 
-def scenario(beta, rate, duration, seed):
+def scenario(beta, rate, duration, seed, payload=190):
     rri = int(1000 / rate)
     counter = [5, 15] if rri >= 100 else [10, 30] if rri == 50 else [25, 75]
     lanes = 2
     return f"""
 name = "cv2x-model-b{beta}-l{rate}"
-description = "the analytical model's highway: {beta} veh/m, {rate} Hz, 190 B, 4 sub-channels, 20 dBm"
+description = "the analytical model's highway: {beta} veh/m, {rate} Hz, {payload} B, 4 sub-channels, 20 dBm"
 duration_s = {duration}
 warmup_s = 2.0
 seed = {seed}
@@ -73,7 +73,7 @@ antenna_height_m = 1.5
 model = "none"
 [cam]
 rate_hz = {rate}
-payload_bytes = 190
+payload_bytes = {payload}
 [metrics]
 distance_bin_m = 5.0
 max_distance_m = 505.0
@@ -140,6 +140,7 @@ def main():
     ap.add_argument("--betas", default="0.1,0.2,0.3")
     ap.add_argument("--rates", default="10,20")
     ap.add_argument("--out", default="out/cv2x-crossval")
+    ap.add_argument("--payload", type=int, default=190, help="bytes per packet (the references are for 190)")
     ap.add_argument("--set", action="append", default=[], help="extra TOML lines appended to [sidelink]")
     a = ap.parse_args()
     out = Path(a.out)
@@ -147,8 +148,8 @@ def main():
     report = []
     for rate in [int(x) for x in a.rates.split(",")]:
         for beta in [float(x) for x in a.betas.split(",")]:
-            name = f"b{beta}-l{rate}"
-            text = scenario(beta, rate, a.duration, a.seed)
+            name = f"b{beta}-l{rate}" + ("" if a.payload == 190 else f"-{a.payload}B")
+            text = scenario(beta, rate, a.duration, a.seed, a.payload)
             if a.set:
                 text = text.replace("[sidelink]\n", "[sidelink]\n" + "\n".join(a.set) + "\n", 1)
             sc = out / f"{name}.toml"
@@ -164,7 +165,7 @@ def main():
             refs = {"model": HERE / "results" / f"model-b{beta}-l{rate}.csv",
                     "veins": HERE / "results" / f"veins-v{int(round(beta * 1000))}-p{1 / rate:g}.csv"}
             for ref_name, path in refs.items():
-                if not path.exists():
+                if not path.exists() or a.payload != 190:
                     continue
                 ref = reference(path)
                 entry[ref_name] = {}
