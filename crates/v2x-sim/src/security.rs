@@ -223,6 +223,25 @@ impl Resolver<'_> {
 }
 
 impl SecurityModel {
+    /// Whether message `seq` of a station, signed at `now` (ns), carries the full
+    /// certificate rather than its digest, by the variant's schedule; `heard_new`: the
+    /// station has just verified a station it did not know (`certificate_on_new_station`).
+    /// `last_ns` is the station's last certificate time, updated here.
+    pub fn carries_certificate(&self, seq: u64, now: u64, heard_new: bool, last_ns: &mut Option<u64>) -> bool {
+        match self.certificate {
+            CertificatePolicy::Always => true,
+            CertificatePolicy::Never => false,
+            CertificatePolicy::EveryNth { n } => heard_new || seq.is_multiple_of(u64::from(n.max(1))),
+            CertificatePolicy::Interval { interval_s } => {
+                let due = heard_new || last_ns.is_none_or(|t| now >= t + crate::time::ns(interval_s));
+                if due {
+                    *last_ns = Some(now);
+                }
+                due
+            }
+        }
+    }
+
     /// Resolves a variant: `mac_overhead_bytes` turns a measured TESLA key packet into a
     /// whole frame.
     pub fn resolve(v: &VariantConfig, query: &QueryConfig, mac_overhead_bytes: u32) -> Result<SecurityModel, SimError> {

@@ -286,18 +286,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             let c = &mut cams[u];
             let seq = c.seq;
             c.seq += 1;
-            let certificate = match sec.certificate {
-                CertificatePolicy::Always => true,
-                CertificatePolicy::Never => false,
-                CertificatePolicy::EveryNth { n } => seq.is_multiple_of(u64::from(n.max(1))),
-                CertificatePolicy::Interval { interval_s } => {
-                    let due = c.last_certificate_ns.is_none_or(|l| t >= l + secs_ns(interval_s));
-                    if due {
-                        c.last_certificate_ns = Some(t);
-                    }
-                    due
-                }
-            };
+            let certificate = sec.carries_certificate(seq, t, false, &mut c.last_certificate_ns);
             let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0);
             if t >= warmup_ns {
                 m.cams_generated += 1;
