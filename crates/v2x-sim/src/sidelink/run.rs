@@ -23,7 +23,7 @@ use crate::metrics::{DistanceBin, RunMetrics};
 use crate::metrics::{LossBin, SidelinkStats};
 use crate::mobility::{Mobility, Position};
 use crate::node_id::NodeId;
-use crate::scenario::{CertificatePolicy, MobilityConfig, Scenario};
+use crate::scenario::{CertificatePolicy, Scenario};
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use rand::Rng;
@@ -199,12 +199,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut rng_mobility = stream(seed, Stream::Mobility);
     let mut mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
     let n = mobility.nodes();
-    let periods = match sc.mobility {
-        MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
-        MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
-        _ => [None, None],
-    };
-    let mut grid = SpatialGrid::wrapping(radius / 4.0, periods);
+    let mut grid = SpatialGrid::wrapping(radius / 4.0, sc.mobility.periods());
     let mut pos: Vec<Option<Position>> = Vec::with_capacity(n);
     mobility.positions_at(0.0, &mut rng_mobility, &mut pos);
     grid.rebuild(&pos);
