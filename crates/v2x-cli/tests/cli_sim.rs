@@ -161,3 +161,68 @@ fn unknown_names_list_the_valid_ones() {
         "lists the profile's costs: {e}"
     );
 }
+
+/// The LTE-V2X Mode 4 example, on a shorter and smaller highway: every output file, the
+/// losses by cause per 10 m bin, and the certificate's larger packets in the reservations.
+#[test]
+fn cv2x_highway_example_runs_on_the_sidelink() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(scenario("cv2x-highway.toml")).unwrap();
+    let small = text
+        .replace("warmup_s = 2.0", "warmup_s = 0.5")
+        .replace("length_m = 5000.0", "length_m = 2000.0");
+    assert_ne!(small, text);
+    let f = dir.path().join("cv2x.toml");
+    std::fs::write(&f, small).unwrap();
+    let out = dir.path().join("out");
+    let o = v2x_command()
+        .args(["sim", f.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--duration", "1.5", "--replications", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in [
+        "summary.json",
+        "pdr_vs_distance.csv",
+        "sidelink_losses.csv",
+        "report.html",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let v = summary["variants"].as_array().unwrap();
+    assert_eq!(
+        (v[0]["name"].as_str(), v[1]["name"].as_str()),
+        (Some("none"), Some("ieee1609.2"))
+    );
+    for x in v {
+        let cbr = x["sidelink"]["cbr"]["mean"].as_f64().unwrap();
+        assert!(cbr > 0.0 && cbr < 1.0, "{cbr}");
+        assert!(x["pdr_network"]["mean"].as_f64().unwrap() > 0.5);
+    }
+    // 100 B alone fits one sub-channel; with 1609.2's 93 / 180 B some need two.
+    assert_eq!(v[0]["sidelink"]["mean_subchannels"].as_f64(), Some(1.0));
+    assert!(v[1]["sidelink"]["mean_subchannels"].as_f64().unwrap() > 1.0);
+    assert!(v[1]["sidelink"]["selections"]["size"].as_u64().unwrap() > 0);
+    let losses = std::fs::read_to_string(out.join("sidelink_losses.csv")).unwrap();
+    assert!(losses.starts_with("variant,replication,distance_from_m,distance_to_m,attempts,received,half_duplex,sensing,propagation,collision,pdr"));
+    // 2 variants x (2 replications + pooled) x 50 bins of 10 m.
+    assert_eq!(losses.lines().count(), 1 + 2 * 3 * 50);
+}
+
+#[test]
+fn an_unknown_access_kind_lists_the_valid_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bad.toml");
+    std::fs::write(&f, "[access]\nkind = \"nr-v2x-mode2\"\n").unwrap();
+    let o = v2x_command()
+        .args(["sim", f.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("its-g5") && e.contains("lte-v2x-mode4"), "{e}");
+}

@@ -39,6 +39,7 @@ pub fn propagation_delay_ns(d: f64) -> u64 {
 pub struct PathLoss {
     cfg: PathLossConfig,
     wavelength_m: f64,
+    frequency_hz: f64,
 }
 
 impl PathLoss {
@@ -46,6 +47,7 @@ impl PathLoss {
         PathLoss {
             cfg: cfg.clone(),
             wavelength_m: SPEED_OF_LIGHT_MPS / frequency_hz,
+            frequency_hz,
         }
     }
 
@@ -107,6 +109,18 @@ impl PathLoss {
                     0.0
                 };
                 reference_loss_db + l0 + l1 + l2
+            }
+            PathLossConfig::WinnerB1 { antenna_height_m: h } => {
+                let d = d.max(3.0);
+                let f_ghz = self.frequency_hz / 1e9;
+                let breakpoint = 4.0 * h * h * self.frequency_hz / 3e8;
+                let loss = if d < breakpoint {
+                    22.7 * d.log10() + 27.0 + 20.0 * f_ghz.log10()
+                } else {
+                    40.0 * d.log10() + 7.56 - 2.0 * 17.3 * h.log10() + 2.7 * f_ghz.log10()
+                };
+                let free = 20.0 * d.log10() + 46.4 + 20.0 * (f_ghz / 5.0).log10();
+                loss.max(free)
             }
         }
     }
@@ -379,6 +393,30 @@ mod tests {
         assert!((pl.loss_db(1000.0) - (at500 + 38.0 * 2f64.log10())).abs() < 1e-9);
         let r = pl.range_m(20.0, -82.0);
         assert!((20.0 - pl.loss_db(r) + 82.0).abs() < 1e-6);
+    }
+
+    /// The values `get_PL_SH.m` of the analytical model (msepulcre/C-V2X, 71d4c25) prints
+    /// in GNU Octave 7.3 at 5.91 GHz, 1.5 m antennas.
+    #[test]
+    fn winner_b1_matches_the_analytical_models_code() {
+        let pl = PathLoss::new(&PathLossConfig::WinnerB1 { antenna_height_m: 1.5 }, 5.91e9);
+        for (d, octave) in [
+            (1.0, 57.394774625298),
+            (50.0, 81.831749617625),
+            (100.0, 87.852349530905),
+            (177.0, 93.460742764038),
+            (178.0, 93.567328727409),
+            (300.0, 102.635378823839),
+            (500.0, 111.509328808494),
+            (1000.0, 123.550528635053),
+            (1500.0, 130.594178997280),
+        ] {
+            assert!(
+                (pl.loss_db(d) - octave).abs() < 1e-9,
+                "{d} m: {} against {octave}",
+                pl.loss_db(d)
+            );
+        }
     }
 
     #[test]

@@ -45,6 +45,8 @@ pub enum Draw {
     Data = 2,
     /// The security processing of a received frame (its verification's service time).
     Processing = 3,
+    /// The log-normal shadowing of the link (the sidelink).
+    Shadowing = 4,
 }
 
 fn mix(x: u64) -> u64 {

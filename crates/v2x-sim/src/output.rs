@@ -125,6 +125,7 @@ pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
             "delay_ms_mean": num(p.query.delay.mean_ms()),
         },
         "relay": relay_summary(p),
+        "sidelink": sidelink_summary(&v.runs, p),
         "attacks": { "frames_sent": p.attack_frames_sent, "accepted": p.attacks_accepted, "expired_in_queue": p.attack_jobs_expired, "rejected": p.rejected },
         "performance": {
             "events": p.events,
@@ -134,6 +135,24 @@ pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
             "receptions_per_wall_s": num(p.receptions as f64 / sim_s),
             "signals_per_wall_s": num(p.signals as f64 / sim_s),
         },
+    })
+}
+
+/// The sidelink's scheduler and channel (null on 802.11p).
+fn sidelink_summary(runs: &[RunMetrics], p: &RunMetrics) -> Value {
+    let Some(s) = &p.sidelink else {
+        return Value::Null;
+    };
+    let lost = |f: fn(&crate::metrics::LossBin) -> u64| s.losses.iter().map(f).sum::<u64>();
+    json!({
+        "cbr": stat(runs, |r| r.sidelink.as_ref().map_or(f64::NAN, crate::metrics::SidelinkStats::cbr)),
+        "transmissions": s.transmissions,
+        "mean_subchannels": num(s.subchannels_used as f64 / s.transmissions as f64),
+        "selections": { "new": s.selections_new, "counter": s.selections_counter, "size": s.selections_size, "kept": s.kept, "threshold_steps": s.threshold_steps },
+        "one_shots": s.one_shots,
+        "superseded": s.superseded,
+        "oversize": s.oversize,
+        "losses": { "half_duplex": lost(|b| b.half_duplex), "sensing": lost(|b| b.sensing), "propagation": lost(|b| b.propagation), "collision": lost(|b| b.collision) },
     })
 }
 
@@ -270,6 +289,9 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
         }
     }
     write_table(dir, "pdr_vs_distance.csv", &finish(pdr)?)?;
+    if r.variants.iter().any(|v| v.pooled.sidelink.is_some()) {
+        write_table(dir, "sidelink_losses.csv", &sidelink_losses(r)?)?;
+    }
 
     let mut dist = table(&["variant", "metric", "value_ms", "count_at_or_below", "cdf", "ccdf"]);
     for v in &r.variants {
@@ -407,6 +429,55 @@ pub fn write_all(r: &SimResults, dir: &Path) -> Result<(), SimError> {
         &report_html(r, &sum, &figures, png_missing.as_deref()),
     )?;
     Ok(())
+}
+
+/// Per variant, replication (and all pooled) and distance bin: attempts, receptions and
+/// losses by cause on the sidelink.
+fn sidelink_losses(r: &SimResults) -> Result<String, SimError> {
+    let bin = r.scenario.metrics.distance_bin_m;
+    let mut t = table(&[
+        "variant",
+        "replication",
+        "distance_from_m",
+        "distance_to_m",
+        "attempts",
+        "received",
+        "half_duplex",
+        "sensing",
+        "propagation",
+        "collision",
+        "pdr",
+    ]);
+    for v in &r.variants {
+        let runs = v.runs.iter().enumerate().map(|(i, m)| (i.to_string(), m));
+        for (rep, m) in runs.chain(std::iter::once(("pooled".to_string(), &v.pooled))) {
+            let Some(s) = &m.sidelink else { continue };
+            for (i, (b, l)) in m.bins.iter().zip(&s.losses).enumerate() {
+                let pdr = if b.attempts == 0 {
+                    f64::NAN
+                } else {
+                    b.received as f64 / b.attempts as f64
+                };
+                row(
+                    &mut t,
+                    [
+                        v.name.clone(),
+                        rep.clone(),
+                        (i as f64 * bin).to_string(),
+                        ((i + 1) as f64 * bin).to_string(),
+                        b.attempts.to_string(),
+                        b.received.to_string(),
+                        l.half_duplex.to_string(),
+                        l.sensing.to_string(),
+                        l.propagation.to_string(),
+                        l.collision.to_string(),
+                        f(pdr),
+                    ],
+                )?;
+            }
+        }
+    }
+    finish(t)
 }
 
 fn histograms(m: &RunMetrics) -> [(&'static str, &Histogram); 5] {

@@ -5,7 +5,7 @@ use super::trace::Observer;
 use super::{Event, Frame, FrameKind, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
-use crate::scenario::{AttackKind, CertificatePolicy};
+use crate::scenario::AttackKind;
 use crate::time::ns;
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -79,18 +79,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         let seq = node.cam_seq;
         node.cam_seq += 1;
         let heard_new = std::mem::take(&mut node.certificate_due);
-        let certificate = match sec.certificate {
-            CertificatePolicy::Always => true,
-            CertificatePolicy::Never => false,
-            CertificatePolicy::EveryNth { n } => heard_new || seq.is_multiple_of(n.max(1)),
-            CertificatePolicy::Interval { interval_s } => {
-                let due = heard_new || node.last_certificate_ns.is_none_or(|t| now >= t + ns(interval_s));
-                if due {
-                    node.last_certificate_ns = Some(now);
-                }
-                due
-            }
-        };
+        let certificate = sec.carries_certificate(u64::from(seq), now, heard_new, &mut node.last_certificate_ns);
         let overhead = if certificate {
             sec.overhead_certificate
         } else {

@@ -34,7 +34,7 @@ use crate::metrics::RunMetrics;
 use crate::mobility::{Mobility, Position};
 use crate::node_id::NodeId;
 use crate::parallel::{Sharded, Workers};
-use crate::scenario::{AccessCategory, AttackKind, MobilityConfig, Scenario};
+use crate::scenario::{AccessCategory, AttackKind, Scenario};
 use crate::security::SecurityModel;
 use crate::station_crypto::StationCrypto;
 use crate::time::ns;
@@ -283,13 +283,7 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
         let mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
         let n = mobility.nodes();
         let vehicles = mobility.vehicles;
-        // The grid mobility is a torus and the highway a ring road: radio distances wrap as
-        // the vehicles do, so that vehicles near an edge see as many neighbours as others.
-        let periods = match sc.mobility {
-            MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
-            MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
-            _ => [None, None],
-        };
+        let periods = sc.mobility.periods();
         let air = Air::new(
             AirConfig {
                 radio: &sc.radio,

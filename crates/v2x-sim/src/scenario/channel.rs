@@ -50,6 +50,16 @@ pub enum PathLossConfig {
         #[serde(default = "d_exp2")]
         exponent2: f64,
     },
+    /// WINNER+ B1 line of sight, the highway model of 3GPP TR 36.885 (Table A.1.4-1) and of
+    /// the LTE-V2X analytical model (`get_PL_SH.m` of msepulcre/C-V2X): 22.7 log10(d) + 27 +
+    /// 20 log10(f/GHz) below the breakpoint 4 h h f / c, 40 log10(d) + 7.56 - 17.3 log10(h)
+    /// - 17.3 log10(h) + 2.7 log10(f/GHz) beyond, never below free space (20 log10(d) + 46.4
+    /// + 20 log10(f/5 GHz)); distances below 3 m count as 3 m.
+    WinnerB1 {
+        /// Transmitter and receiver antenna heights (m).
+        #[serde(default = "d_height")]
+        antenna_height_m: f64,
+    },
 }
 
 fn d_height() -> f64 {
@@ -182,6 +192,9 @@ impl PathLossConfig {
                 pos("radio.path_loss.exponent0", *exponent0)?;
                 pos("radio.path_loss.exponent1", *exponent1)?;
                 pos("radio.path_loss.exponent2", *exponent2)?;
+            }
+            PathLossConfig::WinnerB1 { antenna_height_m } => {
+                pos("radio.path_loss.antenna_height_m", *antenna_height_m)?
             }
         }
         Ok(())

@@ -166,6 +166,17 @@ impl Default for MobilityConfig {
 }
 
 impl MobilityConfig {
+    /// Periods of the map along x and y where it wraps: the grid is a torus and the
+    /// highway a ring road, so radio distances wrap as the vehicles do (vehicles near an
+    /// edge see as many neighbours as others).
+    pub fn periods(&self) -> [Option<f64>; 2] {
+        match *self {
+            MobilityConfig::Grid { width_m, height_m, .. } => [Some(width_m), Some(height_m)],
+            MobilityConfig::Highway { length_m, .. } => [Some(length_m), None],
+            _ => [None, None],
+        }
+    }
+
     /// Checks value ranges; the error names the field.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         match self {

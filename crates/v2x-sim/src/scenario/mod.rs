@@ -18,6 +18,7 @@ pub mod mobility;
 pub mod radio;
 pub mod relay;
 pub mod security;
+pub mod sidelink;
 
 pub use apps::{CamConfig, QueryConfig};
 pub use attackers::{AttackKind, AttackerConfig};
@@ -32,6 +33,7 @@ pub use security::{
     check_simulated, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore, VariantConfig,
     VerifierConfig, VerifierStrategy, DEFAULT_DEADLINE_MS, SIMULATED_PROTOCOLS,
 };
+pub use sidelink::{AccessConfig, AccessKind, ReservationPolicy, SidelinkConfig};
 
 use crate::error::ScenarioError;
 use check::{nonneg, pos};
@@ -69,6 +71,10 @@ pub struct Scenario {
     pub variants: Vec<VariantConfig>,
     /// How runs execute (threads); changes no result.
     pub engine: EngineConfig,
+    /// The access layer: `its-g5` (802.11p EDCA, default) or `lte-v2x-mode4`.
+    pub access: AccessConfig,
+    /// LTE-V2X Mode 4 (with `[access] kind = "lte-v2x-mode4"`).
+    pub sidelink: SidelinkConfig,
 }
 
 impl Default for Scenario {
@@ -90,6 +96,8 @@ impl Default for Scenario {
             metrics: MetricsConfig::default(),
             variants: vec![VariantConfig::default()],
             engine: EngineConfig::default(),
+            access: AccessConfig::default(),
+            sidelink: SidelinkConfig::default(),
         }
     }
 }
@@ -277,6 +285,45 @@ impl Scenario {
                     format!("variant[{i}].name"),
                     format!("duplicate variant name {}", v.name),
                 ));
+            }
+        }
+        if self.access.kind == AccessKind::LteV2xMode4 {
+            self.validate_sidelink()?;
+        }
+        Ok(())
+    }
+
+    /// What the sidelink simulates so far: periodic CAMs with the variants' sizes and
+    /// certificate schedules. The rest is refused rather than ignored.
+    fn validate_sidelink(&self) -> Result<(), ScenarioError> {
+        self.sidelink.validate()?;
+        let not_yet = |field: &str, what: &str| {
+            Err(ScenarioError::invalid(
+                field,
+                format!("{what} is not simulated on the LTE-V2X sidelink yet (access.kind = \"lte-v2x-mode4\")"),
+            ))
+        };
+        if !self.attackers.is_empty() {
+            return not_yet("attacker", "an attacker");
+        }
+        if self.query.enabled {
+            return not_yet("query.enabled", "the V2I query");
+        }
+        if self.relay.enabled {
+            return not_yet("relay.enabled", "multi-hop relaying");
+        }
+        for (i, v) in self.variants.iter().enumerate() {
+            if v.mode == SecurityMode::RealCrypto {
+                return not_yet(&format!("variant[{i}].mode"), "real-crypto");
+            }
+            if v.protocol == v2x_profile::ProtocolId::Tesla {
+                return not_yet(&format!("variant[{i}].protocol"), "TESLA's separate key frames");
+            }
+            if v.certificate_on_new_station {
+                return not_yet(
+                    &format!("variant[{i}].certificate_on_new_station"),
+                    "a certificate on a new station",
+                );
             }
         }
         Ok(())

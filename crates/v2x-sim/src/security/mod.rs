@@ -198,6 +198,26 @@ fn cost_protocol(v: &VariantConfig, profile: Option<&ProcessorProfile>) -> (Prot
 }
 
 impl SecurityModel {
+    /// Whether message `seq` of a station, signed at `now` (ns), carries the full
+    /// certificate rather than its digest, by the variant's schedule; `heard_new`: the
+    /// station has just verified a station it did not know (`certificate_on_new_station`).
+    /// `last_ns` is the station's last certificate time, updated here. The one schedule of
+    /// the 802.11p engine and the sidelink.
+    pub fn carries_certificate(&self, seq: u64, now: u64, heard_new: bool, last_ns: &mut Option<u64>) -> bool {
+        match self.certificate {
+            CertificatePolicy::Always => true,
+            CertificatePolicy::Never => false,
+            CertificatePolicy::EveryNth { n } => heard_new || seq.is_multiple_of(u64::from(n.max(1))),
+            CertificatePolicy::Interval { interval_s } => {
+                let due = heard_new || last_ns.is_none_or(|t| now >= t + crate::time::ns(interval_s));
+                if due {
+                    *last_ns = Some(now);
+                }
+                due
+            }
+        }
+    }
+
     /// Resolves variant `v` of scenario `sc` (its query service, MAC overhead and CAM rate).
     pub fn resolve(v: &VariantConfig, sc: &Scenario) -> Result<SecurityModel, SimError> {
         let err = |source: CostsError| SimError::Costs {

@@ -1,0 +1,469 @@
+//! A run on the LTE-V2X Mode 4 sidelink: 1 ms subframes, every station's MAC ([`Ue`]),
+//! and the reception of each subframe's transmissions.
+//!
+//! Every transmission of a subframe starts and ends with it, so reception is judged per
+//! subframe: a receiver sums, per sub-channel, the power of everything sent on it
+//! (path loss from `[radio.path_loss]`, log-normal shadowing, fading from
+//! `[radio.fading]`, each drawn per transmission and receiver with the run's keyed draws);
+//! a transmission's SINR is the mean over its sub-channels of its own power against
+//! noise plus the others' on that sub-channel; the MCS's BLER curve at that SINR decides
+//! the data. A receiver sending in the subframe receives nothing (half duplex); a
+//! transmission below the sensing threshold is not detected (neither its SCI nor its
+//! data). What each station hears feeds its sensing: the SCIs detected (RSRP and the
+//! announced reservation) and the S-RSSI per sub-channel.
+
+use super::bler::BlerCurve;
+use super::pool::ResourcePool;
+use super::sps::Heard;
+use super::ue::{MacParams, Send, Ue};
+use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
+use crate::error::SimError;
+use crate::keyed_rng::{stream, Draw, RunDice, Stream};
+use crate::metrics::{DistanceBin, RunMetrics};
+use crate::metrics::{LossBin, SidelinkStats};
+use crate::mobility::{Mobility, Position};
+use crate::node_id::NodeId;
+use crate::scenario::{CertificatePolicy, Scenario};
+use crate::security::SecurityModel;
+use crate::spatial::SpatialGrid;
+use rand::Rng;
+use statrs::distribution::{ContinuousCDF, Normal};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+const SUBFRAME_NS: u64 = 1_000_000;
+/// Subframes the schedule looks ahead at most (RRI 1000 + T2 100), rounded up.
+const WHEEL: usize = 2048;
+
+/// The bytes of a CAM: message, security (certificate or digest), layer-2 overhead.
+struct Sizes {
+    payload: u32,
+    digest: u32,
+    certificate: u32,
+    attached_key: u32,
+    l2: u32,
+    /// Which of the two the variant's schedule sends.
+    sends_digest: bool,
+    sends_certificate: bool,
+}
+
+impl Sizes {
+    fn bytes(&self, certificate: bool, attached_key: bool) -> u32 {
+        let sec = if certificate { self.certificate } else { self.digest };
+        self.payload + sec + if attached_key { self.attached_key } else { 0 } + self.l2
+    }
+    /// The security overheads the schedule sends.
+    fn overheads(&self) -> impl Iterator<Item = u32> + '_ {
+        [
+            (self.sends_digest, self.digest),
+            (self.sends_certificate, self.certificate),
+        ]
+        .into_iter()
+        .filter_map(|(sent, bytes)| sent.then_some(bytes))
+    }
+    fn smallest(&self) -> u32 {
+        self.payload + self.overheads().min().unwrap_or(0) + self.l2
+    }
+    fn largest(&self) -> u32 {
+        self.payload + self.overheads().max().unwrap_or(0) + self.attached_key + self.l2
+    }
+}
+
+/// A station's CAM schedule.
+#[derive(Default, Clone)]
+struct Cams {
+    seq: u64,
+    last_certificate_ns: Option<u64>,
+}
+
+/// A transmission of the current subframe.
+struct Tx {
+    src: u32,
+    pos: Position,
+    send: Send,
+    serial: u64,
+}
+
+/// One transmitter-receiver pair of the current subframe.
+struct Link {
+    tx: u32,
+    rx: u32,
+    mw: f64,
+    dist: f64,
+}
+
+/// The radio channel of a sidelink run.
+struct Channel {
+    path_loss: PathLoss,
+    fading: Fading,
+    quantiles: Vec<(f64, GainQuantiles)>,
+    tx_dbm: f64,
+    shadowing_sd_db: f64,
+    normal: Normal,
+}
+
+impl Channel {
+    /// Received power (mW) of transmission `serial` at `rx`, `dist` metres away.
+    fn power_mw(&mut self, dice: RunDice, serial: u64, rx: NodeId, dist: f64) -> f64 {
+        let d = dice.transmission(serial);
+        let shadow = if self.shadowing_sd_db > 0.0 {
+            let u = d.uniform(rx, Draw::Shadowing).clamp(1e-15, 1.0 - 1e-15);
+            self.shadowing_sd_db * self.normal.inverse_cdf(u)
+        } else {
+            0.0
+        };
+        let gain = match self.fading.m_at(dist) {
+            None => 1.0,
+            Some(m) => {
+                let k = match self.quantiles.iter().position(|(q, _)| *q == m) {
+                    Some(k) => k,
+                    None => {
+                        self.quantiles.push((m, GainQuantiles::new(m)));
+                        self.quantiles.len() - 1
+                    }
+                };
+                self.quantiles[k].1.quantile(d.uniform(rx, Draw::Fading))
+            }
+        };
+        dbm_to_mw(self.tx_dbm - self.path_loss.loss_db(dist) + shadow) * gain
+    }
+}
+
+/// One replication of a sidelink scenario with the security model `sec`: the common
+/// metrics (PDR by distance, inter-packet gaps, CBR) with the sidelink's own
+/// ([`RunMetrics::sidelink`]); also the node count and the radius of the receivers.
+pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics, usize, f64), SimError> {
+    let started = std::time::Instant::now();
+    let cfg = &sc.sidelink;
+    let curve: BlerCurve = cfg.curve()?;
+    let pool = ResourcePool::new(cfg);
+    let s = usize::from(pool.subchannels);
+    let radio = &sc.radio;
+    let prb_noise_mw =
+        dbm_to_mw(noise_dbm(f64::from(cfg.bandwidth_mhz) * 1e6, radio.noise_figure_db)) / f64::from(cfg.channel_prbs());
+    let subchannel_noise_mw = prb_noise_mw * f64::from(pool.size_prb);
+    // Noise over the data PRBs of a transmission on `len` sub-channels.
+    let data_noise_mw: Vec<f64> = (0..=pool.subchannels)
+        .map(|l| prb_noise_mw * f64::from(pool.data_prbs(l).unwrap_or(1)))
+        .collect();
+    let sizes = Sizes {
+        payload: sc.cam.payload_bytes,
+        digest: sec.overhead_digest,
+        certificate: sec.overhead_certificate,
+        attached_key: if sec.kind == v2x_profile::ProtocolId::TeslaAttached {
+            sec.tesla_attached_key_bytes
+        } else {
+            0
+        },
+        l2: cfg.l2_overhead_bytes,
+        sends_digest: sec.certificate != CertificatePolicy::Always,
+        sends_certificate: sec.certificate != CertificatePolicy::Never,
+    };
+    let len_of = |bytes: u32| pool.subchannels_for(bytes).unwrap_or(pool.subchannels);
+    let p = MacParams {
+        pool,
+        rri: cfg.rri_ms,
+        window: cfg.selection_window_ms,
+        counter: cfg.reselection_counter,
+        keep: cfg.prob_resource_keep,
+        threshold_mw: dbm_to_mw(cfg.rsrp_threshold_dbm),
+        share: cfg.min_candidate_share,
+        noise_mw: subchannel_noise_mw,
+        policy: cfg.reservation_policy,
+        smallest_len: len_of(sizes.smallest()),
+        largest_len: len_of(sizes.largest()),
+    };
+    let mut channel = Channel {
+        path_loss: PathLoss::new(&radio.path_loss, radio.frequency_hz),
+        fading: Fading::new(&radio.fading),
+        quantiles: Vec::new(),
+        tx_dbm: radio.tx_power_dbm,
+        shadowing_sd_db: cfg.shadowing_sd_db,
+        normal: Normal::new(0.0, 1.0).expect("a standard normal"),
+    };
+    // Receivers up to where the mean power is 10 dB below a sub-channel's noise (or the
+    // scenario's cutoff), and at least as far as the metrics reach.
+    let cutoff = if radio.cutoff_range_m > 0.0 {
+        radio.cutoff_range_m
+    } else {
+        channel
+            .path_loss
+            .range_m(
+                radio.tx_power_dbm,
+                crate::channel::mw_to_dbm(subchannel_noise_mw) - 10.0,
+            )
+            .min(100_000.0)
+    };
+    let radius = cutoff.max(sc.metrics.max_distance_m);
+
+    let mut rng_mobility = stream(seed, Stream::Mobility);
+    let mut mobility = Mobility::build(&sc.mobility, &mut rng_mobility)?;
+    let n = mobility.nodes();
+    let mut grid = SpatialGrid::wrapping(radius / 4.0, sc.mobility.periods());
+    let mut pos: Vec<Option<Position>> = Vec::with_capacity(n);
+    mobility.positions_at(0.0, &mut rng_mobility, &mut pos);
+    grid.rebuild(&pos);
+    let mut next_update_ns = secs_ns(mobility.update_interval_s);
+
+    let dice = RunDice::new(seed);
+    let mut rng_mac = stream(seed, Stream::Mac);
+    let mut rng_app = stream(seed, Stream::Applications);
+    let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
+    let mut cams = vec![Cams::default(); n];
+    let period_ns = secs_ns(1.0 / sc.cam.rate_hz);
+    let jitter_s = sc.cam.generation_jitter_ms / 1e3;
+    let mut gens: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+    if sc.cam.enabled {
+        for i in 0..n {
+            if i >= mobility.vehicles && !sc.cam.rsus_send {
+                continue;
+            }
+            let offset = match sc.cam.start_offsets_s.get(i) {
+                Some(o) => *o,
+                None => rng_app.gen_range(0.0..1.0 / sc.cam.rate_hz),
+            };
+            gens.push(Reverse((secs_ns(offset), i as u32)));
+        }
+    }
+
+    let warmup_ns = secs_ns(sc.warmup_s);
+    let end_sf = secs_ns(sc.duration_s) / SUBFRAME_NS;
+    let bin_m = sc.metrics.distance_bin_m;
+    let bins = (sc.metrics.max_distance_m / bin_m).ceil() as usize;
+    let mut m = RunMetrics {
+        bins: vec![DistanceBin::default(); bins],
+        ..Default::default()
+    };
+    let mut st = SidelinkStats {
+        losses: vec![LossBin::default(); bins],
+        ..Default::default()
+    };
+    let sensing_mw = dbm_to_mw(cfg.sensing_threshold_dbm);
+    let cbr_mw = dbm_to_mw(cfg.cbr_threshold_dbm);
+
+    let mut wheel: Vec<Vec<(u64, u32)>> = vec![Vec::new(); WHEEL];
+    let mut wake = Vec::new();
+    let mut due = Vec::new();
+    let mut txs: Vec<Tx> = Vec::new();
+    let mut links: Vec<Link> = Vec::new();
+    let mut near = Vec::new();
+    let mut sending_in = vec![u64::MAX; n];
+    let mut touched_in = vec![u64::MAX; n];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut acc = vec![0f64; n * s];
+    let mut last_rx: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut serial = 0u64;
+
+    for k in 0..end_sf {
+        let now_ns = k * SUBFRAME_NS;
+        let warm = now_ns >= warmup_ns;
+        if now_ns >= next_update_ns {
+            mobility.positions_at(now_ns as f64 / 1e9, &mut rng_mobility, &mut pos);
+            grid.rebuild(&pos);
+            next_update_ns += secs_ns(mobility.update_interval_s);
+        }
+        // Messages generated since the last subframe reach the MAC.
+        while let Some(&Reverse((t, i))) = gens.peek() {
+            if t > now_ns {
+                break;
+            }
+            gens.pop();
+            let jitter = if jitter_s > 0.0 {
+                secs_ns(rng_app.gen_range(0.0..jitter_s))
+            } else {
+                0
+            };
+            gens.push(Reverse((t + period_ns + jitter, i)));
+            let u = i as usize;
+            if pos[u].is_none() {
+                continue;
+            }
+            let c = &mut cams[u];
+            let seq = c.seq;
+            c.seq += 1;
+            let certificate = sec.carries_certificate(seq, t, false, &mut c.last_certificate_ns);
+            let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0);
+            if t >= warmup_ns {
+                m.cams_generated += 1;
+            }
+            ues[u].arrive(k, seq, t, bytes, &p, &mut rng_mac, &mut st, &mut wake);
+            for w in wake.drain(..) {
+                wheel[(w as usize) % WHEEL].push((w, i));
+            }
+        }
+        // This subframe's transmissions.
+        let slot = (k as usize) % WHEEL;
+        due.clear();
+        wheel[slot].retain(|&(t, i)| {
+            if t == k {
+                due.push(i);
+            }
+            t != k
+        });
+        txs.clear();
+        for &i in &due {
+            let u = i as usize;
+            let send = ues[u].due(k, &p, &mut rng_mac, &mut st, &mut wake);
+            for w in wake.drain(..) {
+                wheel[(w as usize) % WHEEL].push((w, i));
+            }
+            let (Some(send), Some(at)) = (send, pos[u]) else {
+                continue;
+            };
+            ues[u].sensing.sent(k);
+            sending_in[u] = k;
+            serial += 1;
+            txs.push(Tx {
+                src: i,
+                pos: at,
+                send,
+                serial,
+            });
+            if send.packet.gen_ns >= warmup_ns {
+                m.frames_sent += 1;
+                m.mac_delay.record(now_ns.saturating_sub(send.packet.gen_ns));
+                st.transmissions += 1;
+                st.subchannels_used += u64::from(send.len);
+            }
+        }
+        let on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
+        if warm {
+            st.cbr_monitored += (on_map - txs.len() as u64) * s as u64;
+            if subchannel_noise_mw > cbr_mw {
+                st.cbr_busy += (on_map - txs.len() as u64) * s as u64;
+            }
+        }
+        if txs.is_empty() {
+            continue;
+        }
+        // Every transmission at every receiver in range; the power per sub-channel.
+        links.clear();
+        touched.clear();
+        for (ti, tx) in txs.iter().enumerate() {
+            grid.within(tx.pos, radius, &mut near);
+            for &(r, dist) in &near {
+                if r.0 == tx.src {
+                    continue;
+                }
+                let mw = channel.power_mw(dice, tx.serial, r, dist);
+                links.push(Link {
+                    tx: ti as u32,
+                    rx: r.0,
+                    mw,
+                    dist,
+                });
+                let ri = r.index();
+                if sending_in[ri] == k {
+                    continue;
+                }
+                if touched_in[ri] != k {
+                    touched_in[ri] = k;
+                    touched.push(r.0);
+                }
+                let share = mw / f64::from(tx.send.len);
+                let first = usize::from(tx.send.first);
+                for c in &mut acc[ri * s + first..ri * s + first + usize::from(tx.send.len)] {
+                    *c += share;
+                }
+            }
+        }
+        m.signals += links.len() as u64;
+        // Each link's outcome.
+        for l in &links {
+            let tx = &txs[l.tx as usize];
+            let ri = l.rx as usize;
+            let half_duplex = sending_in[ri] == k;
+            let detected = !half_duplex && l.mw >= sensing_mw;
+            if detected {
+                ues[ri].sensing.heard(Heard {
+                    subframe: k,
+                    first: tx.send.first,
+                    len: tx.send.len,
+                    rsrp_mw: l.mw,
+                    rri: tx.send.rri,
+                });
+            }
+            let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
+            let bin = (l.dist / bin_m) as usize;
+            if counted {
+                if let Some(b) = m.bins.get_mut(bin) {
+                    b.attempts += 1;
+                }
+                if l.dist <= sc.metrics.headline_range_m {
+                    m.headline_attempts += 1;
+                }
+            }
+            let loss = |st: &mut SidelinkStats, f: fn(&mut LossBin)| {
+                if counted {
+                    if let Some(b) = st.losses.get_mut(bin) {
+                        f(b);
+                    }
+                }
+            };
+            if half_duplex {
+                loss(&mut st, |b| b.half_duplex += 1);
+                continue;
+            }
+            if !detected {
+                loss(&mut st, |b| b.sensing += 1);
+                continue;
+            }
+            let len = f64::from(tx.send.len);
+            let noise = data_noise_mw[usize::from(tx.send.len)];
+            let own = l.mw / len;
+            let first = ri * s + usize::from(tx.send.first);
+            let sinr = acc[first..first + usize::from(tx.send.len)]
+                .iter()
+                .map(|&total| own / (noise / len + (total - own).max(0.0)))
+                .sum::<f64>()
+                / len;
+            let snr = l.mw / noise;
+            let u = dice.transmission(tx.serial).uniform(NodeId(l.rx), Draw::Data);
+            if u < curve.bler(10.0 * sinr.log10()) {
+                if u < curve.bler(10.0 * snr.log10()) {
+                    loss(&mut st, |b| b.propagation += 1);
+                } else {
+                    loss(&mut st, |b| b.collision += 1);
+                }
+                continue;
+            }
+            m.receptions += 1;
+            if counted {
+                if let Some(b) = m.bins.get_mut(bin) {
+                    b.received += 1;
+                }
+                if l.dist <= sc.metrics.headline_range_m {
+                    m.headline_received += 1;
+                    if let Some(last) = last_rx.insert((tx.src, l.rx), now_ns) {
+                        m.inter_arrival.record(now_ns - last);
+                    }
+                }
+            }
+        }
+        // What each receiver sensed per sub-channel.
+        for &r in &touched {
+            let ri = r as usize;
+            for c in 0..s {
+                let mw = std::mem::take(&mut acc[ri * s + c]);
+                if mw > 0.0 {
+                    ues[ri].sensing.receive(k, c as u16, mw);
+                }
+                if warm && mw + subchannel_noise_mw > cbr_mw && subchannel_noise_mw <= cbr_mw {
+                    st.cbr_busy += 1;
+                }
+            }
+        }
+        m.events += 1;
+    }
+    // The CBR as station time: sub-channel-subframes in ns per sub-channel.
+    let scale = SUBFRAME_NS as f64 / s as f64;
+    m.presence_ns = st.cbr_monitored as f64 * scale;
+    m.busy_ns = st.cbr_busy as f64 * scale;
+    m.sidelink = Some(st);
+    m.wall_s = started.elapsed().as_secs_f64();
+    Ok((m, n, radius))
+}
+
+fn secs_ns(s: f64) -> u64 {
+    crate::time::ns(s)
+}

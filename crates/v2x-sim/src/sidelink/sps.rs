@@ -1,0 +1,435 @@
+//! Sensing-based resource selection of LTE-V2X Mode 4 (TS 36.213 §14.1.1.6), on what one
+//! station sensed during its 1000 ms sensing window.
+//!
+//! A candidate single-subframe resource R(x, y) is `len` contiguous sub-channels from `x`
+//! in a subframe `y` of the selection window [n + T1, n + T2]. The selection:
+//!
+//! 1. excludes the candidates whose repetitions (every reservation interval) fall on a
+//!    subframe the station did not monitor because it was sending (half duplex, step 5);
+//! 2. excludes the candidates that overlap the next reservation announced by an SCI
+//!    heard in the window above the RSRP threshold (step 6); when fewer than 20 % of all
+//!    candidates remain, the threshold rises by 3 dB and the exclusion starts again;
+//! 3. ranks the rest by their S-RSSI averaged over the sensing window (the subframes one,
+//!    two, ... periods before, on the same sub-channels) and picks uniformly among the
+//!    lowest 20 % of all candidates (TS 36.321 §5.14.1.1).
+
+use rand::Rng;
+use std::collections::VecDeque;
+
+/// Sensing window (subframes).
+pub const SENSING_WINDOW: u64 = 1000;
+
+/// Spacing of the subframes whose S-RSSI is averaged and of the repetitions of the
+/// subframes not monitored: P_step = 100 ms, or the RRI when shorter (a one-shot
+/// transmission, RRI 0, uses P_step).
+fn step(rri: u32) -> u64 {
+    u64::from(if rri == 0 { 100 } else { rri.min(100) })
+}
+
+/// An SCI heard: its transmission and the reservation it announces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Heard {
+    pub subframe: u64,
+    pub first: u16,
+    pub len: u16,
+    /// Received power of the transmission (mW).
+    pub rsrp_mw: f64,
+    /// Announced reservation interval (ms); 0: no reservation (a one-shot transmission).
+    pub rri: u32,
+}
+
+/// What one station sensed in its last 1000 ms.
+#[derive(Debug, Clone)]
+pub struct Sensing {
+    subchannels: usize,
+    heard: VecDeque<Heard>,
+    /// Subframes in which the station sent (not monitored: half duplex).
+    own: VecDeque<u64>,
+    /// Received power per sub-channel (mW, noise excluded) of the last 1000 subframes, a
+    /// ring indexed by subframe; `stamp` says which subframe each slot holds (a slot not
+    /// written in that subframe heard nothing but noise).
+    rssi: Vec<f32>,
+    stamp: Vec<u64>,
+}
+
+impl Sensing {
+    pub fn new(subchannels: u16) -> Sensing {
+        let s = usize::from(subchannels);
+        Sensing {
+            subchannels: s,
+            heard: VecDeque::new(),
+            own: VecDeque::new(),
+            rssi: vec![0.0; SENSING_WINDOW as usize * s],
+            stamp: vec![u64::MAX; SENSING_WINDOW as usize],
+        }
+    }
+
+    /// Forgets what is older than the sensing window before subframe `now`, and the SCIs
+    /// whose announced reservations have all passed (they can exclude nothing more).
+    fn expire(&mut self, now: u64) {
+        let oldest = now.saturating_sub(SENSING_WINDOW);
+        while self
+            .heard
+            .front()
+            .is_some_and(|h| h.subframe < oldest || h.subframe + u64::from(h.rri.max(100)) < now)
+        {
+            self.heard.pop_front();
+        }
+        while self.own.front().is_some_and(|&z| z < oldest) {
+            self.own.pop_front();
+        }
+    }
+
+    /// The station heard an SCI.
+    pub fn heard(&mut self, h: Heard) {
+        self.expire(h.subframe);
+        self.heard.push_back(h);
+    }
+
+    /// The station sent in `subframe`.
+    pub fn sent(&mut self, subframe: u64) {
+        self.expire(subframe);
+        self.own.push_back(subframe);
+    }
+
+    /// Adds `mw` received on sub-channel `c` in `subframe` (non-decreasing across calls).
+    pub fn receive(&mut self, subframe: u64, c: u16, mw: f64) {
+        let slot = (subframe % SENSING_WINDOW) as usize;
+        let row = &mut self.rssi[slot * self.subchannels..(slot + 1) * self.subchannels];
+        if self.stamp[slot] != subframe {
+            self.stamp[slot] = subframe;
+            row.fill(0.0);
+        }
+        row[usize::from(c)] += mw as f32;
+    }
+
+    /// Received power on sub-channel `c` in `subframe` (noise excluded), if it lies in the
+    /// ring.
+    pub fn rssi_mw(&self, subframe: u64, c: u16) -> f64 {
+        let slot = (subframe % SENSING_WINDOW) as usize;
+        if self.stamp[slot] == subframe {
+            f64::from(self.rssi[slot * self.subchannels + usize::from(c)])
+        } else {
+            0.0
+        }
+    }
+
+    fn monitored(&self, subframe: u64) -> bool {
+        !self.own.contains(&subframe)
+    }
+}
+
+/// The parameters of one selection.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    /// The subframe the selection is made in (n).
+    pub now: u64,
+    /// [T1, T2] (subframes after n).
+    pub window: [u32; 2],
+    pub subchannels: u16,
+    /// Sub-channels the packet needs.
+    pub len: u16,
+    /// The station's reservation interval (ms; 0 for a one-shot transmission).
+    pub rri: u32,
+    pub threshold_mw: f64,
+    /// Share of all candidates that must remain, and that forms the pick set.
+    pub share: f64,
+    /// Noise per sub-channel (mW), added to the S-RSSI.
+    pub noise_mw: f64,
+}
+
+/// A resource: `len` sub-channels from `first` in `subframe`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub subframe: u64,
+    pub first: u16,
+}
+
+/// The outcome of the exclusion steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidates {
+    /// All candidates of the window (M_total).
+    pub total: usize,
+    /// The remaining ones, ranked by S-RSSI, lowest first, with it (mW).
+    pub ranked: Vec<(Candidate, f64)>,
+    /// How many 3 dB steps the threshold rose.
+    pub steps: u32,
+    /// The pick set: the first `pick` of `ranked`.
+    pub pick: usize,
+}
+
+/// Threshold steps before giving up (+3 dB each: 300 dB above the initial one).
+const MAX_STEPS: u32 = 100;
+
+/// Steps 1-3 of the module documentation.
+pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
+    let [t1, t2] = r.window;
+    let (first_y, last_y) = (r.now + u64::from(t1), r.now + u64::from(t2));
+    let xs = r.subchannels.saturating_sub(r.len) + 1;
+    let all: Vec<Candidate> = (first_y..=last_y)
+        .flat_map(|y| (0..xs).map(move |x| Candidate { subframe: y, first: x }))
+        .collect();
+    let total = all.len();
+    let oldest = r.now.saturating_sub(SENSING_WINDOW);
+    let own_rri = u64::from(r.rri);
+    // Step 5: subframes not monitored, repeated at the station's own interval.
+    let unmonitored = |y: u64| {
+        own_rri > 0
+            && s.own
+                .iter()
+                .any(|&z| z >= oldest && z < r.now && y > z && (y - z).is_multiple_of(step(r.rri)))
+    };
+    let base: Vec<Candidate> = all.iter().copied().filter(|c| !unmonitored(c.subframe)).collect();
+    // Step 6: the next reservations announced by the SCIs heard in the window, marked on
+    // the window's grid (with the candidates' own repetitions folded back onto it).
+    let announced: Vec<&Heard> = s
+        .heard
+        .iter()
+        .filter(|h| h.rri > 0 && h.subframe >= oldest && h.subframe < r.now)
+        .collect();
+    let width = usize::from(r.subchannels);
+    let mut marks = vec![false; (last_y - first_y + 1) as usize * width];
+    let need = ((r.share * total as f64).ceil() as usize).max(1);
+    let mut threshold = r.threshold_mw;
+    let mut steps = 0;
+    let mut left: Vec<Candidate>;
+    loop {
+        marks.fill(false);
+        for h in announced.iter().filter(|h| h.rsrp_mw > threshold) {
+            // Its reservations h + k RRI (k >= 1, as many as fit 100 ms) against the
+            // candidates' own repetitions c + j RRI (j >= 0).
+            let q = 100u32.div_ceil(h.rri).max(1);
+            for k in 1..=u64::from(q) {
+                let mut y = h.subframe + k * u64::from(h.rri);
+                while y >= first_y {
+                    if y <= last_y {
+                        let row = (y - first_y) as usize * width;
+                        let lo = usize::from(h.first);
+                        marks[row + lo..row + (lo + usize::from(h.len)).min(width)].fill(true);
+                    }
+                    if own_rri == 0 || y < first_y + own_rri {
+                        break;
+                    }
+                    y -= own_rri;
+                }
+            }
+        }
+        left = base
+            .iter()
+            .copied()
+            .filter(|c| {
+                let row = (c.subframe - first_y) as usize * width + usize::from(c.first);
+                !marks[row..row + usize::from(r.len)].contains(&true)
+            })
+            .collect();
+        if left.len() >= need.min(base.len()) || steps >= MAX_STEPS {
+            break;
+        }
+        threshold *= 10f64.powf(0.3);
+        steps += 1;
+    }
+    if left.is_empty() {
+        // Nothing monitored at all (a station sending in every subframe): any candidate.
+        left = all;
+    }
+    let p = step(r.rri);
+    let mut ranked: Vec<(Candidate, f64)> = left
+        .into_iter()
+        .map(|c| {
+            let (mut sum, mut n) = (0.0, 0u32);
+            let mut t = c.subframe;
+            while t >= p && t - p >= oldest {
+                t -= p;
+                if t < r.now && s.monitored(t) {
+                    for k in c.first..c.first + r.len {
+                        sum += s.rssi_mw(t, k) + r.noise_mw;
+                    }
+                    n += u32::from(r.len);
+                }
+            }
+            (c, if n == 0 { r.noise_mw } else { sum / f64::from(n) })
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let pick = need.min(ranked.len());
+    Candidates {
+        total,
+        ranked,
+        steps,
+        pick,
+    }
+}
+
+/// Selects a resource: uniformly among the pick set of [`candidates`].
+pub fn select(s: &Sensing, r: &Request, rng: &mut impl Rng) -> (Candidate, Candidates) {
+    let c = candidates(s, r);
+    let chosen = c.ranked[rng.gen_range(0..c.pick)].0;
+    (chosen, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn request(now: u64) -> Request {
+        Request {
+            now,
+            window: [1, 100],
+            subchannels: 4,
+            len: 1,
+            rri: 100,
+            threshold_mw: crate::channel::dbm_to_mw(-90.5),
+            share: 0.2,
+            noise_mw: 1e-12,
+        }
+    }
+
+    /// Heard with 4 sub-channels: `n` reservations per subframe class above the threshold.
+    fn busy_sensing(now: u64, per_subframe: u16, dbm: f64) -> Sensing {
+        let mut s = Sensing::new(4);
+        for t in now - 100..now {
+            for x in 0..per_subframe {
+                let mw = crate::channel::dbm_to_mw(dbm);
+                s.receive(t, x, mw);
+                s.heard(Heard {
+                    subframe: t,
+                    first: x,
+                    len: 1,
+                    rsrp_mw: mw,
+                    rri: 100,
+                });
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn an_idle_channel_leaves_every_candidate_and_picks_a_fifth() {
+        let s = Sensing::new(4);
+        let c = candidates(&s, &request(2000));
+        assert_eq!((c.total, c.ranked.len(), c.steps, c.pick), (400, 400, 0, 80));
+    }
+
+    #[test]
+    fn reserved_resources_above_the_threshold_are_excluded() {
+        // Sub-channel 0 reserved in every subframe at -80 dBm: the SCIs heard in
+        // 1900..2000 announce 2000..2100; 2100 (heard in 2000, not yet sensed) stays.
+        let s = busy_sensing(2000, 1, -80.0);
+        let c = candidates(&s, &request(2000));
+        assert_eq!(c.steps, 0);
+        assert_eq!(c.ranked.len(), 301);
+        assert!(c.ranked.iter().all(|(k, _)| k.first != 0 || k.subframe == 2100));
+        // Below the threshold they stay (and rank last: their S-RSSI is higher).
+        let s = busy_sensing(2000, 1, -95.0);
+        let c = candidates(&s, &request(2000));
+        assert_eq!(c.ranked.len(), 400);
+        assert!(c.ranked[..300].iter().all(|(k, _)| k.first != 0));
+    }
+
+    #[test]
+    fn the_threshold_rises_by_3_db_until_a_fifth_remains() {
+        // Every resource reserved: at -85 dBm the threshold must rise past it. From
+        // -90.5: -87.5, -84.5 -> two steps.
+        let s = busy_sensing(2000, 4, -85.0);
+        let c = candidates(&s, &request(2000));
+        assert_eq!(c.steps, 2);
+        assert_eq!(c.ranked.len(), 400);
+        // Half the sub-channels at -70 dBm, the rest at -85: the weaker half is freed
+        // after two steps and the stronger stays excluded.
+        let mut s = busy_sensing(2000, 0, 0.0);
+        for t in 1900..2000u64 {
+            for x in 0..4u16 {
+                let dbm = if x < 2 { -70.0 } else { -85.0 };
+                let mw = crate::channel::dbm_to_mw(dbm);
+                s.receive(t, x, mw);
+                s.heard(Heard {
+                    subframe: t,
+                    first: x,
+                    len: 1,
+                    rsrp_mw: mw,
+                    rri: 100,
+                });
+            }
+        }
+        let c = candidates(&s, &request(2000));
+        assert_eq!((c.steps, c.ranked.len()), (2, 202));
+        assert!(c.ranked.iter().all(|(k, _)| k.first >= 2 || k.subframe == 2100));
+    }
+
+    #[test]
+    fn the_pick_is_among_the_lowest_s_rssi_fifth() {
+        let mut s = Sensing::new(4);
+        // S-RSSI grows with the sub-channel and the subframe, below the threshold.
+        for t in 1000..2000u64 {
+            for x in 0..4u16 {
+                s.receive(t, x, 1e-13 * f64::from(x + 1) * ((t % 100) + 1) as f64);
+            }
+        }
+        let r = request(2000);
+        let c = candidates(&s, &r);
+        let set: Vec<Candidate> = c.ranked[..c.pick].iter().map(|x| x.0).collect();
+        let worst_in = c.ranked[c.pick - 1].1;
+        assert!(c.ranked[c.pick..].iter().all(|x| x.1 >= worst_in));
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..500 {
+            let (chosen, _) = select(&s, &r, &mut rng);
+            assert!(set.contains(&chosen));
+            assert!((2001..=2100).contains(&chosen.subframe));
+        }
+    }
+
+    #[test]
+    fn subframes_the_station_sent_in_are_excluded_at_its_interval() {
+        let mut s = Sensing::new(4);
+        s.sent(1950);
+        let c = candidates(&s, &request(2000));
+        assert_eq!(c.ranked.len(), 396, "2050 on its four sub-channels");
+        assert!(c.ranked.iter().all(|(k, _)| k.subframe != 2050));
+    }
+
+    #[test]
+    fn longer_packets_have_fewer_positions_and_overlap_partially() {
+        let mut s = Sensing::new(4);
+        s.heard(Heard {
+            subframe: 1990,
+            first: 3,
+            len: 1,
+            rsrp_mw: 1.0,
+            rri: 100,
+        });
+        let r = Request {
+            len: 2,
+            ..request(2000)
+        };
+        let c = candidates(&s, &r);
+        assert_eq!(c.total, 300);
+        // (2090, x = 2) overlaps sub-channel 3.
+        assert_eq!(c.ranked.len(), 299);
+        assert!(!c.ranked.iter().any(|(k, _)| k.subframe == 2090 && k.first == 2));
+        // A one-shot SCI (rri 0) reserves nothing.
+        let mut s = Sensing::new(4);
+        s.heard(Heard {
+            subframe: 1990,
+            first: 3,
+            len: 1,
+            rsrp_mw: 1.0,
+            rri: 0,
+        });
+        assert_eq!(candidates(&s, &r).ranked.len(), 300);
+    }
+
+    #[test]
+    fn the_window_forgets_after_1000_ms() {
+        let mut s = Sensing::new(4);
+        s.receive(5, 0, 1.0);
+        assert_eq!(s.rssi_mw(5, 0), 1.0);
+        s.receive(1005, 1, 2.0);
+        assert_eq!(s.rssi_mw(5, 0), 0.0, "slot reused");
+        assert_eq!(s.rssi_mw(1005, 1), 2.0);
+        s.sent(10);
+        s.sent(1500);
+        assert_eq!(s.own.len(), 1);
+    }
+}
