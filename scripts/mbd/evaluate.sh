@@ -9,8 +9,8 @@
 #     resumable: finished steps are skipped.
 #   scripts/mbd/evaluate.sh score WORK [SCENARIOS] [ATTACKS]
 #     scores their predictions and our detectors on the same files (test half of the
-#     vehicles, bootstrap by vehicle) -> <attack>.{theirs,ours-catch,ours-full}.json, and
-#     prints the table.
+#     vehicles, bootstrap by vehicle) -> <attack>.{theirs,ours-catch,ours-plausibility,ours-full}.json,
+#     and prints the table.
 #
 # NEXTGEN is a checkout of VeReMi NextGen's Generator/ (attackGenerator/, MBD_systems/).
 # Python: $PYTHON (default target/mbd-venv/bin/python, made by scripts/mbd/venv.sh).
@@ -48,6 +48,7 @@ score)
     d=$WORK/eval/$s; [ -f "$d/$a.theirs.csv" ] || continue
     "$BIN" score --in "$d/base_$a" --detector catch-reference --predictions "$d/$a.theirs.csv" --json "$d/$a.theirs.json" 2>/dev/null
     "$BIN" score --in "$d/base_$a" --detector catch-reference --json "$d/$a.ours-catch.json" 2>/dev/null
+    "$BIN" score --in "$d/base_$a" --detector plausibility --json "$d/$a.ours-plausibility.json" 2>/dev/null
     "$BIN" score --in "$d/base_$a" --detector full --json "$d/$a.ours-full.json" 2>/dev/null
   done; done
   python3 "$HERE/table.py" "$WORK/eval" $SCENARIOS

@@ -1,8 +1,9 @@
 """The per-attack table of docs/misbehaviour-detection.md from `evaluate.sh score`'s JSON:
-F1 with its 95 % vehicle-bootstrap interval for our full detector, our CaTCh checks and
-VeReMi NextGen's own CaTCh checks on the same files, and NextGen's published CaTCh F1
-(Documentation/Evaluation/Results/README.md of VeReMi-dataset/VeReMi-NextGen: InTAS urban
-and highway, 2 AM = low density, 7 AM = high density).
+F1 with its 95 % vehicle-bootstrap interval for our full detector, our plausibility checks,
+our CaTCh checks and VeReMi NextGen's own CaTCh checks on the same files, and NextGen's
+published CaTCh F1 (Documentation/Evaluation/Results/README.md of
+VeReMi-dataset/VeReMi-NextGen: InTAS urban and highway, 2 AM = low density, 7 AM = high
+density).
 
     python3 table.py EVAL_DIR SCENARIO...
 """
@@ -35,14 +36,16 @@ def cell(path, extra=False):
 
 
 def main(folder, *scenarios):
-    print("| scenario | attack | ours: full detector | ours: CaTCh checks | NextGen's CaTCh checks, our traces | NextGen published |")
-    print("|---|---|---|---|---|---:|")
+    print("| scenario | attack | ours: full detector | ours: plausibility | ours: CaTCh checks "
+          "| NextGen's CaTCh checks, our traces | NextGen published |")
+    print("|---|---|---|---|---|---|---:|")
     for s in scenarios:
         for i, a in enumerate(ORDER):
             d = os.path.join(folder, s)
             if not os.path.exists(os.path.join(d, f"{a}.ours-full.json")):
                 continue
             print(f"| {s} | {a} | {cell(os.path.join(d, a + '.ours-full.json'), True)} | "
+                  f"{cell(os.path.join(d, a + '.ours-plausibility.json'))} | "
                   f"{cell(os.path.join(d, a + '.ours-catch.json'))} | {cell(os.path.join(d, a + '.theirs.json'))} | "
                   f"{PUBLISHED[s][i]:.3f} |")
 
