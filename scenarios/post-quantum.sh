@@ -17,7 +17,10 @@ HYBRID=experimental-partially-hybrid-ndss2024
 # A standard PKI with the two designs' roots, AAs and station-1's tickets beside it
 # (PKI/experimental-pq/DESIGN/).
 "$V2X" pki init --dir "$PKI" --experimental-pq $COMPOSITE --experimental-pq $HYBRID >/dev/null
-printf 'hazard' >"$LAB/denm.bin"
+# A DENM (EN 302 637-3, UPER; the one of scripts/demo.sh): station 42, stationary vehicle,
+# lane 1. Receivers decode it to check the ticket's DENM SSP: a payload that is not a DENM is
+# refused (ssp-not-permitted), whatever the signature.
+printf '\002\001\000\000\000\052\247\200\000\000\025\000\000\224\137\150\013\000\005\027\332\002\300\005\045\140\307\207\043\001\141\001\364\031\003\204\045\034\006\140\000\360\076\160\121\013\300\110\010' >"$LAB/denm.bin"
 # DENMs (fresh for 60 s, with a generation location); CAMs work alike (fresh for 2 s).
 DENM="--profile denm --location 48.137,11.575"
 encap() { design=$1; out=$2; "$V2X" encap --pki "$PKI" --experimental-pq "$design" $DENM --in "$LAB/denm.bin" --out "$LAB/$out"; }

@@ -161,7 +161,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let input = v2x_wire::inspect::decode_input(&input);
     let (format, bytes) = super::legacy::locate_secured_message(&input);
-    if format == WireFormat::V2 {
+    // An experimental post-quantum message is well formed in its own format: SN-DECAP refuses
+    // it (incompatible-protocol, exit 1) and the note below says how to read it.
+    if format == WireFormat::V2 && !super::experimental_pq::looks_experimental(bytes) {
         if let Some(why) = malformed(bytes) {
             bail!(
                 "{}: malformed input, not a secured message (IEEE 1609.2 / TS 103 097 v2 or v1.2.1, bare or in \
