@@ -9,6 +9,12 @@ import pytest
 
 import v2xsec
 
+# A roadworks DENM (EN 302 637-3, UPER; as in test_security.py): receivers decode a DENM to check
+# the ticket's DENM SSP, and refuse one that is not a DENM ("ssp-unverifiable").
+ROADWORKS_DENM = bytes.fromhex(
+    "02010000002ac780000015000080000000000000000000052506340722494c01f4190384249f066000f03e705100600000"
+)
+
 
 @pytest.fixture
 def pki(tmp_path):
@@ -81,7 +87,7 @@ def test_tickets_are_kept_on_disk_and_names_are_checked(pki, tmp_path):
     assert all(d in str(e.value) for d in v2xsec.PQ_DESIGNS)
     with pytest.raises(v2xsec.EncapError):
         again.sender("alice").encap(b"x", profile="generic", psid=140)
-    denm = again.sender("alice").encap(b"denm", profile="denm", location=(48.1, 11.5))
+    denm = again.sender("alice").encap(ROADWORKS_DENM, profile="denm", location=(48.1, 11.5))
     assert again.receiver().decap(denm).psid == 37
 
 

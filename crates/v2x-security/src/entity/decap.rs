@@ -55,7 +55,6 @@ use crate::chain::validated;
 use crate::convert;
 use crate::encryption::{self, Decrypted};
 use crate::message_signature::{verify_message_signature_with, SignatureForm};
-use crate::permissions::SspViolation;
 use crate::profile::Profile;
 pub use crate::reason::DecapStep;
 use crate::reason::{RejectReason, Rejection};
@@ -852,12 +851,8 @@ fn permissions(leaf: &Certificate, msg: &SignedMessage<'_>) -> Result<Option<Vec
         ));
     };
     msg.profile.ssp.check(ssp, &msg.payload).map_err(|v| {
-        let reason = match v {
-            SspViolation::Unverifiable { .. } => RejectReason::SspUnverifiable,
-            _ => RejectReason::SspNotPermitted,
-        };
         Rejection::caused_by(
-            reason,
+            v.reason(),
             &format!("PSID {} SSP {}", msg.psid, ssp.map_or("none".into(), hex::encode)),
             &v,
         )

@@ -177,6 +177,17 @@ pub enum SspViolation {
     },
 }
 
+impl SspViolation {
+    /// The reason SN-DECAP names: `ssp-unverifiable` when the payload could not be read (fails
+    /// closed), else `ssp-not-permitted`. The one mapping of every receiver (v2, post-quantum).
+    pub fn reason(&self) -> crate::reason::RejectReason {
+        match self {
+            SspViolation::Unverifiable { .. } => crate::reason::RejectReason::SspUnverifiable,
+            _ => crate::reason::RejectReason::SspNotPermitted,
+        }
+    }
+}
+
 impl SspRule {
     /// Checks that `ssp` (the signer's SSP for the message's PSID) allows `payload`.
     pub fn check(&self, ssp: Option<&[u8]>, payload: &[u8]) -> Result<(), SspViolation> {

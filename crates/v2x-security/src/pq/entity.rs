@@ -13,7 +13,7 @@
 //! | chain | ticket under a known AA under a trusted root; issuer signatures of the design's scheme; kind, validity and permission consistency | `downgrade-refused`, `invalid-chain-signature`, `untrusted-root`, `invalid-certificate`, `inconsistent-chain` |
 //! | certificate validity | every certificate valid at the generation time | `certificate-not-yet-valid`, `certificate-expired` |
 //! | revocation | no certificate of the chain revoked | `revoked-certificate` |
-//! | permissions | the PSID among the ticket's; its SSP allows the payload (ETSI CAM/DENM tables) | `psid-not-permitted`, `ssp-not-permitted` |
+//! | permissions | the PSID among the ticket's; its SSP allows the payload (ETSI CAM/DENM tables) | `psid-not-permitted`, `ssp-not-permitted`, `ssp-unverifiable` |
 //!
 //! Not here yet (phase 1): regions (the experimental certificate has none), CRL messages
 //! (revocation is a list held by the receiver), P2PCD requests for unknown digests.
@@ -424,7 +424,7 @@ impl PqReceiver {
         profile
             .ssp
             .check(ssp, &payload)
-            .map_err(|e| Rejection::caused_by(RejectReason::SspNotPermitted, "SSP", &e))?;
+            .map_err(|e| Rejection::caused_by(e.reason(), "SSP", &e))?;
         let ssp = ssp.map(<[u8]>::to_vec);
 
         // Accepted: state changes only now.
