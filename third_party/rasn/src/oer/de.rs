@@ -353,8 +353,25 @@ impl<'input, const RFC: usize, const EFC: usize> Decoder<'input, RFC, EFC> {
             }
         }
         let length = self.decode_length()?;
+        self.check_size_constraint(length, constraints)?;
         T::try_from(self.extract_data_by_length(length)?)
             .map_err(|e| DecodeError::permitted_alphabet_error(e, self.codec()))
+    }
+
+    /// A length-prefixed string's length must satisfy a non-extensible SIZE constraint, as
+    /// the encoder requires (`check_fixed_size_constraint`): otherwise a decoded value would
+    /// not re-encode (v2xsec patch, see third_party/README.md).
+    fn check_size_constraint(&self, length: usize, constraints: &Constraints) -> Result<(), DecodeError> {
+        match constraints.size() {
+            Some(size) if size.extensible.is_none() && !size.constraint.contains(&length) => {
+                Err(DecodeError::size_constraint_not_satisfied(
+                    Some(length),
+                    alloc::format!("{}", *size.constraint),
+                    self.codec(),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     #[track_caller]
@@ -722,6 +739,7 @@ impl<'input, const RFC: usize, const EFC: usize> crate::Decoder for Decoder<'inp
             }
         }
         let length = self.decode_length()?;
+        self.check_size_constraint(length, constraints)?;
         let data = self.extract_data_by_length(length)?;
         Ok(T::from(data))
     }
