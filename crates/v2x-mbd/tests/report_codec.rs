@@ -144,3 +144,39 @@ fn write_fuzz_seeds() {
         std::fs::write(format!("{dir}/plaintext-{i}.oer"), r.encode().unwrap()).unwrap();
     }
 }
+
+/// Found by a fuzz campaign of `mbd_report` (fuzz/seeds/mbd_report/crash-empty-extension-bitmap-in-evidence-certificate):
+/// a CAM report whose evidence certificate sets its toBeSigned extension bit over an empty
+/// addition bitmap (`01 00`). `rasn` decoded it and re-encoded it without the bitmap; the
+/// decoder now accepts only the canonical encoding.
+#[test]
+fn a_non_canonical_evidence_certificate_is_refused() {
+    let bytes = hex(concat!(
+        "010001018001010100000301808080a080ffffff808080808080808080808080",
+        "808080808080808080807f7f80807f7f7f7f7f7f818080808080808080808080",
+        "80808080808080808080806a808080808080800d01108100800d01800d010001",
+        "00000100",
+    ));
+    assert!(matches!(
+        decode_exact::<AsrCam>(&bytes),
+        Err(v2x_mbd::report::asn::ReportCodecError::NotCanonical)
+    ));
+    // The same report with the extension bit cleared and the empty bitmap removed decodes
+    // and round-trips: the refusal is of the form, not of the content.
+    let mut canonical = bytes.clone();
+    assert_eq!(canonical[21], 0x80, "toBeSigned's preamble");
+    canonical[21] = 0x00;
+    let at = canonical.len() - 5;
+    assert_eq!(&canonical[at..at + 2], &[0x01, 0x00], "the empty extension bitmap");
+    canonical.drain(at..at + 2);
+    let cam = decode_exact::<AsrCam>(&canonical).expect("the canonical form decodes");
+    assert_eq!(rasn::coer::encode(&cam).unwrap(), canonical);
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    let s: String = s.split_whitespace().collect();
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}

@@ -81,3 +81,38 @@ fn the_requested_certificate_span_is_the_received_certificate() {
     let range = spans.unwrap().requested_certificate.unwrap();
     assert_eq!(&m[range], &cert[..]);
 }
+
+/// A SEQUENCE whose extension bit is set over an addition bitmap with no bit set is a second
+/// encoding of the value without additions. `rasn` 0.30 decodes it and writes it back without
+/// the bitmap; the structural guard refuses it (found by a fuzz campaign of `mbd_report`,
+/// whose evidence certificate had this form in its toBeSigned).
+#[test]
+fn an_extension_bit_over_an_empty_addition_bitmap_is_refused() {
+    // HeaderInfo: extension bit, no optional field, PSID 36, bitmap `01 00`.
+    let header = [0x80, 0x01, 0x24, 0x01, 0x00];
+    let h: HeaderInfo = v2x_wire::rasn::coer::decode(&header).expect("rasn alone accepts it");
+    assert_eq!(
+        encode_header_info(&h).unwrap(),
+        [0x00, 0x01, 0x24],
+        "and re-encodes it differently"
+    );
+    assert!(decode_exact::<HeaderInfo>(&header).is_err());
+    // The same in a certificate's toBeSigned (the fuzz input's form): an explicit
+    // certificate without signature, issuer self (SHA-256), toBeSigned with id `none`,
+    // cracaId, crlSeries, validity (start 1, 16 hours) and a compressed P-256 key.
+    let certificate = |tbs_preamble: u8, bitmap: &[u8]| {
+        let mut c = vec![0x00, 0x03, 0x00, 0x81, 0x00, tbs_preamble, 0x83];
+        c.extend([0, 0, 0, 0, 0, 0, 0, 0, 1, 0x82, 0x00, 0x10, 0x80, 0x80, 0x82]);
+        c.extend([0x11; 32]);
+        c.extend(bitmap);
+        c
+    };
+    assert!(
+        parse_certificate(&certificate(0x00, &[])).is_ok(),
+        "the canonical form decodes"
+    );
+    assert!(
+        parse_certificate(&certificate(0x80, &[0x01, 0x00])).is_err(),
+        "the extension bit over an empty bitmap is refused"
+    );
+}

@@ -121,6 +121,8 @@ pub enum ReportCodecError {
     UnknownAlternative(u8),
     #[error("{0}")]
     Asn(String),
+    #[error("not the canonical C-OER encoding of the value it decodes to")]
+    NotCanonical,
 }
 
 impl EtsiTs103759Data {
@@ -167,11 +169,19 @@ impl EtsiTs103759Data {
     }
 }
 
-/// C-OER decoding that refuses trailing bytes.
-pub fn decode_exact<T: Decode>(bytes: &[u8]) -> Result<T, ReportCodecError> {
+/// C-OER decoding that refuses trailing bytes and any encoding other than the canonical one.
+///
+/// `rasn` accepts some non-canonical forms (e.g. a SEQUENCE's extension bit set over an empty
+/// addition bitmap inside an evidence certificate, which it does not pass through
+/// `v2x_wire`'s structural guard) and would re-encode them differently; a report's evidence
+/// is hashed and signed as received, so only the one C-OER encoding of a value is accepted.
+pub fn decode_exact<T: Decode + Encode>(bytes: &[u8]) -> Result<T, ReportCodecError> {
     let (v, rest) = rasn::coer::decode_with_remainder::<T>(bytes).map_err(|e| ReportCodecError::Asn(e.to_string()))?;
     if !rest.is_empty() {
         return Err(ReportCodecError::Asn(format!("{} trailing bytes", rest.len())));
     }
-    Ok(v)
+    match rasn::coer::encode(&v) {
+        Ok(again) if again == bytes => Ok(v),
+        _ => Err(ReportCodecError::NotCanonical),
+    }
 }

@@ -145,6 +145,13 @@ fn sequence(
     if unused > 7 || (bits.is_empty() && unused != 0) || last & ((1u8 << unused) - 1) != 0 {
         return Err(Reader::invalid_at("extension bitmap", at, format!("{unused} unused bits, not all zero")).into());
     }
+    // X.696 (the SEQUENCE preamble): the extension bit is 1 exactly when an addition is present; a
+    // set bit with an all-zero bitmap is a second encoding of the same value, which `rasn`
+    // accepts and re-encodes without the bitmap (a certificate hashed over its received
+    // bytes would then have two digests).
+    if bits.iter().all(|b| *b == 0) {
+        return Err(Reader::invalid_at("extension bitmap", at, "extension bit set but no addition present").into());
+    }
     if additions.is_empty() {
         return Err(WireError::Unsupported(format!(
             "extension additions at byte {at} in a SEQUENCE whose decoder models none"
