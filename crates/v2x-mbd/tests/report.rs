@@ -96,7 +96,7 @@ fn authority_rejects_by_name_and_revokes_through_the_crl() {
     let pki = pki();
     let ma = pki.ticket().unwrap();
     let ma_cert = ma.certificate.clone();
-    let mut authority = Authority::new(&pki, ma, 2);
+    let mut authority = Authority::new(&pki, ma, 2).unwrap();
     let t = v2x_security::memory_pki::default_now();
     let mut attacker = pki.sender(pki.ticket().unwrap());
     let cam = attacker

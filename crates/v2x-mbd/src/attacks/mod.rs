@@ -48,7 +48,8 @@ pub struct Sent {
 }
 
 impl Sent {
-    fn of(m: &Message) -> Sent {
+    /// The transmission of a logged message (its sender's part).
+    pub fn of(m: &Message) -> Sent {
         Sent {
             send_time_ns: m.send_time_ns,
             sender_id: m.sender_id.clone(),
@@ -171,6 +172,53 @@ pub fn inject_logs(
             (name.clone(), msgs)
         })
         .collect()
+}
+
+/// One attacker lying live, transmission by transmission (the testbed's insider): the same
+/// lies as [`inject_logs`] makes on a trace, for a station that decides each CAM's content
+/// as it sends it. What it hears of others ([`Liar::hear`]) is what the attacks that copy
+/// neighbours (data replay, disruptive) draw from.
+#[derive(Debug)]
+pub struct Liar {
+    attack: Attack,
+    state: kinds::State,
+    history: History,
+    rng: ChaCha8Rng,
+}
+
+/// How long a liar remembers what it heard (the longest look-back of an attack is 5 s).
+const HEARD_NS: i64 = 10_000_000_000;
+
+impl Liar {
+    /// An attacker of `attack` with parameters drawn from `seed`; `bounds` (min x, min y,
+    /// max x, max y) is where position attacks that pick a place pick it.
+    pub fn new(attack: Attack, seed: u64, bounds: [f64; 4]) -> Liar {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let drawn = attack.draw(&mut rng);
+        Liar {
+            state: kinds::State::new(&drawn),
+            attack,
+            history: History {
+                sent: Vec::new(),
+                bounds,
+            },
+            rng,
+        }
+    }
+
+    /// Another station's transmission, as heard (in send-time order).
+    pub fn hear(&mut self, other: Sent) {
+        let keep_from = other.send_time_ns - HEARD_NS;
+        let old = self.history.sent.partition_point(|s| s.send_time_ns < keep_from);
+        self.history.sent.drain(..old);
+        self.history.sent.push(other);
+    }
+
+    /// What the attacker sends instead of its true transmission `own` (the first replaces
+    /// it; floods and Sybil attacks add more). `attacker = 1` marks the ones that lie.
+    pub fn transmit(&mut self, own: &Sent) -> Vec<Sent> {
+        self.attack.transmit(&mut self.state, own, &self.history, &mut self.rng)
+    }
 }
 
 /// Uniform in [lo, hi] with a random sign (NextGen's `random_float_with_intervals`).
