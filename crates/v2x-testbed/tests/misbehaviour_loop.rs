@@ -27,6 +27,7 @@ fn closed_loop(attack: &str, runs: u32) -> ClosedLoop {
 
 fn assert_closed(c: &ClosedLoop) {
     let pairs = c.attackers * c.runs * c.receivers;
+    assert_eq!(c.attackers_lying, c.attackers * c.runs, "every insider lied: {c:#?}");
     assert_eq!(
         c.attackers_revoked,
         c.attackers * c.runs,
@@ -40,7 +41,7 @@ fn assert_closed(c: &ClosedLoop) {
     assert_eq!(c.benign_revoked, 0, "no benign sender revoked");
     for t in &c.timelines {
         assert_eq!(t.drop_reason.as_deref(), Some("revoked-certificate"));
-        let [detect, _, decide, crl, drop, e2e] = t.steps_ms;
+        let [detect, _, decide, crl, drop, e2e, to_crl] = t.steps_ms;
         let (detect, decide, crl, drop, e2e) = (
             detect.unwrap(),
             decide.unwrap(),
@@ -52,6 +53,10 @@ fn assert_closed(c: &ClosedLoop) {
         // The steps happen in order: this receiver detected before it dropped, and the end
         // to end covers the decision, the CRL's way and the drop.
         assert!(e2e >= detect && e2e >= decide + crl + drop, "{t:?}");
+        assert!(
+            to_crl.unwrap() + drop == e2e || (to_crl.unwrap() + drop - e2e).abs() < 1e-6,
+            "{t:?}"
+        );
     }
     for s in &c.steps {
         assert!(

@@ -230,3 +230,48 @@ pub fn signed_uniform(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> f64 {
         -v
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(id: &str, alias: u64, t_s: f64, x: f64) -> Sent {
+        Sent {
+            send_time_ns: (t_s * 1e9) as i64,
+            sender_id: id.into(),
+            alias,
+            message_id: (t_s * 10.0) as u64,
+            attacker: 0,
+            sender: Kinematics::at([x, 0.0], 10.0, 90.0, 0.0),
+        }
+    }
+
+    #[test]
+    fn a_live_liar_keeps_its_drawn_offset_and_replays_what_it_heard() {
+        let mut liar = Liar::new(Attack::ConstantPositionOffset, 7, [0.0, 0.0, 100.0, 100.0]);
+        let a = liar.transmit(&sent("a", 1, 1.0, 10.0));
+        let b = liar.transmit(&sent("a", 1, 2.0, 20.0));
+        let (dx, dy) = (a[0].sender.pos[0] - 10.0, a[0].sender.pos[1]);
+        assert!(
+            (20.0..=70.0).contains(&dx.abs()) && (20.0..=70.0).contains(&dy.abs()),
+            "{dx} {dy}"
+        );
+        assert_eq!(
+            (b[0].sender.pos[0] - 20.0, b[0].sender.pos[1]),
+            (dx, dy),
+            "one offset per attacker"
+        );
+        assert!(a[0].attacker == 1 && b[0].attacker == 1);
+
+        // NextGen's data replay sends the next message of a victim heard within 400 m, 5 s.
+        let mut replay = Liar::new(Attack::DataReplayNextGen, 7, [0.0, 0.0, 100.0, 100.0]);
+        replay.hear(sent("v", 2, 0.9, 55.0));
+        let out = replay.transmit(&sent("a", 1, 1.0, 50.0));
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            (out[0].sender.pos[0], out[0].attacker, out[0].alias),
+            (55.0, 1, 1),
+            "{out:?}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! What the closed-loop runs of `[misbehaviour]` add up to: per run and attacker, the
 //! latency of each step (first lying CAM → first detection → report at the MA → revocation
-//! decision → CRL installed at the receiver → first attacker CAM dropped, and end to end),
+//! decision → CRL installed at the receiver → first attacker CAM dropped, end to end, and
+//! first lie → CRL installed: the loop without the wait for the attacker's next CAM),
 //! per receiver; their distribution over the runs (median and 95th percentile with 95 %
 //! intervals from a bootstrap over runs: a run's samples go together); whether every
 //! attacker was revoked and dropped by every receiver; and the false reports against
@@ -14,13 +15,14 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The steps of the loop, in order, with their names in the report.
-pub const STEPS: [&str; 6] = [
+pub const STEPS: [&str; 7] = [
     "first lie -> detection",
     "detection -> report at MA",
     "report -> revocation decision",
     "decision -> CRL at receiver",
     "CRL -> first CAM dropped",
     "end to end (first lie -> dropped)",
+    "first lie -> CRL at receiver",
 ];
 
 /// One attacker as one receiver saw it in one run: each step's latency, ms (`None` when
@@ -30,7 +32,7 @@ pub struct Timeline {
     pub run: u32,
     pub attacker: String,
     pub receiver: String,
-    pub steps_ms: [Option<f64>; 6],
+    pub steps_ms: [Option<f64>; 7],
     /// The reason SN-DECAP named for the first dropped CAM.
     pub drop_reason: Option<String>,
     /// The attacker's CAMs this receiver accepted after installing the CRL (must be 0).
@@ -59,7 +61,10 @@ pub struct ClosedLoop {
     pub benign_senders: u32,
     pub attackers: u32,
     pub rate_hz: f64,
-    /// Attackers revoked, over all runs (of `attackers × runs`).
+    /// Insiders that sent at least one lying CAM, over all runs (of `attackers × runs`): an
+    /// attack that fires by chance (a sudden stop) may not lie in a short run.
+    pub attackers_lying: u32,
+    /// Attackers revoked, over all runs.
     pub attackers_revoked: u32,
     /// (attacker, receiver) pairs in which the receiver dropped the attacker's CAMs as
     /// `revoked-certificate` after the CRL (of `attackers × receivers × runs`).
@@ -95,6 +100,7 @@ pub fn analyse(cfg: &MisbehaviourConfig, scenario: (u32, u32, f64), runs: &[RunR
         benign_senders: senders,
         attackers: cfg.attackers,
         rate_hz,
+        attackers_lying: 0,
         attackers_revoked: 0,
         drops_by_revocation: 0,
         accepted_after_revocation: 0,
@@ -136,6 +142,7 @@ pub fn analyse(cfg: &MisbehaviourConfig, scenario: (u32, u32, f64), runs: &[RunR
         }
         for a in run.vehicles.iter().filter(|v| v.attacker) {
             let revocation = run.revocations.iter().find(|r| r.subject == a.certificate);
+            out.attackers_lying += u32::from(a.first_lie_us.is_some());
             out.attackers_revoked += u32::from(revocation.is_some());
             let decided = revocation.map(|r| r.decided_us);
             let decision_ms = revocation.and_then(|r| ms(Some(r.report_received_us), Some(r.decided_us)));
@@ -163,6 +170,7 @@ pub fn analyse(cfg: &MisbehaviourConfig, scenario: (u32, u32, f64), runs: &[RunR
                         ms(decided, crl),
                         ms(crl, dropped),
                         ms(a.first_lie_us, dropped),
+                        ms(a.first_lie_us, crl),
                     ],
                     drop_reason: dropped.map(|_| v2x_security::RejectReason::RevokedCertificate.code().to_string()),
                     accepted_after_revocation: view.accepted_after_revocation,
@@ -192,7 +200,7 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 }
 
 /// Step `i`'s median and 95th percentile over every sample, with 95 % intervals from
-/// 1000 bootstrap resamples of the runs (seeded).
+/// 1000 bootstrap resamples of the runs that have samples (seeded; none from one run).
 fn step_stats(i: usize, timelines: &[Timeline], runs: u32) -> StepStats {
     // The decision happens once per attacker and run: one sample each, not per receiver.
     let per_run: Vec<Vec<f64>> = (0..runs)
@@ -204,14 +212,16 @@ fn step_stats(i: usize, timelines: &[Timeline], runs: u32) -> StepStats {
                 .filter_map(|t| t.steps_ms[i])
                 .collect()
         })
+        .filter(|v: &Vec<f64>| !v.is_empty())
         .collect();
     let all = sorted(per_run.concat());
+    let runs = per_run.len();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let (mut medians, mut p95s) = (Vec::new(), Vec::new());
-    if runs >= 2 && !all.is_empty() {
+    if runs >= 2 {
         for _ in 0..1000 {
             let sample: Vec<f64> = (0..runs)
-                .flat_map(|_| per_run[rng.gen_range(0..runs as usize)].iter().copied())
+                .flat_map(|_| per_run[rng.gen_range(0..runs)].iter().copied())
                 .collect();
             let s = sorted(sample);
             if let (Some(m), Some(p)) = (percentile(&s, 0.5), percentile(&s, 0.95)) {
@@ -237,7 +247,7 @@ fn step_stats(i: usize, timelines: &[Timeline], runs: u32) -> StepStats {
 fn cell(v: Option<f64>, ci: Option<[f64; 2]>) -> String {
     match (v, ci) {
         (Some(v), Some([lo, hi])) => format!("{v:.1} [{lo:.1}, {hi:.1}]"),
-        (Some(v), None) => format!("{v:.1} (one run: no interval)"),
+        (Some(v), None) => format!("{v:.1} (one run with samples: no interval)"),
         _ => "—".into(),
     }
 }
@@ -252,7 +262,11 @@ pub fn table(c: &ClosedLoop) -> String {
         c.attack, c.attackers, c.benign_senders, c.rate_hz, c.receivers, c.detector, c.min_reporters, c.runs
     );
     let total = c.attackers * c.runs;
-    let _ = writeln!(s, "- attackers revoked: {} of {total}", c.attackers_revoked);
+    let _ = writeln!(
+        s,
+        "- insiders that lied: {} of {total}; revoked: {}",
+        c.attackers_lying, c.attackers_revoked
+    );
     let _ = writeln!(
         s,
         "- (attacker, receiver) pairs dropping the attacker as `revoked-certificate` after the CRL: {} of {}",

@@ -278,8 +278,9 @@ fn run_once(
         let mut tx_handles = Vec::new();
         for (k, name, is_attacker) in &vehicles {
             let entity = pki.entity(name).map_err(pki_error)?;
-            let liar =
-                is_attacker.then(|| Liar::new(attack.clone(), cfg.seed + u64::from(*k), [0.0, -10.0, 1000.0, 20.0]));
+            // Each run and insider its own draws (offsets, factors, when a sudden stop fires).
+            let seed = cfg.seed + 1000 * u64::from(run) + u64::from(*k);
+            let liar = is_attacker.then(|| Liar::new(attack.clone(), seed, [0.0, -10.0, 1000.0, 20.0]));
             let v = Vehicle {
                 number: *k,
                 name: name.clone(),
