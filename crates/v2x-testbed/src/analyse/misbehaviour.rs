@@ -7,7 +7,7 @@
 //! attacker was revoked and dropped by every receiver; and the false reports against
 //! benign stations, counted, never hidden.
 
-use crate::run::misbehaviour::RunRecord;
+use crate::misbehaviour_log::RunRecord;
 use crate::scenario::misbehaviour::MisbehaviourConfig;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

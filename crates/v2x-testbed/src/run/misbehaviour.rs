@@ -22,11 +22,13 @@
 //! Each step's time (TAI µs of the one testbed clock) is recorded; the latencies and their
 //! distribution are [`crate::analyse::misbehaviour`].
 
+pub use crate::misbehaviour_log::{
+    ReceiverRecord, ReportRecord, RevocationRecord, RunRecord, SenderView, VehicleRecord,
+};
 use crate::run::credentials::{self, TicketSet};
 use crate::run::orchestrator::{io, TestbedError};
 use crate::scenario::misbehaviour::MisbehaviourConfig;
 use crate::scenario::Scenario;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::{SocketAddr, UdpSocket};
 use std::path::Path;
@@ -58,7 +60,7 @@ const ACCELERATION: f64 = 0.4;
 const EVIDENCE: usize = 3;
 
 /// One vehicle's true state `t` seconds into the run: lane `k % 3`, `SPACING_M × k` along
-/// a road heading east, 12–16 m/s plus [`ACCELERATION`].
+/// a road heading east, 12–16 m/s, accelerating at 0.4 m/s².
 pub fn truth(k: u32, t: f64) -> Kinematics {
     let v0 = 12.0 + f64::from(k % 5);
     let x = SPACING_M * f64::from(k) + v0 * t + 0.5 * ACCELERATION * t * t;
@@ -97,82 +99,6 @@ fn cam_bytes(station_id: u32, state: &Kinematics, now_us: u64) -> Result<Vec<u8>
         context: "encoding a CAM".into(),
         source: std::io::Error::other(e.to_string()),
     })
-}
-
-/// What one vehicle did.
-#[derive(Debug, Clone, Serialize)]
-pub struct VehicleRecord {
-    pub name: String,
-    pub attacker: bool,
-    /// HashedId8 (hex) of the ticket it signs with.
-    pub certificate: String,
-    pub cams_sent: u64,
-    /// Lying CAMs (labelled as `v2x-mbd`'s attacks label them).
-    pub lies_sent: u64,
-    pub first_lie_us: Option<u64>,
-}
-
-/// What one receiver saw of one sender.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct SenderView {
-    pub accepted: u64,
-    /// Accepted CAMs the detector flagged.
-    pub flagged: u64,
-    pub first_flagged_us: Option<u64>,
-    pub report_sent_us: Option<u64>,
-    /// Why the first flagged CAM was not reported (no TS 103 759 observation), if so.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub report_error: Option<String>,
-    /// CAMs SN-DECAP rejected, by reason.
-    pub rejected: BTreeMap<String, u64>,
-    pub first_revoked_drop_us: Option<u64>,
-    /// CAMs accepted after a CRL revoking the sender was installed (must stay 0).
-    pub accepted_after_revocation: u64,
-}
-
-/// What one receiver did.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReceiverRecord {
-    pub name: String,
-    pub certificate: String,
-    /// By sender certificate (hex).
-    pub senders: BTreeMap<String, SenderView>,
-    /// CRLs installed: (TAI µs, entries).
-    pub crls_installed: Vec<(u64, usize)>,
-    /// CRL datagrams refused, with the reason.
-    pub crls_refused: Vec<String>,
-}
-
-/// One report the MA received.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReportRecord {
-    pub received_us: u64,
-    pub decided_us: u64,
-    /// `recorded`, `revoked`, `already-revoked`, or the rejection's code.
-    pub outcome: String,
-    pub subject: Option<String>,
-    /// The reporter's ticket, when the report was accepted.
-    pub reporter: Option<String>,
-}
-
-/// One revocation and its CRL's push to the receivers.
-#[derive(Debug, Clone, Serialize)]
-pub struct RevocationRecord {
-    pub subject: String,
-    pub report_received_us: u64,
-    pub decided_us: u64,
-    pub crl_sent_us: u64,
-    pub crl_bytes: usize,
-}
-
-/// One closed-loop run.
-#[derive(Debug, Clone, Serialize)]
-pub struct RunRecord {
-    pub run: u32,
-    pub vehicles: Vec<VehicleRecord>,
-    pub receivers: Vec<ReceiverRecord>,
-    pub reports: Vec<ReportRecord>,
-    pub revocations: Vec<RevocationRecord>,
 }
 
 /// Runs every closed-loop run of `cfg` under `out` (`run-N/pki`).
