@@ -56,6 +56,9 @@ const SPACING_M: f64 = 25.0;
 /// Every vehicle accelerates gently (so that a feigned brake has an acceleration to lie
 /// about), m/s².
 const ACCELERATION: f64 = 0.4;
+/// Where a position attack that picks a place picks it (min x, min y, max x, max y, m): the
+/// stretch of road the run covers.
+const ROAD_BOUNDS: [f64; 4] = [0.0, -10.0, 1000.0, 20.0];
 /// Evidence CAMs a report carries (the flagged one first, then the sender's previous).
 const EVIDENCE: usize = 3;
 
@@ -206,7 +209,7 @@ fn run_once(
             let entity = pki.entity(name).map_err(pki_error)?;
             // Each run and insider its own draws (offsets, factors, when a sudden stop fires).
             let seed = cfg.seed + 1000 * u64::from(run) + u64::from(*k);
-            let liar = is_attacker.then(|| Liar::new(attack.clone(), seed, [0.0, -10.0, 1000.0, 20.0]));
+            let liar = is_attacker.then(|| Liar::new(attack.clone(), seed, ROAD_BOUNDS));
             let v = Vehicle {
                 number: *k,
                 name: name.clone(),
@@ -244,6 +247,39 @@ fn run_once(
 /// The MA's PKI name.
 const MA: &str = "ma";
 
+/// When vehicles send: each at its own phase inside the period (unsynchronised OBUs), the
+/// content of each CAM its true state at the CAM's due time.
+#[derive(Debug, Clone, Copy)]
+struct Schedule {
+    start_us: u64,
+    period_us: u64,
+}
+
+impl Schedule {
+    fn first(&self, k: u32) -> u64 {
+        self.start_us + (u64::from(k) * 7919) % self.period_us
+    }
+
+    /// Vehicle `k`'s latest CAM due at or before `now_us` (due time, message id).
+    fn latest(&self, k: u32, now_us: u64) -> Option<(u64, u64)> {
+        let first = self.first(k);
+        let n = now_us.checked_sub(first)? / self.period_us;
+        Some((first + n * self.period_us, n))
+    }
+
+    /// Vehicle `k`'s true transmission due at `due_us`.
+    fn transmission(&self, k: u32, name: &str, due_us: u64, message_id: u64) -> Sent {
+        Sent {
+            send_time_ns: (due_us * 1000) as i64,
+            sender_id: name.to_string(),
+            alias: u64::from(k),
+            message_id,
+            attacker: 0,
+            sender: truth(k, (due_us - self.start_us) as f64 * 1e-6),
+        }
+    }
+}
+
 struct Vehicle {
     number: u32,
     name: String,
@@ -272,31 +308,30 @@ impl Vehicle {
             lies_sent: 0,
             first_lie_us: None,
         };
-        // Unsynchronised OBUs: each starts at its own phase inside the period.
-        let mut due = start_us + (u64::from(self.number) * 7919) % period_us;
+        let schedule = Schedule { start_us, period_us };
+        let mut due = schedule.first(self.number);
         let mut message_id = 0u64;
+        // What the insider heard last from each neighbour (its CAM's due time).
+        let mut heard = vec![0u64; self.others.len()];
         while due < end_us {
             crate::clock::sleep_until(due);
             let now = crate::clock::now_us();
-            let t = (now - start_us) as f64 * 1e-6;
-            let own = Sent {
-                send_time_ns: (now * 1000) as i64,
-                sender_id: self.name.clone(),
-                alias: u64::from(self.number),
-                message_id,
-                attacker: 0,
-                sender: truth(self.number, t),
-            };
+            let own = schedule.transmission(self.number, &self.name, due, message_id);
             message_id += 1;
             let sends = match self.liar.as_mut() {
                 Some(liar) => {
-                    for (k, n) in &self.others {
-                        liar.hear(Sent {
-                            sender_id: n.clone(),
-                            alias: u64::from(*k),
-                            sender: truth(*k, t),
-                            ..own.clone()
-                        });
+                    // Every neighbour's CAMs sent since the last step, in time order: the
+                    // content exactly as they sent it (what a replay copies).
+                    let mut new: Vec<Sent> = Vec::new();
+                    for ((k, n), last) in self.others.iter().zip(&mut heard) {
+                        if let Some((d, id)) = schedule.latest(*k, now).filter(|(d, _)| d > last) {
+                            *last = d;
+                            new.push(schedule.transmission(*k, n, d, id));
+                        }
+                    }
+                    new.sort_by_key(|s| s.send_time_ns);
+                    for s in new {
+                        liar.hear(s);
                     }
                     if now >= self.lie_from_us {
                         liar.transmit(&own)
