@@ -96,7 +96,7 @@ fn authority_rejects_by_name_and_revokes_through_the_crl() {
     let pki = pki();
     let ma = pki.ticket().unwrap();
     let ma_cert = ma.certificate.clone();
-    let mut authority = Authority::new(&pki, ma, 2);
+    let mut authority = Authority::new(&pki, ma, 2).unwrap();
     let t = v2x_security::memory_pki::default_now();
     let mut attacker = pki.sender(pki.ticket().unwrap());
     let cam = attacker
@@ -169,4 +169,63 @@ fn authority_rejects_by_name_and_revokes_through_the_crl() {
         .decap_at(&next.bytes, t.saturating_add(std::time::Duration::from_millis(100)))
         .unwrap_err();
     assert_eq!(e.reason.code(), "revoked-certificate");
+}
+
+/// Most CAMs are signed with the digest of the sender's certificate: the evidence verifies
+/// only with the certificate the report carries (`V2xPduStream.certificate`), validated up
+/// to the root; a certificate the PKI did not issue is refused.
+#[test]
+fn digest_signed_evidence_verifies_with_the_certificate_in_the_report() {
+    use v2x_mbd::report::cam_report_with_certificate;
+    let pki = pki();
+    let ma = pki.ticket().unwrap();
+    let ma_cert = ma.certificate.clone();
+    let mut authority = Authority::new(&pki, ma, 1).unwrap();
+    let t = v2x_security::memory_pki::default_now();
+    let mut attacker = pki.sender(pki.ticket().unwrap());
+    let first = attacker.encap(&EncapRequest::cam(b"first").at(t)).unwrap();
+    let later = t.saturating_add(std::time::Duration::from_millis(100));
+    let digest = attacker.encap(&EncapRequest::cam(b"ghost").at(later)).unwrap();
+    assert!(first.signer_was_certificate && !digest.signer_was_certificate);
+    let cert = attacker.signing_certificate().unwrap().clone();
+    let mut reporter = pki.sender(pki.ticket().unwrap());
+
+    let bare = cam_report(
+        &[CheckId::PositionConsistency],
+        vec![digest.bytes.clone()],
+        later.0,
+        location(),
+    )
+    .unwrap();
+    let e = authority
+        .receive(&secure(&mut reporter, &bare, &ma_cert, later).unwrap(), later)
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid-evidence", "no certificate: {e}");
+
+    let foreign = InMemoryPki::builder().build().unwrap().ticket().unwrap().certificate;
+    let with_foreign = cam_report_with_certificate(
+        &[CheckId::PositionConsistency],
+        vec![digest.bytes.clone()],
+        Some(&foreign),
+        later.0,
+        location(),
+    )
+    .unwrap();
+    let e = authority
+        .receive(&secure(&mut reporter, &with_foreign, &ma_cert, later).unwrap(), later)
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid-evidence", "a foreign certificate: {e}");
+
+    let with = cam_report_with_certificate(
+        &[CheckId::PositionConsistency],
+        vec![digest.bytes],
+        Some(&cert),
+        later.0,
+        location(),
+    )
+    .unwrap();
+    let d = authority
+        .receive(&secure(&mut reporter, &with, &ma_cert, later).unwrap(), later)
+        .unwrap();
+    assert!(matches!(d, Decision::Revoked { .. }), "{d:?}");
 }

@@ -7,7 +7,7 @@
 //! The floor plan: [`scenario`] (the scenario format), [`run`] (the plan of a run, the
 //! orchestrator, the station processes as sans-I/O sender and receiver behind thin socket
 //! loops), [`analyse`] (what the logs add up to, after the run). [`case`] (roles, attack
-//! cases as data, functional cases), [`log`], [`payload`] and [`clock`] are shared by all
+//! cases as data, functional cases), [`log`], [`misbehaviour_log`], [`payload`] and [`clock`] are shared by all
 //! three; the running stations never import [`analyse`].
 
 pub mod analyse;
@@ -15,6 +15,7 @@ pub mod case;
 pub mod clock;
 pub mod emulator;
 pub mod log;
+pub mod misbehaviour_log;
 pub mod payload;
 mod process;
 pub mod run;

@@ -48,7 +48,8 @@ pub struct Sent {
 }
 
 impl Sent {
-    fn of(m: &Message) -> Sent {
+    /// The transmission of a logged message (its sender's part).
+    pub fn of(m: &Message) -> Sent {
         Sent {
             send_time_ns: m.send_time_ns,
             sender_id: m.sender_id.clone(),
@@ -173,6 +174,53 @@ pub fn inject_logs(
         .collect()
 }
 
+/// One attacker lying live, transmission by transmission (the testbed's insider): the same
+/// lies as [`inject_logs`] makes on a trace, for a station that decides each CAM's content
+/// as it sends it. What it hears of others ([`Liar::hear`]) is what the attacks that copy
+/// neighbours (data replay, disruptive) draw from.
+#[derive(Debug)]
+pub struct Liar {
+    attack: Attack,
+    state: kinds::State,
+    history: History,
+    rng: ChaCha8Rng,
+}
+
+/// How long a liar remembers what it heard (the longest look-back of an attack is 5 s).
+const HEARD_NS: i64 = 10_000_000_000;
+
+impl Liar {
+    /// An attacker of `attack` with parameters drawn from `seed`; `bounds` (min x, min y,
+    /// max x, max y) is where position attacks that pick a place pick it.
+    pub fn new(attack: Attack, seed: u64, bounds: [f64; 4]) -> Liar {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let drawn = attack.draw(&mut rng);
+        Liar {
+            state: kinds::State::new(&drawn),
+            attack,
+            history: History {
+                sent: Vec::new(),
+                bounds,
+            },
+            rng,
+        }
+    }
+
+    /// Another station's transmission, as heard (in send-time order).
+    pub fn hear(&mut self, other: Sent) {
+        let keep_from = other.send_time_ns - HEARD_NS;
+        let old = self.history.sent.partition_point(|s| s.send_time_ns < keep_from);
+        self.history.sent.drain(..old);
+        self.history.sent.push(other);
+    }
+
+    /// What the attacker sends instead of its true transmission `own` (the first replaces
+    /// it; floods and Sybil attacks add more). `attacker = 1` marks the ones that lie.
+    pub fn transmit(&mut self, own: &Sent) -> Vec<Sent> {
+        self.attack.transmit(&mut self.state, own, &self.history, &mut self.rng)
+    }
+}
+
 /// Uniform in [lo, hi] with a random sign (NextGen's `random_float_with_intervals`).
 pub fn signed_uniform(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> f64 {
     let v = rng.gen_range(lo..=hi);
@@ -180,5 +228,50 @@ pub fn signed_uniform(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> f64 {
         v
     } else {
         -v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(id: &str, alias: u64, t_s: f64, x: f64) -> Sent {
+        Sent {
+            send_time_ns: (t_s * 1e9) as i64,
+            sender_id: id.into(),
+            alias,
+            message_id: (t_s * 10.0) as u64,
+            attacker: 0,
+            sender: Kinematics::at([x, 0.0], 10.0, 90.0, 0.0),
+        }
+    }
+
+    #[test]
+    fn a_live_liar_keeps_its_drawn_offset_and_replays_what_it_heard() {
+        let mut liar = Liar::new(Attack::ConstantPositionOffset, 7, [0.0, 0.0, 100.0, 100.0]);
+        let a = liar.transmit(&sent("a", 1, 1.0, 10.0));
+        let b = liar.transmit(&sent("a", 1, 2.0, 20.0));
+        let (dx, dy) = (a[0].sender.pos[0] - 10.0, a[0].sender.pos[1]);
+        assert!(
+            (20.0..=70.0).contains(&dx.abs()) && (20.0..=70.0).contains(&dy.abs()),
+            "{dx} {dy}"
+        );
+        assert_eq!(
+            (b[0].sender.pos[0] - 20.0, b[0].sender.pos[1]),
+            (dx, dy),
+            "one offset per attacker"
+        );
+        assert!(a[0].attacker == 1 && b[0].attacker == 1);
+
+        // NextGen's data replay sends the next message of a victim heard within 400 m, 5 s.
+        let mut replay = Liar::new(Attack::DataReplayNextGen, 7, [0.0, 0.0, 100.0, 100.0]);
+        replay.hear(sent("v", 2, 0.9, 55.0));
+        let out = replay.transmit(&sent("a", 1, 1.0, 50.0));
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            (out[0].sender.pos[0], out[0].attacker, out[0].alias),
+            (55.0, 1, 1),
+            "{out:?}"
+        );
     }
 }

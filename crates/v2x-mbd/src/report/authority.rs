@@ -4,14 +4,14 @@
 //! every evidence CAM against the trust store (the reported station's own signature is the
 //! proof of what it sent), correlates reports by the reported station's certificate, and
 //! decides: a certificate reported by `min_reporters` distinct tickets is revoked through
-//! the ordinary CRL path (the PKI root issues a CRL; receivers apply it). Every rejection
-//! names its reason.
+//! the ordinary CRL path ([`Revoker`]: the PKI root issues a CRL, in memory or in a PKI
+//! directory; receivers apply it). Every rejection names its reason.
 
 use super::asn::{decode_exact, AsrCam, EtsiTs103759Data, EtsiTs103759Mbr, MbrSec, ReportCodecError};
 use super::MISBEHAVIOUR_REPORTING;
 use std::collections::{BTreeSet, HashMap};
 use v2x_crypto::HashedId8;
-use v2x_security::{CertRef, InMemoryPki, RejectReason, SecurityEntity, TaiTime, TrustStore};
+use v2x_security::{CertRef, Certificate, InMemoryPki, Pki, RejectReason, SecurityEntity, TaiTime, TrustStore};
 use v2x_wire::ItsAid;
 
 /// Why the authority refuses a report.
@@ -66,9 +66,43 @@ pub enum Decision {
     AlreadyRevoked { subject: HashedId8 },
 }
 
+/// The CRL path an authority revokes through: the PKI whose root signs the CRL.
+pub trait Revoker {
+    /// The trust store reports and their evidence are verified against.
+    fn store(&self) -> Result<TrustStore, String>;
+    /// Revokes `newly` (`all`: every certificate revoked so far, `newly` last) and returns
+    /// the CRL receivers are to apply.
+    fn revoke(&mut self, newly: &Certificate, all: &[&Certificate], serial: u32) -> Result<Vec<u8>, String>;
+}
+
+/// A PKI in memory: a CRL listing every revoked certificate, issued at the PKI's `now`.
+impl Revoker for &InMemoryPki {
+    fn store(&self) -> Result<TrustStore, String> {
+        Ok(InMemoryPki::store(self))
+    }
+
+    fn revoke(&mut self, _newly: &Certificate, all: &[&Certificate], serial: u32) -> Result<Vec<u8>, String> {
+        self.crl(all, serial).map_err(|e| e.to_string())
+    }
+}
+
+/// A PKI directory ([`Pki`]): [`Pki::revoke`] re-issues the root's `crl.oer` with the
+/// certificate added and the next serial; that file is the CRL returned.
+impl Revoker for Pki {
+    fn store(&self) -> Result<TrustStore, String> {
+        self.trust_store().map_err(|e| e.to_string())
+    }
+
+    fn revoke(&mut self, newly: &Certificate, _all: &[&Certificate], _serial: u32) -> Result<Vec<u8>, String> {
+        Pki::revoke(self, newly).map_err(|e| e.to_string())?;
+        let path = self.dir().join("crl.oer");
+        std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
 /// The authority.
-pub struct Authority<'a> {
-    pki: &'a InMemoryPki,
+pub struct Authority<R: Revoker> {
+    pki: R,
     entity: SecurityEntity,
     store: TrustStore,
     /// Distinct reporters needed to revoke.
@@ -77,25 +111,33 @@ pub struct Authority<'a> {
     subjects: HashMap<HashedId8, CertRef>,
     revoked: Vec<CertRef>,
     crl_serial: u32,
+    last_reporter: Option<HashedId8>,
 }
 
-impl<'a> Authority<'a> {
+impl<R: Revoker> Authority<R> {
     /// An authority of `pki` whose encryption certificate and key are `credentials`.
-    pub fn new(pki: &'a InMemoryPki, credentials: v2x_security::Credentials, min_reporters: usize) -> Authority<'a> {
-        let mut entity = pki.receiver();
+    pub fn new(pki: R, credentials: v2x_security::Credentials, min_reporters: usize) -> Result<Authority<R>, String> {
+        let store = pki.store()?;
+        let mut entity = SecurityEntity::new(store.clone());
         if let Some(key) = credentials.encryption_key.clone() {
             entity.add_decryption_key(credentials.certificate.clone(), key);
         }
-        Authority {
+        Ok(Authority {
             pki,
             entity,
-            store: pki.store(),
+            store,
             min_reporters: min_reporters.max(1),
             reports: HashMap::new(),
             subjects: HashMap::new(),
             revoked: Vec::new(),
             crl_serial: 1,
-        }
+            last_reporter: None,
+        })
+    }
+
+    /// The ticket (HashedId8) that signed the last report accepted.
+    pub fn last_reporter(&self) -> Option<HashedId8> {
+        self.last_reporter
     }
 
     /// Receives one report at `now`.
@@ -125,8 +167,23 @@ impl<'a> Authority<'a> {
         // generation (evidence is only as fresh as the report that carries it).
         let at = TaiTime(mbr.generation_time);
         let mut subject: Option<CertRef> = None;
+        // One checker per report: a certificate the report carries (validated up to the
+        // root first) verifies the evidence CAMs signed with its digest.
+        let mut checker = SecurityEntity::new(self.store.clone());
+        for stream in &asr.v2x_pdu_evidence {
+            let Some(c) = &stream.certificate else { continue };
+            let invalid = |reason, detail| MaRejection::Evidence {
+                index: usize::from(stream.subject_pdu_index),
+                reason,
+                detail,
+            };
+            let bytes = rasn::coer::encode(c).map_err(|e| invalid(RejectReason::InvalidCertificate, e.to_string()))?;
+            let cert = Certificate::from_bytes(&bytes)
+                .map_err(|e| invalid(RejectReason::InvalidCertificate, e.to_string()))?;
+            v2x_security::chain::validated(&std::sync::Arc::new(cert), &[], checker.trust_store_mut())
+                .map_err(|r| invalid(r.reason, r.detail))?;
+        }
         for (index, pdu) in asr.v2x_pdu_evidence.iter().flat_map(|s| s.v2x_pdus.iter()).enumerate() {
-            let mut checker = SecurityEntity::new(self.store.clone());
             let ev = checker.decap_at(pdu, at).map_err(|r| MaRejection::Evidence {
                 index,
                 reason: r.reason,
@@ -137,6 +194,7 @@ impl<'a> Authority<'a> {
             }
         }
         let subject = subject.ok_or(MaRejection::NoSubject)?;
+        self.last_reporter = Some(reporter);
         let id = subject.hashed_id8();
         if self.revoked.iter().any(|c| c.hashed_id8() == id) {
             return Ok(Decision::AlreadyRevoked { subject: id });
@@ -152,10 +210,10 @@ impl<'a> Authority<'a> {
             });
         }
         self.revoked.push(self.subjects[&id].clone());
-        let list: Vec<&v2x_security::Certificate> = self.revoked.iter().map(|c| c.as_ref()).collect();
+        let list: Vec<&Certificate> = self.revoked.iter().map(|c| c.as_ref()).collect();
         let crl = self
             .pki
-            .crl(&list, self.crl_serial)
+            .revoke(&self.subjects[&id], &list, self.crl_serial)
             .map_err(|e| MaRejection::Security {
                 reason: RejectReason::InvalidCertificate,
                 detail: format!("CRL issuance: {e}"),

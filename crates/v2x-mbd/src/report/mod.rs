@@ -61,6 +61,19 @@ pub fn cam_report(
     generation_time_us: u64,
     location: ThreeDLocation,
 ) -> Result<EtsiTs103759Mbr, ReportError> {
+    cam_report_with_certificate(failed, evidence, None, generation_time_us, location)
+}
+
+/// [`cam_report`] with the reported station's certificate in the evidence stream
+/// (`V2xPduStream.certificate`): what lets the authority verify evidence CAMs signed with
+/// a digest, as most CAMs are.
+pub fn cam_report_with_certificate(
+    failed: &[CheckId],
+    evidence: Vec<Vec<u8>>,
+    certificate: Option<&v2x_security::Certificate>,
+    generation_time_us: u64,
+    location: ThreeDLocation,
+) -> Result<EtsiTs103759Mbr, ReportError> {
     if evidence.is_empty() {
         return Err(ReportError::NoEvidence);
     }
@@ -100,12 +113,16 @@ pub fn cam_report(
         // is not ours to invent; without a standard observation there is no report.
         return Err(ReportError::NoObservation);
     }
+    let certificate = certificate
+        .map(|c| rasn::coer::decode(c.encoded()))
+        .transpose()
+        .map_err(|e| asn::ReportCodecError::Asn(e.to_string()))?;
     let asr = AsrCam {
         observations: by_target,
         v2x_pdu_evidence: vec![V2xPduStream {
             pdu_type: 2,
             v2x_pdus: evidence.into_iter().map(OctetString::from).collect(),
-            certificate: None,
+            certificate,
             subject_pdu_index: 0,
         }],
         non_v2x_pdu_evidence: private,

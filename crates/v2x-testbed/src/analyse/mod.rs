@@ -8,6 +8,7 @@ pub mod flood;
 pub mod functional;
 pub mod links;
 pub mod load_plan;
+pub mod misbehaviour;
 pub mod report;
 pub mod summary;
 

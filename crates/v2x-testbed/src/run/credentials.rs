@@ -47,6 +47,7 @@ use v2x_wire::ItsAid;
 pub use v2x_protocols::tesla::PSID_TESLA_COMMITMENT;
 const PSID_CAM: ItsAid = ItsAid::CAM;
 const PSID_DENM: ItsAid = ItsAid::DENM;
+const PSID_MISBEHAVIOUR_REPORTING: ItsAid = v2x_mbd::report::MISBEHAVIOUR_REPORTING;
 /// Sub-directory of the PKI with the testbed's own shared secrets.
 pub const TESTBED_SUBDIR: &str = "testbed";
 const HASH_CHAIN_SEED: &str = "hash-chain.seed";
@@ -99,6 +100,12 @@ pub enum TicketSet {
     FirstWithoutCam,
     /// CAM tickets from an AA whose issue permissions do not include CAM (F-SIG-07).
     UngrantedByAa,
+    /// Standard permissions and misbehaviour reporting (TS 103 759): a closed-loop receiver.
+    Reporter,
+    /// Misbehaviour reporting only, with an encryption key: the closed loop's misbehaviour
+    /// authority, to which reports are encrypted. A stand-in: a deployed MA holds an MA
+    /// certificate from the root, which this PKI does not issue.
+    MisbehaviourAuthority,
 }
 
 impl TicketSet {
@@ -109,18 +116,20 @@ impl TicketSet {
             }
             TicketSet::CamOnly => vec![PSID_CAM],
             TicketSet::WithoutCam => vec![PSID_DENM, PSID_TESLA_COMMITMENT],
+            TicketSet::Reporter => vec![PSID_CAM, PSID_DENM, PSID_TESLA_COMMITMENT, PSID_MISBEHAVIOUR_REPORTING],
+            TicketSet::MisbehaviourAuthority => vec![PSID_MISBEHAVIOUR_REPORTING],
         }
     }
 }
 
-/// Opens the PKI in `dir`, creating it (with CAM, DENM and TESLA-commitment PSIDs) when
-/// there is none yet.
+/// Opens the PKI in `dir`, creating it (with CAM, DENM, TESLA-commitment and misbehaviour
+/// reporting PSIDs) when there is none yet.
 pub fn open_or_init_pki(dir: &Path) -> Result<Pki, CredentialError> {
     if dir.join("pki.toml").exists() {
         return Ok(Pki::open(dir)?);
     }
     let config = PkiConfig {
-        psids: vec![PSID_CAM, PSID_DENM, PSID_TESLA_COMMITMENT],
+        psids: vec![PSID_CAM, PSID_DENM, PSID_TESLA_COMMITMENT, PSID_MISBEHAVIOUR_REPORTING],
         ..PkiConfig::default()
     };
     // `init` wants a first station; the orchestrator's stations are issued next.
@@ -132,7 +141,11 @@ pub fn issue_tickets(pki: &Pki, station: &str, set: TicketSet, count: usize) -> 
     let count = count.max(1);
     let validity = Duration::from_secs(pki.config().ticket_validity_secs);
     match set {
-        TicketSet::Standard | TicketSet::CamOnly | TicketSet::WithoutCam => {
+        TicketSet::Standard
+        | TicketSet::CamOnly
+        | TicketSet::WithoutCam
+        | TicketSet::Reporter
+        | TicketSet::MisbehaviourAuthority => {
             pki.issue_tickets(station, count, &TicketSpec::new(&set.psids(), validity))?;
         }
         TicketSet::Expired => {

@@ -5,6 +5,7 @@
 //! scenario's own ([`probes`]: load plan, flood search).
 
 pub mod credentials;
+pub mod misbehaviour;
 pub mod netns;
 pub mod orchestrator;
 pub mod pki_service;

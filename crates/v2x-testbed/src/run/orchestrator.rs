@@ -11,7 +11,7 @@
 //! loopback with a notice).
 
 use crate::analyse::functional::{FunctionalStation, TicketInfo};
-use crate::analyse::{self, flood::FloodResult, load_plan::LoadCell, summary::Summary};
+use crate::analyse::{self, flood::FloodResult, load_plan::LoadCell, misbehaviour::ClosedLoop, summary::Summary};
 use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::run::credentials;
 use crate::run::netns::Namespaces;
@@ -58,6 +58,8 @@ pub struct Outcome {
     pub load_plan: Vec<LoadCell>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flood_search: Option<FloodResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misbehaviour: Option<ClosedLoop>,
     /// What the caller should tell the user (e.g. namespaces unavailable: loopback).
     #[serde(skip)]
     pub notices: Vec<String>,
@@ -78,6 +80,9 @@ impl Outcome {
         if let Some(f) = &self.flood_search {
             out.push_str(&analyse::flood::table(f));
         }
+        if let Some(m) = &self.misbehaviour {
+            out.push_str(&analyse::misbehaviour::table(m));
+        }
         out
     }
 
@@ -93,7 +98,8 @@ impl Outcome {
 }
 
 /// Runs `scenario`, with station processes started as `station_exe station --config F`,
-/// then its `[load_plan]` and `[flood_search]` if it has them; writes `summary.json`,
+/// then its `[load_plan]`, `[flood_search]` and `[misbehaviour]` closed loop if it has
+/// them; writes `summary.json`,
 /// `report.md` and `report.html`.
 pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcome, TestbedError> {
     let (summary, notices) = run_once(scenario, out, station_exe)?;
@@ -114,6 +120,18 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcom
             &out.join("flood-search"),
             probe,
         )?);
+        outcome.write(out)?;
+    }
+    if let Some(m) = &scenario.misbehaviour {
+        let dir = out.join("misbehaviour");
+        let runs = super::misbehaviour::run(scenario, m, &dir)?;
+        let json = serde_json::to_string_pretty(&runs).map_err(|e| TestbedError::Io {
+            context: "writing misbehaviour/runs.json".into(),
+            source: std::io::Error::other(e),
+        })?;
+        std::fs::write(dir.join("runs.json"), json).map_err(io("writing misbehaviour/runs.json"))?;
+        let shape = (scenario.receivers, scenario.senders, scenario.rate_hz);
+        outcome.misbehaviour = Some(analyse::misbehaviour::analyse(m, shape, &runs));
         outcome.write(out)?;
     }
     Ok(outcome)

@@ -6,6 +6,7 @@
 //! `v2x sim`'s form: the file, or the key and what is wrong with its value.
 
 pub mod medium;
+pub mod misbehaviour;
 pub mod pki_service;
 pub mod receiver;
 
@@ -57,6 +58,11 @@ pub struct Scenario {
     /// started for the run, whose AA may be slow, down or flooded ([`pki_service`]).
     #[serde(default)]
     pub pki_service: Option<pki_service::PkiServiceConfig>,
+    /// `[misbehaviour]`: after the run, the closed loop of insiders lying in valid CAMs,
+    /// receivers detecting and reporting, the MA revoking, the receivers dropping them
+    /// ([`misbehaviour`]).
+    #[serde(default)]
+    pub misbehaviour: Option<misbehaviour::MisbehaviourConfig>,
 }
 
 fn one() -> u32 {
@@ -210,6 +216,15 @@ impl Scenario {
         self.check_attackers()?;
         self.check_functional()?;
         self.check_plans()?;
+        if let Some(m) = &self.misbehaviour {
+            if !self.is_ieee1609_2() {
+                return Err(invalid(
+                    "misbehaviour",
+                    "signs CAMs and reports with 1609.2 tickets and revokes through its CRL: it needs protocol = \"ieee1609.2\"",
+                ));
+            }
+            m.check(self.receivers, self.senders)?;
+        }
         let processes = self.senders + self.receivers + self.attackers.iter().map(|a| a.count).sum::<u32>();
         if processes > MAX_STATIONS {
             return Err(invalid(
