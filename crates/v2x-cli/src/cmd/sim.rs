@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Everything that can fail before the run does: the results folder, every variant's
     // costs; and what a default decided that changes results is said now.
     super::out_dir::prepare(&args.out)?;
-    for m in v2x_sim::resolve_variants(&sc)? {
+    for m in v2x_sim_crypto::resolve_variants(&sc)? {
         for note in &m.notes {
             eprintln!("warning: variant {}: {note}", m.name);
         }
