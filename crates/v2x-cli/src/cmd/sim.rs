@@ -93,6 +93,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 v.pooled.receptions as f64 / wall.max(1e-9)
             );
         }
+        for v in results.variants.iter().filter(|v| v.pooled.frames_refused_oversize > 0) {
+            println!(
+                "{}: {} of {} CAMs refused as oversize (larger than the access layer carries; never sent, not in the PDR)",
+                v.name, v.pooled.cams_refused_oversize, v.pooled.cams_generated
+            );
+        }
         if sc.replications > 1 {
             println!(
                 "(mean ± half-width of the 95 % interval over {} replications)",
