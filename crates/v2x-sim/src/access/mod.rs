@@ -30,10 +30,10 @@ pub use immediate::Immediate;
 use crate::node_id::NodeId;
 use crate::scenario::AccessCategory;
 
-/// The largest MSDU an 802.11 MAC carries (IEEE 802.11-2020 Table 9-19: 2,304 octets; the
-/// 802.11p / ITS-G5 limit). 802.11 fragments only individually addressed MSDUs (§10.4), and
-/// neither GeoNetworking nor WSMP fragments, so a broadcast message above it cannot be sent:
-/// the simulator refuses it (counted as refused oversize) rather than fragment it.
+/// The largest MSDU an 802.11 MAC carries: 2,304 octets (IEEE 802.11, the 802.11p / ITS-G5
+/// limit). 802.11 fragments only individually addressed MSDUs (its fragmentation clause),
+/// and neither GeoNetworking nor WSMP fragments, so a broadcast message above it cannot be
+/// sent: the simulator refuses it (counted as refused oversize) rather than fragment it.
 pub const MAX_MSDU_BYTES: u32 = 2304;
 
 /// MAC header (24 octets) and FCS (4): the part of `[mac] mac_overhead_bytes` outside the
