@@ -103,7 +103,11 @@ impl v2x_sim::security::SizeEncoder for RealEncoder {
                  ({with_digest} B) its digest"
             ));
         }
-        let security = |len: usize| u32::try_from(len - payload.len()).map_err(|e| e.to_string());
+        let security = |len: usize| {
+            len.checked_sub(payload.len())
+                .and_then(|b| u32::try_from(b).ok())
+                .ok_or_else(|| format!("{kind}: a secured CAM of {len} B for a {payload_bytes}-byte payload"))
+        };
         Ok(EncodedSizes {
             digest_bytes: security(with_digest)?,
             certificate_bytes: security(with_certificate)?,
