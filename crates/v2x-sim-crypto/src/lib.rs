@@ -30,7 +30,7 @@ use v2x_protocols::{
 };
 use v2x_sim::node_id::NodeId;
 use v2x_sim::scenario::{AttackKind, CertificatePolicy, SecurityMode};
-use v2x_sim::security::SecurityModel;
+use v2x_sim::security::{EncodedSizes, SecurityModel};
 use v2x_sim::station_crypto::{Decided, FrameRef, Secured, StationCrypto, Verdict};
 use v2x_sim::{CostsError, Scenario, SimError, SimResults};
 
@@ -49,7 +49,7 @@ pub const REAL_CRYPTO_PROTOCOLS: &[ProtocolId] = &[
 pub const REAL_CRYPTO_ATTACKS: &[AttackKind] = &[AttackKind::InvalidSignature, AttackKind::Flood];
 
 /// Runs a scenario: cost-model variants as `v2x_sim::run` does, real-crypto variants with
-/// [`RealStations`].
+/// [`RealStations`], the experimental designs with sizes from [`RealEncoder`].
 pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
     for v in sc.variants.iter().filter(|v| v.mode == SecurityMode::RealCrypto) {
         check(sc, &v.name, v.protocol)?;
@@ -58,7 +58,62 @@ pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResu
         let s = RealStations::new(model, sc.cam.payload_bytes as usize, stations)?;
         Ok(Box::new(s))
     };
-    v2x_sim::run_with(sc, progress, Some(&make))
+    v2x_sim::run_with(sc, progress, Some(&make), Some(&RealEncoder))
+}
+
+/// Resolves every variant of `sc` as [`run`] does (the experimental designs' sizes from
+/// [`RealEncoder`]): the costs, sizes and notes, before anything runs.
+pub fn resolve_variants(sc: &Scenario) -> Result<Vec<SecurityModel>, SimError> {
+    v2x_sim::resolve_variants_with(sc, Some(&RealEncoder))
+}
+
+/// The sizes of the experimental post-quantum designs from their real encoder: one
+/// deployment of the design (`experimental-pq` of `v2x-protocols`, root, AA and a ticket),
+/// whose first station secures two CAMs of the scenario's payload 100 ms apart under the
+/// once-per-second rule: the first carries the certificate, the second its digest.
+pub struct RealEncoder;
+
+impl v2x_sim::security::SizeEncoder for RealEncoder {
+    fn encode(&self, kind: ProtocolId, payload_bytes: u32) -> Result<EncodedSizes, String> {
+        if !kind.is_experimental_pq() {
+            return Err(format!("{kind} is not an experimental design"));
+        }
+        let config: ProtocolConfig = toml::from_str(&format!(
+            "protocol = \"experimental-pq\"\ndesign = \"{}\"\ncertificate = \"once-per-second\"\n",
+            kind.name()
+        ))
+        .map_err(|e| format!("{kind}: {e}"))?;
+        let mut deployment = Deployment::new(&config).map_err(|e| format!("{kind}: {e}"))?;
+        let mut station = deployment
+            .station(StationId(1), Role::Vehicle)
+            .map_err(|e| format!("{kind}: {e}"))?;
+        let payload = vec![0u8; payload_bytes as usize];
+        let mut secured_len = |at_us: u64| -> Result<usize, String> {
+            let packets = station
+                .encap(&payload, Timestamp::from_micros(at_us))
+                .map_err(|e| format!("{kind}: {e}"))?;
+            data_packet(&packets)
+                .map(|p| p.bytes.len())
+                .ok_or_else(|| format!("{kind}: no data packet"))
+        };
+        let (with_certificate, with_digest) = (secured_len(0)?, secured_len(100_000)?);
+        if with_certificate <= with_digest {
+            return Err(format!(
+                "{kind}: the first CAM ({with_certificate} B) should carry the certificate and the second \
+                 ({with_digest} B) its digest"
+            ));
+        }
+        let security = |len: usize| {
+            len.checked_sub(payload.len())
+                .and_then(|b| u32::try_from(b).ok())
+                .ok_or_else(|| format!("{kind}: a secured CAM of {len} B for a {payload_bytes}-byte payload"))
+        };
+        Ok(EncodedSizes {
+            digest_bytes: security(with_digest)?,
+            certificate_bytes: security(with_certificate)?,
+            encoder: format!("v2x-protocols experimental-pq {kind}"),
+        })
+    }
 }
 
 fn costs_err(variant: &str, message: String) -> SimError {

@@ -16,7 +16,8 @@
 //! The simulator needs no real cryptography: service times come from processor profiles
 //! ([`v2x_profile`]), either shipped paper profiles or `v2x bench` output. Variants in
 //! `real-crypto` mode hand each station's security decisions to a [`StationCrypto`]
-//! (implemented by the `v2x-sim-crypto` crate) through [`run_with`].
+//! (implemented by the `v2x-sim-crypto` crate) through [`run_with`], which also takes the
+//! real encoder of the experimental post-quantum designs' sizes ([`security::SizeEncoder`]).
 
 pub mod access;
 pub mod air;
@@ -115,7 +116,18 @@ pub fn scenario_warnings(sc: &Scenario) -> Result<Vec<String>, SimError> {
 /// run uses); what [`run_with`] does first, for callers that want the errors and notes
 /// before anything runs.
 pub fn resolve_variants(sc: &Scenario) -> Result<Vec<SecurityModel>, SimError> {
-    sc.variants.iter().map(|v| SecurityModel::resolve(v, sc)).collect()
+    resolve_variants_with(sc, None)
+}
+
+/// [`resolve_variants`], with the real encoder of the experimental designs' sizes.
+pub fn resolve_variants_with(
+    sc: &Scenario,
+    encoder: Option<&dyn security::SizeEncoder>,
+) -> Result<Vec<SecurityModel>, SimError> {
+    sc.variants
+        .iter()
+        .map(|v| SecurityModel::resolve_with(v, sc, encoder))
+        .collect()
 }
 
 /// Runs one replication of one variant (seed = scenario seed + replication), in
@@ -154,17 +166,19 @@ pub fn run_once(
 /// Runs every variant and replication, in parallel, reporting each finished run to
 /// `progress`. Variants in `real-crypto` mode need [`run_with`].
 pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
-    run_with(sc, progress, None)
+    run_with(sc, progress, None, None)
 }
 
-/// [`run`], with the factory of the real security services of `real-crypto` variants.
+/// [`run`], with the factory of the real security services of `real-crypto` variants and
+/// the real encoder of the experimental designs' sizes.
 pub fn run_with(
     sc: &Scenario,
     progress: &dyn v2x_report::Progress,
     crypto: Option<&CryptoFactory>,
+    encoder: Option<&dyn security::SizeEncoder>,
 ) -> Result<SimResults, SimError> {
     let started = std::time::Instant::now();
-    let models = resolve_variants(sc)?;
+    let models = resolve_variants_with(sc, encoder)?;
     let warnings = scenario_warnings(sc)?;
     let jobs: Vec<(usize, u32)> = (0..models.len())
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))

@@ -110,6 +110,11 @@ pub struct RunMetrics {
     pub key_frames_sent: u64,
     pub mac_queue_drops: u64,
     pub mac_delay_drops: u64,
+    /// Frames (of any kind) and CAMs larger than the access layer carries (802.11p: an MSDU
+    /// above 2,304 bytes; the sidelink: above the whole pool's transport block), refused
+    /// before the channel: never sent, so outside the PDR's denominator.
+    pub frames_refused_oversize: u64,
+    pub cams_refused_oversize: u64,
     /// CAMs received by the radio within the headline range.
     pub headline_attempts: u64,
     pub headline_received: u64,
@@ -166,6 +171,8 @@ impl RunMetrics {
         self.key_frames_sent += o.key_frames_sent;
         self.mac_queue_drops += o.mac_queue_drops;
         self.mac_delay_drops += o.mac_delay_drops;
+        self.frames_refused_oversize += o.frames_refused_oversize;
+        self.cams_refused_oversize += o.cams_refused_oversize;
         self.headline_attempts += o.headline_attempts;
         self.headline_received += o.headline_received;
         self.headline_verified += o.headline_verified;
@@ -226,6 +233,11 @@ impl RunMetrics {
 
     pub fn pdr_application(&self) -> f64 {
         Self::ratio(self.headline_verified, self.headline_attempts)
+    }
+
+    /// Share of the CAMs generated that the access layer refused as oversize.
+    pub fn cams_refused_oversize_ratio(&self) -> f64 {
+        Self::ratio(self.cams_refused_oversize, self.cams_generated)
     }
 
     pub fn crypto_loss_ratio(&self) -> f64 {

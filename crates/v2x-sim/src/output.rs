@@ -117,6 +117,12 @@ pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
         "frames_sent": p.frames_sent,
         "key_frames_sent": p.key_frames_sent,
         "mac_drops": p.mac_queue_drops + p.mac_delay_drops,
+        // Larger than the access layer carries: refused, never sent (not in the PDR).
+        "refused_oversize": {
+            "frames": p.frames_refused_oversize,
+            "cams": p.cams_refused_oversize,
+            "cam_ratio": stat(&v.runs, RunMetrics::cams_refused_oversize_ratio),
+        },
         "query": {
             "requests_sent": p.query.requests_sent,
             "requests_received": p.query.requests_received,

@@ -45,6 +45,8 @@ pub fn metrics(m: &RunMetrics) -> Vec<(&'static str, f64)> {
         ("cams_generated_count", m.cams_generated as f64),
         ("frames_sent_count", m.frames_sent as f64),
         ("mac_drops_count", (m.mac_queue_drops + m.mac_delay_drops) as f64),
+        ("cams_refused_oversize_ratio", m.cams_refused_oversize_ratio()),
+        ("frames_refused_oversize_count", m.frames_refused_oversize as f64),
         ("security_arrivals_count", m.security_arrivals as f64),
         ("crypto_lost_count", lost as f64),
         ("attacks_accepted_count", m.attacks_accepted as f64),

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Everything that can fail before the run does: the results folder, every variant's
     // costs; and what a default decided that changes results is said now.
     super::out_dir::prepare(&args.out)?;
-    for m in v2x_sim::resolve_variants(&sc)? {
+    for m in v2x_sim_crypto::resolve_variants(&sc)? {
         for note in &m.notes {
             eprintln!("warning: variant {}: {note}", m.name);
         }
@@ -91,6 +91,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ci(v, |m| m.e2e_delay.mean_ms(), 1),
                 ci(v, v2x_sim::RunMetrics::awareness, 3),
                 v.pooled.receptions as f64 / wall.max(1e-9)
+            );
+        }
+        for v in results.variants.iter().filter(|v| v.pooled.frames_refused_oversize > 0) {
+            println!(
+                "{}: {} of {} CAMs refused as oversize (larger than the access layer carries; never sent, not in the PDR)",
+                v.name, v.pooled.cams_refused_oversize, v.pooled.cams_generated
             );
         }
         if sc.replications > 1 {

@@ -30,6 +30,22 @@ pub use immediate::Immediate;
 use crate::node_id::NodeId;
 use crate::scenario::AccessCategory;
 
+/// The largest MSDU an 802.11 MAC carries: 2,304 octets (IEEE 802.11, the 802.11p / ITS-G5
+/// limit). 802.11 fragments only individually addressed MSDUs (its fragmentation clause),
+/// and neither GeoNetworking nor WSMP fragments, so a broadcast message above it cannot be
+/// sent: the simulator refuses it (counted as refused oversize) rather than fragment it.
+pub const MAX_MSDU_BYTES: u32 = 2304;
+
+/// MAC header (24 octets) and FCS (4): the part of `[mac] mac_overhead_bytes` outside the
+/// MSDU (the rest, LLC/SNAP and any IP/UDP, is inside it).
+pub const MAC_HEADER_AND_FCS_BYTES: u32 = 28;
+
+/// Whether an 802.11p frame of `frame_bytes` (the whole MPDU, with `mac_overhead_bytes` of
+/// headers) carries an MSDU within [`MAX_MSDU_BYTES`].
+pub fn fits_one_msdu(frame_bytes: u32, mac_overhead_bytes: u32) -> bool {
+    frame_bytes.saturating_sub(mac_overhead_bytes.min(MAC_HEADER_AND_FCS_BYTES)) <= MAX_MSDU_BYTES
+}
+
 /// A packet a station hands to its access layer.
 #[derive(Debug, Clone)]
 pub struct Packet<F> {

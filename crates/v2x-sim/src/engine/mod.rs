@@ -515,6 +515,16 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
     /// Station `n` hands `frame` to its access layer.
     fn mac_enqueue(&mut self, n: NodeId, priority: AccessCategory, frame: Frame) {
         let bytes = frame.bytes;
+        if !crate::access::fits_one_msdu(bytes, self.p.mac_overhead) {
+            let (cam, counted) = match frame.kind {
+                FrameKind::Cam { gen_ns, .. } => (true, gen_ns >= self.p.warmup_ns),
+                _ => (false, self.now >= self.p.warmup_ns),
+            };
+            if counted {
+                self.trace.oversize_refused(cam);
+            }
+            return;
+        }
         let packet = Packet { frame, bytes, priority };
         if self.air.transmit(n, packet, self.now, &mut self.agenda) == Enqueued::Dropped {
             self.trace.mac_queue_drop();

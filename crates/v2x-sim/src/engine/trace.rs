@@ -61,6 +61,9 @@ pub trait Observer: Send {
     fn attack_accepted(&mut self) {}
     fn attack_job_expired(&mut self) {}
     fn mac_queue_drop(&mut self) {}
+    /// A counted frame was larger than the access layer carries in one frame or transport
+    /// block, and refused (`cam`: a CAM).
+    fn oversize_refused(&mut self, cam: bool) {}
     fn mac_delay_drops(&mut self, n: u64) {}
     fn query_request_sent(&mut self) {}
     fn query_request_received(&mut self) {}
@@ -125,6 +128,7 @@ recorded_calls! {
     AttackAccepted attack_accepted();
     AttackJobExpired attack_job_expired();
     MacQueueDrop mac_queue_drop();
+    OversizeRefused oversize_refused(cam: bool);
     MacDelayDrops mac_delay_drops(n: u64);
     QueryRequestSent query_request_sent();
     QueryRequestReceived query_request_received();
@@ -314,6 +318,12 @@ impl Observer for MetricsCollector {
     }
     fn mac_queue_drop(&mut self) {
         self.metrics.mac_queue_drops += 1;
+    }
+    fn oversize_refused(&mut self, cam: bool) {
+        self.metrics.frames_refused_oversize += 1;
+        if cam {
+            self.metrics.cams_refused_oversize += 1;
+        }
     }
     fn mac_delay_drops(&mut self, n: u64) {
         self.metrics.mac_delay_drops += n;

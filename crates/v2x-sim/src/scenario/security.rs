@@ -101,7 +101,9 @@ pub enum SigningCore {
 }
 
 /// The protocols the simulator models: every [`ProtocolId`] but the session-key schemes,
-/// whose pairwise handshakes a broadcast cost model does not capture.
+/// whose pairwise handshakes a broadcast cost model does not capture. The EXPERIMENTAL
+/// post-quantum designs (`experimental-…`, docs/post-quantum.md) take their sizes from
+/// their real encoder only ([`crate::security::SizeEncoder`]).
 pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
     ProtocolId::None,
     ProtocolId::Raw,
@@ -111,6 +113,11 @@ pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
     ProtocolId::TeslaAttached,
     ProtocolId::HashChain,
     ProtocolId::TwoFlip,
+    ProtocolId::ExperimentalPqOnlyMlDsa44,
+    ProtocolId::ExperimentalPqOnlyFnDsa512,
+    ProtocolId::ExperimentalCompositeMlDsa44,
+    ProtocolId::ExperimentalCompositeFnDsa512,
+    ProtocolId::ExperimentalPartiallyHybridNdss2024,
 ];
 
 /// One security configuration: protocol, processor and verification discipline.
@@ -119,7 +126,8 @@ pub const SIMULATED_PROTOCOLS: &[ProtocolId] = &[
 pub struct VariantConfig {
     pub name: String,
     /// `none`, `raw`, `ieee1609.2`, `etsi-v1.2.1`, `tesla`, `tesla-attached`, `hash-chain`,
-    /// `2flip` (see [`SIMULATED_PROTOCOLS`]).
+    /// `2flip`, or an EXPERIMENTAL post-quantum design such as `experimental-pq-only-ml-dsa-44`
+    /// (see [`SIMULATED_PROTOCOLS`]).
     pub protocol: ProtocolId,
     /// `cost-model` (default) or `real-crypto` (see [`SecurityMode`]).
     pub mode: SecurityMode,
@@ -162,7 +170,8 @@ pub struct VariantConfig {
     pub deadline_ms: Option<f64>,
     pub deadline_policy: DeadlinePolicy,
     /// Security bytes on a message with a certificate digest (default: the profile's sizes
-    /// for the protocol, else the papers').
+    /// for the protocol, else the papers'). Refused for the experimental designs, whose
+    /// sizes come from their real encoder.
     pub overhead_bytes: Option<u32>,
     /// Security bytes on a message carrying the full certificate.
     pub overhead_with_certificate_bytes: Option<u32>,
@@ -288,6 +297,18 @@ impl VariantConfig {
         }
         if self.cores > 1024 {
             return Err(ScenarioError::invalid(f("cores"), "at most 1024"));
+        }
+        if self.protocol.is_experimental_pq()
+            && (self.overhead_bytes.is_some() || self.overhead_with_certificate_bytes.is_some())
+        {
+            return Err(ScenarioError::invalid(
+                f("overhead_bytes"),
+                format!(
+                    "{}: the sizes of an experimental design come from its real encoder (a CAM of the \
+                     scenario's payload encoded at load), not from the scenario",
+                    self.protocol
+                ),
+            ));
         }
         if self.overhead_bytes.unwrap_or(0) > 4000 || self.overhead_with_certificate_bytes.unwrap_or(0) > 4000 {
             return Err(ScenarioError::invalid(f("overhead_bytes"), "at most 4000"));

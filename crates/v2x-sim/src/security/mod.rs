@@ -8,6 +8,10 @@
 //! `sign` (the V2I query service: level `encrypt`); a bare signature (`raw`) pays raw
 //! ECDSA `sign` / `verify`. Every cost, size and setting is reported with where it came
 //! from ([`CostUse`], [`SizesUse`], [`Setting`]).
+//!
+//! The EXPERIMENTAL post-quantum designs take their sizes from their real encoder alone
+//! ([`SizeEncoder`], implemented by `v2x-sim-crypto`, which `v2x sim` runs): a CAM of the
+//! scenario's payload is encoded once per variant when the scenario is resolved.
 
 mod costs;
 mod deadline;
@@ -80,6 +84,30 @@ pub struct SizesUse {
     pub tesla_attached_key_bytes: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tesla_disclosure_delay_s: Option<f64>,
+}
+
+/// The security bytes of a real CAM: secured message less its payload, with the signer's
+/// digest and with its full certificate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedSizes {
+    pub digest_bytes: u32,
+    pub certificate_bytes: u32,
+    /// What encoded them (reported as the sizes' source).
+    pub encoder: String,
+}
+
+/// Encodes a real CAM of a protocol whose sizes come from nowhere else (the experimental
+/// post-quantum designs). The simulator keeps no dependency on the security stack:
+/// `v2x-sim-crypto` implements this.
+pub trait SizeEncoder: Sync {
+    /// The sizes of a CAM of `payload_bytes` secured by protocol `kind`'s real encoder.
+    fn encode(&self, kind: ProtocolId, payload_bytes: u32) -> Result<EncodedSizes, String>;
+}
+
+/// Whether a protocol's messages carry its signer's certificate or the certificate's
+/// digest: the standard formats and the experimental designs built on them.
+pub fn carries_certificates(kind: ProtocolId) -> bool {
+    kind.uses_certificates() || kind.is_experimental_pq()
 }
 
 /// A parameter of the model that changes results, with whether the scenario or a default
@@ -218,8 +246,18 @@ impl SecurityModel {
         }
     }
 
-    /// Resolves variant `v` of scenario `sc` (its query service, MAC overhead and CAM rate).
+    /// Resolves variant `v` of scenario `sc` (its query service, MAC overhead and CAM rate);
+    /// an experimental design is refused here (its sizes need [`Self::resolve_with`]).
     pub fn resolve(v: &VariantConfig, sc: &Scenario) -> Result<SecurityModel, SimError> {
+        Self::resolve_with(v, sc, None)
+    }
+
+    /// [`Self::resolve`], with the real encoder the experimental designs take their sizes from.
+    pub fn resolve_with(
+        v: &VariantConfig,
+        sc: &Scenario,
+        encoder: Option<&dyn SizeEncoder>,
+    ) -> Result<SecurityModel, SimError> {
         let err = |source: CostsError| SimError::Costs {
             variant: v.name.clone(),
             source,
@@ -239,13 +277,17 @@ impl SecurityModel {
         let verifier = c.verifier(signature.verify_variant)?;
         let (encrypt, decrypt) = c.query(&sc.query)?;
         let (costs, mut notes) = (c.used, c.notes);
-        let sizes = sizes::resolve(
-            v,
-            kind,
-            profile.as_ref(),
-            &signature.verify_variant,
-            sc.mac.mac_overhead_bytes,
-        )
+        let sizes = if kind.is_experimental_pq() {
+            sizes::encoded(v, kind, encoder, sc.cam.payload_bytes)
+        } else {
+            sizes::resolve(
+                v,
+                kind,
+                profile.as_ref(),
+                &signature.verify_variant,
+                sc.mac.mac_overhead_bytes,
+            )
+        }
         .map_err(err)?;
         let deadline = deadline::resolve(v, kind, sizes.tesla_disclosure_s, sc.cam.rate_hz).map_err(err)?;
         notes.extend(deadline.warning);
@@ -255,6 +297,7 @@ impl SecurityModel {
             profile.as_ref().map_or(1, |p| p.cores.max(1))
         };
         let mut settings = vec![cost_setting, deadline.setting];
+        settings.extend(sizes.setting.clone());
         settings.extend(deadline.key_delay);
         settings.push(Setting {
             name: "cores",
@@ -273,8 +316,8 @@ impl SecurityModel {
             overhead_digest: sizes.overhead_digest,
             overhead_certificate: sizes.overhead_certificate,
             certificate: sizes.certificate,
-            require_known_certificate: v.require_known_certificate && kind.uses_certificates(),
-            certificate_on_new_station: v.certificate_on_new_station && kind.uses_certificates(),
+            require_known_certificate: v.require_known_certificate && carries_certificates(kind),
+            certificate_on_new_station: v.certificate_on_new_station && carries_certificates(kind),
             sign: signature.sign,
             verify: signature.verify,
             verify_certificate: signature.verify_certificate,

@@ -1,9 +1,10 @@
 //! What a variant puts on the air: security bytes per message (with a digest, with the
 //! certificate), when the certificate rides along, and TESLA's key frames. From the
 //! profile's sizes for the protocol (the configuration the verify cost names), else the
-//! papers'; scenario keys override both.
+//! papers'; scenario keys override both. The experimental designs: from their real encoder
+//! only ([`encoded`]).
 
-use super::SizesUse;
+use super::{Setting, SizeEncoder, SizesUse};
 use crate::error::CostsError;
 use crate::scenario::{CertificatePolicy, VariantConfig};
 use v2x_profile::{PacketSizes, ProcessorProfile, ProfileSource, ProtocolId, SizesSource, Variant};
@@ -17,6 +18,62 @@ pub(super) struct Sizes {
     pub tesla_key_frame_bytes: u32,
     pub tesla_attached_key_bytes: u32,
     pub used: SizesUse,
+    /// The certificate schedule, where a default chose it.
+    pub setting: Option<Setting>,
+}
+
+/// The certificate schedule of an experimental design the scenario leaves open: once per
+/// second, the design's default (`v2x_protocols::experimental_pq`) and the 1609.2 CAM rule.
+const PQ_DEFAULT_CERTIFICATE: CertificatePolicy = CertificatePolicy::Interval { interval_s: 1.0 };
+
+/// The sizes of experimental design `kind`: a CAM of `payload_bytes` encoded by `encoder`
+/// (the real one); refused without it.
+pub(super) fn encoded(
+    v: &VariantConfig,
+    kind: ProtocolId,
+    encoder: Option<&dyn SizeEncoder>,
+    payload_bytes: u32,
+) -> Result<Sizes, CostsError> {
+    let encoder = encoder.ok_or_else(|| {
+        CostsError::Missing(format!(
+            "the sizes of {kind} come from its real encoder: run the scenario with `v2x sim` (crate v2x-sim-crypto)"
+        ))
+    })?;
+    let e = encoder
+        .encode(kind, payload_bytes)
+        .map_err(|m| CostsError::Missing(format!("encoding a CAM of {kind}: {m}")))?;
+    let (certificate, setting) = match v.certificate {
+        Some(c) => (c, None),
+        None => (
+            PQ_DEFAULT_CERTIFICATE,
+            Some(Setting {
+                name: "certificate",
+                value: "once per second".into(),
+                from: "default: the experimental designs' schedule (once per second, the 1609.2 CAM rule)".into(),
+            }),
+        ),
+    };
+    Ok(Sizes {
+        overhead_digest: e.digest_bytes,
+        overhead_certificate: e.certificate_bytes,
+        certificate,
+        tesla_disclosure_s: 0.1,
+        tesla_key_frame_bytes: 0,
+        tesla_attached_key_bytes: 0,
+        used: SizesUse {
+            source: format!(
+                "real encoder: {} (a CAM of {payload_bytes} B encoded at load)",
+                e.encoder
+            ),
+            overhead_bytes: e.digest_bytes,
+            overhead_with_certificate_bytes: e.certificate_bytes,
+            certificate,
+            tesla_key_frame_bytes: None,
+            tesla_attached_key_bytes: None,
+            tesla_disclosure_delay_s: None,
+        },
+        setting,
+    })
 }
 
 /// Resolves the sizes of `v` (protocol `kind`) against `profile`; `verify_variant` is the
@@ -92,5 +149,6 @@ pub(super) fn resolve(
             tesla_attached_key_bytes: (kind == ProtocolId::TeslaAttached).then_some(attached),
             tesla_disclosure_delay_s: (kind == ProtocolId::Tesla).then_some(disclosure_s),
         },
+        setting: None,
     })
 }

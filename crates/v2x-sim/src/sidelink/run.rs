@@ -285,6 +285,12 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0);
             if t >= warmup_ns {
                 m.cams_generated += 1;
+                // Larger than the whole pool's transport block: the MAC refuses it
+                // (`Ue::arrive` drops it, counted `oversize`); no fragmentation below.
+                if p.pool.subchannels_for(bytes).is_none() {
+                    m.cams_refused_oversize += 1;
+                    m.frames_refused_oversize += 1;
+                }
             }
             ues[u].arrive(k, seq, t, bytes, &p, &mut rng_mac, &mut st, &mut wake);
             for w in wake.drain(..) {
