@@ -267,9 +267,17 @@ impl Pki2 {
         self.pki.ticket().map_err(err("ticket"))
     }
 
-    /// An entity signing with `creds` and trusting the PKI.
+    /// An entity signing with `creds` and trusting the PKI. The suite's payloads are random
+    /// bytes of the stated size, not CAMs or DENMs, so the receiver's ETSI SSP rules must not
+    /// read them (a DENM would fail closed, `ssp-unverifiable`): they check the SSP's version
+    /// and length only, as the protocols' adapter does (`v2x_protocols::dot2`). The rows thus
+    /// leave out the facilities decode a real CAM/DENM's SSP check costs.
     pub(super) fn entity(&self, creds: &Credentials) -> SecurityEntity {
-        self.pki.sender(creds.clone())
+        let mut e = self.pki.sender(creds.clone());
+        for profile in e.policy_mut().profiles.values_mut() {
+            profile.insecure_synthetic_payload();
+        }
+        e
     }
 
     /// The sender, with the signer policy the variant asks for.
