@@ -614,3 +614,37 @@ pub(crate) async fn post(client: &reqwest::Client, url: &str, body: Vec<u8>) -> 
     }
     Ok(bytes.to_vec())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsed_ecs_serve_only_the_stored_encoding() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, _) = Authorities::open_or_create(&dir.path().join("authorities"), v2x_crypto::Curve::NistP256).unwrap();
+        let (first, second) = (&a.ea.authority.certificate, &a.aa.authority.certificate);
+        let id = first.hashed_id8();
+        let row = |cert: &Certificate, revoked: bool| EcRow {
+            ec_id: id,
+            its_id: b"car".to_vec(),
+            certificate: cert.encoded().to_vec(),
+            revoked,
+            at_permissions: Vec::new(),
+        };
+        let ecs = ParsedEcs::default();
+        let parsed = ecs.record(row(first, false)).unwrap();
+        assert_eq!(parsed.certificate.encoded(), first.encoded());
+        // The same stored bytes: the parsed EC is reused, the row's status is taken as stored.
+        let again = ecs.record(row(first, true)).unwrap();
+        assert!(Arc::ptr_eq(&parsed.certificate, &again.certificate));
+        assert!(again.revoked);
+        // Other bytes under the same id (a changed row): parsed anew, never the cached one.
+        let changed = ecs.record(row(second, false)).unwrap();
+        assert_eq!(changed.certificate.encoded(), second.encoded());
+        // Undecodable bytes: a typed error naming the EC, nothing cached.
+        let mut bad = row(first, false);
+        bad.certificate.truncate(10);
+        assert!(matches!(ecs.record(bad), Err(StoreError::Damaged(_))));
+    }
+}
