@@ -46,8 +46,8 @@ fn tag(km: &[u8; 32], c: &[u8; 16]) -> [u8; 16] {
 
 /// Wraps `key` for `recipient` with a fresh ephemeral key.
 pub fn ecies_wrap(recipient: &PublicKey, key: &[u8; 16], p1: &[u8]) -> Result<EciesWrapped, CryptoError> {
-    let ephemeral = PrivateKey::generate(recipient.curve())?;
-    ecies_wrap_with_ephemeral(recipient, &ephemeral, key, p1)
+    let (ephemeral, z) = crate::ecdsa::ephemeral_ecdh_x(recipient)?;
+    Ok(wrap(ephemeral, &z, key, p1))
 }
 
 /// Wraps with a given ephemeral key (known-answer tests only need this).
@@ -58,16 +58,20 @@ pub fn ecies_wrap_with_ephemeral(
     p1: &[u8],
 ) -> Result<EciesWrapped, CryptoError> {
     let z = ecdh_x(ephemeral, recipient)?;
-    let (ke, km) = derive(&z, p1);
+    Ok(wrap(ephemeral.public_key().clone(), &z, key, p1))
+}
+
+fn wrap(ephemeral: PublicKey, z: &[u8], key: &[u8; 16], p1: &[u8]) -> EciesWrapped {
+    let (ke, km) = derive(z, p1);
     let mut c = [0u8; 16];
     for i in 0..16 {
         c[i] = key[i] ^ ke[i];
     }
-    Ok(EciesWrapped {
-        ephemeral: ephemeral.public_key().clone(),
+    EciesWrapped {
+        ephemeral,
         c,
         t: tag(&km, &c),
-    })
+    }
 }
 
 /// Unwraps; the tag is compared in constant time before the key is released.

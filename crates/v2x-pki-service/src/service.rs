@@ -7,8 +7,10 @@ use crate::config::{content_type, paths, ServiceConfig, RESPONSE_CODE_HEADER};
 use crate::distribution::Distribution;
 use crate::store::{EcRow, Outcome, Role, Store, StoreError, Write};
 use crate::workers::{Committer, CryptoPool};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use v2x_crypto::HashedId8;
 use v2x_security::certificate::{CertRef, Certificate};
 use v2x_security::ts102941::aa::{relay_code, AaPolicy, AuthorizationAuthority};
 use v2x_security::ts102941::authorities::Authorities;
@@ -73,6 +75,7 @@ pub struct Service<S: Store> {
     crypto: CryptoPool,
     committer: Committer,
     distribution: Option<Distribution>,
+    parsed_ecs: ParsedEcs,
     config: ServiceConfig,
     pub tally: Tally,
 }
@@ -84,14 +87,48 @@ fn unix_now() -> i64 {
         .unwrap_or(0)
 }
 
-fn ec_record(row: EcRow) -> Result<EcRecord, StoreError> {
-    let certificate =
-        Certificate::from_bytes(&row.certificate).map_err(|e| StoreError::Damaged(format!("EC {}: {e}", row.ec_id)))?;
-    Ok(EcRecord {
-        certificate: Arc::new(certificate),
-        revoked: row.revoked,
-        at_permissions: row.at_permissions,
-    })
+/// Enrolment credentials the EA has parsed, by HashedId8: every validation and re-enrolment
+/// names an EC, and parsing one (decoding, reading its keys, hashing it) costs more than the
+/// rest of the lookup. The store stays the authority: an entry is used only when its encoding
+/// is byte for byte the stored one, and revocation and permissions always come from the row.
+/// Bounded (emptied when full).
+#[derive(Default)]
+struct ParsedEcs {
+    by_id: std::sync::Mutex<HashMap<HashedId8, CertRef>>,
+}
+
+impl ParsedEcs {
+    /// The most ECs kept parsed (a parsed EC is a few kilobytes).
+    const MAX: usize = 16_384;
+
+    fn record(&self, row: EcRow) -> Result<EcRecord, StoreError> {
+        let cached = self.lock().get(&row.ec_id).cloned();
+        let certificate = match cached {
+            Some(c) if c.encoded() == &row.certificate[..] => c,
+            _ => {
+                let c = Arc::new(
+                    Certificate::from_bytes(&row.certificate)
+                        .map_err(|e| StoreError::Damaged(format!("EC {}: {e}", row.ec_id)))?,
+                );
+                let mut by_id = self.lock();
+                if by_id.len() >= Self::MAX {
+                    by_id.clear();
+                }
+                by_id.insert(row.ec_id, c.clone());
+                c
+            }
+        };
+        Ok(EcRecord {
+            certificate,
+            revoked: row.revoked,
+            at_permissions: row.at_permissions,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<HashedId8, CertRef>> {
+        // A panic while holding the lock cannot leave the map inconsistent (single inserts).
+        self.by_id.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 impl<S: Store> Service<S> {
@@ -137,6 +174,7 @@ impl<S: Store> Service<S> {
             aa,
             ea_remote,
             distribution,
+            parsed_ecs: ParsedEcs::default(),
             config,
             tally: Tally::default(),
         }
@@ -211,7 +249,7 @@ impl<S: Store> Service<S> {
             Requester::Enrolled(ec_id) => match self.store.enrolment_credential(*ec_id).await {
                 Ok(Some(row)) => {
                     let its_id = row.its_id.clone();
-                    match ec_record(row) {
+                    match self.parsed_ecs.record(row) {
                         Ok(r) => (None, Some(r), its_id),
                         Err(e) => return self.store_failed(&e),
                     }
@@ -220,12 +258,18 @@ impl<S: Store> Service<S> {
                 Err(e) => return self.store_failed(&e),
             },
         };
-        // Crypto: the origin's signature, then the new EC.
+        // Crypto: the origin's signature, the new EC and (same thread, one hop) the answer,
+        // which is sent only once the EC is committed.
         let decided = {
             let ea = ea.clone();
             self.crypto
                 .run(move || {
-                    let d = ea.decide_enrolment(&enrolment, station.as_ref(), ec.as_ref(), now);
+                    let d = ea
+                        .decide_enrolment(&enrolment, station.as_ref(), ec.as_ref(), now)
+                        .map(|cert| {
+                            let answer = ea.enrolment_response(&enrolment.reply, Erc::Ok, Some(&cert), now);
+                            (cert, answer)
+                        });
                     (enrolment, d)
                 })
                 .await
@@ -234,8 +278,9 @@ impl<S: Store> Service<S> {
             Ok(x) => x,
             Err(e) => return Answer::internal(e),
         };
-        let cert = match decided {
-            Ok(c) => c,
+        let (cert, answer) = match decided {
+            Ok((cert, Ok(answer))) => (cert, answer),
+            Ok((_, Err(e))) => return Answer::internal(e),
             Err(refusal) => return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await,
         };
         // Storage: the EC and the replay key, in one transaction (grouped with others).
@@ -256,8 +301,7 @@ impl<S: Store> Service<S> {
             Err(e) => return self.store_failed(&e),
         }
         self.tally.enrolments_ok.fetch_add(1, Ordering::Relaxed);
-        self.enrolment_answer(&ea, enrolment.reply, Erc::Ok, Some(cert), now)
-            .await
+        Answer::Its(answer)
     }
 
     async fn enrolment_refused(
@@ -269,21 +313,10 @@ impl<S: Store> Service<S> {
     ) -> Answer {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "enrolment refused");
         self.tally.enrolments_refused.fetch_add(1, Ordering::Relaxed);
-        self.enrolment_answer(ea, reply, refusal.code, None, now).await
-    }
-
-    async fn enrolment_answer(
-        &self,
-        ea: &Arc<EnrolmentAuthority>,
-        reply: Reply,
-        code: Erc,
-        cert: Option<CertRef>,
-        now: TaiTime,
-    ) -> Answer {
         let ea = ea.clone();
         match self
             .crypto
-            .run(move || ea.enrolment_response(&reply, code, cert.as_deref(), now))
+            .run(move || ea.enrolment_response(&reply, refusal.code, None, now))
             .await
         {
             Ok(Ok(bytes)) => Answer::Its(bytes),
@@ -324,18 +357,22 @@ impl<S: Store> Service<S> {
             Err(e) => return self.store_failed(&e),
         }
         let ec = match self.store.enrolment_credential(validation.ec).await {
-            Ok(Some(row)) => match ec_record(row) {
+            Ok(Some(row)) => match self.parsed_ecs.record(row) {
                 Ok(r) => Some(r),
                 Err(e) => return self.store_failed(&e),
             },
             Ok(None) => None,
             Err(e) => return self.store_failed(&e),
         };
+        // Crypto: the EC signature, then (same thread, one hop) the answer, which is sent only
+        // once the replay key is committed.
         let decided = {
             let ea = ea.clone();
             self.crypto
                 .run(move || {
-                    let d = ea.decide_validation(&validation, ec.as_ref(), now);
+                    let d = ea
+                        .decide_validation(&validation, ec.as_ref(), now)
+                        .map(|confirmed| ea.validation_response(&validation.reply, Avc::Ok, Some(confirmed), now));
                     (validation, d)
                 })
                 .await
@@ -344,8 +381,9 @@ impl<S: Store> Service<S> {
             Ok(x) => x,
             Err(e) => return Answer::internal(e),
         };
-        let confirmed = match decided {
-            Ok(c) => c,
+        let answer = match decided {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(e)) => return Answer::internal(e),
             Err(refusal) => return self.validation_refused(&ea, validation.reply, refusal, now).await,
         };
         let write = Write::Validation {
@@ -373,16 +411,7 @@ impl<S: Store> Service<S> {
             return self.validation_refused(&ea, validation.reply, refusal, now).await;
         }
         self.tally.validations_ok.fetch_add(1, Ordering::Relaxed);
-        let reply = validation.reply;
-        match self
-            .crypto
-            .run(move || ea.validation_response(&reply, Avc::Ok, Some(confirmed), now))
-            .await
-        {
-            Ok(Ok(bytes)) => Answer::Its(bytes),
-            Ok(Err(e)) => Answer::internal(e),
-            Err(e) => Answer::internal(e),
-        }
+        Answer::Its(answer)
     }
 
     async fn validation_refused(
@@ -498,6 +527,12 @@ impl<S: Store> Service<S> {
                             format!("the EA answered {}", code.name()),
                         )),
                     };
+                    // The answer is built at once (one hop) and sent only once the ticket is
+                    // committed.
+                    let result = result.map(|at| {
+                        let answer = aa.authorization_response(&authorization.reply, Arc_::Ok, Some(&at), now);
+                        (at, answer)
+                    });
                     (authorization, result)
                 })
                 .await
@@ -506,8 +541,9 @@ impl<S: Store> Service<S> {
             Ok(x) => x,
             Err(e) => return Answer::internal(e),
         };
-        let at = match issued {
-            Ok(at) => at,
+        let (at, answer) = match issued {
+            Ok((at, Ok(answer))) => (at, answer),
+            Ok((_, Err(e))) => return Answer::internal(e),
             Err(refusal) => return self.authorization_refused(&aa, authorization.reply, refusal, now).await,
         };
         let write = Write::Authorization {
@@ -527,16 +563,7 @@ impl<S: Store> Service<S> {
             Err(e) => return self.store_failed(&e),
         }
         self.tally.authorizations_ok.fetch_add(1, Ordering::Relaxed);
-        let reply = authorization.reply;
-        match self
-            .crypto
-            .run(move || aa.authorization_response(&reply, Arc_::Ok, Some(&at), now))
-            .await
-        {
-            Ok(Ok(bytes)) => Answer::Its(bytes),
-            Ok(Err(e)) => Answer::internal(e),
-            Err(e) => Answer::internal(e),
-        }
+        Answer::Its(answer)
     }
 
     async fn authorization_refused(
@@ -586,4 +613,38 @@ pub(crate) async fn post(client: &reqwest::Client, url: &str, body: Vec<u8>) -> 
         ));
     }
     Ok(bytes.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsed_ecs_serve_only_the_stored_encoding() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, _) = Authorities::open_or_create(&dir.path().join("authorities"), v2x_crypto::Curve::NistP256).unwrap();
+        let (first, second) = (&a.ea.authority.certificate, &a.aa.authority.certificate);
+        let id = first.hashed_id8();
+        let row = |cert: &Certificate, revoked: bool| EcRow {
+            ec_id: id,
+            its_id: b"car".to_vec(),
+            certificate: cert.encoded().to_vec(),
+            revoked,
+            at_permissions: Vec::new(),
+        };
+        let ecs = ParsedEcs::default();
+        let parsed = ecs.record(row(first, false)).unwrap();
+        assert_eq!(parsed.certificate.encoded(), first.encoded());
+        // The same stored bytes: the parsed EC is reused, the row's status is taken as stored.
+        let again = ecs.record(row(first, true)).unwrap();
+        assert!(Arc::ptr_eq(&parsed.certificate, &again.certificate));
+        assert!(again.revoked);
+        // Other bytes under the same id (a changed row): parsed anew, never the cached one.
+        let changed = ecs.record(row(second, false)).unwrap();
+        assert_eq!(changed.certificate.encoded(), second.encoded());
+        // Undecodable bytes: a typed error naming the EC, nothing cached.
+        let mut bad = row(first, false);
+        bad.certificate.truncate(10);
+        assert!(matches!(ecs.record(bad), Err(StoreError::Damaged(_))));
+    }
 }

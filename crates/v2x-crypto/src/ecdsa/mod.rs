@@ -7,10 +7,10 @@ pub(crate) mod ec;
 pub(crate) mod precomp;
 
 use crate::{hash, CryptoError, Curve};
-use backend::{backend, selected, AwsPrivate, AwsPublic, CryptoOp, RcPrivate, RcPublic};
+use backend::{backend, selected, AwsAgreement, AwsPrivate, AwsPublic, CryptoOp, RcPrivate, RcPublic};
 use ec::{point::Affine, point::Group, table::FixedTable, verify::QMul};
 use openssl::bn::{BigNum, BigNumContext};
-use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
+use openssl::ec::{EcGroup, EcGroupRef, EcKey, EcPoint, PointConversionForm};
 use openssl::pkey::{Private, Public};
 use precomp::SignerTable;
 use std::sync::{Arc, OnceLock};
@@ -109,6 +109,17 @@ fn group(curve: Curve) -> Result<EcGroup, CryptoError> {
     Ok(EcGroup::from_curve_name(curve.nid())?)
 }
 
+/// The curve's group, built once per process (OpenSSL builds an `EC_GROUP` on every
+/// `EC_GROUP_new_by_curve_name`; decoding a point needs one).
+fn shared_group(curve: Curve) -> Result<&'static EcGroupRef, CryptoError> {
+    static GROUPS: [OnceLock<Option<EcGroup>>; 4] = [const { OnceLock::new() }; 4];
+    let i = Curve::ALL.iter().position(|c| *c == curve).expect("a listed curve");
+    GROUPS[i]
+        .get_or_init(|| group(curve).ok())
+        .as_deref()
+        .ok_or_else(|| CryptoError::Backend(format!("OpenSSL has no group for {curve}")))
+}
+
 impl PublicKey {
     /// Builds a key from a point; the point must lie on the curve (checked by OpenSSL).
     pub fn from_point(curve: Curve, point: &EccPoint) -> Result<PublicKey, CryptoError> {
@@ -131,13 +142,28 @@ impl PublicKey {
                 got: sec1.len(),
             });
         }
-        let group = group(curve)?;
+        // Public-key validation (SEC 1 §3.2.2.1): `EC_POINT_oct2point` refuses coordinates
+        // outside the field and points off the curve (uncompressed: an explicit on-curve
+        // check; compressed: no square root), and no 02/03/04 encoding is the point at
+        // infinity. Every curve here has cofactor 1, so a point on the curve is in the group
+        // of order n: `EC_KEY_check_key`'s n·Q = O (a full scalar multiplication, most of the
+        // cost of reading a key) would add nothing.
+        // A compressed point is decompressed with our own arithmetic (all public values; a
+        // few times faster than OpenSSL's generic square root) and then read as uncompressed.
+        let uncompressed;
+        let sec1 = match sec1[0] {
+            2 | 3 => {
+                uncompressed = decompress_sec1(curve, &sec1[1..], sec1[0] == 3)
+                    .ok_or_else(|| CryptoError::InvalidPublicKey(format!("x is not on {curve}")))?;
+                &uncompressed[..]
+            }
+            _ => sec1,
+        };
+        let group = shared_group(curve)?;
         let mut ctx = BigNumContext::new()?;
-        let point = EcPoint::from_bytes(&group, sec1, &mut ctx)
+        let point = EcPoint::from_bytes(group, sec1, &mut ctx)
             .map_err(|e| CryptoError::InvalidPublicKey(format!("point not on {curve}: {e}")))?;
-        let key = EcKey::from_public_key(&group, &point)?;
-        key.check_key()
-            .map_err(|e| CryptoError::InvalidPublicKey(e.to_string()))?;
+        let key = EcKey::from_public_key(group, &point)?;
         Self::from_ec_key(curve, key)
     }
 
@@ -160,6 +186,11 @@ impl PublicKey {
 
     pub fn curve(&self) -> Curve {
         self.inner.curve
+    }
+
+    /// The SEC 1 uncompressed encoding, borrowed.
+    pub(crate) fn sec1_uncompressed(&self) -> &[u8] {
+        &self.inner.sec1
     }
 
     pub fn to_sec1(&self, compressed: bool) -> Vec<u8> {
@@ -259,6 +290,27 @@ impl PublicKey {
     }
 }
 
+/// SEC 1 uncompressed (04 || x || y) of the point with x (big-endian) and the given parity of
+/// y, if there is one (p ≡ 3 mod 4 on every curve here: y = rhs^((p+1)/4)).
+fn decompress_sec1(curve: Curve, x: &[u8], y_odd: bool) -> Option<Vec<u8>> {
+    let n = curve.field_len();
+    let mut out = Vec::with_capacity(1 + 2 * n);
+    out.push(4);
+    out.extend_from_slice(x);
+    let y = match curve {
+        Curve::NistP256 | Curve::BrainpoolP256r1 => with_curve4(curve, |g, _| {
+            g.decompress(x, y_odd)
+                .map(|a| ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
+        }),
+        Curve::NistP384 | Curve::BrainpoolP384r1 => with_curve6(curve, |g, _| {
+            g.decompress(x, y_odd)
+                .map(|a| ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
+        }),
+    }?;
+    out.extend_from_slice(&y);
+    Some(out)
+}
+
 /// The group and generator table of a 4-limb curve.
 pub(crate) fn with_curve4<R>(curve: Curve, f: impl FnOnce(&'static Group<4>, &'static FixedTable<4>) -> R) -> R {
     match curve {
@@ -295,6 +347,7 @@ struct PrivateInner {
     key: EcKey<Private>,
     public: PublicKey,
     aws: OnceLock<Result<AwsPrivate, CryptoError>>,
+    aws_agreement: OnceLock<Result<AwsAgreement, CryptoError>>,
     rustcrypto: OnceLock<Result<RcPrivate, CryptoError>>,
     /// Our own public key's table, to recover R for compressed-R signatures.
     own_table: OnceLock<SignerTable>,
@@ -338,6 +391,7 @@ impl PrivateKey {
                 key,
                 public: PublicKey::from_ec_key(curve, public)?,
                 aws: OnceLock::new(),
+                aws_agreement: OnceLock::new(),
                 rustcrypto: OnceLock::new(),
                 own_table: OnceLock::new(),
             }),
@@ -418,6 +472,14 @@ impl PrivateKey {
         self.inner
             .aws
             .get_or_init(|| crate::ecdsa::backend::aws_lc_parse_private(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub(crate) fn aws_agreement(&self) -> Result<&AwsAgreement, CryptoError> {
+        self.inner
+            .aws_agreement
+            .get_or_init(|| crate::ecdsa::backend::aws_lc_parse_agreement(self))
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -507,6 +569,18 @@ pub fn ecdh_x(private: &PrivateKey, peer: &PublicKey) -> Result<Vec<u8>, CryptoE
     backend(selected(private.curve(), CryptoOp::Ecdh)).ecdh_x(private, peer)
 }
 
+/// ECDH with a fresh ephemeral key (ECIES): the ephemeral public key and the x coordinate
+/// of the shared point, with the selected backend (aws-lc generates and agrees in one step).
+pub(crate) fn ephemeral_ecdh_x(peer: &PublicKey) -> Result<(PublicKey, Vec<u8>), CryptoError> {
+    if selected(peer.curve(), CryptoOp::Ecdh) == backend::BackendId::AwsLc {
+        let (public, z) = backend::aws_lc_ephemeral_ecdh_x(peer)?;
+        return Ok((PublicKey::from_sec1(peer.curve(), &public)?, z));
+    }
+    let ephemeral = PrivateKey::generate(peer.curve())?;
+    let z = ecdh_x(&ephemeral, peer)?;
+    Ok((ephemeral.public_key().clone(), z))
+}
+
 /// Cryptographically secure random bytes from OpenSSL's DRBG.
 pub fn random_bytes(len: usize) -> Vec<u8> {
     let mut buf = vec![0u8; len];
@@ -563,6 +637,54 @@ mod tests {
         assert!(PublicKey::from_sec1(Curve::NistP256, &sec1).is_err());
         assert!(PublicKey::from_sec1(Curve::NistP256, &sec1[..10]).is_err());
         assert!(PublicKey::from_point(Curve::NistP256, &EccPoint::XOnly(vec![1; 32])).is_err());
+    }
+
+    #[test]
+    fn rejects_compressed_x_outside_the_field_or_off_the_curve() {
+        for curve in Curve::ALL {
+            let n = curve.field_len();
+            // x = 2^(8n) - 1 is above p on every curve here.
+            let mut sec1 = vec![2u8];
+            sec1.extend(std::iter::repeat_n(0xff, n));
+            assert!(PublicKey::from_sec1(curve, &sec1).is_err(), "{curve}");
+            // About half of all x have no point; find one and check both parities fail.
+            let off = (1u8..=255)
+                .map(|b| {
+                    let mut x = vec![0u8; n];
+                    x[n - 1] = b;
+                    x
+                })
+                .find(|x| decompress_sec1(curve, x, false).is_none())
+                .expect("an x without a point");
+            for tag in [2u8, 3] {
+                let mut sec1 = vec![tag];
+                sec1.extend_from_slice(&off);
+                assert!(PublicKey::from_sec1(curve, &sec1).is_err(), "{curve}");
+            }
+        }
+    }
+
+    #[test]
+    fn decompression_agrees_with_openssl() {
+        for curve in Curve::ALL {
+            for _ in 0..16 {
+                let key = PrivateKey::generate(curve).unwrap();
+                let sec1 = key.public_key().to_sec1(false);
+                let n = curve.field_len();
+                let odd = sec1[2 * n] & 1 == 1;
+                assert_eq!(decompress_sec1(curve, &sec1[1..1 + n], odd).unwrap(), sec1, "{curve}");
+                assert_ne!(decompress_sec1(curve, &sec1[1..1 + n], !odd).unwrap(), sec1, "{curve}");
+            }
+        }
+    }
+
+    #[test]
+    fn ephemeral_agreement_matches_the_recipient() {
+        for curve in [Curve::NistP256, Curve::BrainpoolP256r1] {
+            let recipient = PrivateKey::generate(curve).unwrap();
+            let (ephemeral, z) = ephemeral_ecdh_x(recipient.public_key()).unwrap();
+            assert_eq!(ecdh_x(&recipient, &ephemeral).unwrap(), z, "{curve}");
+        }
     }
 
     #[test]

@@ -10,6 +10,9 @@ pub(super) struct AwsLc;
 pub(crate) type AwsPublic = sig::ParsedPublicKey;
 /// aws-lc's signing key (kept in the [`PrivateKey`]); see [`sign_shim`].
 pub(crate) type AwsPrivate = sign_shim::SigningKey;
+/// aws-lc's key-agreement key (kept in the [`PrivateKey`]: building it from the scalar
+/// recomputes the public point, a scalar multiplication per ECDH otherwise).
+pub(crate) type AwsAgreement = agreement::PrivateKey;
 
 struct Algs {
     verify: &'static sig::EcdsaVerificationAlgorithm,
@@ -52,6 +55,26 @@ pub(crate) fn parse_private(key: &PrivateKey) -> Result<AwsPrivate, CryptoError>
     sign_shim::SigningKey::new(nid, &key.scalar(), &key.public_key().to_sec1(false))
 }
 
+pub(crate) fn parse_agreement(key: &PrivateKey) -> Result<AwsAgreement, CryptoError> {
+    let a = algs(key.curve()).ok_or_else(|| unsupported(key.curve()))?;
+    agreement::PrivateKey::from_private_key(a.ecdh, &key.scalar())
+        .map_err(|e| CryptoError::InvalidPrivateKey(format!("aws-lc: {e}")))
+}
+
+/// A fresh ephemeral key agreed with `peer`: the ephemeral public point (SEC 1 uncompressed)
+/// and the x coordinate of the shared point. One base-point multiplication for the key and
+/// one for the agreement (an ephemeral [`PrivateKey`] would cost a second base-point
+/// multiplication when aws-lc rebuilds it from the scalar).
+pub(crate) fn ephemeral_ecdh_x(peer: &PublicKey) -> Result<(Vec<u8>, Vec<u8>), CryptoError> {
+    let a = algs(peer.curve()).ok_or_else(|| unsupported(peer.curve()))?;
+    let failed = |what: &str| CryptoError::Backend(format!("aws-lc: {what}"));
+    let ours = agreement::PrivateKey::generate(a.ecdh).map_err(|_| failed("ephemeral key generation"))?;
+    let public = ours.compute_public_key().map_err(|_| failed("ephemeral public key"))?;
+    let theirs = agreement::UnparsedPublicKey::new(a.ecdh, peer.sec1_uncompressed());
+    let z = agreement::agree(&ours, theirs, failed("ECDH failed"), |z| Ok(z.to_vec()))?;
+    Ok((public.as_ref().to_vec(), z))
+}
+
 impl Backend for AwsLc {
     fn id(&self) -> BackendId {
         BackendId::AwsLc
@@ -91,12 +114,13 @@ impl Backend for AwsLc {
 
     fn ecdh_x(&self, private: &PrivateKey, peer: &PublicKey) -> Result<Vec<u8>, CryptoError> {
         let a = algs(private.curve()).ok_or_else(|| unsupported(private.curve()))?;
-        let ours = agreement::PrivateKey::from_private_key(a.ecdh, &private.scalar())
-            .map_err(|e| CryptoError::InvalidPrivateKey(format!("aws-lc: {e}")))?;
-        let theirs = agreement::UnparsedPublicKey::new(a.ecdh, peer.to_sec1(false));
-        agreement::agree(&ours, theirs, CryptoError::Backend("aws-lc: ECDH failed".into()), |z| {
-            Ok(z.to_vec())
-        })
+        let theirs = agreement::UnparsedPublicKey::new(a.ecdh, peer.sec1_uncompressed());
+        agreement::agree(
+            private.aws_agreement()?,
+            theirs,
+            CryptoError::Backend("aws-lc: ECDH failed".into()),
+            |z| Ok(z.to_vec()),
+        )
     }
 }
 

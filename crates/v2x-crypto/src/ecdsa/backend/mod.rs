@@ -22,7 +22,8 @@ mod rustcrypto;
 mod v2x;
 
 pub(crate) use aws_lc::{
-    parse_private as aws_lc_parse_private, parse_public as aws_lc_parse_public, AwsPrivate, AwsPublic,
+    ephemeral_ecdh_x as aws_lc_ephemeral_ecdh_x, parse_agreement as aws_lc_parse_agreement,
+    parse_private as aws_lc_parse_private, parse_public as aws_lc_parse_public, AwsAgreement, AwsPrivate, AwsPublic,
 };
 pub(crate) use rustcrypto::{
     parse_private as rustcrypto_parse_private, parse_public as rustcrypto_parse_public, RcPrivate, RcPublic,
