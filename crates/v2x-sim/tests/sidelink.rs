@@ -70,6 +70,13 @@ fn half_duplex_loses_one_packet_in_a_hundred() {
     // 20 stations on 400 resources per 100 ms, sensing each other: few collisions.
     assert!((col as f64) < 0.01 * attempts as f64, "{col}");
     assert!(s.cbr() > 0.0 && s.cbr() < 0.2, "{}", s.cbr());
+    // The CBR's denominator: 20 stations (none moving) on 4 sub-channels for the 20 s after
+    // the warm-up, less the sub-channels of the subframes each one sent in.
+    assert!(
+        s.cbr_monitored <= 20 * 4 * 20_000 && s.cbr_monitored > 20 * 4 * 19_000,
+        "{}",
+        s.cbr_monitored
+    );
 }
 
 #[test]

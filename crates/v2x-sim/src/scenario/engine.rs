@@ -14,8 +14,8 @@ pub struct EngineConfig {
     /// receiver). Default 1: the threads meet twice per transmission (tens of µs of work
     /// each time), so the other threads poll for work for the whole run and take their
     /// cores fully; more threads pay only on cores that are otherwise idle. On the
-    /// sidelink the threads share each subframe's transmissions (the received powers and
-    /// the links' outcomes) and wait without polling.
+    /// sidelink the threads share each subframe's transmissions (the received powers, the
+    /// links' outcomes, the SCIs each receiver heard) and idle threads sleep (rayon).
     pub threads: u32,
 }
 

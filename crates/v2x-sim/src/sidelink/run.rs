@@ -13,11 +13,12 @@
 //! announced reservation) and the S-RSSI per sub-channel.
 //!
 //! With several threads (`[engine] threads`, `v2x sim --threads`) the transmissions of a
-//! subframe are shared among them twice: for their links' received power, then for each
-//! link's outcome. Each writes only its own transmission's buffers and every draw is
-//! keyed, while the sums over transmissions (the power per sub-channel at a receiver) and
-//! everything that changes state (sensing, metrics) stay on one thread in transmission
-//! order: a run is identical for a seed whatever the thread count.
+//! subframe are shared among them for their links' received power, then for each link's
+//! outcome, each writing only its own transmission's buffers with keyed draws; then the
+//! receivers, in contiguous ranges, take in the SCIs they detected in transmission order.
+//! The sums over transmissions (the power per sub-channel at a receiver), the S-RSSI, the
+//! metrics and the MAC stay on one thread in transmission order: a run is identical for
+//! a seed whatever the thread count.
 
 use super::bler::BlerCurve;
 use super::pool::ResourcePool;
@@ -245,6 +246,8 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut pos: Vec<Option<Position>> = Vec::with_capacity(n);
     mobility.positions_at(0.0, &mut rng_mobility, &mut pos);
     grid.rebuild(&pos);
+    // Stations on the map (they change only at a mobility update).
+    let mut on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
     let mut next_update_ns = secs_ns(mobility.update_interval_s);
 
     let dice = RunDice::new(seed);
@@ -307,7 +310,6 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     // integers per reception, so the fast non-cryptographic one (nothing untrusted keys it).
     let mut last_rx: HashMap<(u32, u32), u64, foldhash::fast::FixedState> = HashMap::default();
     let mut serial = 0u64;
-    let mut on_map = 0u64;
 
     for k in 0..end_sf {
         let now_ns = k * SUBFRAME_NS;
