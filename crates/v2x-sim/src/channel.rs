@@ -175,6 +175,14 @@ impl Fading {
         }
     }
 
+    /// The Nakagami shapes [`Fading::m_at`] returns (none without fading).
+    pub fn shapes(&self) -> Vec<f64> {
+        match self.cfg {
+            FadingConfig::None => Vec::new(),
+            FadingConfig::Nakagami { m0, m1, m2, .. } => vec![m0, m1, m2],
+        }
+    }
+
     /// Linear power gain for one packet over distance `d`.
     pub fn gain(&self, d: f64, rng: &mut ChaCha8Rng) -> f64 {
         match self.m_at(d) {

@@ -70,6 +70,13 @@ fn half_duplex_loses_one_packet_in_a_hundred() {
     // 20 stations on 400 resources per 100 ms, sensing each other: few collisions.
     assert!((col as f64) < 0.01 * attempts as f64, "{col}");
     assert!(s.cbr() > 0.0 && s.cbr() < 0.2, "{}", s.cbr());
+    // The CBR's denominator: 20 stations (none moving) on 4 sub-channels for the 20 s after
+    // the warm-up, less the sub-channels of the subframes each one sent in.
+    assert!(
+        s.cbr_monitored <= 20 * 4 * 20_000 && s.cbr_monitored > 20 * 4 * 19_000,
+        "{}",
+        s.cbr_monitored
+    );
 }
 
 #[test]
@@ -81,6 +88,62 @@ fn same_seed_same_results() {
     x.wall_s = 0.0;
     y.wall_s = 0.0;
     assert_eq!(x, y);
+}
+
+/// The transmissions of a subframe shared among 1, 2 or 3 threads: identical results for
+/// the seed, on a ring highway long enough for every cause of loss, with shadowing and
+/// Nakagami fading (each of its three shapes) in the received power.
+#[test]
+fn any_thread_count_gives_the_same_results() {
+    let mut s = Scenario::parse(
+        r#"
+        duration_s = 1.5
+        warmup_s = 0.5
+        [access]
+        kind = "lte-v2x-mode4"
+        [sidelink]
+        shadowing_sd_db = 3.0
+        [mobility]
+        kind = "highway"
+        length_m = 2000.0
+        lanes_per_direction = 2
+        density_veh_per_km_lane = 25.0
+        [radio]
+        tx_power_dbm = 20.0
+        frequency_hz = 5.91e9
+        noise_figure_db = 9.0
+        [radio.path_loss]
+        model = "winner-b1"
+        [radio.fading]
+        model = "nakagami"
+        [metrics]
+        distance_bin_m = 10.0
+        max_distance_m = 500.0
+        "#,
+        "ring",
+    )
+    .unwrap();
+    let mut run = |threads: u32| {
+        s.engine.threads = threads;
+        let mut m = v2x_sim::run(&s, &v2x_report::Silent).unwrap().variants[0]
+            .pooled
+            .clone();
+        m.wall_s = 0.0;
+        m
+    };
+    let one = run(1);
+    let lost = |f: fn(&v2x_sim::sidelink::LossBin) -> u64| stats(&one).losses.iter().map(f).sum::<u64>();
+    assert!(one.receptions > 10_000, "{}", one.receptions);
+    for (cause, n) in [
+        ("half duplex", lost(|b| b.half_duplex)),
+        ("sensing", lost(|b| b.sensing)),
+        ("propagation", lost(|b| b.propagation)),
+        ("collision", lost(|b| b.collision)),
+    ] {
+        assert!(n > 0, "no {cause} loss");
+    }
+    assert_eq!(run(2), one);
+    assert_eq!(run(3), one);
 }
 
 /// 1609.2 sizes (100 B payload: 193 B with a digest, 280 B with the certificate every 5th)

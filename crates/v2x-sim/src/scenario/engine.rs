@@ -13,7 +13,9 @@ pub struct EngineConfig {
     /// a seed whatever the count (the channel's random draws are keyed by transmission and
     /// receiver). Default 1: the threads meet twice per transmission (tens of µs of work
     /// each time), so the other threads poll for work for the whole run and take their
-    /// cores fully; more threads pay only on cores that are otherwise idle.
+    /// cores fully; more threads pay only on cores that are otherwise idle. On the
+    /// sidelink the threads share each subframe's transmissions (the received powers, the
+    /// links' outcomes, the SCIs each receiver heard) and idle threads sleep (rayon).
     pub threads: u32,
 }
 

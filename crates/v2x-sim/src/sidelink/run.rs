@@ -11,6 +11,14 @@
 //! transmission below the sensing threshold is not detected (neither its SCI nor its
 //! data). What each station hears feeds its sensing: the SCIs detected (RSRP and the
 //! announced reservation) and the S-RSSI per sub-channel.
+//!
+//! With several threads (`[engine] threads`, `v2x sim --threads`) the transmissions of a
+//! subframe are shared among them for their links' received power, then for each link's
+//! outcome, each writing only its own transmission's buffers with keyed draws; then the
+//! receivers, in contiguous ranges, take in the SCIs they detected in transmission order.
+//! The sums over transmissions (the power per sub-channel at a receiver), the S-RSSI, the
+//! metrics and the MAC stay on one thread in transmission order: a run is identical for
+//! a seed whatever the thread count.
 
 use super::bler::BlerCurve;
 use super::pool::ResourcePool;
@@ -18,7 +26,7 @@ use super::sps::Heard;
 use super::ue::{MacParams, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
 use crate::error::SimError;
-use crate::keyed_rng::{stream, Draw, RunDice, Stream};
+use crate::keyed_rng::{stream, Draw, RunDice, Stream, TxDice};
 use crate::metrics::{DistanceBin, RunMetrics};
 use crate::metrics::{LossBin, SidelinkStats};
 use crate::mobility::{Mobility, Position};
@@ -27,6 +35,7 @@ use crate::scenario::{CertificatePolicy, Scenario};
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use rand::Rng;
+use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -81,21 +90,53 @@ struct Tx {
     src: u32,
     pos: Position,
     send: Send,
-    serial: u64,
+    /// Its keyed draws at each receiver.
+    dice: TxDice,
 }
 
-/// One transmitter-receiver pair of the current subframe.
+/// One receiver of a transmission of the current subframe.
 struct Link {
-    tx: u32,
     rx: u32,
     mw: f64,
     dist: f64,
+}
+
+/// What became of a link's packet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// The receiver was sending.
+    HalfDuplex,
+    /// Below the sensing threshold: neither SCI nor data.
+    NotDetected,
+    /// The data lost at the SINR, and it would have been at the SNR alone.
+    Propagation,
+    /// The data lost at the SINR only because of the others on its sub-channels.
+    Collision,
+    Received,
+}
+
+/// The buffers of one transmission of the current subframe, kept across subframes.
+#[derive(Default)]
+struct TxLinks {
+    near: Vec<(NodeId, f64)>,
+    links: Vec<Link>,
+    outcomes: Vec<Outcome>,
+}
+
+/// Calls `f` on each transmission with its buffers: on the run's threads when it has
+/// several, each call writing only its own buffers.
+fn each_tx(pool: Option<&rayon::ThreadPool>, txs: &[Tx], bufs: &mut [TxLinks], f: impl Fn(&Tx, &mut TxLinks) + Sync) {
+    match pool {
+        Some(pool) => pool.install(|| bufs.par_iter_mut().zip(txs).for_each(|(b, tx)| f(tx, b))),
+        None => bufs.iter_mut().zip(txs).for_each(|(b, tx)| f(tx, b)),
+    }
 }
 
 /// The radio channel of a sidelink run.
 struct Channel {
     path_loss: PathLoss,
     fading: Fading,
+    /// The fading's gain quantiles per Nakagami shape it uses.
     quantiles: Vec<(f64, GainQuantiles)>,
     tx_dbm: f64,
     shadowing_sd_db: f64,
@@ -103,9 +144,8 @@ struct Channel {
 }
 
 impl Channel {
-    /// Received power (mW) of transmission `serial` at `rx`, `dist` metres away.
-    fn power_mw(&mut self, dice: RunDice, serial: u64, rx: NodeId, dist: f64) -> f64 {
-        let d = dice.transmission(serial);
+    /// Received power (mW) of the transmission drawing `d` at `rx`, `dist` metres away.
+    fn power_mw(&self, d: TxDice, rx: NodeId, dist: f64) -> f64 {
         let shadow = if self.shadowing_sd_db > 0.0 {
             let u = d.uniform(rx, Draw::Shadowing).clamp(1e-15, 1.0 - 1e-15);
             self.shadowing_sd_db * self.normal.inverse_cdf(u)
@@ -115,14 +155,12 @@ impl Channel {
         let gain = match self.fading.m_at(dist) {
             None => 1.0,
             Some(m) => {
-                let k = match self.quantiles.iter().position(|(q, _)| *q == m) {
-                    Some(k) => k,
-                    None => {
-                        self.quantiles.push((m, GainQuantiles::new(m)));
-                        self.quantiles.len() - 1
-                    }
-                };
-                self.quantiles[k].1.quantile(d.uniform(rx, Draw::Fading))
+                let (_, q) = self
+                    .quantiles
+                    .iter()
+                    .find(|(q, _)| *q == m)
+                    .expect("the quantiles of every shape of the fading model");
+                q.quantile(d.uniform(rx, Draw::Fading))
             }
         };
         dbm_to_mw(self.tx_dbm - self.path_loss.loss_db(dist) + shadow) * gain
@@ -173,10 +211,15 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         smallest_len: len_of(sizes.smallest()),
         largest_len: len_of(sizes.largest()),
     };
-    let mut channel = Channel {
+    let fading = Fading::new(&radio.fading);
+    let channel = Channel {
         path_loss: PathLoss::new(&radio.path_loss, radio.frequency_hz),
-        fading: Fading::new(&radio.fading),
-        quantiles: Vec::new(),
+        quantiles: fading
+            .shapes()
+            .into_iter()
+            .map(|m| (m, GainQuantiles::new(m)))
+            .collect(),
+        fading,
         tx_dbm: radio.tx_power_dbm,
         shadowing_sd_db: cfg.shadowing_sd_db,
         normal: Normal::new(0.0, 1.0).expect("a standard normal"),
@@ -203,9 +246,22 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut pos: Vec<Option<Position>> = Vec::with_capacity(n);
     mobility.positions_at(0.0, &mut rng_mobility, &mut pos);
     grid.rebuild(&pos);
+    // Stations on the map (they change only at a mobility update).
+    let mut on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
     let mut next_update_ns = secs_ns(mobility.update_interval_s);
 
     let dice = RunDice::new(seed);
+    let threads = sc.engine.threads_per_run(sc.variants.len() * sc.replications as usize);
+    let pool = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|source| SimError::Threads { threads, source })?;
+        Some(pool)
+    } else {
+        None
+    };
+    let receivers_per_thread = n.div_ceil(threads).max(1);
     let mut rng_mac = stream(seed, Stream::Mac);
     let mut rng_app = stream(seed, Stream::Applications);
     let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
@@ -245,13 +301,14 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut wake = Vec::new();
     let mut due = Vec::new();
     let mut txs: Vec<Tx> = Vec::new();
-    let mut links: Vec<Link> = Vec::new();
-    let mut near = Vec::new();
+    let mut per_tx: Vec<TxLinks> = Vec::new();
     let mut sending_in = vec![u64::MAX; n];
     let mut touched_in = vec![u64::MAX; n];
     let mut touched: Vec<u32> = Vec::new();
     let mut acc = vec![0f64; n * s];
-    let mut last_rx: HashMap<(u32, u32), u64> = HashMap::new();
+    // Last reception per (sender, receiver) within the headline range: a hash of two
+    // integers per reception, so the fast non-cryptographic one (nothing untrusted keys it).
+    let mut last_rx: HashMap<(u32, u32), u64, foldhash::fast::FixedState> = HashMap::default();
     let mut serial = 0u64;
 
     for k in 0..end_sf {
@@ -260,6 +317,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         if now_ns >= next_update_ns {
             mobility.positions_at(now_ns as f64 / 1e9, &mut rng_mobility, &mut pos);
             grid.rebuild(&pos);
+            on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
             next_update_ns += secs_ns(mobility.update_interval_s);
         }
         // Messages generated since the last subframe reach the MAC.
@@ -323,7 +381,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                 src: i,
                 pos: at,
                 send,
-                serial,
+                dice: dice.transmission(serial),
             });
             if send.packet.gen_ns >= warmup_ns {
                 m.frames_sent += 1;
@@ -332,7 +390,6 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                 st.subchannels_used += u64::from(send.len);
             }
         }
-        let on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
         if warm {
             st.cbr_monitored += (on_map - txs.len() as u64) * s as u64;
             if subchannel_noise_mw > cbr_mw {
@@ -342,106 +399,132 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         if txs.is_empty() {
             continue;
         }
-        // Every transmission at every receiver in range; the power per sub-channel.
-        links.clear();
-        touched.clear();
-        for (ti, tx) in txs.iter().enumerate() {
-            grid.within(tx.pos, radius, &mut near);
-            for &(r, dist) in &near {
-                if r.0 == tx.src {
-                    continue;
-                }
-                let mw = channel.power_mw(dice, tx.serial, r, dist);
-                links.push(Link {
-                    tx: ti as u32,
+        // Every transmission at every receiver in range (on the run's threads).
+        if per_tx.len() < txs.len() {
+            per_tx.resize_with(txs.len(), TxLinks::default);
+        }
+        let bufs = &mut per_tx[..txs.len()];
+        each_tx(pool.as_ref(), &txs, bufs, |tx, b| {
+            grid.within(tx.pos, radius, &mut b.near);
+            b.links.clear();
+            b.links
+                .extend(b.near.iter().filter(|(r, _)| r.0 != tx.src).map(|&(r, dist)| Link {
                     rx: r.0,
-                    mw,
+                    mw: channel.power_mw(tx.dice, r, dist),
                     dist,
-                });
-                let ri = r.index();
+                }));
+        });
+        // The power per sub-channel at each receiver, summed in transmission order.
+        touched.clear();
+        for (tx, b) in txs.iter().zip(bufs.iter()) {
+            m.signals += b.links.len() as u64;
+            let first = usize::from(tx.send.first);
+            let len = usize::from(tx.send.len);
+            for l in &b.links {
+                let ri = l.rx as usize;
                 if sending_in[ri] == k {
                     continue;
                 }
                 if touched_in[ri] != k {
                     touched_in[ri] = k;
-                    touched.push(r.0);
+                    touched.push(l.rx);
                 }
-                let share = mw / f64::from(tx.send.len);
-                let first = usize::from(tx.send.first);
-                for c in &mut acc[ri * s + first..ri * s + first + usize::from(tx.send.len)] {
+                let share = l.mw / f64::from(tx.send.len);
+                for c in &mut acc[ri * s + first..ri * s + first + len] {
                     *c += share;
                 }
             }
         }
-        m.signals += links.len() as u64;
-        // Each link's outcome.
-        for l in &links {
-            let tx = &txs[l.tx as usize];
-            let ri = l.rx as usize;
-            let half_duplex = sending_in[ri] == k;
-            let detected = !half_duplex && l.mw >= sensing_mw;
-            if detected {
-                ues[ri].sensing.heard(Heard {
-                    subframe: k,
-                    first: tx.send.first,
-                    len: tx.send.len,
-                    rsrp_mw: l.mw,
-                    rri: tx.send.rri,
-                });
+        // Each link's outcome (on the run's threads).
+        let (acc_now, sending_now) = (&acc, &sending_in);
+        each_tx(pool.as_ref(), &txs, bufs, |tx, b| {
+            let len = f64::from(tx.send.len);
+            let noise = data_noise_mw[usize::from(tx.send.len)];
+            b.outcomes.clear();
+            b.outcomes.extend(b.links.iter().map(|l| {
+                let ri = l.rx as usize;
+                if sending_now[ri] == k {
+                    return Outcome::HalfDuplex;
+                }
+                if l.mw < sensing_mw {
+                    return Outcome::NotDetected;
+                }
+                let own = l.mw / len;
+                let first = ri * s + usize::from(tx.send.first);
+                let sinr = acc_now[first..first + usize::from(tx.send.len)]
+                    .iter()
+                    .map(|&total| own / (noise / len + (total - own).max(0.0)))
+                    .sum::<f64>()
+                    / len;
+                let u = tx.dice.uniform(NodeId(l.rx), Draw::Data);
+                if u >= curve.bler(10.0 * sinr.log10()) {
+                    Outcome::Received
+                } else if u < curve.bler(10.0 * (l.mw / noise).log10()) {
+                    Outcome::Propagation
+                } else {
+                    Outcome::Collision
+                }
+            }));
+        });
+        // The SCIs each receiver detected, in transmission order (the receivers split
+        // among the run's threads in contiguous ranges).
+        let hear = |base: usize, ues: &mut [Ue]| {
+            for (tx, b) in txs.iter().zip(bufs.iter()) {
+                for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
+                    let Some(ue) = (l.rx as usize).checked_sub(base).and_then(|i| ues.get_mut(i)) else {
+                        continue;
+                    };
+                    if !matches!(outcome, Outcome::HalfDuplex | Outcome::NotDetected) {
+                        ue.sensing.heard(Heard {
+                            subframe: k,
+                            first: tx.send.first,
+                            len: tx.send.len,
+                            rsrp_mw: l.mw,
+                            rri: tx.send.rri,
+                        });
+                    }
+                }
             }
-            let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
-            let bin = (l.dist / bin_m) as usize;
-            if counted {
+        };
+        match pool.as_ref() {
+            Some(pool) => pool.install(|| {
+                ues.par_chunks_mut(receivers_per_thread)
+                    .enumerate()
+                    .for_each(|(i, part)| hear(i * receivers_per_thread, part))
+            }),
+            None => hear(0, &mut ues),
+        }
+        // The metrics, in transmission order.
+        for (tx, b) in txs.iter().zip(bufs.iter()) {
+            for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
+                let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
+                if !counted {
+                    m.receptions += u64::from(outcome == Outcome::Received);
+                    continue;
+                }
+                let bin = (l.dist / bin_m) as usize;
+                let headline = l.dist <= sc.metrics.headline_range_m;
                 if let Some(b) = m.bins.get_mut(bin) {
                     b.attempts += 1;
                 }
-                if l.dist <= sc.metrics.headline_range_m {
-                    m.headline_attempts += 1;
-                }
-            }
-            let loss = |st: &mut SidelinkStats, f: fn(&mut LossBin)| {
-                if counted {
-                    if let Some(b) = st.losses.get_mut(bin) {
-                        f(b);
-                    }
-                }
-            };
-            if half_duplex {
-                loss(&mut st, |b| b.half_duplex += 1);
-                continue;
-            }
-            if !detected {
-                loss(&mut st, |b| b.sensing += 1);
-                continue;
-            }
-            let len = f64::from(tx.send.len);
-            let noise = data_noise_mw[usize::from(tx.send.len)];
-            let own = l.mw / len;
-            let first = ri * s + usize::from(tx.send.first);
-            let sinr = acc[first..first + usize::from(tx.send.len)]
-                .iter()
-                .map(|&total| own / (noise / len + (total - own).max(0.0)))
-                .sum::<f64>()
-                / len;
-            let snr = l.mw / noise;
-            let u = dice.transmission(tx.serial).uniform(NodeId(l.rx), Draw::Data);
-            if u < curve.bler(10.0 * sinr.log10()) {
-                if u < curve.bler(10.0 * snr.log10()) {
-                    loss(&mut st, |b| b.propagation += 1);
-                } else {
-                    loss(&mut st, |b| b.collision += 1);
-                }
-                continue;
-            }
-            m.receptions += 1;
-            if counted {
-                if let Some(b) = m.bins.get_mut(bin) {
-                    b.received += 1;
-                }
-                if l.dist <= sc.metrics.headline_range_m {
-                    m.headline_received += 1;
-                    if let Some(last) = last_rx.insert((tx.src, l.rx), now_ns) {
-                        m.inter_arrival.record(now_ns - last);
+                m.headline_attempts += u64::from(headline);
+                let cause = st.losses.get_mut(bin);
+                match outcome {
+                    Outcome::HalfDuplex => cause.map_or((), |b| b.half_duplex += 1),
+                    Outcome::NotDetected => cause.map_or((), |b| b.sensing += 1),
+                    Outcome::Propagation => cause.map_or((), |b| b.propagation += 1),
+                    Outcome::Collision => cause.map_or((), |b| b.collision += 1),
+                    Outcome::Received => {
+                        m.receptions += 1;
+                        if let Some(b) = m.bins.get_mut(bin) {
+                            b.received += 1;
+                        }
+                        if headline {
+                            m.headline_received += 1;
+                            if let Some(last) = last_rx.insert((tx.src, l.rx), now_ns) {
+                                m.inter_arrival.record(now_ns - last);
+                            }
+                        }
                     }
                 }
             }
