@@ -304,6 +304,18 @@ impl<S: Store> Service<S> {
         Answer::Its(answer)
     }
 
+    /// A refusal's response, signed and encrypted on the crypto pool; a failure there is a 500.
+    async fn refusal_answer<E: std::fmt::Display + Send + 'static>(
+        &self,
+        respond: impl FnOnce() -> Result<Vec<u8>, E> + Send + 'static,
+    ) -> Answer {
+        match self.crypto.run(respond).await {
+            Ok(Ok(bytes)) => Answer::Its(bytes),
+            Ok(Err(e)) => Answer::internal(e),
+            Err(e) => Answer::internal(e),
+        }
+    }
+
     async fn enrolment_refused(
         &self,
         ea: &Arc<EnrolmentAuthority>,
@@ -314,15 +326,8 @@ impl<S: Store> Service<S> {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "enrolment refused");
         self.tally.enrolments_refused.fetch_add(1, Ordering::Relaxed);
         let ea = ea.clone();
-        match self
-            .crypto
-            .run(move || ea.enrolment_response(&reply, refusal.code, None, now))
+        self.refusal_answer(move || ea.enrolment_response(&reply, refusal.code, None, now))
             .await
-        {
-            Ok(Ok(bytes)) => Answer::Its(bytes),
-            Ok(Err(e)) => Answer::internal(e),
-            Err(e) => Answer::internal(e),
-        }
     }
 
     // ---- EA: authorization validation ----------------------------------------------------
@@ -424,15 +429,8 @@ impl<S: Store> Service<S> {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "validation refused");
         self.tally.validations_refused.fetch_add(1, Ordering::Relaxed);
         let ea = ea.clone();
-        match self
-            .crypto
-            .run(move || ea.validation_response(&reply, refusal.code, None, now))
+        self.refusal_answer(move || ea.validation_response(&reply, refusal.code, None, now))
             .await
-        {
-            Ok(Ok(bytes)) => Answer::Its(bytes),
-            Ok(Err(e)) => Answer::internal(e),
-            Err(e) => Answer::internal(e),
-        }
     }
 
     // ---- AA: authorization ---------------------------------------------------------------
@@ -576,15 +574,8 @@ impl<S: Store> Service<S> {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "authorization refused");
         self.tally.authorizations_refused.fetch_add(1, Ordering::Relaxed);
         let aa = aa.clone();
-        match self
-            .crypto
-            .run(move || aa.authorization_response(&reply, refusal.code, None, now))
+        self.refusal_answer(move || aa.authorization_response(&reply, refusal.code, None, now))
             .await
-        {
-            Ok(Ok(bytes)) => Answer::Its(bytes),
-            Ok(Err(e)) => Answer::internal(e),
-            Err(e) => Answer::internal(e),
-        }
     }
 }
 
