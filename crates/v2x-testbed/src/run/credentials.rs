@@ -50,6 +50,9 @@ const PSID_DENM: ItsAid = ItsAid::DENM;
 const PSID_MISBEHAVIOUR_REPORTING: ItsAid = v2x_mbd::report::MISBEHAVIOUR_REPORTING;
 /// Sub-directory of the PKI with the testbed's own shared secrets.
 pub const TESTBED_SUBDIR: &str = "testbed";
+
+/// The service AA's certificate, beside the run's PKI (`PKI/testbed/pki-service-aa.oer`).
+pub const SERVICE_AA: &str = "pki-service-aa.oer";
 const HASH_CHAIN_SEED: &str = "hash-chain.seed";
 const TWO_FLIP_SECRETS: &str = "2flip.secrets";
 /// The restricted AA of F-SIG-07 (its issue permissions lack CAM).
@@ -367,7 +370,7 @@ impl StationCredentials {
             Trust::Full => {
                 let mut store = pki.trust_store()?;
                 // `[pki_service]`: the service's AA, issued under the same root.
-                if let Some(aa) = super::pki_service::service_aa(pki.dir())? {
+                if let Some(aa) = service_aa(pki.dir())? {
                     store.add_ca_certificate(aa);
                 }
                 if let Some(aa) = self.restricted_aa()? {
@@ -408,7 +411,7 @@ impl StationCredentials {
         let mut pool: PseudonymPool = pki.pseudonyms(&self.name)?;
         pool.rotation_interval = self.options.pseudonym_change;
         let mut chain = vec![pki.aa().certificate.clone(), pki.root().certificate.clone()];
-        chain.extend(super::pki_service::service_aa(pki.dir())?);
+        chain.extend(service_aa(pki.dir())?);
         if let Some(aa) = self.restricted_aa()? {
             // Answer P2PCD requests for the restricted AA too (F-SIG-07's issuer).
             chain.insert(0, aa);
@@ -531,6 +534,17 @@ impl StationCredentials {
             ProtocolConfig::Session(_) | ProtocolConfig::ExperimentalPq(_) => unreachable!("refused in open"),
         })
     }
+}
+
+/// The service AA a run's PKI directory names (see [`crate::run::pki_service::provision`]), if any: receivers add it to
+/// their trust stores (a chain link, verified up to the root like any other) and senders answer
+/// P2PCD requests for it.
+pub fn service_aa(pki_dir: &Path) -> Result<Option<v2x_security::CertRef>, CredentialError> {
+    let path = pki_dir.join(TESTBED_SUBDIR).join(SERVICE_AA);
+    if !path.exists() {
+        return Ok(None);
+    }
+    Ok(Some(v2x_security::pki_store::read_certificate(&path)?))
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub use crate::misbehaviour_log::{
     ReceiverRecord, ReportRecord, RevocationRecord, RunRecord, SenderView, VehicleRecord,
 };
 use crate::run::credentials::{self, TicketSet};
-use crate::run::orchestrator::{io, TestbedError};
+use crate::run::error::{io, TestbedError};
 use crate::scenario::misbehaviour::MisbehaviourConfig;
 use crate::scenario::Scenario;
 use std::collections::{BTreeMap, HashMap, VecDeque};

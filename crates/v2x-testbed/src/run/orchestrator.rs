@@ -14,6 +14,8 @@ use crate::analyse::functional::{FunctionalStation, TicketInfo};
 use crate::analyse::{self, flood::FloodResult, load_plan::LoadCell, misbehaviour::ClosedLoop, summary::Summary};
 use crate::emulator::PROCESS_NAME as EMULATOR;
 use crate::run::credentials;
+pub(crate) use crate::run::error::io;
+pub use crate::run::error::TestbedError;
 use crate::run::netns::Namespaces;
 use crate::run::plan::{self, Addressing, Plan, PlannedStation};
 use crate::run::station::StationConfig;
@@ -27,26 +29,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use v2x_protocols::ProtocolConfig;
-
-/// Why a testbed run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum TestbedError {
-    #[error("scenario: {0}")]
-    Scenario(#[from] ScenarioError),
-    #[error(transparent)]
-    Credentials(#[from] credentials::CredentialError),
-    #[error("{context}: {source}")]
-    Io { context: String, source: std::io::Error },
-    #[error("station {name} failed: {status}")]
-    StationFailed { name: String, status: String },
-    #[error("interrupted")]
-    Interrupted,
-}
-
-pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> TestbedError {
-    let context = context.into();
-    move |source| TestbedError::Io { context, source }
-}
 
 /// What `v2x testbed` produced: the run's summary, and the load plan and flood search
 /// when the scenario asked for them (`summary.json` holds all three).

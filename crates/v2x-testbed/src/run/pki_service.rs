@@ -18,7 +18,7 @@
 //! started (it has nothing to sign with). What happened — per sender the enrolment and ticket
 //! times, attempts and the first refusal — is written to `OUT/pki-service/report.json`.
 
-use crate::run::credentials::{CredentialError, TESTBED_SUBDIR};
+use crate::run::credentials::{CredentialError, SERVICE_AA, TESTBED_SUBDIR};
 use crate::scenario::pki_service::{AaCondition, PkiServiceConfig};
 use serde::Serialize;
 use std::net::SocketAddr;
@@ -31,10 +31,7 @@ use v2x_pki_service::client::HttpClient;
 use v2x_pki_service::config::{content_type, paths};
 use v2x_pki_service::its_station::{ItsError, ItsStation, PoolPlan};
 use v2x_security::ts102941::authorities::Authorities;
-use v2x_security::{CertRef, Credentials, Pki};
-
-/// The service AA's certificate, beside the run's PKI (`PKI/testbed/pki-service-aa.oer`).
-pub const SERVICE_AA: &str = "pki-service-aa.oer";
+use v2x_security::{Credentials, Pki};
 
 /// What one sender went through.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -346,15 +343,4 @@ fn install(pki: &Pki, name: &str, tickets: &[Credentials]) -> Result<(), Credent
             .map_err(io(stem.display().to_string()))?;
     }
     Ok(())
-}
-
-/// The service AA a run's PKI directory names (see [`provision`]), if any: receivers add it to
-/// their trust stores (a chain link, verified up to the root like any other) and senders answer
-/// P2PCD requests for it.
-pub fn service_aa(pki_dir: &Path) -> Result<Option<CertRef>, CredentialError> {
-    let path = pki_dir.join(TESTBED_SUBDIR).join(SERVICE_AA);
-    if !path.exists() {
-        return Ok(None);
-    }
-    Ok(Some(v2x_security::pki_store::read_certificate(&path)?))
 }
