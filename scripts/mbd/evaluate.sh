@@ -6,7 +6,8 @@
 #     through v2x-sim's mobility and channel (`v2x-mbd export`); per attack: VeReMi NextGen's
 #     own generator, the distance to the road edge added from the SUMO network, NextGen's
 #     own CaTCh checks -> WORK/eval/<scenario>/<attack>.theirs.csv. Slow (their pandas code);
-#     resumable: finished steps are skipped.
+#     resumable: finished steps are skipped. NEXTGEN_CHECKS=skip runs their generator only
+#     (their column of the table is then empty).
 #   scripts/mbd/evaluate.sh score WORK [SCENARIOS] [ATTACKS]
 #     scores their predictions and our detectors on the same files (test half of the
 #     vehicles, bootstrap by vehicle) -> <attack>.{theirs,ours-catch,ours-plausibility,ours-full}.json,
@@ -34,9 +35,13 @@ reference)
       --receivers "$RECEIVERS" --start "$START" --end "$END"
     [ -f "$d/$a.theirs.csv" ] && continue
     t0=$(date +%s)
-    rm -rf "$d/base_$a"
-    "$PY" "$HERE/nextgen_reference.py" attack "$NG" "$d/base" "$a" "$WORK/sumo/$s/run.sumocfg" 1 >/dev/null 2>"$d/$a.generator.log"
-    "$PY" "$HERE/nextgen_reference.py" enrich "$WORK/sumo/$s/net.net.xml" "$d/base_$a"
+    if [ ! -f "$d/base_$a.enriched" ]; then
+      rm -rf "$d/base_$a"
+      "$PY" "$HERE/nextgen_reference.py" attack "$NG" "$d/base" "$a" "$WORK/sumo/$s/run.sumocfg" 1 >/dev/null 2>"$d/$a.generator.log"
+      "$PY" "$HERE/nextgen_reference.py" enrich "$WORK/sumo/$s/net.net.xml" "$d/base_$a"
+      touch "$d/base_$a.enriched"
+    fi
+    if [ "${NEXTGEN_CHECKS:-run}" = skip ]; then echo "$s $a: generator $(( $(date +%s) - t0 )) s"; continue; fi
     "$PY" "$HERE/nextgen_reference.py" checks "$NG" "$d/base_$a" "$d/$a.theirs.csv.part" 2>"$d/$a.checks.log"
     mv "$d/$a.theirs.csv.part" "$d/$a.theirs.csv"
     echo "$s $a: $(( $(date +%s) - t0 )) s"
@@ -45,8 +50,8 @@ reference)
 score)
   SCENARIOS=${3:-"city-high city-low highway-high highway-low"}; ATTACKS=${4:-$ALL}
   for s in $SCENARIOS; do for a in $ATTACKS; do
-    d=$WORK/eval/$s; [ -f "$d/$a.theirs.csv" ] || continue
-    "$BIN" score --in "$d/base_$a" --detector catch-reference --predictions "$d/$a.theirs.csv" --json "$d/$a.theirs.json" 2>/dev/null
+    d=$WORK/eval/$s; [ -d "$d/base_$a" ] || continue
+    [ ! -f "$d/$a.theirs.csv" ] || "$BIN" score --in "$d/base_$a" --detector catch-reference --predictions "$d/$a.theirs.csv" --json "$d/$a.theirs.json" 2>/dev/null
     "$BIN" score --in "$d/base_$a" --detector catch-reference --json "$d/$a.ours-catch.json" 2>/dev/null
     "$BIN" score --in "$d/base_$a" --detector plausibility --json "$d/$a.ours-plausibility.json" 2>/dev/null
     "$BIN" score --in "$d/base_$a" --detector full --json "$d/$a.ours-full.json" 2>/dev/null

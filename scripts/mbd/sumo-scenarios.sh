@@ -6,6 +6,7 @@
 # traffic lights, 0.1 s steps, FCD with positions (read by v2x-sim's mobility module).
 #
 #   scripts/mbd/sumo-scenarios.sh OUT [DURATION_S]
+#   ONLY="city-low" scripts/mbd/sumo-scenarios.sh OUT 400   # some of the four, a longer run
 set -euo pipefail
 OUT=${1:?usage: sumo-scenarios.sh OUT [DURATION_S]}
 DURATION=${2:-160}
@@ -16,6 +17,7 @@ mkdir -p "$OUT"
 
 scenario() { # name netgenerate-args period-seconds fringe
   local name=$1 netargs=$2 period=$3 fringe=$4 d="$OUT/$1"
+  [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $name "* ]] || return 0
   mkdir -p "$d"
   "$BIN/netgenerate" $netargs --seed "$SEED" -o "$d/net.net.xml" >/dev/null
   "$BIN/python" "$TOOLS/randomTrips.py" -n "$d/net.net.xml" -o "$d/trips.trips.xml" \
