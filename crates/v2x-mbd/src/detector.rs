@@ -262,6 +262,11 @@ impl Detector {
                         CheckId::PositionHeadingConsistency,
                         catch::position_heading_consistency(o, prev, dt, t),
                     );
+                    run(
+                        &mut s,
+                        CheckId::AccelerationConsistency,
+                        catch::acceleration_consistency(o, prev, dt, t),
+                    );
                     run(&mut s, CheckId::BeaconFrequency, catch::beacon_frequency(dt, t));
                 } else {
                     run(
@@ -283,6 +288,11 @@ impl Detector {
                         &mut s,
                         CheckId::PositionHeadingConsistency,
                         legacy::position_heading_consistency(o, prev, dt, t),
+                    );
+                    run(
+                        &mut s,
+                        CheckId::AccelerationConsistency,
+                        legacy::acceleration_consistency(o, prev, dt, t),
                     );
                     run(&mut s, CheckId::BeaconFrequency, legacy::beacon_frequency(dt, t));
                 }
@@ -387,7 +397,7 @@ impl Detector {
                 }
                 // Only failures attributable to this sender count against it.
                 let mine = || reasons.iter().filter(|c| c.is_attributable());
-                let clear = mine().any(|c| s.get(*c) < clear_below);
+                let clear = mine().any(|c| c.convicts_alone() && s.get(*c) < clear_below);
                 flagged = clear;
                 state.recent.push_back(Recent {
                     time_s: now,

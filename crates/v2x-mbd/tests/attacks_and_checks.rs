@@ -384,3 +384,76 @@ fn occasional_borderline_failures_do_not_convict_persistent_or_clear_ones_do() {
     // Clear failures convict from the second.
     assert!(run(clear, &always, full()) >= 18, "speed {clear}");
 }
+
+/// One vehicle accelerating at 1 m/s² from 10 m/s, sending at 1 Hz (y = 10 k + k²/2),
+/// declaring its acceleration with the hand trace's confidences (speed 0.1 m/s,
+/// acceleration 0.1 m/s²).
+fn accelerating(k: i64) -> Message {
+    let mut m = msg(0, k);
+    let t = k as f64;
+    m.sender.pos[1] = 10.0 * t + t * t / 2.0;
+    m.sender.spd = 10.0 + t;
+    m.sender.acl = 1.0;
+    m.sender.acl_noise = 0.1;
+    m
+}
+
+#[test]
+fn acceleration_consistency_by_hand() {
+    let t = Thresholds::default();
+    assert_eq!(t.max_accel_mismatch_mps2, 2.5);
+    let (a, mut b) = (obs(&accelerating(1)), obs(&accelerating(2)));
+    // 11 -> 12 m/s in 1 s, declared +1 m/s²: no mismatch.
+    assert_eq!(legacy::acceleration_consistency(&b, &a, 1.0, &t), 1.0);
+    assert_eq!(catch::acceleration_consistency(&b, &a, 1.0, &t), 1.0);
+    // Feigned braking (NextGen: a positive acceleration times -3): declared -3 m/s² while
+    // the speeds say +1: 4 m/s² apart, beyond 2.5 by more than the confidences (observed
+    // side (0.1 + 0.1) / 1 s, declared side 0.1).
+    b.acceleration_mps2 = -3.0;
+    assert_eq!(legacy::acceleration_consistency(&b, &a, 1.0, &t), 0.0);
+    assert_eq!(catch::acceleration_consistency(&b, &a, 1.0, &t), 0.0);
+    // Exactly the tolerance apart (declared -1.5): CaTCh's two segments are split at their
+    // centres (d1 = 1.256, d2 = 1.244 against half the range, 1.25): (0.194 + 0.106) / 0.6.
+    b.acceleration_mps2 = -1.5;
+    assert_eq!(legacy::acceleration_consistency(&b, &a, 1.0, &t), 1.0);
+    assert!((catch::acceleration_consistency(&b, &a, 1.0, &t) - 0.5).abs() < 1e-9);
+    // A burst copy 125 ms later (DoS): the same speed, declared +1; the speeds' confidences
+    // over 0.125 s (1.6 m/s²) cover most of the 1 m/s² mismatch: 3.2 of 3.4 plausible.
+    let mut copy = a;
+    copy.generation_time_s += 0.125;
+    assert!((catch::acceleration_consistency(&copy, &a, 0.125, &t) - 16.0 / 17.0).abs() < 1e-9);
+    // Beyond max_time_delta_s the mean says nothing.
+    assert_eq!(catch::acceleration_consistency(&b, &a, 5.0, &t), 1.0);
+}
+
+#[test]
+fn feigned_braking_is_convicted_and_honest_acceleration_is_not() {
+    let trace: Vec<Message> = (0..12).map(accelerating).collect();
+    let run = |msgs: &[Message], cfg: DetectorConfig| -> Vec<Vec<CheckId>> {
+        let mut d = Detector::new(cfg);
+        msgs.iter().map(|m| d.observe(&obs(m))).map(|v| v.reasons).collect()
+    };
+    let flags = |msgs: &[Message]| v2x_mbd::eval::predict(msgs, &DetectorConfig::full(v2x_mbd::checks::Family::Catch));
+    assert!(flags(&trace).iter().all(|f| !f), "honest acceleration flagged");
+    let honest = run(&trace, DetectorConfig::plausibility(v2x_mbd::checks::Family::Catch));
+    assert!(honest.iter().all(Vec::is_empty), "{honest:?}");
+    // Our feignedBraking (ratio 1: the vehicle attacks; factor 2-4): every message
+    // declares -2 to -4 m/s² while the speed rises by 1 m/s per second.
+    let lied = inject(
+        &trace,
+        &Attack::from_name("feignedBraking").unwrap(),
+        &InjectConfig { ratio: 1.0, seed: 3 },
+    );
+    assert!(lied.iter().all(|m| m.sender.acl <= -2.0 && m.is_attack()));
+    let reasons = run(&lied, DetectorConfig::plausibility(v2x_mbd::checks::Family::Catch));
+    assert!(
+        reasons[1..].iter().all(|r| r == &[CheckId::AccelerationConsistency]),
+        "{reasons:?}"
+    );
+    // The full detector convicts it at the fourth failing message (4 s: four failures,
+    // half of its last 5 s; one failure alone never convicts, CheckId::convicts_alone),
+    // flags the previous 1 s (3 s) after the fact, and every message after.
+    let f = flags(&lied);
+    assert!(f[..3].iter().all(|x| !x), "{f:?}");
+    assert!(f[3..].iter().all(|x| *x), "{f:?}");
+}

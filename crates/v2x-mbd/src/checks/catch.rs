@@ -145,6 +145,25 @@ pub fn position_heading_consistency(cur: &Observation, prev: &Observation, dt: f
     ((t.max_heading_change_deg + spread - low) / (2.0 * spread)).clamp(0.0, 1.0)
 }
 
+/// The declared acceleration against the mean acceleration between the previous message
+/// and this one, (v₁ − v₀)/Δt: CaTCh's segment factor of the two intervals (the speeds'
+/// confidences over Δt on the observed side, the acceleration confidence on the declared
+/// side) against the tolerance. A short Δt widens the observed interval, so a burst of
+/// near-simultaneous messages passes on its own; beyond `max_time_delta_s` the mean says
+/// nothing about the current acceleration.
+pub fn acceleration_consistency(cur: &Observation, prev: &Observation, dt: f64, t: &Thresholds) -> f64 {
+    if dt <= 0.0 || dt >= t.max_time_delta_s {
+        return 1.0;
+    }
+    let observed = (cur.speed_mps - prev.speed_mps) / dt;
+    segment_segment_factor(
+        (observed - cur.acceleration_mps2).abs(),
+        (cur.speed_confidence_mps + prev.speed_confidence_mps) / dt,
+        cur.acceleration_confidence_mps2,
+        t.max_accel_mismatch_mps2,
+    )
+}
+
 pub fn beacon_frequency(dt: f64, t: &Thresholds) -> f64 {
     super::legacy::beacon_frequency(dt, t)
 }

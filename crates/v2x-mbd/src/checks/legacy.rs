@@ -78,6 +78,15 @@ pub fn position_heading_consistency(cur: &Observation, prev: &Observation, dt: f
     yes(heading_difference(cur.heading_deg, travel) <= t.max_heading_change_deg)
 }
 
+/// The declared acceleration within the tolerance of the mean acceleration (v₁ − v₀)/Δt.
+pub fn acceleration_consistency(cur: &Observation, prev: &Observation, dt: f64, t: &Thresholds) -> f64 {
+    if dt <= 0.0 || dt >= t.max_time_delta_s {
+        return 1.0;
+    }
+    let observed = (cur.speed_mps - prev.speed_mps) / dt;
+    yes((observed - cur.acceleration_mps2).abs() <= t.max_accel_mismatch_mps2)
+}
+
 /// `dt` since the pseudonym's previous message.
 pub fn beacon_frequency(dt: f64, t: &Thresholds) -> f64 {
     yes(dt >= t.min_beacon_interval_s)

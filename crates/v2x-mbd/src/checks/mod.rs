@@ -29,6 +29,9 @@ pub enum CheckId {
     PositionSpeedConsistency,
     /// Direction of travel consistent with the reported heading.
     PositionHeadingConsistency,
+    /// Declared longitudinal acceleration consistent with the speed change since the
+    /// previous message (a feigned brake declares a deceleration while speeding up).
+    AccelerationConsistency,
     /// Interval since the pseudonym's previous message above the minimum beacon interval.
     BeaconFrequency,
     /// A new pseudonym does not appear close to the receiver.
@@ -49,7 +52,7 @@ pub enum CheckId {
 }
 
 impl CheckId {
-    pub const ALL: [CheckId; 15] = [
+    pub const ALL: [CheckId; 16] = [
         CheckId::Range,
         CheckId::PositionPlausibility,
         CheckId::SpeedPlausibility,
@@ -57,6 +60,7 @@ impl CheckId {
         CheckId::SpeedConsistency,
         CheckId::PositionSpeedConsistency,
         CheckId::PositionHeadingConsistency,
+        CheckId::AccelerationConsistency,
         CheckId::BeaconFrequency,
         CheckId::SuddenAppearance,
         CheckId::Intersection,
@@ -76,6 +80,7 @@ impl CheckId {
             CheckId::SpeedConsistency => "speed-consistency",
             CheckId::PositionSpeedConsistency => "position-speed-consistency",
             CheckId::PositionHeadingConsistency => "position-heading-consistency",
+            CheckId::AccelerationConsistency => "acceleration-consistency",
             CheckId::BeaconFrequency => "beacon-frequency",
             CheckId::SuddenAppearance => "sudden-appearance",
             CheckId::Intersection => "intersection",
@@ -94,6 +99,15 @@ impl CheckId {
     /// sender-level fusion does not convict on them.
     pub fn is_attributable(self) -> bool {
         !matches!(self, CheckId::Intersection | CheckId::SuddenAppearance)
+    }
+
+    /// Whether one clear failure (below the fusion's `clear_below`) counts towards a
+    /// conviction on its own. Acceleration consistency compares the declared acceleration,
+    /// an instantaneous and coarse value (the honest traces' differ from the 0.5–1 s mean by
+    /// more than 3 m/s² in ~1 % of pairs), with a mean: one failure says little, only a
+    /// persistent one counts (the fusion's `persistent_*`).
+    pub fn convicts_alone(self) -> bool {
+        self.is_attributable() && self != CheckId::AccelerationConsistency
     }
 
     /// Checks that read only the message and the sender's history (no receiver state).
@@ -173,6 +187,9 @@ pub struct Thresholds {
     pub max_mgt_rng_up_m: f64,
     /// Tolerance under the shortest distance, m (`mmrd`).
     pub max_mgt_rng_down_m: f64,
+    /// Largest plausible difference between the declared acceleration and the mean
+    /// acceleration the two speeds imply, m/s² (no F2MD counterpart: F2MD has no such check).
+    pub max_accel_mismatch_mps2: f64,
     /// Shortest plausible interval between two CAMs of one pseudonym, s (TS 103 759's
     /// beacon rule: 80 % of T_GenCamMin = 100 ms).
     pub min_beacon_interval_s: f64,
@@ -199,12 +216,19 @@ impl Default for Thresholds {
             pos_heading_time_s: 0.398_092_685_159_816_83,
             max_mgt_rng_up_m: 0.706_355_399_866_357_3,
             max_mgt_rng_down_m: 1.029_918_016_146_052_2,
+            max_accel_mismatch_mps2: ACCEL_MISMATCH_MPS2,
             min_beacon_interval_s: 0.08,
             kalman_gate: 13.815_510_557_964_274, // chi-square(2) at 0.999
             kalman_accel_sd_mps2: 3.0,
         }
     }
 }
+
+/// The acceleration-consistency tolerance: set on the tune half of the evaluation's
+/// vehicles (docs/misbehaviour-detection.md), where honest CAMs' declared acceleration (one
+/// simulation step's) and the mean over 0.5–1 s between two CAMs differ by up to ~2 m/s² in
+/// 99 % of pairs.
+pub const ACCEL_MISMATCH_MPS2: f64 = 2.5;
 
 impl Thresholds {
     /// The plausible range of a receiver that knows the radios: the farthest distance at
