@@ -145,6 +145,80 @@ pub fn test_vehicles(ids: impl IntoIterator<Item = String>, test_share: f64, see
     v.into_iter().take(n).collect()
 }
 
+/// Which sending vehicles a score counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Half {
+    /// The test half ([`test_vehicles`] with [`SPLIT_SEED`]): the figures reported.
+    Test,
+    /// The other half, on which parameters and learned detectors are fitted.
+    Tune,
+    /// Every vehicle.
+    All,
+}
+
+impl Half {
+    pub fn from_name(s: &str) -> Result<Half, String> {
+        match s {
+            "test" => Ok(Half::Test),
+            "tune" => Ok(Half::Tune),
+            "all" => Ok(Half::All),
+            o => Err(format!("unknown half `{o}`; valid: test, tune, all")),
+        }
+    }
+}
+
+/// The seed of the evaluation's vehicle split.
+pub const SPLIT_SEED: u64 = 7;
+/// The seed of the evaluation's bootstrap.
+pub const BOOTSTRAP_SEED: u64 = 11;
+
+/// The sending vehicles of `logs` that `half` counts (`test_share` of them in the test half).
+pub fn counted_vehicles(logs: &[(String, Vec<Message>)], half: Half, test_share: f64) -> BTreeSet<String> {
+    let all: BTreeSet<String> = logs
+        .iter()
+        .flat_map(|(_, m)| m.iter().map(|m| m.sender_id.clone()))
+        .collect();
+    let test = test_vehicles(all.iter().cloned(), test_share, SPLIT_SEED);
+    match half {
+        Half::Test => test,
+        Half::Tune => all.difference(&test).cloned().collect(),
+        Half::All => all,
+    }
+}
+
+/// Scores per-message `predictions` (one list per log, in message order) on the vehicles
+/// `half` counts, with the bootstrap over vehicles (`reps` resamples): what `v2x-mbd score`
+/// and the Python hook report, for our detectors and anyone else's alike.
+pub fn score(
+    logs: &[(String, Vec<Message>)],
+    predictions: &[Vec<bool>],
+    half: Half,
+    test_share: f64,
+    reps: usize,
+) -> Result<Scored, String> {
+    if predictions.len() != logs.len() {
+        return Err(format!(
+            "{} prediction lists for {} logs",
+            predictions.len(),
+            logs.len()
+        ));
+    }
+    for ((name, msgs), p) in logs.iter().zip(predictions) {
+        if p.len() != msgs.len() {
+            return Err(format!("{name}: {} predictions for {} messages", p.len(), msgs.len()));
+        }
+    }
+    if !(0.0..=1.0).contains(&test_share) {
+        return Err(format!("test share {test_share} is not in [0, 1]"));
+    }
+    let counted = counted_vehicles(logs, half, test_share);
+    Ok(bootstrap(
+        &per_vehicle(logs, predictions, Some(&counted)),
+        reps,
+        BOOTSTRAP_SEED,
+    ))
+}
+
 /// Runs one detector per receiver over its messages (reception order) and returns each
 /// message's prediction, retroactive flags applied.
 pub fn predict(messages: &[Message], config: &DetectorConfig) -> Vec<bool> {

@@ -11,7 +11,8 @@
 //!   per-pseudonym rate, co-location); [`detector`]: per-sender state and fusion;
 //! - [`dataset`]: VeReMi, VeReMi Extension and VeReMi NextGen readers, a NextGen writer;
 //!   [`export`]: per-receiver traces from `v2x-sim`'s mobility; [`eval`]: scores with
-//!   vehicle-bootstrap intervals;
+//!   vehicle-bootstrap intervals; [`features`]: per-message feature vectors for learned
+//!   detectors;
 //! - [`report`]: ETSI TS 103 759 misbehaviour reports in C-OER, signed and encrypted through
 //!   SN-ENCAP, and [`report::authority`], a misbehaviour authority that decides and revokes;
 //! - [`workload`]: a synthetic dense receiver log for the benchmark.
@@ -23,6 +24,7 @@ pub mod detector;
 pub mod eval;
 pub mod evidence;
 pub mod export;
+pub mod features;
 pub mod geometry;
 pub mod message;
 pub mod observation;

@@ -1,9 +1,12 @@
 //! The native half of the `v2xsec` Python package (`v2xsec._native`): the simulator, the
 //! sweep engine, the benchmark, the overhead report, `inspect` and the security stack
-//! (`security`: PKI, SN-ENCAP, SN-DECAP), called as libraries (no CLI in between). The GIL
-//! is released while Rust works; failures raise the typed exceptions below. The Python half (crates/v2x-py/python/v2xsec) turns the results into
-//! pandas DataFrames and runs sweeps on Dask.
+//! (`security`: PKI, SN-ENCAP, SN-DECAP) and misbehaviour detection (`mbd`: traces,
+//! features, detectors, scores), called as libraries (no CLI in between). The GIL is
+//! released while Rust works; failures raise the typed exceptions below. The Python half
+//! (crates/v2x-py/python/v2xsec) turns the results into pandas DataFrames and runs sweeps on
+//! Dask.
 
+mod mbd;
 mod pki_client;
 mod security;
 
@@ -38,6 +41,12 @@ create_exception!(_native, DecodeError, V2xError, "Bytes that no decoder accepts
 create_exception!(_native, BenchError, V2xError, "The benchmark could not run.");
 create_exception!(
     _native,
+    DatasetError,
+    V2xError,
+    "A misbehaviour-detection trace (VeReMi, VeReMi NextGen) is missing or malformed."
+);
+create_exception!(
+    _native,
     PkiError,
     V2xError,
     "A PKI directory is missing, damaged or cannot do what was asked."
@@ -56,6 +65,7 @@ enum Failure {
     Sweep(String),
     Decode(String),
     Bench(String),
+    Dataset(String),
     Pki(String),
     Encap(String),
     /// A bad argument (raised as Python's `ValueError`).
@@ -70,6 +80,7 @@ impl From<Failure> for PyErr {
             Failure::Sweep(m) => SweepError::new_err(m),
             Failure::Decode(m) => DecodeError::new_err(m),
             Failure::Bench(m) => BenchError::new_err(m),
+            Failure::Dataset(m) => DatasetError::new_err(m),
             Failure::Pki(m) => PkiError::new_err(m),
             Failure::Encap(m) => EncapError::new_err(m),
             Failure::Value(m) => PyValueError::new_err(m),
@@ -332,8 +343,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SweepError", py.get_type::<SweepError>())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("BenchError", py.get_type::<BenchError>())?;
+    m.add("DatasetError", py.get_type::<DatasetError>())?;
     m.add("PkiError", py.get_type::<PkiError>())?;
     m.add("EncapError", py.get_type::<EncapError>())?;
+    m.add_class::<mbd::PyMbdTrace>()?;
     m.add_class::<security::PyPki>()?;
     m.add_class::<security::PySender>()?;
     m.add_class::<security::PyReceiver>()?;
@@ -342,6 +355,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<security::PyPqSender>()?;
     m.add_class::<security::PyPqReceiver>()?;
     m.add_function(wrap_pyfunction!(security::pq_designs, m)?)?;
+    m.add_function(wrap_pyfunction!(mbd::mbd_feature_names, m)?)?;
     m.add_function(wrap_pyfunction!(sim, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_runs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_run_one, m)?)?;

@@ -5,7 +5,7 @@
 //! v2x-mbd attack --in DIR --attack NAME --out DIR [--ratio 0.2] [--seed 1]
 //! v2x-mbd score  --in DIR --detector catch-reference|plausibility|full [--family catch|legacy]
 //!                [--predictions CSV] [--test-share 0.5] [--reps 1000] [--json OUT] [--per-check]
-//!                [--half test|tune]
+//!                [--half test|tune|all]
 //! ```
 //!
 //! `score --predictions` scores another system's per-message predictions (CSV
@@ -135,17 +135,15 @@ fn run(args: &[String]) -> Result<(), String> {
                     );
                 }
             }
-            let ids = logs.iter().flat_map(|(_, m)| m.iter().map(|m| m.sender_id.clone()));
-            let all: std::collections::BTreeSet<String> = ids.collect();
-            let test = eval::test_vehicles(all.iter().cloned(), num(args, "--test-share", 0.5)?, 7);
             // Parameters are tuned on the other half (`--half tune`); figures are the test half's.
-            let counted = match arg(args, "--half").as_deref() {
-                None | Some("test") => test,
-                Some("tune") => all.difference(&test).cloned().collect(),
-                Some(o) => return Err(format!("unknown half `{o}`; valid: test, tune")),
-            };
-            let per = eval::per_vehicle(&logs, &predictions, Some(&counted));
-            let s = eval::bootstrap(&per, num(args, "--reps", 1000)?, 11);
+            let half = eval::Half::from_name(arg(args, "--half").as_deref().unwrap_or("test"))?;
+            let s = eval::score(
+                &logs,
+                &predictions,
+                half,
+                num(args, "--test-share", 0.5)?,
+                num(args, "--reps", 1000)?,
+            )?;
             let json = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
             match arg(args, "--json") {
                 Some(p) => std::fs::write(&p, &json).map_err(|e| format!("{p}: {e}"))?,

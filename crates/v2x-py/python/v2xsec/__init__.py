@@ -10,7 +10,10 @@
   1609.2 / TS 103 097 security stack on bytes, with ``Rejected`` naming the reason;
 - ``PkiStation(dir)``: an ITS-S that enrols with a TS 102 941 PKI service (``v2x pki serve``)
   and keeps a pool of authorization tickets from its AA over HTTP.
-  ``Pki.experimental_pq(design)``: the EXPERIMENTAL post-quantum designs (``PQ_DESIGNS``).
+  ``Pki.experimental_pq(design)``: the EXPERIMENTAL post-quantum designs (``PQ_DESIGNS``);
+- ``mbd.Trace``: misbehaviour detection on VeReMi / VeReMi NextGen traces — per-message
+  features for learned detectors, our built-in detectors, and the evaluation (F1 with
+  vehicle-bootstrap intervals) for both.
 
 Errors raise subclasses of ``V2xError``. The native code releases the GIL while it works.
 """
@@ -25,9 +28,10 @@ from typing import Any, Mapping, Optional, Union
 
 import pandas as pd
 
-from . import _native
+from . import _native, mbd
 from ._native import (
     BenchError,
+    DatasetError,
     DecodeError,
     EncapError,
     PkiError,
@@ -76,6 +80,8 @@ __all__ = [
     "encap",
     "decap",
     "V2xError",
+    "DatasetError",
+    "mbd",
     "Rejected",
     "PkiError",
     "EncapError",
