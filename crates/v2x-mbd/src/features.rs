@@ -1,6 +1,6 @@
 //! Per-message feature vectors for learned detectors: what our detectors decide on, before
-//! fusion — every check's score (the receiver-evidence flags are the last three, 0 or 1) and
-//! the sender's declared confidences. The same detector state the built-in configurations
+//! fusion — every check's score in [`CheckId::ALL`] order (the last three are the
+//! receiver-evidence flags, 0 or 1) and the sender's declared confidences. The same detector state the built-in configurations
 //! keep (per-sender history, evidence) produces them, in reception order per receiver, so a
 //! learned detector sees exactly the inputs ours fuse.
 
