@@ -116,6 +116,8 @@ pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
         // Certificate copies received by stations that already held them (NDSS 2024's
         // "redundant" certificates, counted per reception), and P2PCD requests sent.
         "certificates": {
+            "sent": p.certificates_sent,
+            "share_of_cams": stat(&v.runs, RunMetrics::certificate_share),
             "received": p.certificates_received,
             "redundant": p.certificates_redundant,
             "redundancy": stat(&v.runs, RunMetrics::certificate_redundancy),

@@ -112,6 +112,9 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
             if p2pcd_request.is_some() {
                 self.trace.p2pcd_request_sent();
             }
+            if certificate && crate::security::carries_certificates(sec.kind) {
+                self.trace.certificate_sent();
+            }
         }
         let frame = Frame {
             kind: FrameKind::Cam {

@@ -82,6 +82,8 @@ pub trait Observer: Send {
     fn certificate_received(&mut self, already_known: bool) {}
     /// A counted CAM carried a P2PCD request.
     fn p2pcd_request_sent(&mut self) {}
+    /// A counted CAM carried its signer's full certificate.
+    fn certificate_sent(&mut self) {}
 }
 
 /// Defines [`Call`], its replay and the recording `Observer` impl of `Vec<Call>` from one
@@ -145,6 +147,7 @@ recorded_calls! {
     RelayDuplicate relay_duplicate();
     CertificateReceived certificate_received(already_known: bool);
     P2pcdRequestSent p2pcd_request_sent();
+    CertificateSent certificate_sent();
 }
 
 /// What the collector needs to bin events.
@@ -375,6 +378,9 @@ impl Observer for MetricsCollector {
     fn p2pcd_request_sent(&mut self) {
         self.metrics.p2pcd_requests_sent += 1;
     }
+    fn certificate_sent(&mut self) {
+        self.metrics.certificates_sent += 1;
+    }
     fn relay_duplicate(&mut self) {
         self.metrics.relay.duplicates += 1;
     }
@@ -422,6 +428,7 @@ mod tests {
         o.certificate_received(true);
         o.certificate_received(false);
         o.p2pcd_request_sent();
+        o.certificate_sent();
     }
 
     /// The log records every method of the observer (a method it left out would lose
@@ -430,7 +437,7 @@ mod tests {
     fn a_log_records_every_call_and_replays_it() {
         let mut log: Vec<Call> = Vec::new();
         call_everything(&mut log);
-        assert_eq!(log.len(), 29);
+        assert_eq!(log.len(), 30);
         let mut again: Vec<Call> = Vec::new();
         for &call in &log {
             call.replay(&mut again);
