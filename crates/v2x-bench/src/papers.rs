@@ -175,6 +175,9 @@ v2x_profile::named_enum! {
         /// V2I replies received by the vehicle / requests sent (Table 7's "received
         /// replies" over "transmitted requests").
         QueryRepliesReceivedShare = "query_replies_received_share",
+        /// Certificate copies received by a station that already held that certificate /
+        /// certificate copies received (NDSS 2024's "redundant" certificates).
+        CertificateRedundancy = "certificate_redundancy",
     }
 }
 
@@ -350,7 +353,7 @@ mod tests {
                 "a value that is not independent says why: {e:?}"
             );
         }
-        for p in ["000", "001", "002", "004"] {
+        for p in ["000", "001", "002", "004", "005"] {
             assert!(d.entries.iter().any(|e| e.paper == p), "paper {p} has no value");
         }
     }

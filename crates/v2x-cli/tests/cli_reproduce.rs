@@ -15,7 +15,7 @@ fn quick_reproduction_writes_one_report_for_every_paper() {
     let o = v2x(&["reproduce", "--quick", "--no-progress", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
-    for p in ["000", "001", "002", "003", "004"] {
+    for p in ["000", "001", "002", "003", "004", "005"] {
         assert!(text.contains(&format!("paper {p}: independent ")), "{text}");
     }
 
@@ -23,7 +23,7 @@ fn quick_reproduction_writes_one_report_for_every_paper() {
     assert_eq!(r["quick"], true);
     assert!(r["rule"].as_str().unwrap().contains("95 % interval"));
     let rows = r["rows"].as_array().unwrap();
-    for p in ["000", "001", "002", "003", "004"] {
+    for p in ["000", "001", "002", "003", "004", "005"] {
         assert!(rows.iter().any(|x| x["paper"] == p), "no row for paper {p}");
     }
     for x in rows {
@@ -100,7 +100,7 @@ fn quick_reproduction_writes_one_report_for_every_paper() {
     assert!(row(&|x| x["paper"] == "001" && x["source"] == "Fig. 12").len() >= 2);
 
     let findings = r["findings"].as_array().unwrap();
-    for p in ["000", "001", "002", "003", "004"] {
+    for p in ["000", "001", "002", "003", "004", "005"] {
         assert!(
             findings.iter().any(|f| f["paper"] == p),
             "no conclusion checked for paper {p}"

@@ -21,6 +21,10 @@ pub enum CertificatePolicy {
     },
     Always,
     Never,
+    /// The first message, then only when due: asked for it through peer-to-peer certificate
+    /// distribution (IEEE 1609.2 P2PCD), or a new station was heard (the simulator's
+    /// `p2pcd` and `certificate_on_new_station`). Never on a timer.
+    OnRequest,
 }
 
 /// How a TESLA receiver gets the key that verifies a packet.

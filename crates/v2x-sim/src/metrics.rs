@@ -124,6 +124,14 @@ pub struct RunMetrics {
     pub crypto_lost_deadline: u64,
     pub crypto_lost_key: u64,
     pub crypto_lost_unknown_certificate: u64,
+    /// CAMs sent with the full certificate.
+    pub certificates_sent: u64,
+    /// Certificate-bearing CAMs that reached a station's security layer, and those whose
+    /// certificate the station already held (redundant copies).
+    pub certificates_received: u64,
+    pub certificates_redundant: u64,
+    /// CAMs that carried a P2PCD request.
+    pub p2pcd_requests_sent: u64,
     pub e2e_delay: Histogram,
     pub mac_delay: Histogram,
     pub verification_latency: Histogram,
@@ -180,6 +188,10 @@ impl RunMetrics {
         self.crypto_lost_deadline += o.crypto_lost_deadline;
         self.crypto_lost_key += o.crypto_lost_key;
         self.crypto_lost_unknown_certificate += o.crypto_lost_unknown_certificate;
+        self.certificates_sent += o.certificates_sent;
+        self.certificates_received += o.certificates_received;
+        self.certificates_redundant += o.certificates_redundant;
+        self.p2pcd_requests_sent += o.p2pcd_requests_sent;
         self.e2e_delay.merge(&o.e2e_delay);
         self.mac_delay.merge(&o.mac_delay);
         self.verification_latency.merge(&o.verification_latency);
@@ -243,6 +255,16 @@ impl RunMetrics {
     pub fn crypto_loss_ratio(&self) -> f64 {
         let lost = self.crypto_lost_deadline + self.crypto_lost_key + self.crypto_lost_unknown_certificate;
         Self::ratio(lost, self.security_arrivals)
+    }
+
+    /// Share of the CAMs generated that carried the full certificate.
+    pub fn certificate_share(&self) -> f64 {
+        Self::ratio(self.certificates_sent, self.cams_generated)
+    }
+
+    /// Share of the certificate copies received that the station already held.
+    pub fn certificate_redundancy(&self) -> f64 {
+        Self::ratio(self.certificates_redundant, self.certificates_received)
     }
 
     pub fn awareness(&self) -> f64 {

@@ -113,6 +113,16 @@ pub fn variant_summary(v: &VariantResult, bin_m: f64, range_m: f64) -> Value {
             "within_after_generation": by_gen,
         })).collect::<Vec<_>>(),
         "crypto_losses": { "deadline": p.crypto_lost_deadline, "tesla_key_missing": p.crypto_lost_key, "unknown_certificate": p.crypto_lost_unknown_certificate },
+        // Certificate copies received by stations that already held them (NDSS 2024's
+        // "redundant" certificates, counted per reception), and P2PCD requests sent.
+        "certificates": {
+            "sent": p.certificates_sent,
+            "share_of_cams": stat(&v.runs, RunMetrics::certificate_share),
+            "received": p.certificates_received,
+            "redundant": p.certificates_redundant,
+            "redundancy": stat(&v.runs, RunMetrics::certificate_redundancy),
+            "p2pcd_requests_sent": p.p2pcd_requests_sent,
+        },
         "cams_generated": p.cams_generated,
         "frames_sent": p.frames_sent,
         "key_frames_sent": p.key_frames_sent,

@@ -15,6 +15,7 @@ pub mod p001;
 pub mod p002;
 pub mod p003;
 pub mod p004;
+pub mod p005;
 
 /// One paper of the reproduction.
 pub struct Paper {
@@ -31,7 +32,14 @@ pub struct Paper {
 }
 
 /// Every paper, in the order of the report.
-pub const ALL: &[Paper] = &[p000::PAPER, p001::PAPER, p002::PAPER, p003::PAPER, p004::PAPER];
+pub const ALL: &[Paper] = &[
+    p000::PAPER,
+    p001::PAPER,
+    p002::PAPER,
+    p003::PAPER,
+    p004::PAPER,
+    p005::PAPER,
+];
 
 /// The ids `--paper` accepts.
 pub fn ids() -> Vec<&'static str> {

@@ -5,7 +5,7 @@ use super::trace::Observer;
 use super::{Event, Frame, FrameKind, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
-use crate::scenario::AttackKind;
+use crate::scenario::{AttackKind, P2PCD_REQUEST_BYTES};
 use crate::time::ns;
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -79,6 +79,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         let seq = node.cam_seq;
         node.cam_seq += 1;
         let heard_new = std::mem::take(&mut node.certificate_due);
+        let p2pcd_request = node.p2pcd_ask.take();
         let certificate = sec.carries_certificate(u64::from(seq), now, heard_new, &mut node.last_certificate_ns);
         let overhead = if certificate {
             sec.overhead_certificate
@@ -100,9 +101,20 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         } else {
             0
         };
-        let bytes = self.frame_bytes(self.sc.cam.payload_bytes, overhead + extra);
+        let ask = if p2pcd_request.is_some() {
+            P2PCD_REQUEST_BYTES
+        } else {
+            0
+        };
+        let bytes = self.frame_bytes(self.sc.cam.payload_bytes, overhead + extra + ask);
         if now >= self.p.warmup_ns {
             self.trace.cam_generated();
+            if p2pcd_request.is_some() {
+                self.trace.p2pcd_request_sent();
+            }
+            if certificate && crate::security::carries_certificates(sec.kind) {
+                self.trace.certificate_sent();
+            }
         }
         let frame = Frame {
             kind: FrameKind::Cam {
@@ -111,6 +123,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
                 pos,
                 certificate,
                 attached_key,
+                p2pcd_request,
             },
             src: n,
             dst: None,

@@ -554,9 +554,14 @@ fn deliver(
             gen_ns,
             pos,
             certificate,
+            p2pcd_request,
             ..
         } => {
             let src = frame.src;
+            // A verified request for our certificate: the next own CAM carries it.
+            if p2pcd_request == Some(n) {
+                node.certificate_due = true;
+            }
             let nb = node.neighbours.entry(src);
             let previous = nb.last_verified_ns();
             nb.last_verified_ns = now;
@@ -636,6 +641,9 @@ fn receive_cam(
     let counted = gen_ns >= cx.warmup_ns;
     if counted {
         trace.cam_received(src, n, dist);
+        if certificate && crate::security::carries_certificates(cx.sec.kind) {
+            trace.certificate_received(known);
+        }
     }
     let sec = cx.sec;
     match sec.kind {
@@ -646,6 +654,9 @@ fn receive_cam(
     if !certificate && sec.require_known_certificate && !known {
         if counted {
             trace.crypto_lost(CryptoLoss::UnknownCertificate, dist);
+        }
+        if sec.p2pcd {
+            node.p2pcd_ask = Some(src);
         }
         return Received::Done;
     }

@@ -77,6 +77,13 @@ pub trait Observer: Send {
     fn relay_lost(&mut self) {}
     /// A node received a relayed message it already had.
     fn relay_duplicate(&mut self) {}
+    /// A counted CAM carrying its signer's certificate reached a station's security layer;
+    /// `already_known`: the station held that certificate (a redundant copy).
+    fn certificate_received(&mut self, already_known: bool) {}
+    /// A counted CAM carried a P2PCD request.
+    fn p2pcd_request_sent(&mut self) {}
+    /// A counted CAM carried its signer's full certificate.
+    fn certificate_sent(&mut self) {}
 }
 
 /// Defines [`Call`], its replay and the recording `Observer` impl of `Vec<Call>` from one
@@ -138,6 +145,9 @@ recorded_calls! {
     RelayVerified relay_verified(hops: u32, e2e_ns: u64, per_hop_ns: u64, at_receiver_ns: u64);
     RelayLost relay_lost();
     RelayDuplicate relay_duplicate();
+    CertificateReceived certificate_received(already_known: bool);
+    P2pcdRequestSent p2pcd_request_sent();
+    CertificateSent certificate_sent();
 }
 
 /// What the collector needs to bin events.
@@ -359,6 +369,18 @@ impl Observer for MetricsCollector {
     fn relay_lost(&mut self) {
         self.metrics.relay.lost_deadline += 1;
     }
+    fn certificate_received(&mut self, already_known: bool) {
+        self.metrics.certificates_received += 1;
+        if already_known {
+            self.metrics.certificates_redundant += 1;
+        }
+    }
+    fn p2pcd_request_sent(&mut self) {
+        self.metrics.p2pcd_requests_sent += 1;
+    }
+    fn certificate_sent(&mut self) {
+        self.metrics.certificates_sent += 1;
+    }
     fn relay_duplicate(&mut self) {
         self.metrics.relay.duplicates += 1;
     }
@@ -403,6 +425,10 @@ mod tests {
         o.relay_verified(2, 20, 21, 22);
         o.relay_lost();
         o.relay_duplicate();
+        o.certificate_received(true);
+        o.certificate_received(false);
+        o.p2pcd_request_sent();
+        o.certificate_sent();
     }
 
     /// The log records every method of the observer (a method it left out would lose
@@ -411,7 +437,7 @@ mod tests {
     fn a_log_records_every_call_and_replays_it() {
         let mut log: Vec<Call> = Vec::new();
         call_everything(&mut log);
-        assert_eq!(log.len(), 26);
+        assert_eq!(log.len(), 30);
         let mut again: Vec<Call> = Vec::new();
         for &call in &log {
             call.replay(&mut again);

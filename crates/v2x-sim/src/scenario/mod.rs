@@ -31,7 +31,7 @@ pub use radio::{CcaModel, RadioConfig, RadioPreset, ReceptionModel, WeakInterfer
 pub use relay::RelayConfig;
 pub use security::{
     check_simulated, CertificatePolicy, DeadlinePolicy, QueueOrder, SecurityMode, SigningCore, VariantConfig,
-    VerifierConfig, VerifierStrategy, DEFAULT_DEADLINE_MS, SIMULATED_PROTOCOLS,
+    VerifierConfig, VerifierStrategy, DEFAULT_DEADLINE_MS, P2PCD_REQUEST_BYTES, SIMULATED_PROTOCOLS,
 };
 pub use sidelink::{AccessConfig, AccessKind, ReservationPolicy, SidelinkConfig};
 
@@ -324,6 +324,9 @@ impl Scenario {
                     &format!("variant[{i}].certificate_on_new_station"),
                     "a certificate on a new station",
                 );
+            }
+            if v.p2pcd {
+                return not_yet(&format!("variant[{i}].p2pcd"), "peer-to-peer certificate distribution");
             }
         }
         Ok(())

@@ -187,6 +187,17 @@ pub struct VariantConfig {
     /// newcomer can verify this station at once: what the real IEEE 1609.2 stack
     /// (v2x-security's SN-ENCAP) does. Off by default: the papers' schedules are periodic.
     pub certificate_on_new_station: bool,
+    /// IEEE 1609.2 peer-to-peer certificate distribution (§8.4, `inlineP2pcdRequest`): a
+    /// station that cannot verify a digest-signed CAM because it lacks the signer's
+    /// certificate asks for it in its next own CAM (+[`P2PCD_REQUEST_BYTES`]: a
+    /// `SequenceOfHashedId3` of one, the latest unknown signer), and the signer, on verifying
+    /// a request for its own certificate, attaches it to its next CAM. Only the owner answers
+    /// (the standard also lets any holder answer: not modelled). A request is read only from a
+    /// verified message, as in `v2x-security`. Off by default; with
+    /// `certificate = { policy = "on-request" }` a certificate goes out on the first CAM and
+    /// then only when asked (and on a new station with `certificate_on_new_station`).
+    /// Cost-model mode on 802.11p only.
+    pub p2pcd: bool,
     /// TESLA: delay between a packet and the disclosure of its key (s; default: the
     /// profile's key disclosure, else 0.1).
     pub tesla_disclosure_delay_s: Option<f64>,
@@ -226,6 +237,7 @@ impl Default for VariantConfig {
             certificate: None,
             require_known_certificate: true,
             certificate_on_new_station: false,
+            p2pcd: false,
             tesla_disclosure_delay_s: None,
             tesla_key_frame_bytes: None,
             tesla_attached_key_bytes: None,
@@ -238,6 +250,13 @@ impl Default for VariantConfig {
 /// The deadline of a variant that gives none: one CAM period at 10 Hz (paper 000 drops
 /// CAMs not verified within 100 ms).
 pub const DEFAULT_DEADLINE_MS: f64 = 100.0;
+
+/// Bytes one P2PCD request adds to a CAM. `inlineP2pcdRequest` is an extension addition of
+/// IEEE 1609.2's `HeaderInfo`, so C-OER adds the extension-addition bitmap (length, unused
+/// bits, one octet: 3), the open type's length (1) and a `SequenceOfHashedId3` of one
+/// (quantity 0x01 0x01 and the 3-byte HashedId3: 5). The real stack's encoding agrees
+/// (v2x-sim-crypto's `p2pcd_size` test).
+pub const P2PCD_REQUEST_BYTES: u32 = 9;
 
 /// Checks that a protocol is simulated; the error lists the simulated ones.
 pub fn check_simulated(field: &str, id: ProtocolId) -> Result<ProtocolId, ScenarioError> {
@@ -295,6 +314,13 @@ impl VariantConfig {
         if let Some(Err(e)) = self.service_time_spread.as_ref().map(v2x_profile::Spread::check) {
             return Err(ScenarioError::invalid(f("service_time_spread"), e));
         }
+        if self.p2pcd && self.mode == SecurityMode::RealCrypto {
+            return Err(ScenarioError::invalid(
+                f("p2pcd"),
+                "real-crypto stations follow the real stack's own certificate rules (v2x-security's CAM \
+                 profile); p2pcd is a cost-model key",
+            ));
+        }
         if self.cores > 1024 {
             return Err(ScenarioError::invalid(f("cores"), "at most 1024"));
         }
@@ -323,6 +349,20 @@ impl VariantConfig {
                 return Err(ScenarioError::invalid(f("certificate.n"), "must be at least 1"));
             }
             Some(CertificatePolicy::Interval { interval_s }) => pos(&f("certificate.interval_s"), interval_s)?,
+            Some(CertificatePolicy::Never) if self.p2pcd => {
+                return Err(ScenarioError::invalid(
+                    f("p2pcd"),
+                    "with certificate policy \"never\" no station can answer a request (and a request is \
+                     read only from a verified message); use policy \"on-request\"",
+                ));
+            }
+            Some(CertificatePolicy::OnRequest) if !self.p2pcd && !self.certificate_on_new_station => {
+                return Err(ScenarioError::invalid(
+                    f("certificate.policy"),
+                    "\"on-request\" needs p2pcd = true or certificate_on_new_station = true (otherwise only \
+                     the first CAM would carry the certificate)",
+                ));
+            }
             _ => {}
         }
         Ok(())

@@ -145,6 +145,8 @@ pub struct SecurityModel {
     pub certificate: CertificatePolicy,
     pub require_known_certificate: bool,
     pub certificate_on_new_station: bool,
+    /// Peer-to-peer certificate distribution (`p2pcd` of the variant).
+    pub p2pcd: bool,
     pub sign: Cost,
     pub verify: Cost,
     pub verify_certificate: Cost,
@@ -228,13 +230,16 @@ fn cost_protocol(v: &VariantConfig, profile: Option<&ProcessorProfile>) -> (Prot
 impl SecurityModel {
     /// Whether message `seq` of a station, signed at `now` (ns), carries the full
     /// certificate rather than its digest, by the variant's schedule; `heard_new`: the
-    /// station has just verified a station it did not know (`certificate_on_new_station`).
+    /// station has just verified a station it did not know (`certificate_on_new_station`) or
+    /// was asked for its certificate (`p2pcd`); such a message carries the certificate under
+    /// every policy but `never`.
     /// `last_ns` is the station's last certificate time, updated here. The one schedule of
     /// the 802.11p engine and the sidelink.
     pub fn carries_certificate(&self, seq: u64, now: u64, heard_new: bool, last_ns: &mut Option<u64>) -> bool {
         match self.certificate {
             CertificatePolicy::Always => true,
             CertificatePolicy::Never => false,
+            CertificatePolicy::OnRequest => seq == 0 || heard_new,
             CertificatePolicy::EveryNth { n } => heard_new || seq.is_multiple_of(u64::from(n.max(1))),
             CertificatePolicy::Interval { interval_s } => {
                 let due = heard_new || last_ns.is_none_or(|t| now >= t + crate::time::ns(interval_s));
@@ -318,6 +323,7 @@ impl SecurityModel {
             certificate: sizes.certificate,
             require_known_certificate: v.require_known_certificate && carries_certificates(kind),
             certificate_on_new_station: v.certificate_on_new_station && carries_certificates(kind),
+            p2pcd: v.p2pcd && carries_certificates(kind),
             sign: signature.sign,
             verify: signature.verify,
             verify_certificate: signature.verify_certificate,
