@@ -49,6 +49,9 @@ enum Command {
     /// The live testbed's channel emulator: relays frames through the simulator's 802.11p
     /// channel and PHY models (started by `v2x testbed` for `[medium] kind = "emulator"`).
     ChannelEmulator(cmd::channel_emulator::Args),
+    /// The misbehaviour authority of the testbed's `[misbehaviour]` closed loop (started by
+    /// `v2x testbed`).
+    MbdAuthority(cmd::mbd_authority::Args),
     /// Analytical models: paper 003's multi-hop security cost, reproduced and on today's costs.
     Model(cmd::model::Args),
     /// Rebuild the papers' tables, figures and conclusions beside their published values:
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Testbed(a) => cmd::testbed::run(a),
         Command::Station(a) => cmd::station::run(a),
         Command::ChannelEmulator(a) => cmd::channel_emulator::run(a),
+        Command::MbdAuthority(a) => cmd::mbd_authority::run(a),
         Command::Model(a) => cmd::model::run(a),
         Command::Reproduce(a) => cmd::reproduce::run(a),
     };

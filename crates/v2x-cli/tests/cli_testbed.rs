@@ -601,3 +601,44 @@ fn a_certificate_copying_forger_does_not_take_the_benign_senders_share() {
         "{forged}"
     );
 }
+
+/// The shipped closed-loop example (one run): the misbehaviour authority is its own process
+/// (`v2x mbd-authority`, its configuration and records in the run's folder), the insider is
+/// reported, revoked and then dropped by every receiver, and no benign station is revoked.
+#[test]
+fn the_misbehaviour_closed_loop_revokes_the_insider_through_an_authority_process() {
+    let _one = exclusive();
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("scenarios/testbed/misbehaviour-closed-loop.toml")).unwrap();
+    let text = text.replace("runs = 5 ", "runs = 1 ");
+    assert!(text.contains("runs = 1 "), "the example sets `runs = 5`");
+    let scenario = dir.path().join("loop.toml");
+    std::fs::write(&scenario, text).unwrap();
+    let out = dir.path().join("run");
+    let o = common::testbed_command(&scenario, &out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let m = &s["misbehaviour"];
+    assert_eq!(
+        (m["attackers_lying"].as_u64(), m["attackers_revoked"].as_u64()),
+        (Some(1), Some(1)),
+        "{m}"
+    );
+    assert_eq!(m["drops_by_revocation"], 3, "{m}");
+    assert_eq!(m["accepted_after_revocation"], 0, "{m}");
+    assert_eq!(
+        (m["false_reports"].as_u64(), m["benign_revoked"].as_u64()),
+        (Some(0), Some(0)),
+        "{m}"
+    );
+    // What the MA process wrote: the configuration it was started with and its records,
+    // the same revocation the summary counts.
+    let run = out.join("misbehaviour/run-0");
+    assert!(std::fs::read_to_string(run.join("ma.toml"))
+        .unwrap()
+        .contains("min_reporters = 2"));
+    let records: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run.join("ma-records.json")).unwrap()).unwrap();
+    assert_eq!(records["revocations"].as_array().unwrap().len(), 1, "{records}");
+    assert!(common::processes_naming(&out, &["mbd-authority"]).is_empty());
+}

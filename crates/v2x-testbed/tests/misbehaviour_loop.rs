@@ -21,7 +21,7 @@ fn closed_loop(attack: &str, runs: u32) -> ClosedLoop {
     sc.check().unwrap();
     let m = sc.misbehaviour.clone().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let records = v2x_testbed::run::misbehaviour::run(&sc, &m, dir.path()).unwrap();
+    let records = v2x_testbed::run::misbehaviour::run(&sc, &m, dir.path(), None).unwrap();
     analyse(&m, (sc.receivers, sc.senders, sc.rate_hz), &records)
 }
 

@@ -9,6 +9,7 @@ pub mod input;
 pub mod inspect;
 pub mod its_aid_arg;
 pub mod legacy;
+pub mod mbd_authority;
 pub mod model;
 pub mod out_dir;
 pub mod overhead;

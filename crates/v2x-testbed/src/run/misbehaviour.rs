@@ -1,6 +1,7 @@
 //! `[misbehaviour]`: the closed loop of issue 33, run after the scenario's own run. Every
-//! station is a thread of the orchestrator with its own sockets on loopback and its own
-//! 1609.2 state loaded from a fresh PKI directory per run:
+//! vehicle and receiver is a thread of the orchestrator with its own sockets on loopback and
+//! its own 1609.2 state loaded from a fresh PKI directory per run; the MA is a process
+//! ([`authority`]):
 //!
 //! - vehicles (the scenario's benign `senders` and the insider `attackers`) drive along a
 //!   three-lane road and send real CAMs (`v2x-wire`'s facilities codec) at `rate_hz`,
@@ -25,6 +26,7 @@
 pub use crate::misbehaviour_log::{
     ReceiverRecord, ReportRecord, RevocationRecord, RunRecord, SenderView, VehicleRecord,
 };
+use crate::run::authority::{self, AuthorityConfig, AuthorityRecords, MA};
 use crate::run::credentials::{self, TicketSet};
 use crate::run::error::{io, TestbedError};
 use crate::scenario::misbehaviour::MisbehaviourConfig;
@@ -38,7 +40,6 @@ use v2x_mbd::detector::{Detector, DetectorConfig};
 use v2x_mbd::message::Kinematics;
 use v2x_mbd::observation::{from_cam, CamContext, LocalFrame};
 use v2x_mbd::report::asn::ThreeDLocation;
-use v2x_mbd::report::authority::{Authority, Decision};
 use v2x_mbd::report::{cam_report_with_certificate, secure};
 use v2x_security::{CertRef, EncapRequest, Pki, SecurityEntity, TaiTime};
 use v2x_wire::facilities::{decode_cam, encode_cam, passenger_car_cam, HighFrequencyContainer, VehicleState};
@@ -104,16 +105,60 @@ fn cam_bytes(station_id: u32, state: &Kinematics, now_us: u64) -> Result<Vec<u8>
     })
 }
 
-/// Runs every closed-loop run of `cfg` under `out` (`run-N/pki`).
-pub fn run(scenario: &Scenario, cfg: &MisbehaviourConfig, out: &Path) -> Result<Vec<RunRecord>, TestbedError> {
+/// Runs every closed-loop run of `cfg` under `out` (`run-N/pki`). With `exe` (the `v2x`
+/// binary) the MA is its own process (`exe mbd-authority`); without, a thread of this one.
+pub fn run(
+    scenario: &Scenario,
+    cfg: &MisbehaviourConfig,
+    out: &Path,
+    exe: Option<&Path>,
+) -> Result<Vec<RunRecord>, TestbedError> {
     let attack = cfg.attack()?;
     let detector = cfg.detector()?;
     (0..cfg.runs)
         .map(|r| {
             let dir = out.join(format!("run-{r}"));
-            run_once(scenario, cfg, &attack, &detector, r, &dir)
+            run_once(scenario, cfg, &attack, &detector, r, &dir, exe)
         })
         .collect()
+}
+
+/// The MA of one run: a process of its own, or a thread of the orchestrator.
+enum RunningAuthority<'scope> {
+    Process {
+        child: std::process::Child,
+        records_file: std::path::PathBuf,
+    },
+    Thread(std::thread::ScopedJoinHandle<'scope, Result<AuthorityRecords, TestbedError>>),
+}
+
+impl RunningAuthority<'_> {
+    /// Waits for the MA to stop (it stops at the run's end) and reads what it did.
+    fn finish(self) -> Result<AuthorityRecords, TestbedError> {
+        match self {
+            RunningAuthority::Process {
+                mut child,
+                records_file,
+            } => {
+                let status = child.wait().map_err(io("waiting for the MA process"))?;
+                if !status.success() {
+                    return Err(TestbedError::StationFailed {
+                        name: MA.into(),
+                        status: status.to_string(),
+                    });
+                }
+                let text = std::fs::read(&records_file).map_err(io(format!("reading {}", records_file.display())))?;
+                serde_json::from_slice(&text).map_err(|e| TestbedError::Io {
+                    context: format!("reading {}", records_file.display()),
+                    source: std::io::Error::other(e),
+                })
+            }
+            RunningAuthority::Thread(h) => h.join().map_err(|e| TestbedError::Io {
+                context: "the MA thread panicked".into(),
+                source: std::io::Error::other(format!("{e:?}")),
+            })?,
+        }
+    }
 }
 
 fn pki_error(e: v2x_security::PkiError) -> TestbedError {
@@ -143,6 +188,7 @@ fn run_once(
     detector: &DetectorConfig,
     run: u32,
     dir: &Path,
+    exe: Option<&Path>,
 ) -> Result<RunRecord, TestbedError> {
     std::fs::create_dir_all(dir).map_err(io(format!("creating {}", dir.display())))?;
     let pki = credentials::open_or_init_pki(&dir.join("pki"))?;
@@ -162,10 +208,8 @@ fn run_once(
     // Sockets first: everyone's addresses are known before anything is sent.
     let cam_sockets: Vec<UdpSocket> = receivers.iter().map(|_| bind()).collect::<Result<_, _>>()?;
     let crl_sockets: Vec<UdpSocket> = receivers.iter().map(|_| bind()).collect::<Result<_, _>>()?;
-    let ma_socket = bind()?;
     let cam_peers: Vec<SocketAddr> = cam_sockets.iter().map(addr).collect::<Result<_, _>>()?;
     let crl_peers: Vec<SocketAddr> = crl_sockets.iter().map(addr).collect::<Result<_, _>>()?;
-    let ma_addr = addr(&ma_socket)?;
 
     let start_us = crate::clock::now_us() + 500_000;
     let send_end_us = start_us + (cfg.duration_s * 1e6) as u64;
@@ -181,11 +225,49 @@ fn run_once(
     let others: Vec<(u32, String)> = vehicles.iter().map(|(k, n, _)| (*k, n.clone())).collect();
 
     std::thread::scope(|scope| -> Result<RunRecord, TestbedError> {
-        let ma = {
-            let pki_dir = dir.join("pki");
-            let crl_peers = crl_peers.clone();
-            let min = cfg.min_reporters as usize;
-            scope.spawn(move || authority(&pki_dir, ma_credentials, min, ma_socket, &crl_peers, end_us))
+        let min_reporters = cfg.min_reporters as usize;
+        let (ma, ma_addr) = match exe {
+            Some(exe) => {
+                let config = AuthorityConfig {
+                    pki_dir: dir.join("pki"),
+                    min_reporters,
+                    crl_peers: crl_peers.clone(),
+                    end_us,
+                    address_file: dir.join("ma.address"),
+                    records_file: dir.join("ma-records.json"),
+                };
+                let path = dir.join("ma.toml");
+                config.save(&path)?;
+                let child = std::process::Command::new(exe)
+                    .arg("mbd-authority")
+                    .arg("--config")
+                    .arg(&path)
+                    .spawn()
+                    .map_err(io(format!("starting {} mbd-authority", exe.display())))?;
+                let running = RunningAuthority::Process {
+                    child,
+                    records_file: config.records_file.clone(),
+                };
+                match authority::announced_address(&config.address_file, Duration::from_secs(10)) {
+                    Ok(a) => (running, a),
+                    Err(e) => {
+                        if let RunningAuthority::Process { mut child, .. } = running {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            None => {
+                let sock = bind()?;
+                let a = addr(&sock)?;
+                let pki = Pki::open(&dir.join("pki")).map_err(pki_error)?;
+                let crl_peers = crl_peers.clone();
+                let h =
+                    scope.spawn(move || authority::serve(pki, ma_credentials, min_reporters, sock, &crl_peers, end_us));
+                (RunningAuthority::Thread(h), a)
+            }
         };
         let mut rx_handles = Vec::new();
         for (j, ((name, cam), crl)) in receivers.iter().zip(cam_sockets).zip(crl_sockets).enumerate() {
@@ -233,7 +315,7 @@ fn run_once(
             .into_iter()
             .map(|h| h.join().map_err(join)?)
             .collect::<Result<_, _>>()?;
-        let (reports, revocations) = ma.join().map_err(join)??;
+        let AuthorityRecords { reports, revocations } = ma.finish()?;
         Ok(RunRecord {
             run,
             vehicles,
@@ -243,9 +325,6 @@ fn run_once(
         })
     })
 }
-
-/// The MA's PKI name.
-const MA: &str = "ma";
 
 /// When vehicles send: each at its own phase inside the period (unsynchronised OBUs), the
 /// content of each CAM its true state at the CAM's due time.
@@ -470,57 +549,4 @@ impl Receiver {
         }
         Ok(rec)
     }
-}
-
-/// The MA: receives reports until `end_us`, revokes, pushes each new CRL to `crl_peers`.
-fn authority(
-    pki_dir: &Path,
-    credentials: v2x_security::Credentials,
-    min_reporters: usize,
-    sock: UdpSocket,
-    crl_peers: &[SocketAddr],
-    end_us: u64,
-) -> Result<(Vec<ReportRecord>, Vec<RevocationRecord>), TestbedError> {
-    let pki = Pki::open(pki_dir).map_err(pki_error)?;
-    let mut ma = Authority::new(pki, credentials, min_reporters).map_err(|e| TestbedError::Io {
-        context: "starting the misbehaviour authority".into(),
-        source: std::io::Error::other(e),
-    })?;
-    sock.set_read_timeout(Some(Duration::from_millis(1)))
-        .map_err(io("MA socket"))?;
-    let mut reports = Vec::new();
-    let mut revocations = Vec::new();
-    let mut buf = vec![0u8; 65_536];
-    while crate::clock::now_us() < end_us {
-        let Ok(n) = sock.recv(&mut buf) else { continue };
-        let received_us = crate::clock::now_us();
-        let result = ma.receive(&buf[..n], TaiTime(received_us));
-        let decided_us = crate::clock::now_us();
-        let (outcome, subject) = match &result {
-            Ok(Decision::Recorded { subject, .. }) => ("recorded".to_string(), Some(*subject)),
-            Ok(Decision::Revoked { subject, .. }) => ("revoked".to_string(), Some(*subject)),
-            Ok(Decision::AlreadyRevoked { subject }) => ("already-revoked".to_string(), Some(*subject)),
-            Err(e) => (e.code().to_string(), None),
-        };
-        reports.push(ReportRecord {
-            received_us,
-            decided_us,
-            outcome,
-            subject: subject.map(|s| hex::encode(s.0)),
-            reporter: result.as_ref().ok().and(ma.last_reporter()).map(|r| hex::encode(r.0)),
-        });
-        if let Ok(Decision::Revoked { subject, crl }) = result {
-            for p in crl_peers {
-                let _ = sock.send_to(&crl, p);
-            }
-            revocations.push(RevocationRecord {
-                subject: hex::encode(subject.0),
-                report_received_us: received_us,
-                decided_us,
-                crl_sent_us: crate::clock::now_us(),
-                crl_bytes: crl.len(),
-            });
-        }
-    }
-    Ok((reports, revocations))
 }

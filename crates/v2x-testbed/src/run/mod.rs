@@ -4,6 +4,7 @@
 //! loads ([`credentials`]), why a run failed ([`error`]), network namespaces ([`netns`]) and the runs that follow a
 //! scenario's own ([`probes`]: load plan, flood search).
 
+pub mod authority;
 pub mod credentials;
 pub mod error;
 pub mod misbehaviour;

@@ -106,7 +106,7 @@ pub fn run(scenario: &Scenario, out: &Path, station_exe: &Path) -> Result<Outcom
     }
     if let Some(m) = &scenario.misbehaviour {
         let dir = out.join("misbehaviour");
-        let runs = super::misbehaviour::run(scenario, m, &dir)?;
+        let runs = super::misbehaviour::run(scenario, m, &dir, Some(station_exe))?;
         let json = serde_json::to_string_pretty(&runs).map_err(|e| TestbedError::Io {
             context: "writing misbehaviour/runs.json".into(),
             source: std::io::Error::other(e),
