@@ -104,6 +104,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         if now >= self.p.warmup_ns {
             self.trace.cam_generated();
         }
+        self.trace.cam_sent(n, seq, now, pos);
         let frame = Frame {
             kind: FrameKind::Cam {
                 seq,
