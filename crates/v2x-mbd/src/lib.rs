@@ -14,6 +14,8 @@
 //!   vehicle-bootstrap intervals;
 //! - [`report`]: ETSI TS 103 759 misbehaviour reports in C-OER, signed and encrypted through
 //!   SN-ENCAP, and [`report::authority`], a misbehaviour authority that decides and revokes;
+//! - [`sim`]: `[misbehaviour]` in `v2x sim`: insiders, online detection on what the
+//!   simulated channel delivers, a misbehaviour authority model that revokes;
 //! - [`workload`]: a synthetic dense receiver log for the benchmark.
 
 pub mod attacks;
@@ -27,6 +29,7 @@ pub mod geometry;
 pub mod message;
 pub mod observation;
 pub mod report;
+pub mod sim;
 pub mod workload;
 
 pub use detector::{Detector, DetectorConfig, Verdict};
