@@ -9,9 +9,9 @@
 //! - `attackers` vehicles, drawn from `seed` and the run's seed, hold valid pseudonym
 //!   certificates; from `start_s` each CAM they generate goes through the attack's
 //!   [`Liar`] (what it copies, it heard over the channel). Every CAM's content is the
-//!   sender's true state at generation: position from the mobility model, speed, heading
-//!   and acceleration from its successive positions (the mobility steps), declared
-//!   confidences as the testbed's CAM (5 m, 0.05 m/s, 1°, 1 m/s²).
+//!   sender's true state at generation: position from the mobility model (with a 0.2 m
+//!   GNSS error per axis), speed, heading and acceleration from its successive true
+//!   positions (the mobility steps), declared confidences 1 m, 0.05 m/s, 1°, 1 m/s².
 //! - Every receiver whose security layer verified a CAM runs the detector on it (on the
 //!   nearest image of the sender on a ring road or torus), in the order the engine
 //!   verified them; the first flagged message of a sender makes it report that sender
@@ -37,6 +37,7 @@ use crate::observation::{Observation, DEFAULT_LENGTH_M, DEFAULT_WIDTH_M};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Normal};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
@@ -196,6 +197,10 @@ const POS_CONFIDENCE_M: f64 = 1.0;
 const SPEED_CONFIDENCE: f64 = 0.05;
 const HEADING_CONFIDENCE: f64 = 1.0;
 const ACCELERATION_CONFIDENCE: f64 = 1.0;
+/// GNSS error of a reported position, per axis and CAM (m, standard deviation; inside the
+/// declared 1 m): without it a standing vehicle repeats its content to the centimetre,
+/// which the receiver evidence takes for a replay.
+const GNSS_SD_M: f64 = 0.2;
 /// CAMs whose content a station remembers (verification deadlines are far shorter).
 const REMEMBERED: usize = 64;
 
@@ -291,12 +296,15 @@ pub struct MisbehaviourWatcher {
     first_lie: HashMap<u32, u64>,
     accepted_after: HashMap<u32, u64>,
     dropped_after: HashMap<u32, u64>,
+    /// GNSS errors, in CAM generation order.
+    gnss: ChaCha8Rng,
     out: RunOutcome,
 }
 
 impl MisbehaviourWatcher {
     fn new(s: Arc<Settings>, seed: u64) -> MisbehaviourWatcher {
         MisbehaviourWatcher {
+            gnss: ChaCha8Rng::seed_from_u64(seed ^ 0x6e55),
             s,
             seed,
             update_ns: u64::MAX,
@@ -463,7 +471,9 @@ impl Observer for MisbehaviourWatcher {
             self.bounds[3].max(pos[1]),
         ];
         let Some((speed, heading, acceleration)) = motion else { return };
-        let mut state = Kinematics::at(pos, speed, heading, acceleration);
+        let gnss = Normal::new(0.0, GNSS_SD_M).expect("a positive deviation");
+        let reported = [pos[0] + gnss.sample(&mut self.gnss), pos[1] + gnss.sample(&mut self.gnss)];
+        let mut state = Kinematics::at(reported, speed, heading, acceleration);
         state.pos_noise = [POS_CONFIDENCE_M, POS_CONFIDENCE_M, 0.0];
         state.spd_noise = SPEED_CONFIDENCE;
         state.hed_noise = HEADING_CONFIDENCE;
@@ -691,7 +701,7 @@ pub const SIMPLIFICATIONS: [&str; 4] = [
     "messages an attack adds (Sybil phantoms, floods) ride on the attacker's real frame: same receivers, no extra channel load",
     "reports and CRLs travel out of band with the fixed latencies, never lost",
     "a revoked sender's CAMs are still verified before being dropped (no verification work spared)",
-    "CAM content is the true state (no sensor error); receivers that send no CAM run no detector",
+    "CAM content is the true state with a 0.2 m GNSS error per axis (no biased sensor); receivers that send no CAM run no detector",
 ];
 
 impl Summary {
