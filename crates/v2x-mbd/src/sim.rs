@@ -101,6 +101,19 @@ impl SimMisbehaviour {
         Ok(Some(cfg))
     }
 
+    /// What runs but probably not as meant: insiders that never lie within the run (a
+    /// `--duration` shorter than `start_s`).
+    pub fn warnings(&self, sc: &Scenario) -> Vec<String> {
+        if self.start_s >= sc.duration_s {
+            vec![format!(
+                "misbehaviour.start_s = {} s is not before duration_s = {} s: the insiders never lie",
+                self.start_s, sc.duration_s
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The attack its name names.
     pub fn attack(&self) -> Result<Attack, ScenarioError> {
         Attack::from_name(&self.attack).map_err(|e| invalid("misbehaviour.attack", e))
@@ -121,13 +134,10 @@ impl SimMisbehaviour {
                 format!("must be in 1..=1000, got {}", self.attackers),
             ));
         }
-        if !(self.start_s >= sc.warmup_s && self.start_s < sc.duration_s) {
+        if !(self.start_s.is_finite() && self.start_s >= sc.warmup_s) {
             return Err(invalid(
                 "misbehaviour.start_s",
-                format!(
-                    "must be in [warmup_s = {}, duration_s = {}), got {}",
-                    sc.warmup_s, sc.duration_s, self.start_s
-                ),
+                format!("must be at least warmup_s = {}, got {}", sc.warmup_s, self.start_s),
             ));
         }
         if !(1..=10_000).contains(&self.min_reporters) {

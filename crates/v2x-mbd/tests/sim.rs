@@ -104,6 +104,8 @@ fn an_unknown_attack_or_detector_lists_the_valid_ones_and_latencies_are_required
     assert!(e.contains("crl_latency_s"), "no default: {e}");
     let e = err(&LOOP.replace("start_s = 2.0", "start_s = 0.1"));
     assert!(e.contains("start_s") && e.contains("warmup_s"), "{e}");
+    let late = SimMisbehaviour::of(&scenario(&LOOP.replace("start_s = 2.0", "start_s = 9.0"))).unwrap().unwrap();
+    assert!(late.warnings(&scenario(LOOP))[0].contains("never lie"));
 }
 
 #[test]

@@ -56,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // `[misbehaviour]`: insiders, online detection and the MA model of v2x-mbd.
     let misbehaviour = v2x_mbd::sim::SimMisbehaviour::of(&sc)?;
+    for w in misbehaviour.iter().flat_map(|m| m.warnings(&sc)) {
+        eprintln!("warning: {w}");
+    }
     let factory = misbehaviour
         .as_ref()
         .map(|m| v2x_mbd::sim::watcher_factory(&sc, m))
