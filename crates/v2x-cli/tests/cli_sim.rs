@@ -81,18 +81,35 @@ fn bad_scenario_exits_2_with_location() {
 fn misbehaviour_sim_highway_revokes_the_insiders() {
     let out = tempfile::tempdir().unwrap();
     let o = v2x_command()
-        .args(["sim", scenario("misbehaviour-sim-highway.toml").to_str().unwrap(), "--out"])
+        .args([
+            "sim",
+            scenario("misbehaviour-sim-highway.toml").to_str().unwrap(),
+            "--out",
+        ])
         .arg(out.path())
         .args(["--duration", "8", "--replications", "1"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("misbehaviour, variant etsi") && stdout.contains("per sender"), "{stdout}");
+    assert!(
+        stdout.contains("misbehaviour, variant etsi") && stdout.contains("per sender"),
+        "{stdout}"
+    );
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap()).unwrap();
     let m = &summary["misbehaviour"];
-    for key in ["attack", "attackers", "start_s", "min_reporters", "detector", "seed", "report_latency_s", "decision_latency_s", "crl_latency_s"] {
+    for key in [
+        "attack",
+        "attackers",
+        "start_s",
+        "min_reporters",
+        "detector",
+        "seed",
+        "report_latency_s",
+        "decision_latency_s",
+        "crl_latency_s",
+    ] {
         assert!(!m["settings"][key].is_null(), "{key} shown: {m}");
     }
     let v = &m["variants"][0];

@@ -44,7 +44,7 @@ use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 use std::sync::Arc;
 use v2x_sim::engine::trace::{CamVerified, Observer};
 use v2x_sim::node_id::NodeId;
-use v2x_sim::{Scenario, ScenarioError, SimError, Watcher};
+use v2x_sim::{Scenario, ScenarioError, SimError, Watcher, WatcherFactory};
 
 fn invalid(field: &str, message: impl Into<String>) -> ScenarioError {
     ScenarioError::invalid(field, message)
@@ -158,7 +158,11 @@ impl SimMisbehaviour {
         if !sc.cam.enabled {
             return Err(invalid("misbehaviour", "needs CAMs (`[cam] enabled = true`)"));
         }
-        if sc.variants.iter().any(|v| v.mode == v2x_sim::scenario::SecurityMode::RealCrypto) {
+        if sc
+            .variants
+            .iter()
+            .any(|v| v.mode == v2x_sim::scenario::SecurityMode::RealCrypto)
+        {
             return Err(invalid(
                 "misbehaviour",
                 "not with `mode = \"real-crypto\"` variants yet: their CAMs carry the stack's own content",
@@ -169,11 +173,7 @@ impl SimMisbehaviour {
 }
 
 /// Builds the watcher of each run of `sc`'s `[misbehaviour]`, checked first.
-pub fn watcher_factory(
-    sc: &Scenario,
-    cfg: &SimMisbehaviour,
-) -> Result<impl Fn(&v2x_sim::security::SecurityModel, u64) -> Result<Box<dyn Watcher>, SimError> + Sync, ScenarioError>
-{
+pub fn watcher_factory(sc: &Scenario, cfg: &SimMisbehaviour) -> Result<Box<WatcherFactory<'static>>, ScenarioError> {
     let settings = Arc::new(Settings {
         attack: cfg.attack()?,
         detector: cfg.detector()?,
@@ -181,9 +181,11 @@ pub fn watcher_factory(
         periods: sc.mobility.periods(),
         start_ns: ns(cfg.start_s),
     });
-    Ok(move |_: &v2x_sim::security::SecurityModel, seed: u64| -> Result<Box<dyn Watcher>, SimError> {
-        Ok(Box::new(MisbehaviourWatcher::new(settings.clone(), seed)))
-    })
+    Ok(Box::new(
+        move |_: &v2x_sim::security::SecurityModel, seed: u64| -> Result<Box<dyn Watcher>, SimError> {
+            Ok(Box::new(MisbehaviourWatcher::new(settings.clone(), seed)))
+        },
+    ))
 }
 
 fn ns(s: f64) -> u64 {
@@ -365,9 +367,7 @@ impl MisbehaviourWatcher {
                         .push(Reverse((t + ns(cfg.decision_latency_s), 1, station, 0)));
                 }
             } else {
-                self.revoked
-                    .entry(station)
-                    .or_insert((t, t + ns(cfg.crl_latency_s)));
+                self.revoked.entry(station).or_insert((t, t + ns(cfg.crl_latency_s)));
             }
         }
     }
@@ -480,9 +480,14 @@ impl Observer for MisbehaviourWatcher {
             self.bounds[2].max(pos[0]),
             self.bounds[3].max(pos[1]),
         ];
-        let Some((speed, heading, acceleration)) = motion else { return };
+        let Some((speed, heading, acceleration)) = motion else {
+            return;
+        };
         let gnss = Normal::new(0.0, GNSS_SD_M).expect("a positive deviation");
-        let reported = [pos[0] + gnss.sample(&mut self.gnss), pos[1] + gnss.sample(&mut self.gnss)];
+        let reported = [
+            pos[0] + gnss.sample(&mut self.gnss),
+            pos[1] + gnss.sample(&mut self.gnss),
+        ];
         let mut state = Kinematics::at(reported, speed, heading, acceleration);
         state.pos_noise = [POS_CONFIDENCE_M, POS_CONFIDENCE_M, 0.0];
         state.spd_noise = SPEED_CONFIDENCE;
@@ -563,7 +568,9 @@ impl Observer for MisbehaviourWatcher {
                 )
             })
             .collect();
-        let Some(rx) = self.receivers.get_mut(dst).and_then(Option::as_mut) else { return };
+        let Some(rx) = self.receivers.get_mut(dst).and_then(Option::as_mut) else {
+            return;
+        };
         let mut report = false;
         rx.heard.insert(station);
         for (o, lies) in observations {
@@ -618,7 +625,6 @@ impl Watcher for MisbehaviourWatcher {
         serde_json::to_value(&self.out).unwrap_or(serde_json::Value::Null)
     }
 }
-
 
 /// A mean with the half-width of its 95 % interval (Student's t over the samples), and
 /// how many samples it is over.

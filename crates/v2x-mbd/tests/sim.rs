@@ -5,7 +5,7 @@
 //! metrics as they were; a caller without the model refuses the table.
 
 use v2x_mbd::sim::{watcher_factory, RunOutcome, SimMisbehaviour, Summary};
-use v2x_sim::{Scenario, WatcherFactory};
+use v2x_sim::Scenario;
 
 /// Six stations 40 m apart on a line (all within range of each other), 10 Hz CAMs, cost
 /// model without crypto losses; station choice and lies drawn from the seeds.
@@ -41,7 +41,7 @@ crl_latency_s = 1.0"#;
 fn run(sc: &Scenario) -> Vec<RunOutcome> {
     let cfg = SimMisbehaviour::of(sc).unwrap().unwrap();
     let factory = watcher_factory(sc, &cfg).unwrap();
-    let (_, watched) = v2x_sim::run_watched(sc, &v2x_report::progress::Silent, None, None, Some(&factory as &WatcherFactory)).unwrap();
+    let (_, watched) = v2x_sim::run_watched(sc, &v2x_report::progress::Silent, None, None, Some(&*factory)).unwrap();
     watched[0]
         .iter()
         .map(|v| serde_json::from_value(v.clone()).unwrap())
@@ -62,12 +62,21 @@ fn the_insider_is_reported_revoked_and_then_dropped_and_no_benign_station_is() {
     assert!((2_000_000_000..2_100_000_000).contains(&first_lie), "{}", ms(first_lie));
     // A 20-70 m jump of a standing station in 0.1 s: every other station flags the first lie.
     let detected = a.detected_ns.unwrap();
-    assert!(detected >= first_lie && detected - first_lie < 10_000_000, "{} {}", ms(first_lie), ms(detected));
+    assert!(
+        detected >= first_lie && detected - first_lie < 10_000_000,
+        "{} {}",
+        ms(first_lie),
+        ms(detected)
+    );
     assert_eq!(a.reporters, 5, "every receiver reports it once");
     // Revoked when the third report has arrived (+0.1 s) and the MA decided (+0.5 s); the
     // reports go out within the same CAM's receptions (a few ms).
     let revoked = a.revoked_ns.unwrap();
-    assert!(revoked >= detected + 600_000_000 && revoked < detected + 620_000_000, "{}", ms(revoked - detected));
+    assert!(
+        revoked >= detected + 600_000_000 && revoked < detected + 620_000_000,
+        "{}",
+        ms(revoked - detected)
+    );
     assert_eq!(a.crl_ns, Some(revoked + 1_000_000_000));
     // Between decision and CRL (1 s), its 10 CAMs reach 5 receivers: about 50 accepted;
     // then every one dropped: 6 s - ~3.6 s at 10 Hz to 5 receivers, about 120.
@@ -90,21 +99,29 @@ fn without_enough_reporters_nothing_is_revoked() {
     let r = &run(&sc)[0];
     let a = &r.attackers[0];
     assert!(a.detected_ns.is_some());
-    assert_eq!((a.revoked_ns, a.dropped_after_crl, a.accepted_after_revocation), (None, 0, 0));
+    assert_eq!(
+        (a.revoked_ns, a.dropped_after_crl, a.accepted_after_revocation),
+        (None, 0, 0)
+    );
 }
 
 #[test]
 fn an_unknown_attack_or_detector_lists_the_valid_ones_and_latencies_are_required() {
     let err = |text: &str| SimMisbehaviour::of(&scenario(text)).unwrap_err().to_string();
     let e = err(&LOOP.replace("constantPositionOffset", "teleport"));
-    assert!(e.contains("misbehaviour.attack") && e.contains("dataReplay") && e.contains("trafficCongestionSybil"), "{e}");
+    assert!(
+        e.contains("misbehaviour.attack") && e.contains("dataReplay") && e.contains("trafficCongestionSybil"),
+        "{e}"
+    );
     let e = err(&format!("{LOOP}\ndetector = \"oracle\""));
     assert!(e.contains("catch-reference"), "{e}");
     let e = err(&LOOP.replace("crl_latency_s = 1.0", ""));
     assert!(e.contains("crl_latency_s"), "no default: {e}");
     let e = err(&LOOP.replace("start_s = 2.0", "start_s = 0.1"));
     assert!(e.contains("start_s") && e.contains("warmup_s"), "{e}");
-    let late = SimMisbehaviour::of(&scenario(&LOOP.replace("start_s = 2.0", "start_s = 9.0"))).unwrap().unwrap();
+    let late = SimMisbehaviour::of(&scenario(&LOOP.replace("start_s = 2.0", "start_s = 9.0")))
+        .unwrap()
+        .unwrap();
     assert!(late.warnings(&scenario(LOOP))[0].contains("never lie"));
 }
 
@@ -114,7 +131,7 @@ fn the_watcher_leaves_the_runs_metrics_as_they_were_and_a_caller_without_it_refu
     let cfg = SimMisbehaviour::of(&sc).unwrap().unwrap();
     let factory = watcher_factory(&sc, &cfg).unwrap();
     let models = v2x_sim::resolve_variants(&sc).unwrap();
-    let (mut watched, w, ..) = v2x_sim::run_once_watched(&sc, &models[0], 0, None, None, Some(&factory)).unwrap();
+    let (mut watched, w, ..) = v2x_sim::run_once_watched(&sc, &models[0], 0, None, None, Some(&*factory)).unwrap();
     assert!(w.is_some());
     let mut plain_sc = sc.clone();
     plain_sc.misbehaviour = None;
@@ -122,6 +139,8 @@ fn the_watcher_leaves_the_runs_metrics_as_they_were_and_a_caller_without_it_refu
     watched.wall_s = 0.0;
     plain.wall_s = 0.0;
     assert_eq!(watched, plain);
-    let e = v2x_sim::run(&sc, &v2x_report::progress::Silent).unwrap_err().to_string();
+    let e = v2x_sim::run(&sc, &v2x_report::progress::Silent)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("misbehaviour"), "{e}");
 }

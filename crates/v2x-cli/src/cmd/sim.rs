@@ -64,11 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|m| v2x_mbd::sim::watcher_factory(&sc, m))
         .transpose()?;
     // Variants in `mode = "real-crypto"` run every station's real security stack.
-    let (results, watched) = v2x_sim_crypto::run_watched(
-        &sc,
-        &TermProgress::new(!args.quiet),
-        factory.as_ref().map(|f| f as &v2x_sim::WatcherFactory),
-    )?;
+    let (results, watched) = v2x_sim_crypto::run_watched(&sc, &TermProgress::new(!args.quiet), factory.as_deref())?;
     v2x_sim::output::write_all(&results, &args.out)
         .with_context(|| format!("writing results to {}", args.out.display()))?;
     let report = match &misbehaviour {

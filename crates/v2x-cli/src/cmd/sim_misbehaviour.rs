@@ -25,9 +25,8 @@ pub fn write(
     }
     text.push_str(&format!("  model: {}\n", SIMPLIFICATIONS.join("; ")));
     let path = out.join("summary.json");
-    let mut summary: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?,
-    )?;
+    let mut summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?)?;
     summary["misbehaviour"] = serde_json::json!({
         "settings": cfg,
         "simplifications": SIMPLIFICATIONS,
