@@ -9,9 +9,9 @@
 //! - `attackers` vehicles, drawn from `seed` and the run's seed, hold valid pseudonym
 //!   certificates; from `start_s` each CAM they generate goes through the attack's
 //!   [`Liar`] (what it copies, it heard over the channel). Every CAM's content is the
-//!   sender's true state at generation: position from the mobility model (with a 0.2 m
-//!   GNSS error per axis), speed, heading and acceleration from its successive true
-//!   positions (the mobility steps), declared confidences 1 m, 0.05 m/s, 1°, 1 m/s².
+//!   sender's true state at generation: position from the mobility model plus a constant
+//!   GNSS bias per vehicle, speed, heading and acceleration from its successive positions
+//!   (the mobility steps), declared confidences 1 m, 0.05 m/s, 1°, 1 m/s².
 //! - Every receiver whose security layer verified a CAM runs the detector on it (on the
 //!   nearest image of the sender on a ring road or torus), in the order the engine
 //!   verified them; the first flagged message of a sender makes it report that sender
@@ -209,10 +209,11 @@ const POS_CONFIDENCE_M: f64 = 1.0;
 const SPEED_CONFIDENCE: f64 = 0.05;
 const HEADING_CONFIDENCE: f64 = 1.0;
 const ACCELERATION_CONFIDENCE: f64 = 1.0;
-/// GNSS error of a reported position, per axis and CAM (m, standard deviation; inside the
-/// declared 1 m): without it a standing vehicle repeats its content to the centimetre,
-/// which the receiver evidence takes for a replay.
-const GNSS_SD_M: f64 = 0.2;
+/// A vehicle's GNSS bias, per axis (m, standard deviation; inside the declared 1 m), drawn
+/// once per vehicle and run: two vehicles that pass the same spot at the same speed do
+/// not send the same content to the centimetre, which the receiver evidence would take
+/// for a replay. Constant, it leaves a sender's successive positions consistent.
+const GNSS_BIAS_SD_M: f64 = 0.3;
 /// CAMs whose content a station remembers (verification deadlines are far shorter).
 const REMEMBERED: usize = 64;
 
@@ -223,6 +224,8 @@ struct Track {
     last: Option<([f64; 2], u64)>,
     /// The position followed without wrapping around a ring or torus.
     unwrapped: [f64; 2],
+    /// Its GNSS bias (m).
+    bias: [f64; 2],
     /// Speed (m/s), heading (degrees from north), acceleration (m/s²), once known.
     motion: Option<(f64, f64, f64)>,
 }
@@ -308,15 +311,12 @@ pub struct MisbehaviourWatcher {
     first_lie: HashMap<u32, u64>,
     accepted_after: HashMap<u32, u64>,
     dropped_after: HashMap<u32, u64>,
-    /// GNSS errors, in CAM generation order.
-    gnss: ChaCha8Rng,
     out: RunOutcome,
 }
 
 impl MisbehaviourWatcher {
     fn new(s: Arc<Settings>, seed: u64) -> MisbehaviourWatcher {
         MisbehaviourWatcher {
-            gnss: ChaCha8Rng::seed_from_u64(seed ^ 0x6e55),
             s,
             seed,
             update_ns: u64::MAX,
@@ -448,7 +448,13 @@ impl Observer for MisbehaviourWatcher {
         };
         let mut track = track.clone();
         match track.last {
-            None => track.unwrapped = pos,
+            None => {
+                track.unwrapped = pos;
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0x6e55);
+                rng.set_stream(i as u64);
+                let bias = Normal::new(0.0, GNSS_BIAS_SD_M).expect("a positive deviation");
+                track.bias = [bias.sample(&mut rng), bias.sample(&mut rng)];
+            }
             Some((last, last_step)) if step > last_step => {
                 let d = self.nearest([pos[0] - last[0], pos[1] - last[1]]);
                 let dt = (step - last_step) as f64 * self.update_ns as f64 * 1e-9;
@@ -472,7 +478,7 @@ impl Observer for MisbehaviourWatcher {
             Some(_) => {}
         }
         track.last = Some((pos, step));
-        let motion = track.motion;
+        let (motion, bias) = (track.motion, track.bias);
         self.tracks[i] = track;
         self.bounds = [
             self.bounds[0].min(pos[0]),
@@ -483,11 +489,7 @@ impl Observer for MisbehaviourWatcher {
         let Some((speed, heading, acceleration)) = motion else {
             return;
         };
-        let gnss = Normal::new(0.0, GNSS_SD_M).expect("a positive deviation");
-        let reported = [
-            pos[0] + gnss.sample(&mut self.gnss),
-            pos[1] + gnss.sample(&mut self.gnss),
-        ];
+        let reported = [pos[0] + bias[0], pos[1] + bias[1]];
         let mut state = Kinematics::at(reported, speed, heading, acceleration);
         state.pos_noise = [POS_CONFIDENCE_M, POS_CONFIDENCE_M, 0.0];
         state.spd_noise = SPEED_CONFIDENCE;
@@ -717,7 +719,7 @@ pub const SIMPLIFICATIONS: [&str; 4] = [
     "messages an attack adds (Sybil phantoms, floods) ride on the attacker's real frame: same receivers, no extra channel load",
     "reports and CRLs travel out of band with the fixed latencies, never lost",
     "a revoked sender's CAMs are still verified before being dropped (no verification work spared)",
-    "CAM content is the true state with a 0.2 m GNSS error per axis (no biased sensor); receivers that send no CAM run no detector",
+    "CAM content is the true state with a constant GNSS bias per vehicle (0.3 m per axis): a vehicle standing still repeats its content exactly, which the full detector's duplicate-content evidence reads as a replay; receivers that send no CAM run no detector",
 ];
 
 impl Summary {

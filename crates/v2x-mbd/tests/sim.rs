@@ -7,9 +7,30 @@
 use v2x_mbd::sim::{watcher_factory, RunOutcome, SimMisbehaviour, Summary};
 use v2x_sim::Scenario;
 
-/// Six stations 40 m apart on a line (all within range of each other), 10 Hz CAMs, cost
-/// model without crypto losses; station choice and lies drawn from the seeds.
+/// Six vehicles 40 m apart driving east at 20-23.5 m/s on one lane (a hand-written SUMO FCD
+/// trace, all within range of each other), 10 Hz CAMs, no security costs; the insider and
+/// its lies drawn from the seeds.
 fn scenario(misbehaviour: &str) -> Scenario {
+    // One file per call: the tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("v2x-mbd-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join(format!("line-{call}.xml"));
+    let mut xml = String::from("<fcd-export>\n");
+    for t in 0..=7 {
+        xml.push_str(&format!("<timestep time=\"{t}.00\">\n"));
+        for v in 0..6 {
+            let x = 40.0 * f64::from(v) + (20.0 + 0.7 * f64::from(v)) * f64::from(t);
+            xml.push_str(&format!(
+                "<vehicle id=\"veh{v}\" x=\"{x:.2}\" y=\"0.00\" angle=\"90.00\" type=\"passenger\" speed=\"{:.2}\" pos=\"{x:.2}\" lane=\"road_0\" slope=\"0.00\"/>\n",
+                20.0 + 0.7 * f64::from(v)
+            ));
+        }
+        xml.push_str("</timestep>\n");
+    }
+    xml.push_str("</fcd-export>\n");
+    std::fs::write(&trace, xml).unwrap();
     let text = format!(
         r#"
 name = "mbd-line"
@@ -17,8 +38,8 @@ duration_s = 6.0
 warmup_s = 0.5
 seed = 3
 [mobility]
-kind = "static"
-positions_m = [[0.0, 0.0], [40.0, 0.0], [80.0, 0.0], [120.0, 0.0], [160.0, 0.0], [200.0, 0.0]]
+kind = "sumo-fcd"
+path = "{}"
 [cam]
 rate_hz = 10.0
 [[variant]]
@@ -26,7 +47,8 @@ name = "none"
 protocol = "none"
 [misbehaviour]
 {misbehaviour}
-"#
+"#,
+        trace.display()
     );
     Scenario::parse(&text, "test").unwrap()
 }
@@ -60,7 +82,7 @@ fn the_insider_is_reported_revoked_and_then_dropped_and_no_benign_station_is() {
     let first_lie = a.first_lie_ns.expect("it lied");
     // Its first CAM from 2 s on lies (10 Hz: within 0.1 s of start_s).
     assert!((2_000_000_000..2_100_000_000).contains(&first_lie), "{}", ms(first_lie));
-    // A 20-70 m jump of a standing station in 0.1 s: every other station flags the first lie.
+    // A 20-70 m jump in 0.1 s at 20-23.5 m/s: every other vehicle flags the first lie.
     let detected = a.detected_ns.unwrap();
     assert!(
         detected >= first_lie && detected - first_lie < 10_000_000,
