@@ -298,7 +298,7 @@ pub struct MisbehaviourWatcher {
     liars: HashMap<u32, Liar>,
     /// The area the vehicles were seen in so far (where position attacks pick a place).
     bounds: [f64; 4],
-    receivers: Vec<Option<ReceiverState>>,
+    receivers: Vec<ReceiverState>,
     /// The stations behind every pseudonym sent (Sybil phantoms included): what the MA
     /// resolves a reported pseudonym to.
     owner: HashMap<u64, u32>,
@@ -415,13 +415,11 @@ impl Observer for MisbehaviourWatcher {
             detector.thresholds.max_plausible_range_m = cutoff_m;
         }
         self.receivers = (0..stations)
-            .map(|_| {
-                Some(ReceiverState {
-                    detector: Detector::new(detector.clone()),
-                    reported: BTreeSet::new(),
-                    heard: BTreeSet::new(),
-                    lied_to: BTreeSet::new(),
-                })
+            .map(|_| ReceiverState {
+                detector: Detector::new(detector.clone()),
+                reported: BTreeSet::new(),
+                heard: BTreeSet::new(),
+                lied_to: BTreeSet::new(),
             })
             .collect();
         if cfg.attackers as usize >= vehicles {
@@ -570,7 +568,7 @@ impl Observer for MisbehaviourWatcher {
                 )
             })
             .collect();
-        let Some(rx) = self.receivers.get_mut(dst).and_then(Option::as_mut) else {
+        let Some(rx) = self.receivers.get_mut(dst) else {
             return;
         };
         let mut report = false;
@@ -598,7 +596,7 @@ impl Watcher for MisbehaviourWatcher {
     fn finish(mut self: Box<Self>, end_ns: u64) -> serde_json::Value {
         self.ma_until(end_ns);
         let stations = self.tracks.len() as u32;
-        for rx in self.receivers.iter().flatten() {
+        for rx in &self.receivers {
             for station in rx.heard.union(&rx.reported) {
                 self.out
                     .senders
@@ -806,7 +804,7 @@ impl Summary {
             self.attackers,
             self.attackers_detected,
             self.attackers_revoked,
-            self.first_lie_to_detection_s.show(2),
+            self.first_lie_to_detection_s.show(3),
             self.first_lie_to_revocation_s.show(2),
             self.first_lie_to_crl_s.show(2)
         ));
