@@ -74,6 +74,68 @@ fn bad_scenario_exits_2_with_location() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cam.rate_hz"));
 }
 
+/// `[misbehaviour]` (issue 33): the example's insiders are reported, revoked and then
+/// dropped, no benign station is, and the section lands in summary.json and
+/// misbehaviour.txt with every setting shown; an unknown attack lists the valid ones.
+#[test]
+fn misbehaviour_sim_highway_revokes_the_insiders() {
+    let out = tempfile::tempdir().unwrap();
+    let o = v2x_command()
+        .args([
+            "sim",
+            scenario("misbehaviour-sim-highway.toml").to_str().unwrap(),
+            "--out",
+        ])
+        .arg(out.path())
+        .args(["--duration", "8", "--replications", "1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("misbehaviour, variant etsi") && stdout.contains("per sender"),
+        "{stdout}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap()).unwrap();
+    let m = &summary["misbehaviour"];
+    for key in [
+        "attack",
+        "attackers",
+        "start_s",
+        "min_reporters",
+        "detector",
+        "seed",
+        "report_latency_s",
+        "decision_latency_s",
+        "crl_latency_s",
+    ] {
+        assert!(!m["settings"][key].is_null(), "{key} shown: {m}");
+    }
+    let v = &m["variants"][0];
+    assert_eq!(v["attackers"], 2);
+    assert_eq!(v["attackers_revoked"], 2, "{v}");
+    assert!(v["insider_dropped_after_crl"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!(v["benign_revoked"]["mean"], 0.0, "{v}");
+    assert!(v["per_message"]["f1"]["mean"].as_f64().unwrap() > 0.5, "{v}");
+    assert!(out.path().join("misbehaviour.txt").exists());
+
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bad.toml");
+    let text = std::fs::read_to_string(scenario("misbehaviour-sim-highway.toml"))
+        .unwrap()
+        .replace("\"constantPositionOffset\"", "\"teleport\"");
+    std::fs::write(&f, text).unwrap();
+    let o = v2x_command()
+        .args(["sim", f.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("o"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("misbehaviour.attack") && e.contains("dataReplay"), "{e}");
+}
+
 /// Every scenario under scenarios/ (the documented examples of every key and name) runs,
 /// shortened; those that need `v2x bench` output first say so in their header and are
 /// covered by `cli_bench_to_sim`; the city-scale speed benchmark (10,000 vehicles, too

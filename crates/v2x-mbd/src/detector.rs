@@ -77,7 +77,25 @@ pub struct DetectorConfig {
     pub fusion: Fusion,
 }
 
+/// The detectors a receiver can run, by the name scenarios give them (`v2x sim`'s and
+/// `v2x testbed`'s `[misbehaviour] detector`).
+pub const DETECTOR_NAMES: [&str; 3] = ["full", "plausibility", "catch-reference"];
+
 impl DetectorConfig {
+    /// The detector `name` names ([`DETECTOR_NAMES`], CaTCh family); an unknown name lists
+    /// the valid ones.
+    pub fn by_name(name: &str) -> Result<DetectorConfig, String> {
+        match name {
+            "full" => Ok(DetectorConfig::full(Family::Catch)),
+            "plausibility" => Ok(DetectorConfig::plausibility(Family::Catch)),
+            "catch-reference" => Ok(DetectorConfig::catch_reference()),
+            other => Err(format!(
+                "unknown detector `{other}`; valid: {}",
+                DETECTOR_NAMES.join(", ")
+            )),
+        }
+    }
+
     /// The CaTCh checks VeReMi NextGen's reference system runs, threshold fusion.
     pub fn catch_reference() -> DetectorConfig {
         DetectorConfig {

@@ -15,6 +15,8 @@
 //!   detectors;
 //! - [`report`]: ETSI TS 103 759 misbehaviour reports in C-OER, signed and encrypted through
 //!   SN-ENCAP, and [`report::authority`], a misbehaviour authority that decides and revokes;
+//! - [`sim`]: `[misbehaviour]` in `v2x sim`: insiders, online detection on what the
+//!   simulated channel delivers, a misbehaviour authority model that revokes;
 //! - [`workload`]: a synthetic dense receiver log for the benchmark.
 
 pub mod attacks;
@@ -29,6 +31,7 @@ pub mod geometry;
 pub mod message;
 pub mod observation;
 pub mod report;
+pub mod sim;
 pub mod workload;
 
 pub use detector::{Detector, DetectorConfig, Verdict};

@@ -51,6 +51,15 @@ pub const REAL_CRYPTO_ATTACKS: &[AttackKind] = &[AttackKind::InvalidSignature, A
 /// Runs a scenario: cost-model variants as `v2x_sim::run` does, real-crypto variants with
 /// [`RealStations`], the experimental designs with sizes from [`RealEncoder`].
 pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResults, SimError> {
+    run_watched(sc, progress, None).map(|(r, _)| r)
+}
+
+/// [`run`], with the model `watcher` builds watching every run (`v2x_sim::run_watched`).
+pub fn run_watched(
+    sc: &Scenario,
+    progress: &dyn v2x_report::Progress,
+    watcher: Option<&v2x_sim::WatcherFactory>,
+) -> Result<(SimResults, Vec<Vec<serde_json::Value>>), SimError> {
     for v in sc.variants.iter().filter(|v| v.mode == SecurityMode::RealCrypto) {
         check(sc, &v.name, v.protocol)?;
     }
@@ -58,7 +67,7 @@ pub fn run(sc: &Scenario, progress: &dyn v2x_report::Progress) -> Result<SimResu
         let s = RealStations::new(model, sc.cam.payload_bytes as usize, stations)?;
         Ok(Box::new(s))
     };
-    v2x_sim::run_with(sc, progress, Some(&make), Some(&RealEncoder))
+    v2x_sim::run_watched(sc, progress, Some(&make), Some(&RealEncoder), watcher)
 }
 
 /// Resolves every variant of `sc` as [`run`] does (the experimental designs' sizes from

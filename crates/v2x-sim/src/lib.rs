@@ -130,6 +130,16 @@ pub fn resolve_variants_with(
         .collect()
 }
 
+/// A model that watches one run through the observer's calls and says what it found
+/// (`v2x-mbd`'s insiders and misbehaviour authority, [`Scenario::misbehaviour`]).
+pub trait Watcher: engine::trace::Observer {
+    /// What it found, for `summary.json`; `end_ns`, the run's end.
+    fn finish(self: Box<Self>, end_ns: u64) -> serde_json::Value;
+}
+
+/// Builds the watcher of one run (variant model, seed).
+pub type WatcherFactory<'f> = dyn Fn(&SecurityModel, u64) -> Result<Box<dyn Watcher>, SimError> + Sync + 'f;
+
 /// Runs one replication of one variant (seed = scenario seed + replication), in
 /// real-crypto mode with the services `crypto` builds; `meter` follows its simulated time.
 pub fn run_once(
@@ -139,12 +149,49 @@ pub fn run_once(
     crypto: Option<&CryptoFactory>,
     meter: Option<std::sync::Arc<v2x_report::RunMeter>>,
 ) -> Result<(RunMetrics, usize, f64), SimError> {
+    run_once_watched(sc, model, replication, crypto, meter, None).map(|(m, _, n, c)| (m, n, c))
+}
+
+/// [`run_once`], with the model `watcher` builds watching the run (what it found second).
+pub fn run_once_watched(
+    sc: &Scenario,
+    model: &SecurityModel,
+    replication: u32,
+    crypto: Option<&CryptoFactory>,
+    meter: Option<std::sync::Arc<v2x_report::RunMeter>>,
+    watcher: Option<&WatcherFactory>,
+) -> Result<(RunMetrics, Option<serde_json::Value>, usize, f64), SimError> {
     let seed = sc.seed.wrapping_add(u64::from(replication));
     if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
-        return sidelink::run::run(sc, model, seed);
+        return sidelink::run::run(sc, model, seed).map(|(m, n, c)| (m, None, n, c));
     }
     let runs = sc.variants.len() * sc.replications as usize;
-    let mut sim = engine::Sim::new(sc, model, seed)?.with_threads(sc.engine.threads_per_run(runs))?;
+    let threads = sc.engine.threads_per_run(runs);
+    let Some(watcher) = watcher else {
+        let sim = prepare(engine::Sim::new(sc, model, seed)?, model, seed, threads, crypto, meter)?;
+        let (nodes, cutoff) = (sim.node_count(), sim.cutoff_m());
+        return Ok((sim.run(), None, nodes, cutoff));
+    };
+    let watch = watcher(model, seed)?;
+    let sim = engine::Sim::with_observer(sc, model, seed, |nodes| (engine::Sim::collector(sc, nodes), watch))?;
+    let sim = prepare(sim, model, seed, threads, crypto, meter)?;
+    let (nodes, cutoff) = (sim.node_count(), sim.cutoff_m());
+    let started = std::time::Instant::now();
+    let (collector, watch) = sim.run_with_observer();
+    let metrics = collector.finish(started.elapsed().as_secs_f64());
+    Ok((metrics, Some(watch.finish(time::ns(sc.duration_s))), nodes, cutoff))
+}
+
+/// A run's threads, real security services and progress meter.
+fn prepare<'a, O: engine::trace::Observer>(
+    mut sim: engine::Sim<'a, O>,
+    model: &SecurityModel,
+    seed: u64,
+    threads: usize,
+    crypto: Option<&CryptoFactory>,
+    meter: Option<std::sync::Arc<v2x_report::RunMeter>>,
+) -> Result<engine::Sim<'a, O>, SimError> {
+    sim = sim.with_threads(threads)?;
     if model.mode == SecurityMode::RealCrypto {
         let make = crypto.ok_or_else(|| SimError::Costs {
             variant: model.name.clone(),
@@ -159,8 +206,7 @@ pub fn run_once(
     if let Some(m) = meter {
         sim = sim.with_meter(m);
     }
-    let (nodes, cutoff) = (sim.node_count(), sim.cutoff_m());
-    Ok((sim.run(), nodes, cutoff))
+    Ok(sim)
 }
 
 /// Runs every variant and replication, in parallel, reporting each finished run to
@@ -177,6 +223,26 @@ pub fn run_with(
     crypto: Option<&CryptoFactory>,
     encoder: Option<&dyn security::SizeEncoder>,
 ) -> Result<SimResults, SimError> {
+    run_watched(sc, progress, crypto, encoder, None).map(|(r, _)| r)
+}
+
+/// [`run_with`], with the model `watcher` builds watching every run: what it found, per
+/// variant and replication, comes second. A scenario with `[misbehaviour]` needs one (its
+/// model lives in `v2x-mbd`): without it the table is refused, not ignored.
+pub fn run_watched(
+    sc: &Scenario,
+    progress: &dyn v2x_report::Progress,
+    crypto: Option<&CryptoFactory>,
+    encoder: Option<&dyn security::SizeEncoder>,
+    watcher: Option<&WatcherFactory>,
+) -> Result<(SimResults, Vec<Vec<serde_json::Value>>), SimError> {
+    if sc.misbehaviour.is_some() && watcher.is_none() {
+        return Err(ScenarioError::invalid(
+            "misbehaviour",
+            "the misbehaviour model runs in `v2x sim` (crate v2x-mbd), not in this caller",
+        )
+        .into());
+    }
     let started = std::time::Instant::now();
     let models = resolve_variants_with(sc, encoder)?;
     let warnings = scenario_warnings(sc)?;
@@ -184,12 +250,13 @@ pub fn run_with(
         .flat_map(|v| (0..sc.replications).map(move |r| (v, r)))
         .collect();
     progress.start(jobs.len() as u64);
-    type Outcome = Result<(usize, u32, RunMetrics, usize, f64), SimError>;
+    type Outcome = Result<(usize, u32, RunMetrics, Option<serde_json::Value>, usize, f64), SimError>;
     let outcomes: Vec<Outcome> = jobs
         .par_iter()
         .map(|&(v, r)| {
             let meter = progress.run_meter(&format!("{} #{r}", models[v].name), sc.duration_s);
-            let out = run_once(sc, &models[v], r, crypto, meter.clone()).map(|(m, n, c)| (v, r, m, n, c));
+            let out = run_once_watched(sc, &models[v], r, crypto, meter.clone(), watcher)
+                .map(|(m, w, n, c)| (v, r, m, w, n, c));
             if let Some(m) = meter {
                 m.done();
             }
@@ -224,8 +291,10 @@ pub fn run_with(
         })
         .collect();
     // par_iter().collect() keeps job order, so runs stay in replication order.
+    let mut watched: Vec<Vec<serde_json::Value>> = vec![Vec::new(); models.len()];
     for o in outcomes {
-        let (v, _r, m, n, c) = o?;
+        let (v, _r, m, w, n, c) = o?;
+        watched[v].extend(w);
         let vr = &mut variants[v];
         vr.nodes = n;
         vr.cutoff_range_m = c;
@@ -238,10 +307,13 @@ pub fn run_with(
     for (v, m) in scenario.variants.iter_mut().zip(&models) {
         v.deadline_ms = Some(m.deadline_ms);
     }
-    Ok(SimResults {
-        scenario,
-        warnings,
-        variants,
-        wall_s: started.elapsed().as_secs_f64(),
-    })
+    Ok((
+        SimResults {
+            scenario,
+            warnings,
+            variants,
+            wall_s: started.elapsed().as_secs_f64(),
+        },
+        watched,
+    ))
 }

@@ -18,6 +18,7 @@ pub mod pki;
 pub mod pki_service;
 pub mod reproduce;
 pub mod sim;
+pub mod sim_misbehaviour;
 pub mod station;
 pub mod sweep;
 pub mod testbed;

@@ -54,10 +54,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in v2x_sim::scenario_warnings(&sc)? {
         eprintln!("warning: {w}");
     }
+    // `[misbehaviour]`: insiders, online detection and the MA model of v2x-mbd.
+    let misbehaviour = v2x_mbd::sim::SimMisbehaviour::of(&sc)?;
+    for w in misbehaviour.iter().flat_map(|m| m.warnings(&sc)) {
+        eprintln!("warning: {w}");
+    }
+    let factory = misbehaviour
+        .as_ref()
+        .map(|m| v2x_mbd::sim::watcher_factory(&sc, m))
+        .transpose()?;
     // Variants in `mode = "real-crypto"` run every station's real security stack.
-    let results = v2x_sim_crypto::run(&sc, &TermProgress::new(!args.quiet))?;
+    let (results, watched) = v2x_sim_crypto::run_watched(&sc, &TermProgress::new(!args.quiet), factory.as_deref())?;
     v2x_sim::output::write_all(&results, &args.out)
         .with_context(|| format!("writing results to {}", args.out.display()))?;
+    let report = match &misbehaviour {
+        Some(m) => Some(super::sim_misbehaviour::write(&results, &watched, m, &args.out)?),
+        None => None,
+    };
     if !args.quiet {
         println!(
             "{}: {} variant(s) x {} replication(s), {:.1} s simulated, wall {:.2} s",
@@ -104,6 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "(mean ± half-width of the 95 % interval over {} replications)",
                 sc.replications
             );
+        }
+        if let Some(text) = report {
+            print!("{text}");
         }
         println!("results in {}", args.out.display());
     }

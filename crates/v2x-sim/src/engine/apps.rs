@@ -116,6 +116,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
                 self.trace.certificate_sent();
             }
         }
+        self.trace.cam_sent(n, seq, now, pos);
         let frame = Frame {
             kind: FrameKind::Cam {
                 seq,

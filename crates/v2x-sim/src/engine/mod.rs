@@ -236,21 +236,24 @@ pub struct Sim<'a, O: Observer = MetricsCollector, A: AccessLayer<Frame> = Edca<
 impl<'a> Sim<'a, MetricsCollector> {
     /// A run whose events build [`RunMetrics`].
     pub fn new(sc: &'a Scenario, sec: &'a SecurityModel, seed: u64) -> Result<Self, SimError> {
-        Sim::with_observer(sc, sec, seed, |nodes| {
-            MetricsCollector::new(CollectorParams {
-                bin_m: sc.metrics.distance_bin_m,
-                max_distance_m: sc.metrics.max_distance_m,
-                headline_m: sc.metrics.headline_range_m,
-                per_pair_counts: sc.metrics.per_pair_counts,
-                nodes,
-                deadlines_ns: sc
-                    .variants
-                    .iter()
-                    .map(|v| v.deadline_ms())
-                    .chain(sc.metrics.latency_thresholds_ms.iter().copied())
-                    .map(|ms| ns(ms / 1000.0))
-                    .collect(),
-            })
+        Sim::with_observer(sc, sec, seed, |nodes| Self::collector(sc, nodes))
+    }
+
+    /// The collector of a run of `sc` with `nodes` stations.
+    pub fn collector(sc: &Scenario, nodes: usize) -> MetricsCollector {
+        MetricsCollector::new(CollectorParams {
+            bin_m: sc.metrics.distance_bin_m,
+            max_distance_m: sc.metrics.max_distance_m,
+            headline_m: sc.metrics.headline_range_m,
+            per_pair_counts: sc.metrics.per_pair_counts,
+            nodes,
+            deadlines_ns: sc
+                .variants
+                .iter()
+                .map(|v| v.deadline_ms())
+                .chain(sc.metrics.latency_thresholds_ms.iter().copied())
+                .map(|ms| ns(ms / 1000.0))
+                .collect(),
         })
     }
 
@@ -396,6 +399,9 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
     }
 
     fn start(&mut self) {
+        let (vehicles, stations, cutoff) = (self.mobility.vehicles, self.nodes.len(), self.air.cutoff_m());
+        self.trace
+            .run_started(vehicles, stations, cutoff, self.mobility.update_interval_s);
         self.update_positions();
         if self.mobility.update_interval_s.is_finite() {
             let t = ns(self.mobility.update_interval_s);

@@ -582,6 +582,8 @@ fn deliver(
             trace.cam_verified(CamVerified {
                 src,
                 dst: n,
+                seq,
+                gen_ns,
                 distance_m: dist,
                 e2e_ns: now - gen_ns,
                 latency_ns: now - rx_ns,

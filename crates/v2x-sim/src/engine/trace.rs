@@ -23,6 +23,10 @@ pub enum CryptoLoss {
 pub struct CamVerified {
     pub src: NodeId,
     pub dst: NodeId,
+    /// The sender's CAM sequence number and generation time (with `e2e_ns`, when it was
+    /// verified): what names the CAM's content in [`Observer::cam_sent`].
+    pub seq: u32,
+    pub gen_ns: u64,
     pub distance_m: f32,
     pub e2e_ns: u64,
     /// From radio reception to verified.
@@ -34,6 +38,9 @@ pub struct CamVerified {
 /// Receives the events of one run. Every method defaults to doing nothing.
 #[allow(unused_variables)]
 pub trait Observer: Send {
+    /// The run starts: `vehicles` (stations `0..vehicles`) and `stations` in all, signals
+    /// cut off beyond `cutoff_m`, positions updated every `update_interval_s`.
+    fn run_started(&mut self, vehicles: usize, stations: usize, cutoff_m: f64, update_interval_s: f64) {}
     /// One event of the queue was handled.
     fn event(&mut self) {}
     /// A vehicle was on the map for `ns` (channel busy ratio denominator).
@@ -43,6 +50,9 @@ pub trait Observer: Send {
     /// One awareness sample: neighbours in range, heard, verified, position-weighted.
     fn awareness(&mut self, neighbours: u64, heard: u64, verified: u64, weighted: f64) {}
     fn cam_generated(&mut self) {}
+    /// Station `src` generated CAM `seq` at `gen_ns` at `pos` (every CAM, warm-up too): the
+    /// content models that look at what a CAM says (`v2x-mbd`'s insiders) start here.
+    fn cam_sent(&mut self, src: NodeId, seq: u32, gen_ns: u64, pos: [f64; 2]) {}
     /// A counted frame went on the air; `cam_mac_delay_ns` for CAMs.
     fn frame_sent(&mut self, src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>) {}
     /// A counted CAM could reach a vehicle at `distance_m` (PDR denominator).
@@ -114,15 +124,32 @@ macro_rules! recorded_calls {
                 self.push(Call::$variant { $($arg),* });
             })*
         }
+
+        /// Two observers of one run, each told everything (the metrics and a model that
+        /// watches the run, [`crate::Watcher`]).
+        impl<A: Observer, B: Observer> Observer for (A, B) {
+            $(fn $method(&mut self, $($arg: $ty),*) {
+                self.0.$method($($arg),*);
+                self.1.$method($($arg),*);
+            })*
+        }
+
+        impl<T: Observer + ?Sized> Observer for Box<T> {
+            $(fn $method(&mut self, $($arg: $ty),*) {
+                (**self).$method($($arg),*);
+            })*
+        }
     };
 }
 
 recorded_calls! {
+    RunStarted run_started(vehicles: usize, stations: usize, cutoff_m: f64, update_interval_s: f64);
     Event event();
     Presence presence(ns: f64);
     BusyTime busy_time(ns: f64);
     Awareness awareness(neighbours: u64, heard: u64, verified: u64, weighted: f64);
     CamGenerated cam_generated();
+    CamSent cam_sent(src: NodeId, seq: u32, gen_ns: u64, pos: [f64; 2]);
     FrameSent frame_sent(src: NodeId, key_frame: bool, cam_mac_delay_ns: Option<u64>);
     CamAttempt cam_attempt(distance_m: f64);
     Signals signals(n: u64);
@@ -392,11 +419,13 @@ mod tests {
 
     /// Calls every method of an observer once, with distinct arguments.
     fn call_everything(o: &mut impl Observer) {
+        o.run_started(1, 2, 3.5, 0.1);
         o.event();
         o.presence(1.5);
         o.busy_time(2.5);
         o.awareness(3, 2, 1, 0.5);
         o.cam_generated();
+        o.cam_sent(NodeId(3), 4, 5, [6.5, 7.5]);
         o.frame_sent(NodeId(4), true, Some(5));
         o.cam_attempt(6.5);
         o.signals(7);
@@ -405,6 +434,8 @@ mod tests {
         o.cam_verified(CamVerified {
             src: NodeId(11),
             dst: NodeId(12),
+            seq: 3,
+            gen_ns: 4,
             distance_m: 13.5,
             e2e_ns: 14,
             latency_ns: 15,
@@ -437,7 +468,7 @@ mod tests {
     fn a_log_records_every_call_and_replays_it() {
         let mut log: Vec<Call> = Vec::new();
         call_everything(&mut log);
-        assert_eq!(log.len(), 30);
+        assert_eq!(log.len(), 32);
         let mut again: Vec<Call> = Vec::new();
         for &call in &log {
             call.replay(&mut again);
@@ -458,5 +489,16 @@ mod tests {
             call.replay(&mut replayed);
         }
         assert_eq!(direct.finish(0.0), replayed.finish(0.0));
+    }
+
+    /// A pair of observers (and a boxed one) passes every call on to each.
+    #[test]
+    fn a_pair_tells_both_everything() {
+        let mut pair: (Vec<Call>, Box<Vec<Call>>) = (Vec::new(), Box::default());
+        call_everything(&mut pair);
+        let mut log: Vec<Call> = Vec::new();
+        call_everything(&mut log);
+        assert_eq!(pair.0, log);
+        assert_eq!(*pair.1, log);
     }
 }

@@ -75,6 +75,11 @@ pub struct Scenario {
     pub access: AccessConfig,
     /// LTE-V2X Mode 4 (with `[access] kind = "lte-v2x-mode4"`).
     pub sidelink: SidelinkConfig,
+    /// Insiders that lie and the misbehaviour authority (`[misbehaviour]`, issue 33): read
+    /// and run by `v2x-mbd` (`v2x_mbd::sim`), which this crate cannot name; a run without
+    /// it refuses the table ([`crate::run_watched`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misbehaviour: Option<toml::Table>,
 }
 
 impl Default for Scenario {
@@ -98,6 +103,7 @@ impl Default for Scenario {
             engine: EngineConfig::default(),
             access: AccessConfig::default(),
             sidelink: SidelinkConfig::default(),
+            misbehaviour: None,
         }
     }
 }
@@ -311,6 +317,9 @@ impl Scenario {
         }
         if self.relay.enabled {
             return not_yet("relay.enabled", "multi-hop relaying");
+        }
+        if self.misbehaviour.is_some() {
+            return not_yet("misbehaviour", "misbehaviour detection");
         }
         for (i, v) in self.variants.iter().enumerate() {
             if v.mode == SecurityMode::RealCrypto {

@@ -54,7 +54,7 @@ fn default_detector() -> String {
 }
 
 /// The detectors a receiver can run.
-pub const DETECTORS: [&str; 3] = ["full", "plausibility", "catch-reference"];
+pub use v2x_mbd::detector::DETECTOR_NAMES as DETECTORS;
 
 impl MisbehaviourConfig {
     /// The attack its name names.
@@ -64,17 +64,8 @@ impl MisbehaviourConfig {
 
     /// The receivers' detector configuration.
     pub fn detector(&self) -> Result<v2x_mbd::detector::DetectorConfig, ScenarioError> {
-        use v2x_mbd::checks::Family;
-        use v2x_mbd::detector::DetectorConfig;
-        match self.detector.as_str() {
-            "full" => Ok(DetectorConfig::full(Family::Catch)),
-            "plausibility" => Ok(DetectorConfig::plausibility(Family::Catch)),
-            "catch-reference" => Ok(DetectorConfig::catch_reference()),
-            other => Err(ScenarioError::invalid(
-                "misbehaviour.detector",
-                format!("unknown detector `{other}`; valid: {}", DETECTORS.join(", ")),
-            )),
-        }
+        v2x_mbd::detector::DetectorConfig::by_name(&self.detector)
+            .map_err(|e| ScenarioError::invalid("misbehaviour.detector", e))
     }
 
     /// Checks every value against the scenario's `receivers` and `senders`.
