@@ -274,11 +274,51 @@ fn cv2x_highway_example_runs_on_the_sidelink() {
     assert_eq!(losses.lines().count(), 1 + 2 * 3 * 50);
 }
 
+/// The NR-V2X Mode 2 example, shorter and smaller: its outputs, every loss cause's
+/// column, the re-evaluations, and the certificate's larger packets in the reservations.
+#[test]
+fn cv2x_nr_highway_example_runs_on_nr_mode2() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(scenario("cv2x-nr-highway.toml")).unwrap();
+    let small = text
+        .replace("warmup_s = 2.0", "warmup_s = 0.5")
+        .replace("length_m = 5000.0", "length_m = 2000.0");
+    assert_ne!(small, text);
+    let f = dir.path().join("nr.toml");
+    std::fs::write(&f, small).unwrap();
+    let out = dir.path().join("out");
+    let o = v2x_command()
+        .args(["sim", f.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--duration", "1.5"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let v = summary["variants"].as_array().unwrap();
+    for x in v {
+        let s = &x["sidelink"];
+        assert!(s["cbr"]["mean"].as_f64().unwrap() > 0.0);
+        assert!(x["pdr_network"]["mean"].as_f64().unwrap() > 0.5);
+        assert!(s["re_evaluation"]["runs"].as_u64().unwrap() > 0, "{s}");
+        assert!(x["notes"].to_string().contains("NR-V2X Mode 2"));
+    }
+    // 100 B fits one 12-PRB sub-channel at MCS 9 (217 B), 193 B too, 280 B needs both.
+    assert_eq!(v[0]["sidelink"]["mean_subchannels"].as_f64(), Some(1.0));
+    assert!(v[1]["sidelink"]["mean_subchannels"].as_f64().unwrap() > 1.0);
+    let losses = std::fs::read_to_string(out.join("sidelink_losses.csv")).unwrap();
+    assert_eq!(losses.lines().count(), 1 + 2 * 2 * 50);
+    // The scenario as run keeps NR's table, so it runs again as NR.
+    let resolved = std::fs::read_to_string(out.join("resolved.toml")).unwrap();
+    assert!(resolved.contains("[sidelink.nr]") && resolved.contains("nr-v2x-mode2"));
+}
+
 #[test]
 fn an_unknown_access_kind_lists_the_valid_ones() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.toml");
-    std::fs::write(&f, "[access]\nkind = \"nr-v2x-mode2\"\n").unwrap();
+    std::fs::write(&f, "[access]\nkind = \"nr-v2x-mode1\"\n").unwrap();
     let o = v2x_command()
         .args(["sim", f.to_str().unwrap(), "--out"])
         .arg(dir.path().join("out"))
@@ -286,5 +326,8 @@ fn an_unknown_access_kind_lists_the_valid_ones() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains("its-g5") && e.contains("lte-v2x-mode4"), "{e}");
+    assert!(
+        e.contains("its-g5") && e.contains("lte-v2x-mode4") && e.contains("nr-v2x-mode2"),
+        "{e}"
+    );
 }

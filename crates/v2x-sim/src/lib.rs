@@ -162,7 +162,7 @@ pub fn run_once_watched(
     watcher: Option<&WatcherFactory>,
 ) -> Result<(RunMetrics, Option<serde_json::Value>, usize, f64), SimError> {
     let seed = sc.seed.wrapping_add(u64::from(replication));
-    if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
+    if sc.access.kind.is_sidelink() {
         return sidelink::run::run(sc, model, seed).map(|(m, n, c)| (m, None, n, c));
     }
     let runs = sc.variants.len() * sc.replications as usize;
@@ -279,6 +279,11 @@ pub fn run_watched(
                 if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
                     notes.push(
                         "LTE-V2X Mode 4: packet sizes from the security model; verification is not simulated on the sidelink yet (nothing counts as verified)"
+                            .into(),
+                    );
+                } else if sc.access.kind == scenario::AccessKind::NrV2xMode2 {
+                    notes.push(
+                        "NR-V2X Mode 2: packet sizes from the security model; verification is not simulated on the sidelink yet (nothing counts as verified)"
                             .into(),
                     );
                 }

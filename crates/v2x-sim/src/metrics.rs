@@ -336,6 +336,10 @@ pub struct SidelinkStats {
     pub superseded: u64,
     /// Packets larger than the whole pool carries: never sent.
     pub oversize: u64,
+    /// NR-V2X: re-evaluations of a new reservation before its first transmission, and
+    /// those that moved it.
+    pub reevaluations: u64,
+    pub reevaluation_moves: u64,
     /// Sub-channel-subframes monitored and those whose S-RSSI was above the CBR threshold.
     pub cbr_monitored: u64,
     pub cbr_busy: u64,
@@ -362,6 +366,8 @@ impl SidelinkStats {
         self.threshold_steps += o.threshold_steps;
         self.superseded += o.superseded;
         self.oversize += o.oversize;
+        self.reevaluations += o.reevaluations;
+        self.reevaluation_moves += o.reevaluation_moves;
         self.cbr_monitored += o.cbr_monitored;
         self.cbr_busy += o.cbr_busy;
     }

@@ -160,7 +160,7 @@ fn sidelink_summary(runs: &[RunMetrics], p: &RunMetrics) -> Value {
         return Value::Null;
     };
     let lost = |f: fn(&crate::metrics::LossBin) -> u64| s.losses.iter().map(f).sum::<u64>();
-    json!({
+    let mut v = json!({
         "cbr": stat(runs, |r| r.sidelink.as_ref().map_or(f64::NAN, crate::metrics::SidelinkStats::cbr)),
         "transmissions": s.transmissions,
         "mean_subchannels": num(s.subchannels_used as f64 / s.transmissions as f64),
@@ -169,7 +169,12 @@ fn sidelink_summary(runs: &[RunMetrics], p: &RunMetrics) -> Value {
         "superseded": s.superseded,
         "oversize": s.oversize,
         "losses": { "half_duplex": lost(|b| b.half_duplex), "sensing": lost(|b| b.sensing), "propagation": lost(|b| b.propagation), "collision": lost(|b| b.collision) },
-    })
+    });
+    // NR-V2X's re-evaluations (absent where none ran: Mode 4's summary is unchanged).
+    if s.reevaluations > 0 {
+        v["re_evaluation"] = json!({ "runs": s.reevaluations, "moves": s.reevaluation_moves });
+    }
+    v
 }
 
 /// The multi-hop forwarding statistics, per hop count (null when no message was relayed).

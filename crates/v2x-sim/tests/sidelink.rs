@@ -209,8 +209,11 @@ fn what_the_sidelink_does_not_simulate_is_refused() {
         e.contains("query.enabled") && e.contains("not simulated on the LTE-V2X sidelink"),
         "{e}"
     );
-    let e = Scenario::parse("[access]\nkind = \"nr-v2x-mode2\"\n", "x")
+    let e = Scenario::parse("[access]\nkind = \"nr-v2x-mode1\"\n", "x")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("its-g5") && e.contains("lte-v2x-mode4"), "{e}");
+    assert!(
+        e.contains("its-g5") && e.contains("lte-v2x-mode4") && e.contains("nr-v2x-mode2"),
+        "{e}"
+    );
 }

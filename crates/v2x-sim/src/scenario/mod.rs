@@ -71,9 +71,9 @@ pub struct Scenario {
     pub variants: Vec<VariantConfig>,
     /// How runs execute (threads); changes no result.
     pub engine: EngineConfig,
-    /// The access layer: `its-g5` (802.11p EDCA, default) or `lte-v2x-mode4`.
+    /// The access layer: `its-g5` (802.11p EDCA, default), `lte-v2x-mode4` or `nr-v2x-mode2`.
     pub access: AccessConfig,
-    /// LTE-V2X Mode 4 (with `[access] kind = "lte-v2x-mode4"`).
+    /// The sidelink (with `[access] kind = "lte-v2x-mode4"`; NR-V2X Mode 2 adds `[sidelink.nr]`).
     pub sidelink: SidelinkConfig,
     /// Insiders that lie and the misbehaviour authority (`[misbehaviour]`, issue 33): read
     /// and run by `v2x-mbd` (`v2x_mbd::sim`), which this crate cannot name; a run without
@@ -293,7 +293,7 @@ impl Scenario {
                 ));
             }
         }
-        if self.access.kind == AccessKind::LteV2xMode4 {
+        if self.access.kind.is_sidelink() {
             self.validate_sidelink()?;
         }
         Ok(())
@@ -302,11 +302,20 @@ impl Scenario {
     /// What the sidelink simulates so far: periodic CAMs with the variants' sizes and
     /// certificate schedules. The rest is refused rather than ignored.
     fn validate_sidelink(&self) -> Result<(), ScenarioError> {
-        self.sidelink.validate()?;
+        self.sidelink.validate_for(self.access.kind)?;
+        let kind = self.access.kind;
+        let rat = if kind == AccessKind::NrV2xMode2 {
+            "NR-V2X"
+        } else {
+            "LTE-V2X"
+        };
         let not_yet = |field: &str, what: &str| {
             Err(ScenarioError::invalid(
                 field,
-                format!("{what} is not simulated on the LTE-V2X sidelink yet (access.kind = \"lte-v2x-mode4\")"),
+                format!(
+                    "{what} is not simulated on the {rat} sidelink yet (access.kind = \"{}\")",
+                    kind.name()
+                ),
             ))
         };
         if !self.attackers.is_empty() {

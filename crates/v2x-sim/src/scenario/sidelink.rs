@@ -1,6 +1,10 @@
 //! `[access]` (which access layer the stations use) and `[sidelink]` (LTE-V2X Mode 4:
 //! resource pool, MCS, sensing-based semi-persistent scheduling, reception).
 
+mod nr;
+
+pub use nr::{McsTable, NrConfig, PreEmption, NR_SUBCHANNEL_SIZES};
+
 use super::check::{finite, nonneg, pos};
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
@@ -38,10 +42,27 @@ pub enum AccessKind {
     ItsG5,
     /// 3GPP Rel-14 LTE-V2X sidelink, Mode 4 (sensing-based SPS): the `[sidelink]` table.
     LteV2xMode4,
+    /// 3GPP Rel-16 NR-V2X sidelink, Mode 2 (sensing-based selection, re-evaluation): the
+    /// `[sidelink]` table's shared keys and `[sidelink.nr]`.
+    NrV2xMode2,
 }
 
 impl AccessKind {
-    pub const NAMES: [&'static str; 2] = ["its-g5", "lte-v2x-mode4"];
+    pub const NAMES: [&'static str; 3] = ["its-g5", "lte-v2x-mode4", "nr-v2x-mode2"];
+
+    /// Whether the stations use a sidelink (`crate::sidelink`) rather than 802.11p.
+    pub fn is_sidelink(self) -> bool {
+        matches!(self, AccessKind::LteV2xMode4 | AccessKind::NrV2xMode2)
+    }
+
+    /// The name a scenario gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::ItsG5 => Self::NAMES[0],
+            AccessKind::LteV2xMode4 => Self::NAMES[1],
+            AccessKind::NrV2xMode2 => Self::NAMES[2],
+        }
+    }
 }
 
 /// `[access]`.
@@ -115,6 +136,10 @@ pub struct SidelinkConfig {
     /// S-RSSI threshold of the channel busy ratio (dBm per sub-channel, TS 36.214 §5.1.30).
     pub cbr_threshold_dbm: f64,
     pub reservation_policy: ReservationPolicy,
+    /// NR-V2X Mode 2's own keys (`[sidelink.nr]`; with `kind = "nr-v2x-mode2"`, defaults
+    /// when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nr: Option<NrConfig>,
 }
 
 impl Default for SidelinkConfig {
@@ -135,6 +160,7 @@ impl Default for SidelinkConfig {
             shadowing_sd_db: 3.0,
             cbr_threshold_dbm: -94.0,
             reservation_policy: ReservationPolicy::default(),
+            nr: None,
         }
     }
 }
@@ -165,6 +191,54 @@ impl SidelinkConfig {
                 ),
             )
         })
+    }
+
+    /// NR-V2X Mode 2's keys (defaults when `[sidelink.nr]` is absent).
+    pub fn nr(&self) -> NrConfig {
+        self.nr.clone().unwrap_or_default()
+    }
+
+    /// The keys for `kind`: Mode 4 reads every LTE key; Mode 2 the shared ones and
+    /// `[sidelink.nr]`, and refuses an LTE-only key set away from its default (it would be
+    /// ignored).
+    pub fn validate_for(&self, kind: AccessKind) -> Result<(), ScenarioError> {
+        if kind != AccessKind::NrV2xMode2 {
+            if self.nr.is_some() {
+                return Err(ScenarioError::invalid(
+                    "sidelink.nr",
+                    "[sidelink.nr] is read with access.kind = \"nr-v2x-mode2\" only",
+                ));
+            }
+            return self.validate();
+        }
+        let lte = SidelinkConfig::default();
+        for (field, same) in [
+            ("bandwidth_mhz", self.bandwidth_mhz == lte.bandwidth_mhz),
+            (
+                "subchannel_size_prb",
+                self.subchannel_size_prb == lte.subchannel_size_prb,
+            ),
+            ("mcs", self.mcs == lte.mcs),
+            ("bler_curve", self.bler_curve == lte.bler_curve),
+            ("rri_ms", self.rri_ms == lte.rri_ms),
+            (
+                "selection_window_ms",
+                self.selection_window_ms == lte.selection_window_ms,
+            ),
+            (
+                "min_candidate_share",
+                self.min_candidate_share == lte.min_candidate_share,
+            ),
+        ] {
+            if !same {
+                return Err(ScenarioError::invalid(
+                    format!("sidelink.{field}"),
+                    "an LTE-V2X key: with access.kind = \"nr-v2x-mode2\" set sidelink.nr's keys instead (docs/cv2x.md)",
+                ));
+            }
+        }
+        self.nr().validate()?;
+        self.validate_shared()
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
@@ -203,6 +277,14 @@ impl SidelinkConfig {
                 "[T1, T2] with T1 in 1..=4 and T2 in 20..=rri_ms",
             ));
         }
+        if !(self.min_candidate_share > 0.0 && self.min_candidate_share <= 1.0) {
+            return Err(ScenarioError::invalid("sidelink.min_candidate_share", "in (0, 1]"));
+        }
+        self.validate_shared()
+    }
+
+    /// The keys both sidelinks read.
+    fn validate_shared(&self) -> Result<(), ScenarioError> {
         let [lo, hi] = self.reselection_counter;
         if lo == 0 || hi < lo || hi > 1000 {
             return Err(ScenarioError::invalid(
@@ -212,9 +294,6 @@ impl SidelinkConfig {
         }
         if !(0.0..=0.8).contains(&self.prob_resource_keep) {
             return Err(ScenarioError::invalid("sidelink.prob_resource_keep", "0..=0.8"));
-        }
-        if !(self.min_candidate_share > 0.0 && self.min_candidate_share <= 1.0) {
-            return Err(ScenarioError::invalid("sidelink.min_candidate_share", "in (0, 1]"));
         }
         finite("sidelink.rsrp_threshold_dbm", self.rsrp_threshold_dbm)?;
         finite("sidelink.sensing_threshold_dbm", self.sensing_threshold_dbm)?;

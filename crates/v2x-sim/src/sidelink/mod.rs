@@ -18,6 +18,8 @@
 //! loss and fading models, the keyed draws and the security model's packet sizes.
 
 pub mod bler;
+pub mod nr_bler;
+pub mod nr_tbs;
 pub mod pool;
 pub mod run;
 pub mod sps;

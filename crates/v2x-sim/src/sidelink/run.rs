@@ -1,12 +1,14 @@
-//! A run on the LTE-V2X Mode 4 sidelink: 1 ms subframes, every station's MAC ([`Ue`]),
-//! and the reception of each subframe's transmissions.
+//! A run on the sidelink: LTE-V2X Mode 4 in 1 ms subframes or NR-V2X Mode 2 in slots of
+//! its numerology (a "subframe" below is then a slot), every station's MAC ([`Ue`]), and
+//! the reception of each subframe's transmissions.
 //!
 //! Every transmission of a subframe starts and ends with it, so reception is judged per
 //! subframe: a receiver sums, per sub-channel, the power of everything sent on it
 //! (path loss from `[radio.path_loss]`, log-normal shadowing, fading from
 //! `[radio.fading]`, each drawn per transmission and receiver with the run's keyed draws);
 //! a transmission's SINR is the mean over its sub-channels of its own power against
-//! noise plus the others' on that sub-channel; the MCS's BLER curve at that SINR decides
+//! noise plus the others' on that sub-channel; the BLER at that SINR (Mode 4: the MCS's
+//! curve; NR: `nr_bler`'s approximation for the transport block) decides
 //! the data. A receiver sending in the subframe receives nothing (half duplex); a
 //! transmission below the sensing threshold is not detected (neither its SCI nor its
 //! data). What each station hears feeds its sensing: the SCIs detected (RSRP and the
@@ -21,17 +23,19 @@
 //! a seed whatever the thread count.
 
 use super::bler::BlerCurve;
+use super::nr_bler;
 use super::pool::ResourcePool;
 use super::sps::Heard;
-use super::ue::{MacParams, Send, Ue};
+use super::ue::{MacParams, NrMac, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
+use crate::error::ScenarioError;
 use crate::error::SimError;
 use crate::keyed_rng::{stream, Draw, RunDice, Stream, TxDice};
 use crate::metrics::{DistanceBin, RunMetrics};
 use crate::metrics::{LossBin, SidelinkStats};
 use crate::mobility::{Mobility, Position};
 use crate::node_id::NodeId;
-use crate::scenario::{CertificatePolicy, Scenario};
+use crate::scenario::{AccessKind, CertificatePolicy, Scenario};
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use rand::Rng;
@@ -41,8 +45,24 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 const SUBFRAME_NS: u64 = 1_000_000;
-/// Subframes the schedule looks ahead at most (RRI 1000 + T2 100), rounded up.
+/// Subframes the schedule looks ahead at most on LTE (RRI 1000 + T2 100), rounded up.
 const WHEEL: usize = 2048;
+
+/// The BLER curve of a transmission: LTE's one per MCS; NR's by its transport block, so
+/// by its sub-channels.
+enum Curves {
+    Lte(BlerCurve),
+    Nr(Vec<nr_bler::Block>),
+}
+
+impl Curves {
+    fn bler(&self, len: u16, sinr_db: f64) -> f64 {
+        match self {
+            Curves::Lte(c) => c.bler(sinr_db),
+            Curves::Nr(by_len) => by_len[usize::from(len)].bler(sinr_db),
+        }
+    }
+}
 
 /// The bytes of a CAM: message, security (certificate or digest), layer-2 overhead.
 struct Sizes {
@@ -173,12 +193,38 @@ impl Channel {
 pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics, usize, f64), SimError> {
     let started = std::time::Instant::now();
     let cfg = &sc.sidelink;
-    let curve: BlerCurve = cfg.curve()?;
-    let pool = ResourcePool::new(cfg);
+    let nr = (sc.access.kind == AccessKind::NrV2xMode2).then(|| cfg.nr());
+    let (pool, bandwidth_mhz, channel_prbs, slot_ns) = match &nr {
+        None => (
+            ResourcePool::new(cfg),
+            cfg.bandwidth_mhz,
+            cfg.channel_prbs(),
+            SUBFRAME_NS,
+        ),
+        Some(c) => (
+            ResourcePool::nr(c),
+            c.bandwidth_mhz,
+            c.channel_prbs().unwrap_or(1),
+            c.slot_ns(),
+        ),
+    };
+    let curve = match &nr {
+        None => Curves::Lte(cfg.curve()?),
+        Some(c) => Curves::Nr(
+            (0..=pool.subchannels)
+                .map(|l| {
+                    let prbs = pool.data_prbs(l.max(1)).map(u32::from);
+                    prbs.zip(pool.nr.as_ref())
+                        .and_then(|(prbs, layout)| nr_bler::Block::of(layout, prbs, c.implementation_loss_db))
+                        .ok_or_else(|| ScenarioError::invalid("sidelink.nr.mcs", "no transport block on a sub-channel"))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    };
     let s = usize::from(pool.subchannels);
     let radio = &sc.radio;
     let prb_noise_mw =
-        dbm_to_mw(noise_dbm(f64::from(cfg.bandwidth_mhz) * 1e6, radio.noise_figure_db)) / f64::from(cfg.channel_prbs());
+        dbm_to_mw(noise_dbm(f64::from(bandwidth_mhz) * 1e6, radio.noise_figure_db)) / f64::from(channel_prbs);
     let subchannel_noise_mw = prb_noise_mw * f64::from(pool.size_prb);
     // Noise over the data PRBs of a transmission on `len` sub-channels.
     let data_noise_mw: Vec<f64> = (0..=pool.subchannels)
@@ -198,10 +244,14 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         sends_certificate: sec.certificate != CertificatePolicy::Never,
     };
     let len_of = |bytes: u32| pool.subchannels_for(bytes).unwrap_or(pool.subchannels);
+    let (rri, window) = match &nr {
+        None => (cfg.rri_ms, cfg.selection_window_ms),
+        Some(c) => (c.slots(c.rri_ms), [c.t1_slots, c.slots(c.t2_ms)]),
+    };
     let p = MacParams {
         pool,
-        rri: cfg.rri_ms,
-        window: cfg.selection_window_ms,
+        rri,
+        window,
         counter: cfg.reselection_counter,
         keep: cfg.prob_resource_keep,
         threshold_mw: dbm_to_mw(cfg.rsrp_threshold_dbm),
@@ -210,6 +260,28 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         policy: cfg.reservation_policy,
         smallest_len: len_of(sizes.smallest()),
         largest_len: len_of(sizes.largest()),
+        nr: nr.as_ref().map(|c| {
+            let mut periods = [0u64; 16];
+            for (to, &ms) in periods.iter_mut().zip(&c.reservation_periods_ms) {
+                *to = u64::from(c.slots(ms));
+            }
+            NrMac {
+                periods,
+                periods_len: c.reservation_periods_ms.len().min(16),
+                window: u64::from(c.slots(c.sensing_window_ms)),
+                span: u64::from(c.slots(c.t2_ms)),
+                proc0: u64::from(c.t_proc0()),
+                reevaluate: c.re_evaluation.then_some(u64::from(c.t_proc1())),
+            }
+        }),
+    };
+    // The schedule's wheel covers the longest look-ahead (a reservation period and T2).
+    let wheel_len = match &nr {
+        None => WHEEL,
+        Some(c) => {
+            let longest = c.reservation_periods_ms.iter().max().copied().unwrap_or(0) + c.t2_ms;
+            (c.slots(longest) as usize + 1).next_power_of_two().max(WHEEL)
+        }
     };
     let fading = Fading::new(&radio.fading);
     let channel = Channel {
@@ -283,7 +355,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     }
 
     let warmup_ns = secs_ns(sc.warmup_s);
-    let end_sf = secs_ns(sc.duration_s) / SUBFRAME_NS;
+    let end_sf = secs_ns(sc.duration_s) / slot_ns;
     let bin_m = sc.metrics.distance_bin_m;
     let bins = (sc.metrics.max_distance_m / bin_m).ceil() as usize;
     let mut m = RunMetrics {
@@ -297,7 +369,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let sensing_mw = dbm_to_mw(cfg.sensing_threshold_dbm);
     let cbr_mw = dbm_to_mw(cfg.cbr_threshold_dbm);
 
-    let mut wheel: Vec<Vec<(u64, u32)>> = vec![Vec::new(); WHEEL];
+    let mut wheel: Vec<Vec<(u64, u32)>> = vec![Vec::new(); wheel_len];
     let mut wake = Vec::new();
     let mut due = Vec::new();
     let mut txs: Vec<Tx> = Vec::new();
@@ -312,7 +384,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut serial = 0u64;
 
     for k in 0..end_sf {
-        let now_ns = k * SUBFRAME_NS;
+        let now_ns = k * slot_ns;
         let warm = now_ns >= warmup_ns;
         if now_ns >= next_update_ns {
             mobility.positions_at(now_ns as f64 / 1e9, &mut rng_mobility, &mut pos);
@@ -352,11 +424,11 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             }
             ues[u].arrive(k, seq, t, bytes, &p, &mut rng_mac, &mut st, &mut wake);
             for w in wake.drain(..) {
-                wheel[(w as usize) % WHEEL].push((w, i));
+                wheel[(w as usize) % wheel_len].push((w, i));
             }
         }
         // This subframe's transmissions.
-        let slot = (k as usize) % WHEEL;
+        let slot = (k as usize) % wheel_len;
         due.clear();
         wheel[slot].retain(|&(t, i)| {
             if t == k {
@@ -369,7 +441,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             let u = i as usize;
             let send = ues[u].due(k, &p, &mut rng_mac, &mut st, &mut wake);
             for w in wake.drain(..) {
-                wheel[(w as usize) % WHEEL].push((w, i));
+                wheel[(w as usize) % wheel_len].push((w, i));
             }
             let (Some(send), Some(at)) = (send, pos[u]) else {
                 continue;
@@ -457,9 +529,9 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                     .sum::<f64>()
                     / len;
                 let u = tx.dice.uniform(NodeId(l.rx), Draw::Data);
-                if u >= curve.bler(10.0 * sinr.log10()) {
+                if u >= curve.bler(tx.send.len, 10.0 * sinr.log10()) {
                     Outcome::Received
-                } else if u < curve.bler(10.0 * (l.mw / noise).log10()) {
+                } else if u < curve.bler(tx.send.len, 10.0 * (l.mw / noise).log10()) {
                     Outcome::Propagation
                 } else {
                     Outcome::Collision
@@ -545,7 +617,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         m.events += 1;
     }
     // The CBR as station time: sub-channel-subframes in ns per sub-channel.
-    let scale = SUBFRAME_NS as f64 / s as f64;
+    let scale = slot_ns as f64 / s as f64;
     m.presence_ns = st.cbr_monitored as f64 * scale;
     m.busy_ns = st.cbr_busy as f64 * scale;
     m.sidelink = Some(st);

@@ -1,5 +1,6 @@
 //! Sensing-based resource selection of LTE-V2X Mode 4 (TS 36.213 §14.1.1.6), on what one
-//! station sensed during its 1000 ms sensing window.
+//! station sensed during its 1000 ms sensing window, and of NR-V2X Mode 2 (TS 38.214
+//! §8.1.4; [`NrRules`]) in slots.
 //!
 //! A candidate single-subframe resource R(x, y) is `len` contiguous sub-channels from `x`
 //! in a subframe `y` of the selection window [n + T1, n + T2]. The selection:
@@ -12,6 +13,13 @@
 //! 3. ranks the rest by their S-RSSI averaged over the sensing window (the subframes one,
 //!    two, ... periods before, on the same sub-channels) and picks uniformly among the
 //!    lowest 20 % of all candidates (TS 36.321 §5.14.1.1).
+//!
+//! NR-V2X Mode 2 differs ([`NrRules`]): the window is T0 = 100 or 1100 ms of slots and
+//! ends T_proc,0 before the selection; step 5 excludes the repetitions of a slot not
+//! monitored at every period of `sl-ResourceReservePeriodList`; an SCI's reservations
+//! count Q = ceil(T_scal / P) times for a period P shorter than T_scal (T2); the share X
+//! is 20, 35 or 50 %; and there is no S-RSSI ranking: the set left after the exclusion
+//! goes to the MAC, which picks uniformly in it (TS 38.321 §5.22.1.1).
 
 use rand::Rng;
 use std::collections::VecDeque;
@@ -38,16 +46,20 @@ pub struct Heard {
     pub rri: u32,
 }
 
-/// What one station sensed in its last 1000 ms.
+/// What one station sensed in its sensing window (LTE: 1000 ms; NR: T0).
 #[derive(Debug, Clone)]
 pub struct Sensing {
     subchannels: usize,
+    /// Length of the window (slots).
+    window: u64,
+    /// NR: T_scal (slots), how far an SCI's reservations reach; `None` for LTE.
+    span: Option<u64>,
     heard: VecDeque<Heard>,
     /// Subframes in which the station sent (not monitored: half duplex).
     own: VecDeque<u64>,
     /// Received power per sub-channel (mW, noise excluded) of the last 1000 subframes, a
     /// ring indexed by subframe; `stamp` says which subframe each slot holds (a slot not
-    /// written in that subframe heard nothing but noise).
+    /// written in that subframe heard nothing but noise). Empty on NR (no ranking).
     rssi: Vec<f32>,
     stamp: Vec<u64>,
 }
@@ -57,6 +69,8 @@ impl Sensing {
         let s = usize::from(subchannels);
         Sensing {
             subchannels: s,
+            window: SENSING_WINDOW,
+            span: None,
             heard: VecDeque::new(),
             own: VecDeque::new(),
             rssi: vec![0.0; SENSING_WINDOW as usize * s],
@@ -64,15 +78,30 @@ impl Sensing {
         }
     }
 
+    /// NR-V2X: a window of `window` slots, SCIs' reservations up to `span` slots ahead,
+    /// no S-RSSI kept.
+    pub fn nr(subchannels: u16, window: u64, span: u64) -> Sensing {
+        Sensing {
+            subchannels: usize::from(subchannels),
+            window,
+            span: Some(span),
+            heard: VecDeque::new(),
+            own: VecDeque::new(),
+            rssi: Vec::new(),
+            stamp: Vec::new(),
+        }
+    }
+
     /// Forgets what is older than the sensing window before subframe `now`, and the SCIs
     /// whose announced reservations have all passed (they can exclude nothing more).
     fn expire(&mut self, now: u64) {
-        let oldest = now.saturating_sub(SENSING_WINDOW);
-        while self
-            .heard
-            .front()
-            .is_some_and(|h| h.subframe < oldest || h.subframe + u64::from(h.rri.max(100)) < now)
-        {
+        let oldest = now.saturating_sub(self.window);
+        let span = self.span;
+        let passed = |h: &Heard| match span {
+            None => h.subframe + u64::from(h.rri.max(100)) < now,
+            Some(span) => h.subframe + u64::from(h.rri) + span < now,
+        };
+        while self.heard.front().is_some_and(|h| h.subframe < oldest || passed(h)) {
             self.heard.pop_front();
         }
         while self.own.front().is_some_and(|&z| z < oldest) {
@@ -94,6 +123,9 @@ impl Sensing {
 
     /// Adds `mw` received on sub-channel `c` in `subframe` (non-decreasing across calls).
     pub fn receive(&mut self, subframe: u64, c: u16, mw: f64) {
+        if self.stamp.is_empty() {
+            return;
+        }
         let slot = (subframe % SENSING_WINDOW) as usize;
         let row = &mut self.rssi[slot * self.subchannels..(slot + 1) * self.subchannels];
         if self.stamp[slot] != subframe {
@@ -107,7 +139,7 @@ impl Sensing {
     /// ring.
     pub fn rssi_mw(&self, subframe: u64, c: u16) -> f64 {
         let slot = (subframe % SENSING_WINDOW) as usize;
-        if self.stamp[slot] == subframe {
+        if self.stamp.get(slot) == Some(&subframe) {
             f64::from(self.rssi[slot * self.subchannels + usize::from(c)])
         } else {
             0.0
@@ -119,9 +151,20 @@ impl Sensing {
     }
 }
 
+/// What NR-V2X Mode 2's selection does differently (TS 38.214 §8.1.4), in slots.
+#[derive(Debug, Clone, Copy)]
+pub struct NrRules<'a> {
+    /// sl-ResourceReservePeriodList (slots): step 5's hypothetical reservations.
+    pub periods: &'a [u64],
+    /// T_scal (slots; T2): an SCI with a shorter period reserves Q = ceil(T_scal / P) times.
+    pub span: u64,
+    /// T_proc,0 (slots): SCIs heard this close before the selection are not used yet.
+    pub proc0: u64,
+}
+
 /// The parameters of one selection.
 #[derive(Debug, Clone, Copy)]
-pub struct Request {
+pub struct Request<'a> {
     /// The subframe the selection is made in (n).
     pub now: u64,
     /// [T1, T2] (subframes after n).
@@ -136,6 +179,8 @@ pub struct Request {
     pub share: f64,
     /// Noise per sub-channel (mW), added to the S-RSSI.
     pub noise_mw: f64,
+    /// NR-V2X's rules (`None`: LTE-V2X's).
+    pub nr: Option<NrRules<'a>>,
 }
 
 /// A resource: `len` sub-channels from `first` in `subframe`.
@@ -170,22 +215,45 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
         .flat_map(|y| (0..xs).map(move |x| Candidate { subframe: y, first: x }))
         .collect();
     let total = all.len();
-    let oldest = r.now.saturating_sub(SENSING_WINDOW);
+    let oldest = r.now.saturating_sub(s.window);
     let own_rri = u64::from(r.rri);
-    // Step 5: subframes not monitored, repeated at the station's own interval.
-    let unmonitored = |y: u64| {
-        own_rri > 0
-            && s.own
-                .iter()
-                .any(|&z| z >= oldest && z < r.now && y > z && (y - z).is_multiple_of(step(r.rri)))
+    let base: Vec<Candidate> = match r.nr {
+        // Step 5: subframes not monitored, repeated at the station's own interval.
+        None => {
+            let unmonitored = |y: u64| {
+                own_rri > 0
+                    && s.own
+                        .iter()
+                        .any(|&z| z >= oldest && z < r.now && y > z && (y - z).is_multiple_of(step(r.rri)))
+            };
+            all.iter().copied().filter(|c| !unmonitored(c.subframe)).collect()
+        }
+        // Step 5 of NR: a hypothetical SCI in each slot not monitored, on every sub-channel,
+        // at every period of the list.
+        Some(nr) => {
+            let mut skip = vec![false; (last_y - first_y + 1) as usize];
+            for &z in s.own.iter().filter(|&&z| z >= oldest && z < r.now) {
+                for &p in nr.periods.iter().filter(|&&p| p > 0) {
+                    for k in 1..=reservations(p, nr.span) {
+                        for row in rows_met(z + k * p, first_y, last_y, own_rri) {
+                            skip[row] = true;
+                        }
+                    }
+                }
+            }
+            all.iter()
+                .copied()
+                .filter(|c| !skip[(c.subframe - first_y) as usize])
+                .collect()
+        }
     };
-    let base: Vec<Candidate> = all.iter().copied().filter(|c| !unmonitored(c.subframe)).collect();
     // Step 6: the next reservations announced by the SCIs heard in the window, marked on
     // the window's grid (with the candidates' own repetitions folded back onto it).
+    let proc0 = r.nr.map_or(0, |n| n.proc0);
     let announced: Vec<&Heard> = s
         .heard
         .iter()
-        .filter(|h| h.rri > 0 && h.subframe >= oldest && h.subframe < r.now)
+        .filter(|h| h.rri > 0 && h.subframe >= oldest && h.subframe + proc0 < r.now)
         .collect();
     let width = usize::from(r.subchannels);
     let mut marks = vec![false; (last_y - first_y + 1) as usize * width];
@@ -198,8 +266,11 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
         for h in announced.iter().filter(|h| h.rsrp_mw > threshold) {
             // Its reservations h + k RRI (k >= 1, as many as fit 100 ms) against the
             // candidates' own repetitions c + j RRI (j >= 0).
-            let q = 100u32.div_ceil(h.rri).max(1);
-            for k in 1..=u64::from(q) {
+            let q = match r.nr {
+                None => u64::from(100u32.div_ceil(h.rri).max(1)),
+                Some(nr) => reservations(u64::from(h.rri), nr.span),
+            };
+            for k in 1..=q {
                 let mut y = h.subframe + k * u64::from(h.rri);
                 while y >= first_y {
                     if y <= last_y {
@@ -232,6 +303,16 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
         // Nothing monitored at all (a station sending in every subframe): any candidate.
         left = all;
     }
+    if r.nr.is_some() {
+        // NR: no ranking; the MAC picks among all that remain.
+        let pick = left.len();
+        return Candidates {
+            total,
+            ranked: left.into_iter().map(|c| (c, 0.0)).collect(),
+            steps,
+            pick,
+        };
+    }
     let p = step(r.rri);
     let mut ranked: Vec<(Candidate, f64)> = left
         .into_iter()
@@ -260,6 +341,26 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
     }
 }
 
+/// The window's rows (slots after its first) that a reservation in slot `y` meets: `y` and
+/// `y - j RRI` (j >= 1, the candidates' own repetitions) within the window.
+fn rows_met(y: u64, first_y: u64, last_y: u64, own_rri: u64) -> impl Iterator<Item = usize> {
+    std::iter::successors(Some(y), move |&y| {
+        (own_rri > 0 && y >= first_y + own_rri).then(|| y - own_rri)
+    })
+    .take_while(move |&y| y >= first_y)
+    .filter(move |&y| y <= last_y)
+    .map(move |y| (y - first_y) as usize)
+}
+
+/// How many times an NR SCI with period `p` reserves within `span` (Q of TS 38.214 §8.1.4).
+fn reservations(p: u64, span: u64) -> u64 {
+    if p < span {
+        span.div_ceil(p)
+    } else {
+        1
+    }
+}
+
 /// Selects a resource: uniformly among the pick set of [`candidates`].
 pub fn select(s: &Sensing, r: &Request, rng: &mut impl Rng) -> (Candidate, Candidates) {
     let c = candidates(s, r);
@@ -273,7 +374,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    fn request(now: u64) -> Request {
+    fn request(now: u64) -> Request<'static> {
         Request {
             now,
             window: [1, 100],
@@ -283,6 +384,7 @@ mod tests {
             threshold_mw: crate::channel::dbm_to_mw(-90.5),
             share: 0.2,
             noise_mw: 1e-12,
+            nr: None,
         }
     }
 
@@ -431,5 +533,86 @@ mod tests {
         s.sent(10);
         s.sent(1500);
         assert_eq!(s.own.len(), 1);
+    }
+
+    /// NR: sub-channel x announced at -85 + 6x dBm in every slot of the last 100 ms (µ = 1:
+    /// 200 slots, period 200 slots): the threshold rises from -90.5 dBm in 3 dB steps,
+    /// freeing a sub-channel every two steps, until X % of the candidates remain; nothing
+    /// is ranked, every remaining one can be picked.
+    #[test]
+    fn nr_threshold_rises_until_x_percent_remain() {
+        let now = 4000;
+        let mut s = Sensing::nr(4, 2200, 200);
+        for t in now - 200..now {
+            for x in 0..4u16 {
+                s.heard(Heard {
+                    subframe: t,
+                    first: x,
+                    len: 1,
+                    rsrp_mw: crate::channel::dbm_to_mw(-85.0 + 6.0 * f64::from(x)),
+                    rri: 200,
+                });
+            }
+        }
+        let periods = [200u64];
+        for (x, steps) in [(0.2, 2), (0.35, 4), (0.5, 4)] {
+            let r = Request {
+                window: [1, 200],
+                rri: 200,
+                share: x,
+                nr: Some(NrRules {
+                    periods: &periods,
+                    span: 200,
+                    proc0: 1,
+                }),
+                ..request(now)
+            };
+            let c = candidates(&s, &r);
+            assert_eq!(c.total, 800);
+            assert_eq!(c.steps, steps, "X = {x}");
+            assert!(c.ranked.len() as f64 >= x * 800.0, "X = {x}: {}", c.ranked.len());
+            // The last step was needed: one fewer leaves less than X.
+            let before = Request {
+                threshold_mw: r.threshold_mw * 10f64.powf(0.3 * f64::from(steps - 1)),
+                share: 0.01,
+                ..r
+            };
+            assert!((candidates(&s, &before).ranked.len() as f64) < x * 800.0, "X = {x}");
+            assert_eq!(c.pick, c.ranked.len(), "no S-RSSI ranking on NR");
+            // The SCIs of the last T_proc,0 = 1 slot are not used yet: slot now - 1
+            // announces now + 199, which stays free on every sub-channel.
+            let freed = (steps / 2) as usize;
+            assert!(c
+                .ranked
+                .iter()
+                .all(|(k, _)| usize::from(k.first) < freed || k.subframe >= now + 199));
+        }
+    }
+
+    /// NR step 5: a slot the station sent in excludes the slots a hypothetical SCI in it
+    /// would reserve at every period of the list (Q = ceil(T_scal / P) times for P < T_scal).
+    #[test]
+    fn nr_slots_not_monitored_exclude_every_listed_period() {
+        let mut s = Sensing::nr(4, 1100, 100);
+        s.sent(1950);
+        let with = |periods: &[u64]| {
+            let r = Request {
+                nr: Some(NrRules {
+                    periods,
+                    span: 100,
+                    proc0: 1,
+                }),
+                ..request(2000)
+            };
+            let c = candidates(&s, &r);
+            let gone: Vec<u64> = (2001..=2100)
+                .filter(|y| !c.ranked.iter().any(|(k, _)| k.subframe == *y))
+                .collect();
+            (c.ranked.len(), gone)
+        };
+        // P = 100: 2050 only.
+        assert_eq!(with(&[100]), (396, vec![2050]));
+        // P = 30 as well: Q = 4, 1980 (before the window), 2010, 2040, 2070.
+        assert_eq!(with(&[100, 30]), (384, vec![2010, 2040, 2050, 2070]));
     }
 }

@@ -1,9 +1,11 @@
 //! One station's Mode 4 MAC (TS 36.321 §5.14.1.1): its semi-persistent reservation, the
 //! reselection counter, probResourceKeep, and what happens when a packet's size does not
-//! match the reservation ([`ReservationPolicy`]).
+//! match the reservation ([`ReservationPolicy`]). NR-V2X Mode 2 (TS 38.321 §5.22.1.1,
+//! [`NrMac`]) keeps the same structure in slots and adds the re-evaluation of a selected
+//! resource before its first transmission.
 
 use super::pool::ResourcePool;
-use super::sps::{self, Candidate, Request, Sensing};
+use super::sps::{self, Candidate, NrRules, Request, Sensing};
 use crate::metrics::SidelinkStats;
 use crate::scenario::ReservationPolicy;
 use rand::Rng;
@@ -24,6 +26,25 @@ pub struct MacParams {
     /// Sub-channels of the smallest and the largest packet the protocol sends.
     pub smallest_len: u16,
     pub largest_len: u16,
+    /// NR-V2X Mode 2's rules (`None`: LTE-V2X Mode 4). With them every time is in slots.
+    pub nr: Option<NrMac>,
+}
+
+/// What NR-V2X Mode 2's MAC does differently, in slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NrMac {
+    /// sl-ResourceReservePeriodList (the first `periods_len`).
+    pub periods: [u64; 16],
+    pub periods_len: usize,
+    /// Sensing window T0.
+    pub window: u64,
+    /// T_scal (T2).
+    pub span: u64,
+    /// T_proc,0.
+    pub proc0: u64,
+    /// T3 = T_proc,1 of the re-evaluation before a selected resource's first
+    /// transmission; `None`: no re-evaluation.
+    pub reevaluate: Option<u64>,
 }
 
 /// A packet waiting for its transmission.
@@ -66,17 +87,45 @@ pub struct Ue {
     /// The last reservation ran out (the next selection counts as a counter reselection).
     expired: bool,
     last_due: Option<u64>,
+    /// NR: the slot in which to re-evaluate the new reservation, and the end of the
+    /// selection window it was chosen in.
+    reevaluate_at: Option<u64>,
+    window_end: u64,
 }
 
 impl Ue {
     pub fn new(p: &MacParams) -> Ue {
+        let sensing = match &p.nr {
+            None => Sensing::new(p.pool.subchannels),
+            Some(nr) => Sensing::nr(p.pool.subchannels, nr.window, nr.span),
+        };
         Ue {
-            sensing: Sensing::new(p.pool.subchannels),
+            sensing,
             reservation: None,
             pending: None,
             one_shot: None,
             expired: false,
             last_due: None,
+            reevaluate_at: None,
+            window_end: 0,
+        }
+    }
+
+    fn request<'a>(now: u64, window: [u32; 2], len: u16, rri: u32, p: &'a MacParams) -> Request<'a> {
+        Request {
+            now,
+            window,
+            subchannels: p.pool.subchannels,
+            len,
+            rri,
+            threshold_mw: p.threshold_mw,
+            share: p.share,
+            noise_mw: p.noise_mw,
+            nr: p.nr.as_ref().map(|n| NrRules {
+                periods: &n.periods[..n.periods_len],
+                span: n.span,
+                proc0: n.proc0,
+            }),
         }
     }
 
@@ -89,16 +138,7 @@ impl Ue {
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
     ) -> Candidate {
-        let req = Request {
-            now,
-            window: p.window,
-            subchannels: p.pool.subchannels,
-            len,
-            rri,
-            threshold_mw: p.threshold_mw,
-            share: p.share,
-            noise_mw: p.noise_mw,
-        };
+        let req = Self::request(now, p.window, len, rri, p);
         let (c, cands) = sps::select(&self.sensing, &req, rng);
         stats.threshold_steps += u64::from(cands.steps);
         c
@@ -160,6 +200,13 @@ impl Ue {
                     counter: Self::draw_counter(p, rng),
                 });
                 wake.push(c.subframe);
+                if let Some(t3) = p.nr.and_then(|n| n.reevaluate) {
+                    if c.subframe > now + t3 {
+                        self.reevaluate_at = Some(c.subframe - t3);
+                        self.window_end = now + u64::from(p.window[1]);
+                        wake.push(c.subframe - t3);
+                    }
+                }
                 if len > reserve_len {
                     // Only under one-shot-oversize: the first packet is larger than the
                     // reservation it made.
@@ -185,6 +232,50 @@ impl Ue {
         wake.push(c.subframe);
     }
 
+    /// NR's re-evaluation (TS 38.214 §8.1.4, TS 38.321 §5.22.1.1), T3 before the first
+    /// transmission of a new reservation: the selection runs again on what the station
+    /// has sensed since, in what is left of the window; a resource no longer among the
+    /// candidates is replaced by one drawn among them.
+    fn re_evaluate(
+        &mut self,
+        now: u64,
+        p: &MacParams,
+        rng: &mut impl Rng,
+        stats: &mut SidelinkStats,
+        wake: &mut Vec<u64>,
+    ) {
+        let Some(r) = self.reservation.filter(|r| r.next > now) else {
+            return;
+        };
+        let t1 = p.window[0];
+        let Some(t2) = self
+            .window_end
+            .checked_sub(now)
+            .and_then(|t| u32::try_from(t).ok())
+            .filter(|&t2| t2 >= t1)
+        else {
+            return;
+        };
+        stats.reevaluations += 1;
+        let req = Self::request(now, [t1, t2], r.len, p.rri, p);
+        let c = sps::candidates(&self.sensing, &req);
+        let planned = Candidate {
+            subframe: r.next,
+            first: r.first,
+        };
+        if c.ranked[..c.pick].iter().any(|(k, _)| *k == planned) {
+            return;
+        }
+        let moved = c.ranked[rng.gen_range(0..c.pick)].0;
+        stats.reevaluation_moves += 1;
+        self.reservation = Some(Reservation {
+            next: moved.subframe,
+            first: moved.first,
+            ..r
+        });
+        wake.push(moved.subframe);
+    }
+
     /// Subframe `now` is one this station asked for: what it sends; pushes onto `wake` the
     /// next subframe at which to call it again.
     pub fn due(
@@ -199,6 +290,10 @@ impl Ue {
             return None;
         }
         self.last_due = Some(now);
+        if self.reevaluate_at == Some(now) {
+            self.reevaluate_at = None;
+            self.re_evaluate(now, p, rng, stats, wake);
+        }
         let rri = u64::from(p.rri);
         let occurrence = self.reservation.as_mut().filter(|r| r.next == now);
         if let Some(c) = self.one_shot.filter(|c| c.subframe == now) {
@@ -260,6 +355,7 @@ impl Ue {
 mod tests {
     use super::*;
     use crate::scenario::SidelinkConfig;
+    use crate::sidelink::sps::Heard;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -276,6 +372,7 @@ mod tests {
             policy,
             smallest_len: 1,
             largest_len: 2,
+            nr: None,
         }
     }
 
@@ -402,5 +499,78 @@ mod tests {
         ue.arrive(at + 1, 2, 0, 5000, &p, &mut rng, &mut stats, &mut wake);
         assert_eq!(stats.oversize, 1);
         assert_eq!(wake.len(), 2);
+    }
+
+    fn nr_params() -> MacParams {
+        let mut periods = [0; 16];
+        periods[0] = 100;
+        MacParams {
+            nr: Some(NrMac {
+                periods,
+                periods_len: 1,
+                window: 1100,
+                span: 100,
+                proc0: 1,
+                reevaluate: Some(3),
+            }),
+            ..params(ReservationPolicy::ReselectOnSizeChange, 0.0)
+        }
+    }
+
+    /// A new reservation, re-evaluated T3 = 3 slots before its first transmission, with or
+    /// without an SCI heard since that reserves the same resource above the threshold.
+    fn re_evaluated(conflict: bool) -> (Reservation, Reservation, SidelinkStats, Vec<u64>) {
+        let p = nr_params();
+        let mut stats = SidelinkStats::default();
+        for seed in 0.. {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut ue = Ue::new(&p);
+            let mut wake = Vec::new();
+            ue.arrive(1000, 0, 0, 190, &p, &mut rng, &mut stats, &mut wake);
+            let planned = ue.reservation.unwrap();
+            if planned.next < 1010 {
+                continue; // too close for the other station's SCI to come before T3
+            }
+            let m = planned.next - 3;
+            assert_eq!(wake, vec![planned.next, m], "woken T3 before the first transmission");
+            if conflict {
+                // Heard after the selection: its next reservation is our planned resource.
+                ue.sensing.heard(Heard {
+                    subframe: planned.next - 100,
+                    first: planned.first,
+                    len: 1,
+                    rsrp_mw: crate::channel::dbm_to_mw(-60.0),
+                    rri: 100,
+                });
+            }
+            wake.clear();
+            assert_eq!(ue.due(m, &p, &mut rng, &mut stats, &mut wake), None);
+            return (planned, ue.reservation.unwrap(), stats, wake);
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn re_evaluation_moves_a_reservation_a_new_sci_conflicts_with() {
+        let (planned, after, stats, wake) = re_evaluated(true);
+        assert_eq!((stats.reevaluations, stats.reevaluation_moves), (1, 1));
+        assert_ne!((after.next, after.first), (planned.next, planned.first));
+        // Still in what is left of the window [m + T1, 1000 + T2], woken for it.
+        assert!(after.next > planned.next - 3 && after.next <= 1100, "{after:?}");
+        assert_eq!(wake, vec![after.next]);
+        assert_eq!((after.len, after.counter), (planned.len, planned.counter));
+        // Without the conflicting SCI the resource stays.
+        let (planned, after, stats, wake) = re_evaluated(false);
+        assert_eq!((stats.reevaluations, stats.reevaluation_moves), (1, 0));
+        assert_eq!(after, planned);
+        assert!(wake.is_empty());
+    }
+
+    #[test]
+    fn lte_never_re_evaluates() {
+        let p = params(ReservationPolicy::ReselectOnSizeChange, 0.0);
+        let mut stats = SidelinkStats::default();
+        drive(&p, |_| 190, 300, &mut stats);
+        assert_eq!(stats.reevaluations, 0);
     }
 }
