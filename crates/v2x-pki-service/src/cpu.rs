@@ -202,7 +202,11 @@ mod tests {
         .with_inline(Duration::from_millis(4), Duration::from_millis(3));
         assert_eq!(
             (split.crypto, split.sqlite, split.runtime),
-            (Duration::from_millis(5), Duration::from_millis(5), Duration::from_millis(3))
+            (
+                Duration::from_millis(5),
+                Duration::from_millis(5),
+                Duration::from_millis(3)
+            )
         );
     }
 

@@ -26,7 +26,8 @@ pub struct JobFailed;
 impl Crypto {
     /// Runs `f` here, now.
     pub fn run<R>(&self, f: impl FnOnce() -> R) -> Result<R, JobFailed> {
-        self.cpu.time(|| catch_unwind(AssertUnwindSafe(f)).map_err(|_| JobFailed))
+        self.cpu
+            .time(|| catch_unwind(AssertUnwindSafe(f)).map_err(|_| JobFailed))
     }
 
     /// The CPU time spent in crypto steps so far.

@@ -290,7 +290,14 @@ impl Write {
         use Arg::{Bytes, Int};
         let stmt = |sql, args| Stmt { sql, args };
         match self {
-            Write::Enrolment { replay_key, its_id, ec_id, certificate, not_after, at } => WritePlan {
+            Write::Enrolment {
+                replay_key,
+                its_id,
+                ec_id,
+                certificate,
+                not_after,
+                at,
+            } => WritePlan {
                 claim: stmt(
                     "INSERT INTO ea_requests (replay_key, kind, received_at) VALUES ($1, 1, $2) \
                      ON CONFLICT (replay_key) DO NOTHING",
@@ -300,10 +307,21 @@ impl Write {
                 store: Some(stmt(
                     "INSERT INTO ea_enrolment_credentials \
                      (ec_id, its_id, certificate, not_after, issued_at) VALUES ($1, $2, $3, $4, $5)",
-                    vec![Bytes(&ec_id.0), Bytes(its_id), Bytes(certificate), Int(*not_after), Int(*at)],
+                    vec![
+                        Bytes(&ec_id.0),
+                        Bytes(its_id),
+                        Bytes(certificate),
+                        Int(*not_after),
+                        Int(*at),
+                    ],
                 )),
             },
-            Write::Validation { replay_key, ec_id, at, limit } => {
+            Write::Validation {
+                replay_key,
+                ec_id,
+                at,
+                limit,
+            } => {
                 // One more validation in the EC's current window, unless the limit is reached
                 // (then no row comes back and nothing changes).
                 let (max, window) = limit.unwrap_or((i64::MAX, i64::MAX / 4));
@@ -327,7 +345,14 @@ impl Write {
                     store: None,
                 }
             }
-            Write::Authorization { replay_key, at_id, certificate, not_after, request_hash, at } => WritePlan {
+            Write::Authorization {
+                replay_key,
+                at_id,
+                certificate,
+                not_after,
+                request_hash,
+                at,
+            } => WritePlan {
                 claim: stmt(
                     "INSERT INTO aa_requests (replay_key, received_at) VALUES ($1, $2) \
                      ON CONFLICT (replay_key) DO NOTHING",
@@ -337,7 +362,13 @@ impl Write {
                 store: Some(stmt(
                     "INSERT INTO aa_authorization_tickets \
                      (at_id, certificate, not_after, request_hash, issued_at) VALUES ($1, $2, $3, $4, $5)",
-                    vec![Bytes(&at_id.0), Bytes(certificate), Int(*not_after), Bytes(request_hash), Int(*at)],
+                    vec![
+                        Bytes(&at_id.0),
+                        Bytes(certificate),
+                        Int(*not_after),
+                        Bytes(request_hash),
+                        Int(*at),
+                    ],
                 )),
             },
         }

@@ -4,10 +4,10 @@
 //! so instances starting together migrate once.
 
 use super::{sql, store_impl, Arg, EcRow, Embedded, Outcome, Role, StationRow, Stmt, StoreError, Write};
-use v2x_crypto::HashedId8;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
 use std::time::Duration;
+use v2x_crypto::HashedId8;
 
 const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../../migrations/postgres/0001_init.sql"))];
 
@@ -47,7 +47,10 @@ fn query<'q>(stmt: &'q Stmt<'q>) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx:
 impl PgStore {
     async fn station_row(&self, its_id: &[u8]) -> Result<Option<StationRow>, StoreError> {
         use sqlx::Row;
-        let row = sqlx::query(sql::STATION).bind(its_id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(sql::STATION)
+            .bind(its_id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| {
             Ok(StationRow {
                 its_id: its_id.to_vec(),
@@ -82,7 +85,11 @@ impl PgStore {
             Role::Ea => sql::SEEN_EA,
             Role::Aa => sql::SEEN_AA,
         };
-        Ok(sqlx::query(sql).bind(&key[..]).fetch_optional(&self.pool).await?.is_some())
+        Ok(sqlx::query(sql)
+            .bind(&key[..])
+            .fetch_optional(&self.pool)
+            .await?
+            .is_some())
     }
 
     /// The batch in one transaction ([`super::WritePlan`]'s control flow, as

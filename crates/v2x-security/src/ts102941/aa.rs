@@ -156,9 +156,7 @@ impl AuthorizationAuthority {
         // Signed for proof of possession (1609.2 data, version 3) or the bare content
         // (EtsiTs102941Data, version 1).
         let pop = match plaintext.first() {
-            Some(3) => {
-                Some(SignedMessage::parse(plaintext).map_err(|e| ENVELOPE_CODES.refusal(&e))?)
-            }
+            Some(3) => Some(SignedMessage::parse(plaintext).map_err(|e| ENVELOPE_CODES.refusal(&e))?),
             _ => None,
         };
         let content = match &pop {

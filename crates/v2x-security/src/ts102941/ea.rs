@@ -343,14 +343,16 @@ impl EnrolmentAuthority {
     /// the EC signature's form and that it covers the shared request. What is left needs the
     /// EC from the registry ([`Self::decide_validation`]).
     pub fn open_validation(&self, request: &[u8], now: TaiTime) -> Result<Validation, NotOpened<Avc>> {
-        envelope::open_request(request, &self.decryption, &VALIDATION_ENVELOPE_CODES, |plaintext, reply| {
-            self.check_validation(plaintext, reply, now)
-        })
+        envelope::open_request(
+            request,
+            &self.decryption,
+            &VALIDATION_ENVELOPE_CODES,
+            |plaintext, reply| self.check_validation(plaintext, reply, now),
+        )
     }
 
     fn check_validation(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Validation, Refusal<Avc>> {
-        let outer =
-            SignedMessage::parse(plaintext).map_err(|e| VALIDATION_ENVELOPE_CODES.refusal(&e))?;
+        let outer = SignedMessage::parse(plaintext).map_err(|e| VALIDATION_ENVELOPE_CODES.refusal(&e))?;
         if outer.psid != Some(ItsAid::CERT_REQUEST) {
             return Err(Refusal::new(Avc::Badcontenttype, "not signed for PSID 623"));
         }
