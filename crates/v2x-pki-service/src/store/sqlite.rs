@@ -225,3 +225,33 @@ impl SqliteStore {
 }
 
 store_impl!(SqliteStore);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[tokio::test]
+    async fn the_validation_limit_refuses_and_gives_the_replay_key_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(&dir.path().join("pki.db")).await.unwrap();
+        let ec = HashedId8([7; 8]);
+        let v = |k: u8, at: i64| Write::Validation {
+            replay_key: [k; 32],
+            ec_id: ec,
+            at,
+            limit: Some((2, 100)),
+        };
+        let out = s
+            .commit(&[v(1, 1000), v(2, 1001), v(3, 1002), v(1, 1003)])
+            .await
+            .unwrap();
+        assert_eq!(out, [Outcome::Done, Outcome::Done, Outcome::TooMany, Outcome::Replay]);
+        // Seen by the look-ups (another connection) once committed; the refused request's key
+        // was given back, so it may come again once the window has passed.
+        assert!(s.seen(Role::Ea, &[2; 32]).await.unwrap());
+        assert!(!s.seen(Role::Ea, &[3; 32]).await.unwrap());
+        assert_eq!(s.commit(&[v(3, 1200)]).await.unwrap(), [Outcome::Done]);
+        assert!(s.caller_cpu() > Duration::ZERO);
+    }
+}
