@@ -9,8 +9,9 @@
 //! authorization requests with privacy and proof of possession on. Timed: from the first
 //! request sent to the last response received. Every response is then read and checked
 //! (decrypted, the authority's signature verified, the new certificate's signature verified). CPU comes from
-//! `/proc` (see [`crate::cpu`]): the service's threads by name and, for PostgreSQL, the
-//! server's process tree. Figures: mean and 95% Student-t interval over runs, and the median.
+//! `/proc` (see [`crate::cpu`]): the service's threads by name, the crypto and database work
+//! its runtime threads did inline (measured there, read from `/status`) and, for PostgreSQL,
+//! the server's process tree. Figures: mean and 95% Student-t interval over runs, and the median.
 
 use crate::client::HttpClient;
 use crate::config::{content_type, paths};
@@ -235,6 +236,25 @@ fn start_server(exe: &Path, dir: &Path, store: &str) -> Result<ServerProcess, Be
         std::thread::sleep(Duration::from_millis(50));
     }
     Err(setup("the service did not start within 60 s"))
+}
+
+/// The service's CPU time spent inline on its runtime's threads so far (crypto, database
+/// lookups), from its `/status`.
+fn inline_cpu(http: &reqwest::blocking::Client, base: &str) -> Result<(Duration, Duration), BenchError> {
+    let url = format!("{base}{}", paths::STATUS);
+    let body = http
+        .get(&url)
+        .send()
+        .and_then(|r| r.bytes())
+        .map_err(|e| setup(format!("{url}: {e}")))?;
+    let v: serde_json::Value = serde_json::from_slice(&body).map_err(|e| setup(format!("{url}: {e}")))?;
+    let us = |k: &str| {
+        v["inline_cpu_us"][k]
+            .as_u64()
+            .map(Duration::from_micros)
+            .ok_or_else(|| setup(format!("{url}: no inline_cpu_us.{k}")))
+    };
+    Ok((us("crypto")?, us("database")?))
 }
 
 /// Registers and enrols `n` stations; returns their ECs and the authorities they learnt.
@@ -527,6 +547,7 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
             &server.url,
             plan.stations,
         )?;
+        let status_client = reqwest::blocking::Client::new();
         for &flow in &plan.flows {
             let target = format!("{}{}", server.url, flow.path());
             let label = format!("{store}, {}", flow.name());
@@ -541,6 +562,7 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
                 let requests = Requests::generate(flow, &ecs, &authorities, plan.requests)?;
                 let bodies = requests.bodies();
                 let load_before = cpu::load_average().unwrap_or([f64::NAN; 3]);
+                let i0 = inline_cpu(&status_client, &server.url)?;
                 let s0 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
                 let db0 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
                 let c0 = cpu::threads(std::process::id())
@@ -557,10 +579,13 @@ pub fn run(plan: &BenchPlan, mut progress: impl FnMut(&str)) -> Result<(Vec<Run>
                     .values()
                     .sum::<Duration>();
                 let s1 = Split::of(&cpu::threads(server_pid).map_err(setup)?);
+                let i1 = inline_cpu(&status_client, &server.url)?;
                 let db1 = db_pid.map(cpu::process_tree).transpose().map_err(setup)?;
                 let load_after = cpu::load_average().unwrap_or([f64::NAN; 3]);
                 let Outcomes { ok, refused, failed } = requests.check(responses, &authorities);
-                let split = s1.since(s0);
+                let split = s1
+                    .since(s0)
+                    .with_inline(i1.0.saturating_sub(i0.0), i1.1.saturating_sub(i0.1));
                 let n = plan.requests.max(1) as f64;
                 let us = |d: Duration| d.as_secs_f64() * 1e6 / n;
                 let database = match (db0, db1) {

@@ -102,8 +102,6 @@ pub struct ServiceConfig {
     pub max_in_flight: usize,
     /// At most `.0` authorization validations per EC in any `.1` window (`None`: no limit).
     pub validation_limit: Option<(u32, Duration)>,
-    /// Crypto threads (default: the number of CPUs).
-    pub crypto_threads: usize,
     /// LAB OPTION: the AA waits this long before answering each request (a slow AA).
     pub lab_aa_delay: Option<Duration>,
 }
@@ -124,7 +122,6 @@ impl ServiceConfig {
             max_body: 16 * 1024,
             max_in_flight: 512,
             validation_limit: None,
-            crypto_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
             lab_aa_delay: None,
         }
     }

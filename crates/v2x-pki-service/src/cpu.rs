@@ -1,8 +1,10 @@
 //! CPU time as Linux accounts it (`/proc/PID/task/TID/stat`, `/proc/PID/stat`): per thread by
-//! name, so that the benchmark can split the service's CPU into crypto (`pki-crypto-*`
-//! threads), SQLite (`sqlx-sqlite-worker-*` threads, shown truncated to 15 characters by the
-//! kernel) and the HTTP runtime (every other thread); and per process tree (a PostgreSQL server
-//! and its backends).
+//! name, so that the benchmark can split the service's CPU into SQLite (`sqlx-sqlite-worker-*`
+//! threads, shown truncated to 15 characters by the kernel, and the `pki-sqlite-w` writer) and
+//! the HTTP runtime (every other thread); and per process tree (a PostgreSQL server and its
+//! backends). Work that runs inline on the runtime's threads (crypto, SQLite's lookups) is
+//! measured where it runs, with the thread's CPU clock ([`CpuCounter`]), and moved out of the
+//! runtime's share ([`Split::with_inline`]).
 
 use std::collections::HashMap;
 use std::fs;
@@ -98,15 +100,23 @@ impl Split {
     pub fn of(threads: &HashMap<String, Duration>) -> Split {
         let mut s = Split::default();
         for (name, t) in threads {
-            if name.starts_with("pki-crypto") {
-                s.crypto += *t;
-            } else if name.starts_with("sqlx-sqlite") {
+            if name.starts_with("sqlx-sqlite") || name.starts_with("pki-sqlite") {
                 s.sqlite += *t;
             } else {
                 s.runtime += *t;
             }
         }
         s
+    }
+
+    /// Moves the work measured inline on the runtime's threads (crypto, database lookups)
+    /// from the runtime to its category.
+    pub fn with_inline(self, crypto: Duration, database: Duration) -> Split {
+        Split {
+            crypto: self.crypto + crypto,
+            sqlite: self.sqlite + database,
+            runtime: self.runtime.saturating_sub(crypto + database),
+        }
     }
 
     /// `self - before`, per category.
@@ -120,6 +130,35 @@ impl Split {
 
     pub fn total(&self) -> Duration {
         self.crypto + self.sqlite + self.runtime
+    }
+}
+
+/// The calling thread's CPU time so far (`CLOCK_THREAD_CPUTIME_ID`).
+pub fn thread_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec.max(0) as u64, t.tv_nsec.clamp(0, 999_999_999) as u32)
+}
+
+/// CPU time spent in one kind of work, on whichever threads run it.
+#[derive(Debug, Default)]
+pub struct CpuCounter {
+    nanos: std::sync::atomic::AtomicU64,
+}
+
+impl CpuCounter {
+    /// Runs `f` and adds the CPU time the calling thread spent in it.
+    pub fn time<R>(&self, f: impl FnOnce() -> R) -> R {
+        let t0 = thread_time();
+        let r = f();
+        let spent = thread_time().saturating_sub(t0);
+        self.nanos
+            .fetch_add(spent.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        r
+    }
+
+    /// The total so far.
+    pub fn total(&self) -> Duration {
+        Duration::from_nanos(self.nanos.load(std::sync::atomic::Ordering::Relaxed))
     }
 }
 
@@ -138,6 +177,37 @@ mod tests {
     fn a_stat_line_with_spaces_and_parentheses_in_the_name_parses() {
         let line = "4242 (pki (crypto) 0) S 4200 4242 4200 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 9 0";
         assert_eq!(parse_stat(line), Some(("pki (crypto) 0".to_string(), 4200, 325)));
+    }
+
+    #[test]
+    fn a_counter_sees_the_cpu_of_what_it_times_and_not_of_sleep() {
+        let c = CpuCounter::default();
+        c.time(|| std::thread::sleep(Duration::from_millis(100)));
+        assert!(c.total() < Duration::from_millis(50), "{:?}", c.total());
+        let x = c.time(|| {
+            let t0 = thread_time();
+            let mut x = 0u64;
+            while thread_time() - t0 < Duration::from_millis(60) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            x
+        });
+        std::hint::black_box(x);
+        assert!(c.total() >= Duration::from_millis(60), "{:?}", c.total());
+        let split = Split {
+            crypto: Duration::from_millis(1),
+            sqlite: Duration::from_millis(2),
+            runtime: Duration::from_millis(10),
+        }
+        .with_inline(Duration::from_millis(4), Duration::from_millis(3));
+        assert_eq!(
+            (split.crypto, split.sqlite, split.runtime),
+            (
+                Duration::from_millis(5),
+                Duration::from_millis(5),
+                Duration::from_millis(3)
+            )
+        );
     }
 
     #[test]

@@ -135,6 +135,7 @@ async fn status<S: Store>(State(s): State<Arc<Service<S>>>) -> Response {
     let t = &s.tally;
     let n = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
     let counts = s.store().counts().await;
+    let (crypto, database) = s.inline_cpu();
     let body = serde_json::json!({
         "roles": {"ea": s.config().roles.ea, "aa": s.config().roles.aa, "dc": s.config().roles.dc},
         "answered": {
@@ -147,6 +148,8 @@ async fn status<S: Store>(State(s): State<Arc<Service<S>>>) -> Response {
             "unanswerable": n(&t.unanswerable),
             "store_errors": n(&t.store_errors),
         },
+        // CPU time of the work done inline on the HTTP runtime's threads (the benchmark's split).
+        "inline_cpu_us": {"crypto": crypto.as_micros() as u64, "database": database.as_micros() as u64},
         "stored": counts.as_ref().ok(),
         "store_error": counts.as_ref().err().map(|e| e.to_string()),
     });

@@ -8,15 +8,15 @@
 //! | module | what |
 //! |---|---|
 //! | [`config`] | a service process: roles, listen address, store, limits, lab options; the binding's paths and content types |
-//! | [`store`] | the store interface and its SQLite and PostgreSQL implementations (sqlx, embedded migrations) |
-//! | [`workers`] | the crypto thread pool and the committer (group commit) |
+//! | [`store`] | the store interface and its SQLite and PostgreSQL implementations (sqlx, embedded migrations; SQLite's hot path on rusqlite) |
+//! | [`workers`] | crypto inline on the serving thread (measured) and the committer (group commit) |
 //! | [`service`] | what the EA, AA and distribution do with a request, transport aside |
 //! | [`distribution`] | the RCA's CRL and CTL, the TLM's ECTL, re-signed when due |
 //! | [`http`] | the HTTP binding on axum: routes, content types, status codes, body limit, load shedding |
 //! | [`server`] | starting a process: authorities, store, listener, pruning |
 //! | [`client`] | the blocking HTTP client of the binding |
 //! | [`its_station`] | an ITS-S's PKI state on disk: enrolment, re-enrolment, the ticket pool, trust lists |
-//! | [`cpu`] | per-thread and per-process CPU time from `/proc` (the benchmark's split) |
+//! | [`cpu`] | per-thread and per-process CPU time from `/proc`, inline work by the thread's CPU clock (the benchmark's split) |
 //! | [`pg_cluster`] | a throwaway PostgreSQL server (tests, benchmark) |
 //! | [`bench`](mod@bench) | the throughput benchmark |
 //!

@@ -5,6 +5,7 @@ use crate::config::ServiceConfig;
 use crate::http::router;
 use crate::service::Service;
 use crate::store::{AnyStore, Store, StoreError};
+use axum::serve::ListenerExt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -95,6 +96,12 @@ async fn serve<S: Store>(
         }
     });
     started(&info);
+    // Answers go out at once, not held back to fill a segment (Nagle).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY");
+        }
+    });
     axum::serve(listener, router(service))
         .with_graceful_shutdown(shutdown)
         .await

@@ -1,12 +1,13 @@
 //! What the service does with a request, transport aside: the EA's enrolment and validation,
 //! the AA's authorization (with the validation exchange, in process when this process is also
 //! the EA, over HTTP otherwise) and the distribution of the trust lists. Each step says whether
-//! it is crypto (run on the crypto threads) or storage (the store and the committer).
+//! it is crypto (run inline on the serving thread, measured) or storage (the store and the
+//! committer).
 
 use crate::config::{content_type, paths, ServiceConfig, RESPONSE_CODE_HEADER};
 use crate::distribution::Distribution;
 use crate::store::{EcRow, Outcome, Role, Store, StoreError, Write};
-use crate::workers::{Committer, CryptoPool};
+use crate::workers::{Committer, Crypto};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -72,7 +73,7 @@ pub struct Service<S: Store> {
     ea: Option<Arc<EnrolmentAuthority>>,
     aa: Option<Arc<AuthorizationAuthority>>,
     ea_remote: Option<(reqwest::Client, String)>,
-    crypto: CryptoPool,
+    crypto: Crypto,
     committer: Committer,
     distribution: Option<Distribution>,
     parsed_ecs: ParsedEcs,
@@ -168,7 +169,7 @@ impl<S: Store> Service<S> {
         });
         Service {
             committer: Committer::start(store.clone()),
-            crypto: CryptoPool::new(config.crypto_threads),
+            crypto: Crypto::default(),
             store,
             ea,
             aa,
@@ -195,6 +196,12 @@ impl<S: Store> Service<S> {
         self.distribution.as_ref()
     }
 
+    /// CPU time spent inline on the runtime's threads so far: crypto steps, and the store's
+    /// lookups (SQLite) — the rest of those threads' time is HTTP and glue.
+    pub fn inline_cpu(&self) -> (std::time::Duration, std::time::Duration) {
+        (self.crypto.cpu(), self.store.caller_cpu())
+    }
+
     fn store_failed(&self, e: &StoreError) -> Answer {
         self.tally.store_errors.fetch_add(1, Ordering::Relaxed);
         Answer::unavailable(e)
@@ -208,16 +215,13 @@ impl<S: Store> Service<S> {
             return Answer::plain(404, None, "this instance is not an EA");
         };
         let now = TaiTime::now();
-        let opened = {
-            let ea = ea.clone();
-            match self.crypto.run(move || ea.open_enrolment(&request, now)).await {
-                Ok(o) => o,
-                Err(e) => return Answer::internal(e),
-            }
+        let opened = match self.crypto.run(|| ea.open_enrolment(&request, now)) {
+            Ok(o) => o,
+            Err(e) => return Answer::internal(e),
         };
         let enrolment = match opened {
             Ok(e) => e,
-            Err(NotOpened::Refused(reply, refusal)) => return self.enrolment_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Refused(reply, refusal)) => return self.enrolment_refused(&ea, reply, refusal, now),
             Err(NotOpened::Unanswerable(u)) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
                 return Answer::plain(400, Some(u.code.name()), u.reason);
@@ -227,7 +231,7 @@ impl<S: Store> Service<S> {
         match self.store.seen(Role::Ea, &replay).await {
             Ok(true) => {
                 let refusal = Refusal::new(Erc::Deniedrequest, "replay: this request was received before");
-                return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await;
+                return self.enrolment_refused(&ea, enrolment.reply, refusal, now);
             }
             Ok(false) => {}
             Err(e) => return self.store_failed(&e),
@@ -258,30 +262,20 @@ impl<S: Store> Service<S> {
                 Err(e) => return self.store_failed(&e),
             },
         };
-        // Crypto: the origin's signature, the new EC and (same thread, one hop) the answer,
-        // which is sent only once the EC is committed.
-        let decided = {
-            let ea = ea.clone();
-            self.crypto
-                .run(move || {
-                    let d = ea
-                        .decide_enrolment(&enrolment, station.as_ref(), ec.as_ref(), now)
-                        .map(|cert| {
-                            let answer = ea.enrolment_response(&enrolment.reply, Erc::Ok, Some(&cert), now);
-                            (cert, answer)
-                        });
-                    (enrolment, d)
+        // Crypto: the origin's signature, the new EC and its answer, which is sent only once
+        // the EC is committed.
+        let decided = self.crypto.run(|| {
+            ea.decide_enrolment(&enrolment, station.as_ref(), ec.as_ref(), now)
+                .map(|cert| {
+                    let answer = ea.enrolment_response(&enrolment.reply, Erc::Ok, Some(&cert), now);
+                    (cert, answer)
                 })
-                .await
-        };
-        let (enrolment, decided) = match decided {
-            Ok(x) => x,
-            Err(e) => return Answer::internal(e),
-        };
+        });
         let (cert, answer) = match decided {
-            Ok((cert, Ok(answer))) => (cert, answer),
-            Ok((_, Err(e))) => return Answer::internal(e),
-            Err(refusal) => return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await,
+            Ok(Ok((cert, Ok(answer)))) => (cert, answer),
+            Ok(Ok((_, Err(e)))) => return Answer::internal(e),
+            Ok(Err(refusal)) => return self.enrolment_refused(&ea, enrolment.reply, refusal, now),
+            Err(e) => return Answer::internal(e),
         };
         // Storage: the EC and the replay key, in one transaction (grouped with others).
         let write = Write::Enrolment {
@@ -296,7 +290,7 @@ impl<S: Store> Service<S> {
             Ok(Outcome::Done) => {}
             Ok(_) => {
                 let refusal = Refusal::new(Erc::Deniedrequest, "replay: this request was received before");
-                return self.enrolment_refused(&ea, enrolment.reply, refusal, now).await;
+                return self.enrolment_refused(&ea, enrolment.reply, refusal, now);
             }
             Err(e) => return self.store_failed(&e),
         }
@@ -304,19 +298,16 @@ impl<S: Store> Service<S> {
         Answer::Its(answer)
     }
 
-    /// A refusal's response, signed and encrypted on the crypto pool; a failure there is a 500.
-    async fn refusal_answer<E: std::fmt::Display + Send + 'static>(
-        &self,
-        respond: impl FnOnce() -> Result<Vec<u8>, E> + Send + 'static,
-    ) -> Answer {
-        match self.crypto.run(respond).await {
+    /// A refusal's response, signed and encrypted; a failure there is a 500.
+    fn refusal_answer<E: std::fmt::Display>(&self, respond: impl FnOnce() -> Result<Vec<u8>, E>) -> Answer {
+        match self.crypto.run(respond) {
             Ok(Ok(bytes)) => Answer::Its(bytes),
             Ok(Err(e)) => Answer::internal(e),
             Err(e) => Answer::internal(e),
         }
     }
 
-    async fn enrolment_refused(
+    fn enrolment_refused(
         &self,
         ea: &Arc<EnrolmentAuthority>,
         reply: Reply,
@@ -325,9 +316,7 @@ impl<S: Store> Service<S> {
     ) -> Answer {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "enrolment refused");
         self.tally.enrolments_refused.fetch_add(1, Ordering::Relaxed);
-        let ea = ea.clone();
-        self.refusal_answer(move || ea.enrolment_response(&reply, refusal.code, None, now))
-            .await
+        self.refusal_answer(|| ea.enrolment_response(&reply, refusal.code, None, now))
     }
 
     // ---- EA: authorization validation ----------------------------------------------------
@@ -338,16 +327,13 @@ impl<S: Store> Service<S> {
             return Answer::plain(404, None, "this instance is not an EA");
         };
         let now = TaiTime::now();
-        let opened = {
-            let ea = ea.clone();
-            match self.crypto.run(move || ea.open_validation(&request, now)).await {
-                Ok(o) => o,
-                Err(e) => return Answer::internal(e),
-            }
+        let opened = match self.crypto.run(|| ea.open_validation(&request, now)) {
+            Ok(o) => o,
+            Err(e) => return Answer::internal(e),
         };
         let validation = match opened {
             Ok(v) => v,
-            Err(NotOpened::Refused(reply, refusal)) => return self.validation_refused(&ea, reply, refusal, now).await,
+            Err(NotOpened::Refused(reply, refusal)) => return self.validation_refused(&ea, reply, refusal, now),
             Err(NotOpened::Unanswerable(u)) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
                 return Answer::plain(400, Some(u.code.name()), u.reason);
@@ -356,7 +342,7 @@ impl<S: Store> Service<S> {
         match self.store.seen(Role::Ea, &validation.replay_key).await {
             Ok(true) => {
                 let refusal = Refusal::new(Avc::Deniedrequest, "replay: this EC signature was used before");
-                return self.validation_refused(&ea, validation.reply, refusal, now).await;
+                return self.validation_refused(&ea, validation.reply, refusal, now);
             }
             Ok(false) => {}
             Err(e) => return self.store_failed(&e),
@@ -369,27 +355,17 @@ impl<S: Store> Service<S> {
             Ok(None) => None,
             Err(e) => return self.store_failed(&e),
         };
-        // Crypto: the EC signature, then (same thread, one hop) the answer, which is sent only
-        // once the replay key is committed.
-        let decided = {
-            let ea = ea.clone();
-            self.crypto
-                .run(move || {
-                    let d = ea
-                        .decide_validation(&validation, ec.as_ref(), now)
-                        .map(|confirmed| ea.validation_response(&validation.reply, Avc::Ok, Some(confirmed), now));
-                    (validation, d)
-                })
-                .await
-        };
-        let (validation, decided) = match decided {
-            Ok(x) => x,
-            Err(e) => return Answer::internal(e),
-        };
+        // Crypto: the EC signature, then the answer, which is sent only once the replay key
+        // is committed.
+        let decided = self.crypto.run(|| {
+            ea.decide_validation(&validation, ec.as_ref(), now)
+                .map(|confirmed| ea.validation_response(&validation.reply, Avc::Ok, Some(confirmed), now))
+        });
         let answer = match decided {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(e)) => return Answer::internal(e),
-            Err(refusal) => return self.validation_refused(&ea, validation.reply, refusal, now).await,
+            Ok(Ok(Ok(bytes))) => bytes,
+            Ok(Ok(Err(e))) => return Answer::internal(e),
+            Ok(Err(refusal)) => return self.validation_refused(&ea, validation.reply, refusal, now),
+            Err(e) => return Answer::internal(e),
         };
         let write = Write::Validation {
             replay_key: validation.replay_key,
@@ -413,13 +389,13 @@ impl<S: Store> Service<S> {
             Err(e) => return self.store_failed(&e),
         };
         if let Some(refusal) = refusal {
-            return self.validation_refused(&ea, validation.reply, refusal, now).await;
+            return self.validation_refused(&ea, validation.reply, refusal, now);
         }
         self.tally.validations_ok.fetch_add(1, Ordering::Relaxed);
         Answer::Its(answer)
     }
 
-    async fn validation_refused(
+    fn validation_refused(
         &self,
         ea: &Arc<EnrolmentAuthority>,
         reply: Reply,
@@ -428,9 +404,7 @@ impl<S: Store> Service<S> {
     ) -> Answer {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "validation refused");
         self.tally.validations_refused.fetch_add(1, Ordering::Relaxed);
-        let ea = ea.clone();
-        self.refusal_answer(move || ea.validation_response(&reply, refusal.code, None, now))
-            .await
+        self.refusal_answer(|| ea.validation_response(&reply, refusal.code, None, now))
     }
 
     // ---- AA: authorization ---------------------------------------------------------------
@@ -449,31 +423,24 @@ impl<S: Store> Service<S> {
             return Answer::plain(404, None, "this instance is not an AA");
         };
         let now = TaiTime::now();
-        let opened = {
-            let aa = aa.clone();
-            match self
-                .crypto
-                .run(move || {
-                    let o = aa.open_authorization(&request, now);
-                    // The validation request is built at once (same crypto thread, one hop).
-                    let pending = o.as_ref().ok().map(|a| aa.validation_request(a, now));
-                    (o, pending)
-                })
-                .await
-            {
-                Ok(o) => o,
-                Err(e) => return Answer::internal(e),
-            }
+        let opened = self.crypto.run(|| {
+            let o = aa.open_authorization(&request, now);
+            let pending = o.as_ref().ok().map(|a| aa.validation_request(a, now));
+            (o, pending)
+        });
+        let opened = match opened {
+            Ok(o) => o,
+            Err(e) => return Answer::internal(e),
         };
         let (authorization, pending) = match opened {
             (Ok(a), Some(Ok(p))) => (a, p),
             (Ok(a), Some(Err(e))) => {
                 let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("validation request: {e}"));
-                return self.authorization_refused(&aa, a.reply, refusal, now).await;
+                return self.authorization_refused(&aa, a.reply, refusal, now);
             }
             (Ok(_), None) => return Answer::internal("no validation request"),
             (Err(NotOpened::Refused(reply, refusal)), _) => {
-                return self.authorization_refused(&aa, reply, refusal, now).await
+                return self.authorization_refused(&aa, reply, refusal, now)
             }
             (Err(NotOpened::Unanswerable(u)), _) => {
                 self.tally.unanswerable.fetch_add(1, Ordering::Relaxed);
@@ -483,7 +450,7 @@ impl<S: Store> Service<S> {
         match self.store.seen(Role::Aa, &authorization.replay_key).await {
             Ok(true) => {
                 let refusal = Refusal::new(Arc_::ItsAaOutofsyncrequest, "replay: this request was received before");
-                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                return self.authorization_refused(&aa, authorization.reply, refusal, now);
             }
             Ok(false) => {}
             Err(e) => return self.store_failed(&e),
@@ -494,7 +461,7 @@ impl<S: Store> Service<S> {
                 Ok(b) => b,
                 Err(e) => {
                     let refusal = Refusal::new(Arc_::AaEaCantreachea, e);
-                    return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                    return self.authorization_refused(&aa, authorization.reply, refusal, now);
                 }
             },
             (None, true) => match Box::pin(self.validate(pending.message.clone())).await {
@@ -504,45 +471,35 @@ impl<S: Store> Service<S> {
                         return Answer::plain(503, None, reason);
                     }
                     let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("EA answered {status}: {reason}"));
-                    return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                    return self.authorization_refused(&aa, authorization.reply, refusal, now);
                 }
             },
             (None, false) => {
                 let refusal = Refusal::new(Arc_::AaEaCantreachea, "no EA configured (--ea-url)");
-                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                return self.authorization_refused(&aa, authorization.reply, refusal, now);
             }
         };
-        let issued = {
-            let aa = aa.clone();
-            self.crypto
-                .run(move || {
-                    let read = aa.read_validation_response(&response, &pending, &authorization.ea);
-                    let result = match read {
-                        Err(e) => Err(Refusal::new(Arc_::AaEaCantreachea, format!("EA response: {e}"))),
-                        Ok((Avc::Ok, Some(confirmed))) => aa.issue_at(&authorization, &confirmed, now),
-                        Ok((code, _)) => Err(Refusal::new(
-                            relay_code(code),
-                            format!("the EA answered {}", code.name()),
-                        )),
-                    };
-                    // The answer is built at once (one hop) and sent only once the ticket is
-                    // committed.
-                    let result = result.map(|at| {
-                        let answer = aa.authorization_response(&authorization.reply, Arc_::Ok, Some(&at), now);
-                        (at, answer)
-                    });
-                    (authorization, result)
-                })
-                .await
-        };
-        let (authorization, issued) = match issued {
-            Ok(x) => x,
-            Err(e) => return Answer::internal(e),
-        };
+        let issued = self.crypto.run(|| {
+            let read = aa.read_validation_response(&response, &pending, &authorization.ea);
+            let result = match read {
+                Err(e) => Err(Refusal::new(Arc_::AaEaCantreachea, format!("EA response: {e}"))),
+                Ok((Avc::Ok, Some(confirmed))) => aa.issue_at(&authorization, &confirmed, now),
+                Ok((code, _)) => Err(Refusal::new(
+                    relay_code(code),
+                    format!("the EA answered {}", code.name()),
+                )),
+            };
+            // The answer is built at once and sent only once the ticket is committed.
+            result.map(|at| {
+                let answer = aa.authorization_response(&authorization.reply, Arc_::Ok, Some(&at), now);
+                (at, answer)
+            })
+        });
         let (at, answer) = match issued {
-            Ok((at, Ok(answer))) => (at, answer),
-            Ok((_, Err(e))) => return Answer::internal(e),
-            Err(refusal) => return self.authorization_refused(&aa, authorization.reply, refusal, now).await,
+            Ok(Ok((at, Ok(answer)))) => (at, answer),
+            Ok(Ok((_, Err(e)))) => return Answer::internal(e),
+            Ok(Err(refusal)) => return self.authorization_refused(&aa, authorization.reply, refusal, now),
+            Err(e) => return Answer::internal(e),
         };
         let write = Write::Authorization {
             replay_key: authorization.replay_key,
@@ -556,7 +513,7 @@ impl<S: Store> Service<S> {
             Ok(Outcome::Done) => {}
             Ok(_) => {
                 let refusal = Refusal::new(Arc_::ItsAaOutofsyncrequest, "replay: this request was received before");
-                return self.authorization_refused(&aa, authorization.reply, refusal, now).await;
+                return self.authorization_refused(&aa, authorization.reply, refusal, now);
             }
             Err(e) => return self.store_failed(&e),
         }
@@ -564,7 +521,7 @@ impl<S: Store> Service<S> {
         Answer::Its(answer)
     }
 
-    async fn authorization_refused(
+    fn authorization_refused(
         &self,
         aa: &Arc<AuthorizationAuthority>,
         reply: Reply,
@@ -573,9 +530,7 @@ impl<S: Store> Service<S> {
     ) -> Answer {
         tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "authorization refused");
         self.tally.authorizations_refused.fetch_add(1, Ordering::Relaxed);
-        let aa = aa.clone();
-        self.refusal_answer(move || aa.authorization_response(&reply, refusal.code, None, now))
-            .await
+        self.refusal_answer(|| aa.authorization_response(&reply, refusal.code, None, now))
     }
 }
 

@@ -1,39 +1,38 @@
-//! The two worker kinds behind every request: a pool of named crypto threads (`pki-crypto-N`:
-//! decryption, signatures, issuance never block the HTTP runtime, and their CPU time can be
-//! told apart) and the committer, one task that gathers the writes of concurrent requests into
-//! one transaction (one fsync for many certificates: group commit).
+//! Where a request's work runs. Crypto (decryption, signatures, issuance) runs inline on the
+//! HTTP runtime's thread that serves the request: handing each step to a separate pool cost a
+//! thread wake-up per step, as much CPU as a signature; overload is shed before a request
+//! starts (see [`crate::http`]). Its CPU time is measured per step so that the benchmark can
+//! still tell crypto apart. Writes go to the committer, one task that gathers the writes of
+//! concurrent requests into one transaction (one fsync for many certificates: group commit).
 
+use crate::cpu::CpuCounter;
 use crate::store::{Outcome, Store, StoreError, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-/// Crypto threads.
-pub struct CryptoPool {
-    pool: rayon::ThreadPool,
+/// Runs crypto steps on the calling thread and counts their CPU time.
+#[derive(Debug, Default)]
+pub struct Crypto {
+    cpu: CpuCounter,
 }
 
-/// A crypto job that panicked (a bug; the request gets a 500).
+/// A crypto step that panicked (a bug; the request gets a 500, the service goes on).
 #[derive(Debug, thiserror::Error)]
-#[error("a crypto job failed")]
+#[error("a crypto step failed")]
 pub struct JobFailed;
 
-impl CryptoPool {
-    pub fn new(threads: usize) -> CryptoPool {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .thread_name(|i| format!("pki-crypto-{i}"))
-            .build()
-            .expect("crypto threads start");
-        CryptoPool { pool }
+impl Crypto {
+    /// Runs `f` here, now.
+    pub fn run<R>(&self, f: impl FnOnce() -> R) -> Result<R, JobFailed> {
+        self.cpu
+            .time(|| catch_unwind(AssertUnwindSafe(f)).map_err(|_| JobFailed))
     }
 
-    /// Runs `f` on a crypto thread and waits for it without blocking the runtime.
-    pub async fn run<R: Send + 'static>(&self, f: impl FnOnce() -> R + Send + 'static) -> Result<R, JobFailed> {
-        let (tx, rx) = oneshot::channel();
-        self.pool.spawn(move || {
-            let _ = tx.send(f());
-        });
-        rx.await.map_err(|_| JobFailed)
+    /// The CPU time spent in crypto steps so far.
+    pub fn cpu(&self) -> Duration {
+        self.cpu.total()
     }
 }
 

@@ -82,7 +82,7 @@ pub struct ServeArgs {
     /// At most N authorization validations per EC per PERIOD (e.g. 100/1w); default no limit.
     #[arg(long)]
     max_validations_per_ec: Option<String>,
-    /// HTTP runtime threads and crypto threads (default: the number of CPUs each).
+    /// HTTP runtime threads, which also run the crypto (default: the number of CPUs).
     #[arg(long)]
     threads: Option<usize>,
     /// LAB OPTION: the AA waits this many milliseconds before each answer (a slow AA).
@@ -269,9 +269,6 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
             .split_once('/')
             .ok_or_else(|| anyhow!("--max-validations-per-ec {limit:?}: give N/PERIOD, e.g. 100/1w"))?;
         config.validation_limit = Some((n.parse().context("--max-validations-per-ec")?, parse_duration(period)?));
-    }
-    if let Some(t) = a.threads {
-        config.crypto_threads = t.max(1);
     }
     config.lab_aa_delay = a.lab_aa_delay_ms.map(Duration::from_millis);
     if config.roles.aa && !config.roles.ea && config.ea_url.is_none() {

@@ -49,6 +49,18 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        match e {
+            rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::InvalidColumnType(..)
+            | rusqlite::Error::InvalidColumnIndex(_)
+            | rusqlite::Error::IntegralValueOutOfRange(..) => StoreError::Damaged(e.to_string()),
+            other => StoreError::Unavailable(other.to_string()),
+        }
+    }
+}
+
 impl From<sqlx::migrate::MigrateError> for StoreError {
     fn from(e: sqlx::migrate::MigrateError) -> Self {
         StoreError::Migration(e.to_string())
@@ -166,6 +178,9 @@ pub trait Store: Send + Sync + 'static {
     fn issued_tickets(&self) -> impl Future<Output = Result<Vec<(HashedId8, Vec<u8>)>, StoreError>> + Send;
     /// Row counts.
     fn counts(&self) -> impl Future<Output = Result<Counts, StoreError>> + Send;
+    /// CPU time the store spent on its callers' threads (SQLite's lookups run there;
+    /// PostgreSQL's work is done by its server): the benchmark counts it as database time.
+    fn caller_cpu(&self) -> std::time::Duration;
 }
 
 /// Either store, chosen by URL (`sqlite:PATH` or `postgres://...`).
@@ -235,74 +250,188 @@ pub(crate) fn id8(bytes: &[u8]) -> Result<HashedId8, StoreError> {
     Ok(HashedId8(a))
 }
 
-/// The SQL both stores run (SQLite accepts PostgreSQL's `$n` parameters), and the body of
-/// each [`Store`] method written once for both backends: `$db` is the sqlx database type.
+/// The hot path's SQL, run by both stores (SQLite accepts PostgreSQL's `$n` parameters).
+pub(crate) mod sql {
+    pub const STATION: &str =
+        "SELECT canonical_curve, canonical_key, revoked, at_permissions FROM ea_stations WHERE its_id = $1";
+    pub const ENROLMENT_CREDENTIAL: &str = "SELECT e.its_id, e.certificate, e.revoked OR s.revoked, s.at_permissions \
+         FROM ea_enrolment_credentials e JOIN ea_stations s ON s.its_id = e.its_id WHERE e.ec_id = $1";
+    pub const SEEN_EA: &str = "SELECT 1 FROM ea_requests WHERE replay_key = $1";
+    pub const SEEN_AA: &str = "SELECT 1 FROM aa_requests WHERE replay_key = $1";
+}
+
+/// One SQL argument of a write.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Arg<'a> {
+    Bytes(&'a [u8]),
+    Int(i64),
+}
+
+/// A statement and its arguments.
+#[derive(Debug)]
+pub(crate) struct Stmt<'a> {
+    pub sql: &'static str,
+    pub args: Vec<Arg<'a>>,
+}
+
+/// How one [`Write`] is applied inside a batch's transaction, the same on both backends:
+/// `claim` stores the replay key (no row: the key was taken, [`Outcome::Replay`], nothing
+/// else runs); `limit` counts one use against a limit (no row: [`Outcome::TooMany`], and its
+/// undo statement gives the key back); `store` keeps what was issued.
+#[derive(Debug)]
+pub(crate) struct WritePlan<'a> {
+    pub claim: Stmt<'a>,
+    pub limit: Option<(Stmt<'a>, Stmt<'a>)>,
+    pub store: Option<Stmt<'a>>,
+}
+
+impl Write {
+    pub(crate) fn plan(&self) -> WritePlan<'_> {
+        use Arg::{Bytes, Int};
+        let stmt = |sql, args| Stmt { sql, args };
+        match self {
+            Write::Enrolment {
+                replay_key,
+                its_id,
+                ec_id,
+                certificate,
+                not_after,
+                at,
+            } => WritePlan {
+                claim: stmt(
+                    "INSERT INTO ea_requests (replay_key, kind, received_at) VALUES ($1, 1, $2) \
+                     ON CONFLICT (replay_key) DO NOTHING",
+                    vec![Bytes(replay_key), Int(*at)],
+                ),
+                limit: None,
+                store: Some(stmt(
+                    "INSERT INTO ea_enrolment_credentials \
+                     (ec_id, its_id, certificate, not_after, issued_at) VALUES ($1, $2, $3, $4, $5)",
+                    vec![
+                        Bytes(&ec_id.0),
+                        Bytes(its_id),
+                        Bytes(certificate),
+                        Int(*not_after),
+                        Int(*at),
+                    ],
+                )),
+            },
+            Write::Validation {
+                replay_key,
+                ec_id,
+                at,
+                limit,
+            } => {
+                // One more validation in the EC's current window, unless the limit is reached
+                // (then no row comes back and nothing changes).
+                let (max, window) = limit.unwrap_or((i64::MAX, i64::MAX / 4));
+                WritePlan {
+                    claim: stmt(
+                        "INSERT INTO ea_requests (replay_key, kind, received_at) VALUES ($1, 2, $2) \
+                         ON CONFLICT (replay_key) DO NOTHING",
+                        vec![Bytes(replay_key), Int(*at)],
+                    ),
+                    limit: Some((
+                        stmt(
+                            "INSERT INTO ea_ec_usage (ec_id, window_start, validations) VALUES ($1, $2, 1) \
+                             ON CONFLICT (ec_id) DO UPDATE SET \
+                               window_start = CASE WHEN ea_ec_usage.window_start <= $3 THEN $2 ELSE ea_ec_usage.window_start END, \
+                               validations = CASE WHEN ea_ec_usage.window_start <= $3 THEN 1 ELSE ea_ec_usage.validations + 1 END \
+                             WHERE ea_ec_usage.window_start <= $3 OR ea_ec_usage.validations < $4",
+                            vec![Bytes(&ec_id.0), Int(*at), Int(at.saturating_sub(window)), Int(max)],
+                        ),
+                        stmt("DELETE FROM ea_requests WHERE replay_key = $1", vec![Bytes(replay_key)]),
+                    )),
+                    store: None,
+                }
+            }
+            Write::Authorization {
+                replay_key,
+                at_id,
+                certificate,
+                not_after,
+                request_hash,
+                at,
+            } => WritePlan {
+                claim: stmt(
+                    "INSERT INTO aa_requests (replay_key, received_at) VALUES ($1, $2) \
+                     ON CONFLICT (replay_key) DO NOTHING",
+                    vec![Bytes(replay_key), Int(*at)],
+                ),
+                limit: None,
+                store: Some(stmt(
+                    "INSERT INTO aa_authorization_tickets \
+                     (at_id, certificate, not_after, request_hash, issued_at) VALUES ($1, $2, $3, $4, $5)",
+                    vec![
+                        Bytes(&at_id.0),
+                        Bytes(certificate),
+                        Int(*not_after),
+                        Bytes(request_hash),
+                        Int(*at),
+                    ],
+                )),
+            },
+        }
+    }
+}
+
+/// Applies `writes` in order with `execute` (a statement's affected rows), inside the caller's
+/// transaction: the control flow of [`WritePlan`] for a synchronous backend.
+pub(crate) fn apply_plans<E>(
+    writes: &[Write],
+    mut execute: impl FnMut(&Stmt<'_>) -> Result<u64, E>,
+) -> Result<Vec<Outcome>, E> {
+    writes
+        .iter()
+        .map(|w| {
+            let plan = w.plan();
+            if execute(&plan.claim)? == 0 {
+                return Ok(Outcome::Replay);
+            }
+            if let Some((count, undo)) = &plan.limit {
+                if execute(count)? == 0 {
+                    execute(undo)?;
+                    return Ok(Outcome::TooMany);
+                }
+            }
+            if let Some(store) = &plan.store {
+                execute(store)?;
+            }
+            Ok(Outcome::Done)
+        })
+        .collect()
+}
+
+/// The [`Store`] methods written once for both backends (sqlx; SQLite accepts PostgreSQL's
+/// `$n` parameters). The hot path (`station`, `enrolment_credential`, `seen`, `commit`) is each
+/// backend's own: `station_row`, `ec_row`, `replay_seen`, `commit_batch`, `lookups_cpu`.
 macro_rules! store_impl {
-    ($store:ty, $db:ty) => {
+    ($store:ty) => {
         impl $crate::store::Store for $store {
             async fn station(&self, its_id: &[u8]) -> Result<Option<$crate::store::StationRow>, $crate::store::StoreError> {
-                use sqlx::Row;
-                let row = sqlx::query(
-                    "SELECT canonical_curve, canonical_key, revoked, at_permissions FROM ea_stations WHERE its_id = $1",
-                )
-                .bind(its_id)
-                .fetch_optional(&self.pool)
-                .await?;
-                row.map(|r| {
-                    Ok($crate::store::StationRow {
-                        its_id: its_id.to_vec(),
-                        canonical_key: $crate::store::key_from_row(r.try_get::<&str, _>(0)?, r.try_get::<&[u8], _>(1)?)?,
-                        revoked: r.try_get(2)?,
-                        at_permissions: $crate::store::permissions_from_json(r.try_get::<&str, _>(3)?)?,
-                    })
-                })
-                .transpose()
+                self.station_row(its_id).await
             }
 
             async fn enrolment_credential(
                 &self,
                 id: v2x_crypto::HashedId8,
             ) -> Result<Option<$crate::store::EcRow>, $crate::store::StoreError> {
-                use sqlx::Row;
-                let row = sqlx::query(
-                    "SELECT e.its_id, e.certificate, e.revoked OR s.revoked, s.at_permissions \
-                     FROM ea_enrolment_credentials e JOIN ea_stations s ON s.its_id = e.its_id WHERE e.ec_id = $1",
-                )
-                .bind(&id.0[..])
-                .fetch_optional(&self.pool)
-                .await?;
-                row.map(|r| {
-                    Ok($crate::store::EcRow {
-                        ec_id: id,
-                        its_id: r.try_get(0)?,
-                        certificate: r.try_get(1)?,
-                        revoked: r.try_get(2)?,
-                        at_permissions: $crate::store::permissions_from_json(r.try_get::<&str, _>(3)?)?,
-                    })
-                })
-                .transpose()
+                self.ec_row(id).await
             }
 
             async fn seen(&self, role: $crate::store::Role, key: &[u8; 32]) -> Result<bool, $crate::store::StoreError> {
-                let sql = match role {
-                    $crate::store::Role::Ea => "SELECT 1 FROM ea_requests WHERE replay_key = $1",
-                    $crate::store::Role::Aa => "SELECT 1 FROM aa_requests WHERE replay_key = $1",
-                };
-                Ok(sqlx::query(sql).bind(&key[..]).fetch_optional(&self.pool).await?.is_some())
+                self.replay_seen(role, key).await
             }
 
             async fn commit(
                 &self,
                 writes: &[$crate::store::Write],
             ) -> Result<Vec<$crate::store::Outcome>, $crate::store::StoreError> {
-                // A connection whose transaction failed (a full disk fails COMMIT and SQLite then
-                // keeps the transaction, and its write lock, open) is closed, never reused.
-                let mut conn = self.pool.acquire().await?;
-                let result = Self::commit_on(&mut conn, writes).await;
-                if result.is_err() {
-                    let _ = conn.close().await;
-                }
-                result
+                self.commit_batch(writes).await
+            }
+
+            fn caller_cpu(&self) -> std::time::Duration {
+                self.lookups_cpu()
             }
 
             async fn register_station(
@@ -409,124 +538,6 @@ macro_rules! store_impl {
             }
         }
 
-        impl $store {
-            /// The batch in one transaction on `conn`.
-            async fn commit_on(
-                conn: &mut sqlx::pool::PoolConnection<$db>,
-                writes: &[$crate::store::Write],
-            ) -> Result<Vec<$crate::store::Outcome>, $crate::store::StoreError> {
-                use $crate::store::{Outcome, Write};
-                use sqlx::Connection;
-                let mut tx = conn.begin().await?;
-                let mut out = Vec::with_capacity(writes.len());
-                for w in writes {
-                    let outcome = match w {
-                        Write::Enrolment { replay_key, its_id, ec_id, certificate, not_after, at } => {
-                            let fresh = sqlx::query(
-                                "INSERT INTO ea_requests (replay_key, kind, received_at) VALUES ($1, 1, $2) \
-                                 ON CONFLICT (replay_key) DO NOTHING",
-                            )
-                            .bind(&replay_key[..])
-                            .bind(*at)
-                            .execute(&mut *tx)
-                            .await?
-                            .rows_affected()
-                                == 1;
-                            if fresh {
-                                sqlx::query(
-                                    "INSERT INTO ea_enrolment_credentials \
-                                     (ec_id, its_id, certificate, not_after, issued_at) VALUES ($1, $2, $3, $4, $5)",
-                                )
-                                .bind(&ec_id.0[..])
-                                .bind(&its_id[..])
-                                .bind(&certificate[..])
-                                .bind(*not_after)
-                                .bind(*at)
-                                .execute(&mut *tx)
-                                .await?;
-                                Outcome::Done
-                            } else {
-                                Outcome::Replay
-                            }
-                        }
-                        Write::Validation { replay_key, ec_id, at, limit } => {
-                            let fresh = sqlx::query(
-                                "INSERT INTO ea_requests (replay_key, kind, received_at) VALUES ($1, 2, $2) \
-                                 ON CONFLICT (replay_key) DO NOTHING",
-                            )
-                            .bind(&replay_key[..])
-                            .bind(*at)
-                            .execute(&mut *tx)
-                            .await?
-                            .rows_affected()
-                                == 1;
-                            if !fresh {
-                                Outcome::Replay
-                            } else {
-                                // One more validation in the EC's current window, unless the
-                                // limit is reached (then no row comes back and nothing changes).
-                                let (max, window) = limit.unwrap_or((i64::MAX, i64::MAX / 4));
-                                let counted = sqlx::query(
-                                    "INSERT INTO ea_ec_usage (ec_id, window_start, validations) VALUES ($1, $2, 1) \
-                                     ON CONFLICT (ec_id) DO UPDATE SET \
-                                       window_start = CASE WHEN ea_ec_usage.window_start <= $3 THEN $2 ELSE ea_ec_usage.window_start END, \
-                                       validations = CASE WHEN ea_ec_usage.window_start <= $3 THEN 1 ELSE ea_ec_usage.validations + 1 END \
-                                     WHERE ea_ec_usage.window_start <= $3 OR ea_ec_usage.validations < $4",
-                                )
-                                .bind(&ec_id.0[..])
-                                .bind(*at)
-                                .bind(at.saturating_sub(window))
-                                .bind(max)
-                                .execute(&mut *tx)
-                                .await?
-                                .rows_affected()
-                                    == 1;
-                                if counted {
-                                    Outcome::Done
-                                } else {
-                                    sqlx::query("DELETE FROM ea_requests WHERE replay_key = $1")
-                                        .bind(&replay_key[..])
-                                        .execute(&mut *tx)
-                                        .await?;
-                                    Outcome::TooMany
-                                }
-                            }
-                        }
-                        Write::Authorization { replay_key, at_id, certificate, not_after, request_hash, at } => {
-                            let fresh = sqlx::query(
-                                "INSERT INTO aa_requests (replay_key, received_at) VALUES ($1, $2) \
-                                 ON CONFLICT (replay_key) DO NOTHING",
-                            )
-                            .bind(&replay_key[..])
-                            .bind(*at)
-                            .execute(&mut *tx)
-                            .await?
-                            .rows_affected()
-                                == 1;
-                            if fresh {
-                                sqlx::query(
-                                    "INSERT INTO aa_authorization_tickets \
-                                     (at_id, certificate, not_after, request_hash, issued_at) VALUES ($1, $2, $3, $4, $5)",
-                                )
-                                .bind(&at_id.0[..])
-                                .bind(&certificate[..])
-                                .bind(*not_after)
-                                .bind(&request_hash[..])
-                                .bind(*at)
-                                .execute(&mut *tx)
-                                .await?;
-                                Outcome::Done
-                            } else {
-                                Outcome::Replay
-                            }
-                        }
-                    };
-                    out.push(outcome);
-                }
-                tx.commit().await?;
-                Ok(out)
-            }
-        }
     };
 }
 pub(crate) use store_impl;

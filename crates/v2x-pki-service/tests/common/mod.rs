@@ -28,7 +28,6 @@ impl TestService {
     pub fn start(dir: &Path, store: Option<String>, tweak: impl FnOnce(&mut ServiceConfig)) -> TestService {
         let store = store.unwrap_or_else(|| format!("sqlite:{}", dir.join("pki.db").display()));
         let mut config = ServiceConfig::new(dir.join("authorities"), store.clone(), "127.0.0.1:0".parse().unwrap());
-        config.crypto_threads = 2;
         tweak(&mut config);
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)

@@ -10,7 +10,7 @@
 //! encrypted for the EA), so it never learns which EC — which ITS-S — asked.
 
 use super::attributes::{self, not_granted};
-use super::envelope::{self, EnvelopeError, Sealed, SignedMessage, Signer, SignerId};
+use super::envelope::{self, EnvelopeCodes, EnvelopeError, Sealed, SignedMessage, Signer, SignerId};
 use super::station::key_tag;
 use super::{replay_key, request_hash, wire, Freshness, NotOpened, Refusal, Reply};
 use crate::authority::Authority;
@@ -88,15 +88,13 @@ pub struct AuthorizationAuthority {
     pub policy: AaPolicy,
 }
 
-fn envelope_code(e: &EnvelopeError) -> Arc_ {
-    match e {
-        EnvelopeError::NotForMe => Arc_::ItsAaImnottherecipient,
-        EnvelopeError::UnknownAlgorithm(_) => Arc_::ItsAaUnknownencryptionalgorithm,
-        EnvelopeError::DecryptionFailed(_) => Arc_::ItsAaDecryptionfailed,
-        EnvelopeError::BadContentType(_) => Arc_::ItsAaBadcontenttype,
-        _ => Arc_::ItsAaCantparse,
-    }
-}
+const ENVELOPE_CODES: EnvelopeCodes<Arc_> = EnvelopeCodes {
+    not_for_me: Arc_::ItsAaImnottherecipient,
+    unknown_algorithm: Arc_::ItsAaUnknownencryptionalgorithm,
+    decryption_failed: Arc_::ItsAaDecryptionfailed,
+    bad_content_type: Arc_::ItsAaBadcontenttype,
+    cant_parse: Arc_::ItsAaCantparse,
+};
 
 /// What an EA's validation code becomes in the AA's answer to the ITS-S (the EA's findings
 /// about the AA's own request are the `ea-aa-*` codes; `deniedrequest` has no AA counterpart and
@@ -144,14 +142,9 @@ impl AuthorizationAuthority {
     /// Decrypts an `AuthorizationRequestMessage` (with or without proof of possession) and
     /// checks it. Refused: answer with [`Self::authorization_response`].
     pub fn open_authorization(&self, request: &[u8], now: TaiTime) -> Result<Authorization, NotOpened<Arc_>> {
-        let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| NotOpened::Unanswerable(Refusal::new(envelope_code(&e), e.to_string())))?;
-        let reply = Reply {
-            key,
-            request_hash: request_hash(request),
-        };
-        self.check_authorization(&plaintext, reply.clone(), now)
-            .map_err(|r| NotOpened::Refused(reply, r))
+        envelope::open_request(request, &self.decryption, &ENVELOPE_CODES, |plaintext, reply| {
+            self.check_authorization(plaintext, reply, now)
+        })
     }
 
     fn check_authorization(
@@ -163,9 +156,7 @@ impl AuthorizationAuthority {
         // Signed for proof of possession (1609.2 data, version 3) or the bare content
         // (EtsiTs102941Data, version 1).
         let pop = match plaintext.first() {
-            Some(3) => {
-                Some(SignedMessage::parse(plaintext).map_err(|e| Refusal::new(envelope_code(&e), e.to_string()))?)
-            }
+            Some(3) => Some(SignedMessage::parse(plaintext).map_err(|e| ENVELOPE_CODES.refusal(&e))?),
             _ => None,
         };
         let content = match &pop {

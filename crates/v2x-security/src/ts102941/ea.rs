@@ -10,8 +10,8 @@
 //! keys) and the EC signature, never the AT's public keys; nothing here can reach them.
 
 use super::attributes::{self, not_granted};
-use super::envelope::{self, EnvelopeError, SignedMessage, Signer, SignerId};
-use super::{replay_key, request_hash, wire, Freshness, NotOpened, Refusal, Reply};
+use super::envelope::{self, EnvelopeCodes, EnvelopeError, SignedMessage, Signer, SignerId};
+use super::{replay_key, wire, Freshness, NotOpened, Refusal, Reply};
 use crate::authority::Authority;
 use crate::certificate::{AppPermission, CertRef, Certificate};
 use crate::convert;
@@ -115,25 +115,21 @@ pub struct EnrolmentAuthority {
     pub policy: EaPolicy,
 }
 
-fn envelope_code(e: &EnvelopeError) -> Erc {
-    match e {
-        EnvelopeError::NotForMe => Erc::Imnottherecipient,
-        EnvelopeError::UnknownAlgorithm(_) => Erc::Unknownencryptionalgorithm,
-        EnvelopeError::DecryptionFailed(_) => Erc::Decryptionfailed,
-        EnvelopeError::BadContentType(_) => Erc::Badcontenttype,
-        _ => Erc::Cantparse,
-    }
-}
+const ENVELOPE_CODES: EnvelopeCodes<Erc> = EnvelopeCodes {
+    not_for_me: Erc::Imnottherecipient,
+    unknown_algorithm: Erc::Unknownencryptionalgorithm,
+    decryption_failed: Erc::Decryptionfailed,
+    bad_content_type: Erc::Badcontenttype,
+    cant_parse: Erc::Cantparse,
+};
 
-fn validation_envelope_code(e: &EnvelopeError) -> Avc {
-    match e {
-        EnvelopeError::NotForMe => Avc::Imnottherecipient,
-        EnvelopeError::UnknownAlgorithm(_) => Avc::Unknownencryptionalgorithm,
-        EnvelopeError::DecryptionFailed(_) => Avc::Decryptionfailed,
-        EnvelopeError::BadContentType(_) => Avc::Badcontenttype,
-        _ => Avc::Cantparse,
-    }
-}
+const VALIDATION_ENVELOPE_CODES: EnvelopeCodes<Avc> = EnvelopeCodes {
+    not_for_me: Avc::Imnottherecipient,
+    unknown_algorithm: Avc::Unknownencryptionalgorithm,
+    decryption_failed: Avc::Decryptionfailed,
+    bad_content_type: Avc::Badcontenttype,
+    cant_parse: Avc::Cantparse,
+};
 
 impl EnrolmentAuthority {
     /// An EA with its certificate and signing key, its decryption key (the private key of its
@@ -160,19 +156,14 @@ impl EnrolmentAuthority {
     /// envelope, PSID, freshness, the content type, the proof of possession, the keys, the
     /// requested attributes. Refused: answer with [`Self::enrolment_response`].
     pub fn open_enrolment(&self, request: &[u8], now: TaiTime) -> Result<Enrolment, NotOpened<Erc>> {
-        let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| NotOpened::Unanswerable(Refusal::new(envelope_code(&e), e.to_string())))?;
-        let reply = Reply {
-            key,
-            request_hash: request_hash(request),
-        };
-        self.check_enrolment(&plaintext, reply.clone(), now)
-            .map_err(|r| NotOpened::Refused(reply, r))
+        envelope::open_request(request, &self.decryption, &ENVELOPE_CODES, |plaintext, reply| {
+            self.check_enrolment(plaintext, reply, now)
+        })
     }
 
     fn check_enrolment(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Enrolment, Refusal<Erc>> {
         let refuse = |code: Erc| move |e: EnvelopeError| Refusal::new(code, e.to_string());
-        let outer = SignedMessage::parse(plaintext).map_err(|e| Refusal::new(envelope_code(&e), e.to_string()))?;
+        let outer = SignedMessage::parse(plaintext).map_err(|e| ENVELOPE_CODES.refusal(&e))?;
         if outer.psid != Some(ItsAid::CERT_REQUEST) {
             return Err(Refusal::new(Erc::Badcontenttype, "not signed for PSID 623"));
         }
@@ -352,19 +343,16 @@ impl EnrolmentAuthority {
     /// the EC signature's form and that it covers the shared request. What is left needs the
     /// EC from the registry ([`Self::decide_validation`]).
     pub fn open_validation(&self, request: &[u8], now: TaiTime) -> Result<Validation, NotOpened<Avc>> {
-        let (plaintext, key) = envelope::decrypt_request(request, &self.decryption)
-            .map_err(|e| NotOpened::Unanswerable(Refusal::new(validation_envelope_code(&e), e.to_string())))?;
-        let reply = Reply {
-            key,
-            request_hash: request_hash(request),
-        };
-        self.check_validation(&plaintext, reply.clone(), now)
-            .map_err(|r| NotOpened::Refused(reply, r))
+        envelope::open_request(
+            request,
+            &self.decryption,
+            &VALIDATION_ENVELOPE_CODES,
+            |plaintext, reply| self.check_validation(plaintext, reply, now),
+        )
     }
 
     fn check_validation(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Validation, Refusal<Avc>> {
-        let outer =
-            SignedMessage::parse(plaintext).map_err(|e| Refusal::new(validation_envelope_code(&e), e.to_string()))?;
+        let outer = SignedMessage::parse(plaintext).map_err(|e| VALIDATION_ENVELOPE_CODES.refusal(&e))?;
         if outer.psid != Some(ItsAid::CERT_REQUEST) {
             return Err(Refusal::new(Avc::Badcontenttype, "not signed for PSID 623"));
         }
@@ -409,7 +397,7 @@ impl EnrolmentAuthority {
                     EnvelopeError::NotForMe => {
                         Refusal::new(Avc::Wrongea, "the EC signature is encrypted for another EA")
                     }
-                    e => Refusal::new(validation_envelope_code(&e), format!("EC signature: {e}")),
+                    e => Refusal::new(VALIDATION_ENVELOPE_CODES.code(&e), format!("EC signature: {e}")),
                 })?;
                 SignedMessage::parse(&inner)
             }

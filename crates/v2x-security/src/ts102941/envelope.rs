@@ -5,6 +5,7 @@
 //! either ECIES to a certificate's encryption key (`certRecipInfo`, requests) or directly
 //! under the AES key the request came with (`pskRecipInfo`, responses).
 
+use super::{request_hash, NotOpened, Refusal, Reply};
 use crate::certificate::{join_hash, Certificate};
 use crate::convert::{self, ConvertError};
 use crate::encryption::{self, DecryptionKey, SymmetricKey};
@@ -344,6 +345,53 @@ pub fn decrypt_request(bytes: &[u8], own: &DecryptionKey) -> Result<(Vec<u8>, Sy
     let d = encryption::decrypt(&enc, std::slice::from_ref(own), &HashMap::new())
         .map_err(|r| EnvelopeError::DecryptionFailed(r.to_string()))?;
     Ok((d.plaintext, d.key))
+}
+
+/// Where an envelope failure lands in one procedure's response codes (the enrolment, validation
+/// and authorization code lists each have their own `imnottherecipient`, ... `cantparse`).
+#[derive(Debug, Clone, Copy)]
+pub struct EnvelopeCodes<C> {
+    pub not_for_me: C,
+    pub unknown_algorithm: C,
+    pub decryption_failed: C,
+    pub bad_content_type: C,
+    /// Every other failure (encoding, conversion, signature form).
+    pub cant_parse: C,
+}
+
+impl<C: Copy> EnvelopeCodes<C> {
+    /// The code for `e`.
+    pub fn code(&self, e: &EnvelopeError) -> C {
+        match e {
+            EnvelopeError::NotForMe => self.not_for_me,
+            EnvelopeError::UnknownAlgorithm(_) => self.unknown_algorithm,
+            EnvelopeError::DecryptionFailed(_) => self.decryption_failed,
+            EnvelopeError::BadContentType(_) => self.bad_content_type,
+            _ => self.cant_parse,
+        }
+    }
+
+    /// A refusal with the code for `e`, naming it.
+    pub fn refusal(&self, e: &EnvelopeError) -> Refusal<C> {
+        Refusal::new(self.code(e), e.to_string())
+    }
+}
+
+/// Opens a request encrypted to `own` and hands its plaintext to `check`: a request that does
+/// not decrypt cannot be answered (`Unanswerable`, its code from `codes`); one that does is
+/// answered under the key it came with, refused or not (`Refused` keeps that [`Reply`]).
+pub fn open_request<T, C: Copy>(
+    request: &[u8],
+    own: &DecryptionKey,
+    codes: &EnvelopeCodes<C>,
+    check: impl FnOnce(&[u8], Reply) -> Result<T, Refusal<C>>,
+) -> Result<T, NotOpened<C>> {
+    let (plaintext, key) = decrypt_request(request, own).map_err(|e| NotOpened::Unanswerable(codes.refusal(&e)))?;
+    let reply = Reply {
+        key,
+        request_hash: request_hash(request),
+    };
+    check(&plaintext, reply.clone()).map_err(|r| NotOpened::Refused(reply, r))
 }
 
 /// Opens a response encrypted under `key` (`pskRecipInfo`).
