@@ -3,7 +3,10 @@
 
 use v2x_sim::scenario::{AccessKind, FadingConfig, MobilityConfig, PathLossConfig, ReservationPolicy};
 use v2x_sim::sidelink::SidelinkStats;
-use v2x_sim::{RunMetrics, Scenario};
+use v2x_sim::Scenario;
+
+mod common;
+use common::{ring, stats};
 
 /// `n` stations within 19 m of each other: nothing is lost to distance, so every loss is
 /// half duplex, a collision or the BLER curve's floor.
@@ -40,10 +43,6 @@ fn cluster(n: usize, duration_s: f64) -> Scenario {
     assert!(matches!(s.radio.path_loss, PathLossConfig::WinnerB1 { .. }));
     s.validate().unwrap();
     s
-}
-
-fn stats(m: &RunMetrics) -> &SidelinkStats {
-    m.sidelink.as_ref().expect("a sidelink run")
 }
 
 /// A station sending in a subframe hears nothing in it: with one CAM per 100 ms each
@@ -95,42 +94,8 @@ fn same_seed_same_results() {
 /// Nakagami fading (each of its three shapes) in the received power.
 #[test]
 fn any_thread_count_gives_the_same_results() {
-    let mut s = Scenario::parse(
-        r#"
-        duration_s = 1.5
-        warmup_s = 0.5
-        [access]
-        kind = "lte-v2x-mode4"
-        [sidelink]
-        shadowing_sd_db = 3.0
-        [mobility]
-        kind = "highway"
-        length_m = 2000.0
-        lanes_per_direction = 2
-        density_veh_per_km_lane = 25.0
-        [radio]
-        tx_power_dbm = 20.0
-        frequency_hz = 5.91e9
-        noise_figure_db = 9.0
-        [radio.path_loss]
-        model = "winner-b1"
-        [radio.fading]
-        model = "nakagami"
-        [metrics]
-        distance_bin_m = 10.0
-        max_distance_m = 500.0
-        "#,
-        "ring",
-    )
-    .unwrap();
-    let mut run = |threads: u32| {
-        s.engine.threads = threads;
-        let mut m = v2x_sim::run(&s, &v2x_report::Silent).unwrap().variants[0]
-            .pooled
-            .clone();
-        m.wall_s = 0.0;
-        m
-    };
+    let s = ring("lte-v2x-mode4", "");
+    let run = |threads: u32| common::run(&s, threads);
     let one = run(1);
     let lost = |f: fn(&v2x_sim::sidelink::LossBin) -> u64| stats(&one).losses.iter().map(f).sum::<u64>();
     assert!(one.receptions > 10_000, "{}", one.receptions);

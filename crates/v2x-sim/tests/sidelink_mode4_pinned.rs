@@ -1,57 +1,10 @@
 //! LTE-V2X Mode 4's results pinned to what main gave before NR-V2X Mode 2 was added (the
 //! sidelink modules are shared): the counters every output of a run is made of.
 
-use v2x_sim::sidelink::SidelinkStats;
 use v2x_sim::{RunMetrics, Scenario};
 
-fn stats(m: &RunMetrics) -> &SidelinkStats {
-    m.sidelink.as_ref().expect("a sidelink run")
-}
-
-/// A ring highway long enough for every cause of loss (the Mode 4 thread test's).
-fn ring(kind: &str, nr: &str) -> Scenario {
-    Scenario::parse(
-        &format!(
-            r#"
-        duration_s = 1.5
-        warmup_s = 0.5
-        [access]
-        kind = "{kind}"
-        [sidelink]
-        shadowing_sd_db = 3.0
-        {nr}
-        [mobility]
-        kind = "highway"
-        length_m = 2000.0
-        lanes_per_direction = 2
-        density_veh_per_km_lane = 25.0
-        [radio]
-        tx_power_dbm = 20.0
-        frequency_hz = 5.91e9
-        noise_figure_db = 9.0
-        [radio.path_loss]
-        model = "winner-b1"
-        [radio.fading]
-        model = "nakagami"
-        [metrics]
-        distance_bin_m = 10.0
-        max_distance_m = 500.0
-        "#
-        ),
-        "ring",
-    )
-    .unwrap()
-}
-
-fn run(s: &Scenario, threads: u32) -> RunMetrics {
-    let mut s = s.clone();
-    s.engine.threads = threads;
-    let mut m = v2x_sim::run(&s, &v2x_report::Silent).unwrap().variants[0]
-        .pooled
-        .clone();
-    m.wall_s = 0.0;
-    m
-}
+mod common;
+use common::{ring, run, stats};
 
 /// The counters a run's outputs are made of.
 fn fingerprint(m: &RunMetrics) -> Vec<u64> {
