@@ -183,11 +183,11 @@ fn one_paper_only_and_unknown_names() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--ngsim-i80 /nonexistent/i80.csv: no such file"));
 
-    let o = v2x(&["reproduce", "--paper", "005", "--out", out.to_str().unwrap()]);
+    let o = v2x(&["reproduce", "--paper", "006", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
-        e.contains("unknown paper `005`") && e.contains("000, 001, 002, 003, 004"),
+        e.contains("unknown paper `006`") && e.contains("000, 001, 002, 003, 004, 005"),
         "{e}"
     );
 }
