@@ -9,6 +9,13 @@ inter-packet gap (pairs within 300 m), CBR, mean sub-channels per transmission.
 
     python3 scripts/sidelink-security-sizes.py --v2x target/release/v2x --reps 3 \
         --duration 8 --densities 25,50 --out out/sidelink-security-sizes
+
+With --its-g5 the same highway also runs on 802.11p (`[access] kind = "its-g5"`, the same
+power, path loss and CAMs; no [sidelink] keys, so no shadowing), beside each density's
+sidelink rows, with one more variant that the sidelink does not model yet: certificates
+only on a P2PCD request (`policy = "on-request"`, `p2pcd = true`). On 802.11p the three
+size variants verify without needing the certificate (`require_known_certificate = false`:
+the comparison is about sizes on the channel); the P2PCD variant needs it.
 """
 
 import argparse
@@ -45,6 +52,31 @@ certificate = { policy = "interval", interval_s = 1.0 }
 """
 
 
+ITS_G5_VARIANTS = VARIANTS.replace(
+    'certificate = { policy = "never" }', 'certificate = { policy = "never" }\nrequire_known_certificate = false'
+).replace(
+    'certificate = { policy = "every-nth", n = 5 }', 'certificate = { policy = "every-nth", n = 5 }\nrequire_known_certificate = false'
+).replace(
+    'certificate = { policy = "interval", interval_s = 1.0 }',
+    'certificate = { policy = "interval", interval_s = 1.0 }\nrequire_known_certificate = false',
+) + """
+[[variant]]
+name = "p2pcd"
+protocol = "ieee1609.2"
+sign_cost_us = 1.0
+verify_cost_us = 1.0
+certificate = { policy = "on-request" }
+p2pcd = true
+"""
+
+
+def its_g5_scenario(sidelink_text):
+    """The sidelink highway on 802.11p: the [sidelink] table dropped, the access kind set."""
+    head, rest = sidelink_text.split("\n[sidelink]\n", 1)
+    rest = rest[rest.index("\n[mobility]\n"):]
+    return head.replace('kind = "lte-v2x-mode4"', 'kind = "its-g5"') + rest
+
+
 def mean_ci(xs):
     xs = [x for x in xs if x is not None and math.isfinite(x)]
     n = len(xs)
@@ -70,6 +102,8 @@ def main():
     ap.add_argument("--duration", type=float, default=8.0)
     ap.add_argument("--densities", default="25,50", help="vehicles per km per lane (4 lanes)")
     ap.add_argument("--out", default="out/sidelink-security-sizes")
+    ap.add_argument("--its-g5", action="store_true", help="also run each density on 802.11p")
+    ap.add_argument("--policies", default=",".join(POLICIES), help="sidelink reservation policies, comma separated")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -77,27 +111,39 @@ def main():
     base = base[: base.index("[[variant]]")]
     table = []
     for density in [float(x) for x in a.densities.split(",")]:
-        for policy in POLICIES:
+        for policy in a.policies.split(",") + (["its-g5"] if a.its_g5 else []):
             text = base.replace('reservation_policy = "reselect-on-size-change"', f'reservation_policy = "{policy}"')
             text = text.replace("density_veh_per_km_lane = 25.0", f"density_veh_per_km_lane = {density}")
             sc = out / f"d{density:g}-{policy}.toml"
-            sc.write_text(text + VARIANTS)
+            if policy == "its-g5":
+                sc.write_text(its_g5_scenario(text) + ITS_G5_VARIANTS)
+            else:
+                sc.write_text(text + VARIANTS)
             per = {}
             for r in range(a.reps):
                 run = out / f"d{density:g}-{policy}-r{r}"
                 subprocess.run([a.v2x, "sim", str(sc), "--out", str(run), "--seed", str(1 + r),
                                 "--duration", str(a.duration), "--quiet"], check=True)
-                rows = [x for x in csv.DictReader(open(run / "sidelink_losses.csv")) if x["replication"] == "pooled"]
+                if policy == "its-g5":
+                    rows = list(csv.DictReader(open(run / "pdr_vs_distance.csv")))
+                else:
+                    rows = [x for x in csv.DictReader(open(run / "sidelink_losses.csv")) if x["replication"] == "pooled"]
                 for v in json.loads((run / "summary.json").read_text())["variants"]:
-                    s = v["sidelink"]
-                    per.setdefault(v["name"], []).append({
+                    entry = {
                         "prr_100m": prr(rows, v["name"], 100.0),
                         "prr_300m": prr(rows, v["name"], 300.0),
                         "ipg_p99_ms": v["inter_arrival_ms"]["p99"],
-                        "cbr": s["cbr"]["mean"],
-                        "subchannels": s["mean_subchannels"],
-                        "size_reselections_per_tx": s["selections"]["size"] / max(s["transmissions"], 1),
-                    })
+                        "awareness": v.get("awareness", {}).get("mean") if isinstance(v.get("awareness"), dict) else v.get("awareness"),
+                    }
+                    if policy == "its-g5":
+                        entry["cbr"] = v["channel_busy_ratio"]["mean"]
+                        entry["crypto_loss"] = v["crypto_loss_ratio"]["mean"] if isinstance(v["crypto_loss_ratio"], dict) else v["crypto_loss_ratio"]
+                    else:
+                        s = v["sidelink"]
+                        entry["cbr"] = s["cbr"]["mean"]
+                        entry["subchannels"] = s["mean_subchannels"]
+                        entry["size_reselections_per_tx"] = s["selections"]["size"] / max(s["transmissions"], 1)
+                    per.setdefault(v["name"], []).append(entry)
             for name, runs in per.items():
                 entry = {"density_veh_per_km_lane": density, "policy": policy, "variant": name, "replications": len(runs)}
                 for k in runs[0]:
