@@ -5,6 +5,7 @@
 use std::time::Duration;
 use v2x_security::{EncapRequest, InMemoryPki, RejectReason};
 use v2x_sim::scenario::P2PCD_REQUEST_BYTES;
+use v2x_sim::security::p2pcd::request_bytes;
 
 #[test]
 fn one_p2pcd_request_adds_what_the_simulator_counts() {
@@ -31,4 +32,18 @@ fn one_p2pcd_request_adds_what_the_simulator_counts() {
     let asking = b.encap(&EncapRequest::cam(b"b2").at(t(300))).unwrap();
     assert!(!asking.signer_was_certificate);
     assert_eq!(asking.bytes.len() - plain.bytes.len(), P2PCD_REQUEST_BYTES as usize);
+    assert_eq!(request_bytes(1), P2PCD_REQUEST_BYTES);
+
+    // Two unknown signers: one CAM asks for both, 3 bytes more per further HashedId3.
+    let mut c = fx.sender(fx.ticket().unwrap());
+    let mut d = fx.sender(fx.ticket().unwrap());
+    for (k, e) in [&mut c, &mut d].into_iter().enumerate() {
+        e.encap(&EncapRequest::cam(b"x0").at(t(400))).unwrap();
+        let digest = e.encap(&EncapRequest::cam(b"x1").at(t(500 + k as u64))).unwrap();
+        assert!(b.decap_at(&digest.bytes, t(500 + k as u64)).is_err());
+    }
+    assert_eq!(b.pending_p2pcd_requests().len(), 2);
+    let asking2 = b.encap(&EncapRequest::cam(b"b3").at(t(600))).unwrap();
+    assert!(!asking2.signer_was_certificate);
+    assert_eq!(asking2.bytes.len() - plain.bytes.len(), request_bytes(2) as usize);
 }

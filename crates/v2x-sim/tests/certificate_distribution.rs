@@ -2,7 +2,7 @@
 //! certificates sent only when due (`policy = "never"`), and the redundancy count — a
 //! certificate copy received by a station that already held it.
 
-use v2x_sim::scenario::{AccessKind, MobilityConfig};
+use v2x_sim::scenario::MobilityConfig;
 use v2x_sim::{RunMetrics, Scenario};
 
 /// 12 static stations within 22 m (nothing lost to distance), one IEEE 1609.2 variant with
@@ -106,7 +106,7 @@ fn once_a_second_every_certificate_after_the_first_is_redundant_in_a_static_clus
 }
 
 #[test]
-fn p2pcd_is_refused_where_it_is_not_modelled() {
+fn p2pcd_is_refused_where_it_cannot_work() {
     let real = Scenario::parse(
         "duration_s = 2.0\n[[variant]]\nname = \"r\"\nprotocol = \"ieee1609.2\"\nmode = \"real-crypto\"\np2pcd = true\n",
         "p2pcd-real",
@@ -114,11 +114,6 @@ fn p2pcd_is_refused_where_it_is_not_modelled() {
     .and_then(|s| s.validate().map(|_| s));
     let e = real.unwrap_err().to_string();
     assert!(e.contains("p2pcd") && e.contains("real-crypto"), "{e}");
-
-    let mut sidelink = cluster("certificate = { policy = \"on-request\" }\np2pcd = true");
-    sidelink.access.kind = AccessKind::LteV2xMode4;
-    let e = sidelink.validate().unwrap_err().to_string();
-    assert!(e.contains("p2pcd"), "{e}");
 
     // Nothing to answer with under "never"; "on-request" with nothing to request is refused.
     let refused = |rule: &str| {

@@ -5,7 +5,7 @@ use super::trace::Observer;
 use super::{Event, Frame, FrameKind, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
-use crate::scenario::{AttackKind, P2PCD_REQUEST_BYTES};
+use crate::scenario::AttackKind;
 use crate::time::ns;
 use rand::Rng;
 use v2x_profile::ProtocolId;
@@ -101,11 +101,7 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         } else {
             0
         };
-        let ask = if p2pcd_request.is_some() {
-            P2PCD_REQUEST_BYTES
-        } else {
-            0
-        };
+        let ask = crate::security::p2pcd::request_bytes(p2pcd_request.as_ref().map_or(0, |r| r.len()));
         let bytes = self.frame_bytes(self.sc.cam.payload_bytes, overhead + extra + ask);
         if now >= self.p.warmup_ns {
             self.trace.cam_generated();

@@ -53,8 +53,8 @@ pub enum FrameKind {
         pos: Position,
         certificate: bool,
         attached_key: Option<u32>,
-        /// A P2PCD request for this station's certificate (`p2pcd`).
-        p2pcd_request: Option<NodeId>,
+        /// The stations whose certificates it asks for (P2PCD, `p2pcd`).
+        p2pcd_request: Option<std::sync::Arc<[NodeId]>>,
     },
     TeslaKey {
         interval: u32,
@@ -153,8 +153,8 @@ struct Node {
     last_certificate_ns: Option<u64>,
     /// The next CAM carries the certificate: a new station was heard, or it was asked.
     certificate_due: bool,
-    /// The next CAM asks for this signer's certificate (P2PCD): the latest unknown signer.
-    p2pcd_ask: Option<NodeId>,
+    /// The signers whose certificates the next CAMs ask for (P2PCD).
+    p2pcd_ask: crate::security::p2pcd::P2pcdQueue<NodeId>,
     neighbours: NeighbourTable,
     tesla_pending: TeslaPending,
     last_heard_cam: Option<(NodeId, u32, u64)>,
@@ -170,7 +170,7 @@ impl Node {
             cam_seq: 0,
             last_certificate_ns: None,
             certificate_due: false,
-            p2pcd_ask: None,
+            p2pcd_ask: Default::default(),
             neighbours: NeighbourTable::default(),
             tesla_pending: TeslaPending::default(),
             last_heard_cam: None,

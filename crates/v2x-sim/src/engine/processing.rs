@@ -559,7 +559,7 @@ fn deliver(
         } => {
             let src = frame.src;
             // A verified request for our certificate: the next own CAM carries it.
-            if p2pcd_request == Some(n) {
+            if p2pcd_request.is_some_and(|r| r.contains(&n)) {
                 node.certificate_due = true;
             }
             let nb = node.neighbours.entry(src);
@@ -575,6 +575,9 @@ fn deliver(
                     node.certificate_due = true;
                 }
                 nb.certificate_known = true;
+                if cx.sec.p2pcd {
+                    node.p2pcd_ask.received(src);
+                }
             }
             if gen_ns < cx.warmup_ns {
                 return;
@@ -658,7 +661,7 @@ fn receive_cam(
             trace.crypto_lost(CryptoLoss::UnknownCertificate, dist);
         }
         if sec.p2pcd {
-            node.p2pcd_ask = Some(src);
+            node.p2pcd_ask.want(src);
         }
         return Received::Done;
     }

@@ -337,15 +337,6 @@ impl Scenario {
             if v.protocol == v2x_profile::ProtocolId::Tesla {
                 return not_yet(&format!("variant[{i}].protocol"), "TESLA's separate key frames");
             }
-            if v.certificate_on_new_station {
-                return not_yet(
-                    &format!("variant[{i}].certificate_on_new_station"),
-                    "a certificate on a new station",
-                );
-            }
-            if v.p2pcd {
-                return not_yet(&format!("variant[{i}].p2pcd"), "peer-to-peer certificate distribution");
-            }
         }
         Ok(())
     }

@@ -189,14 +189,15 @@ pub struct VariantConfig {
     pub certificate_on_new_station: bool,
     /// IEEE 1609.2 peer-to-peer certificate distribution (§8.4, `inlineP2pcdRequest`): a
     /// station that cannot verify a digest-signed CAM because it lacks the signer's
-    /// certificate asks for it in its next own CAM (+[`P2PCD_REQUEST_BYTES`]: a
-    /// `SequenceOfHashedId3` of one, the latest unknown signer), and the signer, on verifying
-    /// a request for its own certificate, attaches it to its next CAM. Only the owner answers
-    /// (the standard also lets any holder answer: not modelled). A request is read only from a
-    /// verified message, as in `v2x-security`. Off by default; with
-    /// `certificate = { policy = "on-request" }` a certificate goes out on the first CAM and
-    /// then only when asked (and on a new station with `certificate_on_new_station`).
-    /// Cost-model mode on 802.11p only.
+    /// certificate asks for it in its next own CAMs, as `v2x-security` does: each signer once,
+    /// up to 8 per CAM (+[`P2PCD_REQUEST_BYTES`] for one, 3 more per further HashedId3), at
+    /// most 64 waiting; the signer, on verifying a CAM that asks for its certificate, attaches
+    /// it to its next CAM. Only the owner answers (the standard also lets any holder answer:
+    /// not modelled). A request is read only from a verified message, as in `v2x-security`.
+    /// Off by default; with `certificate = { policy = "on-request" }` a certificate goes out on
+    /// the first CAM and then only when asked (and on a new station with
+    /// `certificate_on_new_station`). Cost model, on 802.11p and the sidelink (which counts a
+    /// CAM of an unknown signer as lost when a rule depends on who holds what).
     pub p2pcd: bool,
     /// TESLA: delay between a packet and the disclosure of its key (s; default: the
     /// profile's key disclosure, else 0.1).

@@ -15,6 +15,7 @@
 
 mod costs;
 mod deadline;
+pub mod p2pcd;
 pub mod pick;
 mod sizes;
 

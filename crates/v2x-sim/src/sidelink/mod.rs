@@ -18,6 +18,7 @@
 //! loss and fading models, the keyed draws and the security model's packet sizes.
 
 pub mod bler;
+pub mod certificates;
 pub mod nr_bler;
 pub mod nr_tbs;
 pub mod pool;

@@ -23,6 +23,7 @@
 //! a seed whatever the thread count.
 
 use super::bler::BlerCurve;
+use super::certificates::Certificates;
 use super::nr_bler;
 use super::pool::ResourcePool;
 use super::sps::Heard;
@@ -74,6 +75,8 @@ struct Sizes {
     /// Which of the two the variant's schedule sends.
     sends_digest: bool,
     sends_certificate: bool,
+    /// A P2PCD request's bytes where the variant asks (`p2pcd`), else 0.
+    request: u32,
 }
 
 impl Sizes {
@@ -94,7 +97,7 @@ impl Sizes {
         self.payload + self.overheads().min().unwrap_or(0) + self.l2
     }
     fn largest(&self) -> u32 {
-        self.payload + self.overheads().max().unwrap_or(0) + self.attached_key + self.l2
+        self.payload + self.overheads().max().unwrap_or(0) + self.attached_key + self.request + self.l2
     }
 }
 
@@ -242,6 +245,11 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         l2: cfg.l2_overhead_bytes,
         sends_digest: sec.certificate != CertificatePolicy::Always,
         sends_certificate: sec.certificate != CertificatePolicy::Never,
+        request: if sec.p2pcd {
+            crate::security::p2pcd::request_bytes(crate::security::p2pcd::MAX_REQUESTS_PER_CAM)
+        } else {
+            0
+        },
     };
     let len_of = |bytes: u32| pool.subchannels_for(bytes).unwrap_or(pool.subchannels);
     let (rri, window) = match &nr {
@@ -338,6 +346,8 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut rng_app = stream(seed, Stream::Applications);
     let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
     let mut cams = vec![Cams::default(); n];
+    let mut certs = Certificates::new(sec, n);
+    let signs = crate::security::carries_certificates(sec.kind);
     let period_ns = secs_ns(1.0 / sc.cam.rate_hz);
     let jitter_s = sc.cam.generation_jitter_ms / 1e3;
     let mut gens: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
@@ -411,10 +421,18 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             let c = &mut cams[u];
             let seq = c.seq;
             c.seq += 1;
-            let certificate = sec.carries_certificate(seq, t, false, &mut c.last_certificate_ns);
-            let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0);
+            let (due, request) = certs.as_mut().map_or((false, None), |cd| cd.generate(u));
+            let certificate = sec.carries_certificate(seq, t, due, &mut c.last_certificate_ns);
+            let asked = crate::security::p2pcd::request_bytes(request.as_ref().map_or(0, |r| r.len()));
+            let asks = request.is_some();
+            if let Some(cd) = certs.as_mut() {
+                cd.sent(u, seq, certificate, request);
+            }
+            let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0) + asked;
             if t >= warmup_ns {
                 m.cams_generated += 1;
+                m.certificates_sent += u64::from(certificate && signs);
+                m.p2pcd_requests_sent += u64::from(asks);
                 // Larger than the whole pool's transport block: the MAC refuses it
                 // (`Ue::arrive` drops it, counted `oversize`); no fragmentation below.
                 if p.pool.subchannels_for(bytes).is_none() {
@@ -570,6 +588,9 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         for (tx, b) in txs.iter().zip(bufs.iter()) {
             for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
                 let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
+                if let (Some(cd), Outcome::Received) = (certs.as_mut(), outcome) {
+                    cd.received(tx.src, tx.send.packet.seq, l.rx, counted, &mut m);
+                }
                 if !counted {
                     m.receptions += u64::from(outcome == Outcome::Received);
                     continue;
