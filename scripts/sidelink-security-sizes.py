@@ -10,12 +10,13 @@ inter-packet gap (pairs within 300 m), CBR, mean sub-channels per transmission.
     python3 scripts/sidelink-security-sizes.py --v2x target/release/v2x --reps 3 \
         --duration 8 --densities 25,50 --out out/sidelink-security-sizes
 
-With --its-g5 the same highway also runs on 802.11p (`[access] kind = "its-g5"`, the same
-power, path loss and CAMs; no [sidelink] keys, so no shadowing), beside each density's
-sidelink rows, with one more variant that the sidelink does not model yet: certificates
-only on a P2PCD request (`policy = "on-request"`, `p2pcd = true`). On 802.11p the three
-size variants verify without needing the certificate (`require_known_certificate = false`:
-the comparison is about sizes on the channel); the P2PCD variant needs it.
+A fourth variant sends certificates only on a P2PCD request (`policy = "on-request"`,
+`p2pcd = true`; its CAMs carry the requests too), reporting also the share of CAMs lost to an
+unknown certificate. With --its-g5 the same highway also runs on 802.11p (`[access] kind =
+"its-g5"`, the same power, path loss and CAMs; no [sidelink] keys, so no shadowing), beside
+each density's sidelink rows. On 802.11p the three size variants verify without needing the
+certificate (`require_known_certificate = false`: the comparison is about sizes on the
+channel); the P2PCD variant needs it.
 """
 
 import argparse
@@ -49,6 +50,14 @@ protocol = "ieee1609.2"
 sign_cost_us = 1.0
 verify_cost_us = 1.0
 certificate = { policy = "interval", interval_s = 1.0 }
+
+[[variant]]
+name = "p2pcd"
+protocol = "ieee1609.2"
+sign_cost_us = 1.0
+verify_cost_us = 1.0
+certificate = { policy = "on-request" }
+p2pcd = true
 """
 
 
@@ -59,15 +68,7 @@ ITS_G5_VARIANTS = VARIANTS.replace(
 ).replace(
     'certificate = { policy = "interval", interval_s = 1.0 }',
     'certificate = { policy = "interval", interval_s = 1.0 }\nrequire_known_certificate = false',
-) + """
-[[variant]]
-name = "p2pcd"
-protocol = "ieee1609.2"
-sign_cost_us = 1.0
-verify_cost_us = 1.0
-certificate = { policy = "on-request" }
-p2pcd = true
-"""
+)
 
 
 def its_g5_scenario(sidelink_text):
@@ -135,10 +136,12 @@ def main():
                         "ipg_p99_ms": v["inter_arrival_ms"]["p99"],
                         "awareness": v.get("awareness", {}).get("mean") if isinstance(v.get("awareness"), dict) else v.get("awareness"),
                     }
+                    entry["certificate_share"] = v["certificates"]["share_of_cams"]["mean"]
                     if policy == "its-g5":
                         entry["cbr"] = v["channel_busy_ratio"]["mean"]
                         entry["crypto_loss"] = v["crypto_loss_ratio"]["mean"] if isinstance(v["crypto_loss_ratio"], dict) else v["crypto_loss_ratio"]
                     else:
+                        entry["crypto_loss"] = v["crypto_loss_ratio"]["mean"] if isinstance(v["crypto_loss_ratio"], dict) else v["crypto_loss_ratio"]
                         s = v["sidelink"]
                         entry["cbr"] = s["cbr"]["mean"]
                         entry["subchannels"] = s["mean_subchannels"]
