@@ -3,7 +3,7 @@
 
 mod nr;
 
-pub use nr::{McsTable, NrConfig, PreEmption, NR_SUBCHANNEL_SIZES};
+pub use nr::{McsTable, NrConfig, PreEmption, NR_DEFAULT_IMPLEMENTATION_LOSS_DB, NR_MAX_MCS, NR_SUBCHANNEL_SIZES};
 
 use super::check::{finite, nonneg, pos};
 use crate::error::ScenarioError;

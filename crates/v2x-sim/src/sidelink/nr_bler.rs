@@ -21,15 +21,9 @@
 use super::nr_tbs::{modulation, Layout};
 use statrs::function::erf::erfc;
 
-/// Highest MCS of Table 5.1.3.1-1 the model is used for (16-QAM; 64-QAM would need the
-/// modulation-constrained capacity).
-pub const MAX_MCS: u8 = 16;
-
-/// Default implementation loss (dB) against the Gaussian-input normal approximation: 1 dB
-/// for the NR LDPC code with belief-propagation decoding at code blocks of 10³ bits, plus
-/// 0.5 dB for QPSK's and 16-QAM's capacity below the Gaussian input's at MCS 9..=16
-/// (docs/cv2x.md, "BLER model (NR)").
-pub const DEFAULT_IMPLEMENTATION_LOSS_DB: f64 = 1.5;
+pub use crate::scenario::sidelink::{
+    NR_DEFAULT_IMPLEMENTATION_LOSS_DB as DEFAULT_IMPLEMENTATION_LOSS_DB, NR_MAX_MCS as MAX_MCS,
+};
 
 /// Largest code block of LDPC base graphs 1 and 2 (K_cb, TS 38.212 §5.2.2).
 const K_CB_BG1: u32 = 8448;

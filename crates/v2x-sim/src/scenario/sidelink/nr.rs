@@ -6,6 +6,16 @@
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
+/// Highest MCS of Table 5.1.3.1-1 the NR BLER model (the sidelink's `nr_bler`) is used for
+/// (16-QAM; 64-QAM would need the modulation-constrained capacity).
+pub const NR_MAX_MCS: u8 = 16;
+
+/// Default implementation loss (dB) of the NR BLER model against the Gaussian-input normal
+/// approximation: 1 dB for the NR LDPC code with belief-propagation decoding at code blocks
+/// of 10³ bits, plus 0.5 dB for QPSK's and 16-QAM's capacity below the Gaussian input's at
+/// MCS 9..=16 (docs/cv2x.md, "BLER model (NR)").
+pub const NR_DEFAULT_IMPLEMENTATION_LOSS_DB: f64 = 1.5;
+
 /// TS 38.214 MCS index table of the PSSCH (`sl-Additional-MCS-Table` absent: Table 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -90,7 +100,7 @@ pub struct NrConfig {
     /// Blind retransmissions per packet (0: none).
     pub blind_retransmissions: u32,
     /// Implementation loss (dB) against the normal approximation of the BLER model
-    /// (`crate::sidelink::nr_bler`; default 1.5: the LDPC code and the modulation).
+    /// (the sidelink's `nr_bler`; default 1.5: the LDPC code and the modulation).
     pub implementation_loss_db: f64,
 }
 
@@ -120,7 +130,7 @@ impl Default for NrConfig {
             re_evaluation: true,
             pre_emption: PreEmption::Disabled,
             blind_retransmissions: 0,
-            implementation_loss_db: crate::sidelink::nr_bler::DEFAULT_IMPLEMENTATION_LOSS_DB,
+            implementation_loss_db: NR_DEFAULT_IMPLEMENTATION_LOSS_DB,
         }
     }
 }
@@ -208,13 +218,13 @@ impl NrConfig {
         if self.mcs > max_mcs {
             return bad("mcs", format!("0..={max_mcs} in {:?}", self.mcs_table));
         }
-        if self.mcs_table != McsTable::Qam64 || self.mcs > crate::sidelink::nr_bler::MAX_MCS {
+        if self.mcs_table != McsTable::Qam64 || self.mcs > NR_MAX_MCS {
             return bad(
                 "mcs",
                 format!(
-                    "the BLER model (Gaussian-input normal approximation, crate::sidelink::nr_bler) \
+                    "the BLER model (Gaussian-input normal approximation, the sidelink's nr_bler) \
                      is used for MCS 0..={} of table qam64 only (QPSK, 16-QAM)",
-                    crate::sidelink::nr_bler::MAX_MCS
+                    NR_MAX_MCS
                 ),
             );
         }
