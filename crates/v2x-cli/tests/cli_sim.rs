@@ -224,26 +224,34 @@ fn unknown_names_list_the_valid_ones() {
     );
 }
 
-/// The LTE-V2X Mode 4 example, on a shorter and smaller highway: every output file, the
-/// losses by cause per 10 m bin, and the certificate's larger packets in the reservations.
-#[test]
-fn cv2x_highway_example_runs_on_the_sidelink() {
+/// A sidelink highway example shortened (0.5 s warm-up, 2 km ring, 1.5 s) and run with
+/// `extra` arguments: its temporary folder and results folder.
+fn run_small_highway(example: &str, extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(scenario("cv2x-highway.toml")).unwrap();
+    let text = std::fs::read_to_string(scenario(example)).unwrap();
     let small = text
         .replace("warmup_s = 2.0", "warmup_s = 0.5")
         .replace("length_m = 5000.0", "length_m = 2000.0");
     assert_ne!(small, text);
-    let f = dir.path().join("cv2x.toml");
+    let f = dir.path().join("small.toml");
     std::fs::write(&f, small).unwrap();
     let out = dir.path().join("out");
     let o = v2x_command()
         .args(["sim", f.to_str().unwrap(), "--out"])
         .arg(&out)
-        .args(["--duration", "1.5", "--replications", "2"])
+        .args(["--duration", "1.5"])
+        .args(extra)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (dir, out)
+}
+
+/// The LTE-V2X Mode 4 example, on a shorter and smaller highway: every output file, the
+/// losses by cause per 10 m bin, and the certificate's larger packets in the reservations.
+#[test]
+fn cv2x_highway_example_runs_on_the_sidelink() {
+    let (_dir, out) = run_small_highway("cv2x-highway.toml", &["--replications", "2"]);
     for f in [
         "summary.json",
         "pdr_vs_distance.csv",
@@ -278,22 +286,7 @@ fn cv2x_highway_example_runs_on_the_sidelink() {
 /// column, the re-evaluations, and the certificate's larger packets in the reservations.
 #[test]
 fn cv2x_nr_highway_example_runs_on_nr_mode2() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(scenario("cv2x-nr-highway.toml")).unwrap();
-    let small = text
-        .replace("warmup_s = 2.0", "warmup_s = 0.5")
-        .replace("length_m = 5000.0", "length_m = 2000.0");
-    assert_ne!(small, text);
-    let f = dir.path().join("nr.toml");
-    std::fs::write(&f, small).unwrap();
-    let out = dir.path().join("out");
-    let o = v2x_command()
-        .args(["sim", f.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .args(["--duration", "1.5"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_dir, out) = run_small_highway("cv2x-nr-highway.toml", &[]);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let v = summary["variants"].as_array().unwrap();

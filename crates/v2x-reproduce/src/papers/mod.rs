@@ -8,7 +8,15 @@
 //! [`Context::compare_published`] for every lookup comparison, then adds its own rows and
 //! [`Finding`](crate::report::Finding)s.
 
+use crate::rule::Estimate;
 use crate::{Context, ReproduceError};
+
+/// An estimate as the findings print it: `value [low, high]` to three decimals, `—` if none.
+pub(crate) fn fmt(e: Option<Estimate>) -> String {
+    e.map_or("—".to_string(), |e| {
+        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+    })
+}
 
 pub mod p000;
 pub mod p001;

@@ -8,7 +8,7 @@
 //! our air time, so they are by construction; the no-security delay and the verification
 //! ratio (a queue at ~1,000 BSMs/s) are not.
 
-use super::Paper;
+use super::{fmt, Paper};
 use crate::judge::{all, Criterion, Support};
 use crate::report::{Evidence, Finding};
 use crate::rule::Estimate;
@@ -83,12 +83,6 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
         ctx.report.findings.push(f);
     }
     Ok(())
-}
-
-fn fmt(e: Option<Estimate>) -> String {
-    e.map_or("—".to_string(), |e| {
-        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
-    })
 }
 
 /// Fig. 15 at 100 vehicles: who keeps up with ~1,000 BSMs/s, and the paper's 1609.2

@@ -3,7 +3,7 @@
 //! under load) and Table 4.2 (the receiver under attack), each run with today's receiver
 //! and PRESERVE's emulated one, beside the single-server queue prediction.
 
-use super::Paper;
+use super::{fmt, Paper};
 use crate::bench::median_estimate;
 use crate::context::label_of;
 use crate::judge::Criterion;
@@ -39,12 +39,6 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
     dos(ctx);
     vss_loss(ctx);
     Ok(())
-}
-
-fn fmt(e: Option<Estimate>) -> String {
-    e.map_or("—".to_string(), |e| {
-        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
-    })
 }
 
 /// Table 3.2: DECAP against raw verification on one backend per row.

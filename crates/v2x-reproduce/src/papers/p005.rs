@@ -10,10 +10,9 @@
 //! — an extension, since the paper's algorithm is not that. Its post-quantum sizes, delays and channel results
 //! are the body's, not reproduced (`not_done`).
 
-use super::Paper;
+use super::{fmt, Paper};
 use crate::judge::{all, Criterion, Support};
 use crate::report::{Evidence, Finding};
-use crate::rule::Estimate;
 use crate::sim::{paired, value, ScenarioRun, Shipped};
 use crate::{Context, ReproduceError};
 use v2x_bench::papers::SimStatistic;
@@ -53,12 +52,6 @@ fn add(ctx: &mut Context) -> Result<(), ReproduceError> {
         ctx.report.findings.push(f);
     }
     Ok(())
-}
-
-fn fmt(e: Option<Estimate>) -> String {
-    e.map_or("—".to_string(), |e| {
-        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
-    })
 }
 
 /// The abstract: an adaptive schedule reduces the spectrum certificates take. Judged on
