@@ -14,8 +14,8 @@ A fourth variant sends certificates only on a P2PCD request (`policy = "on-reque
 `p2pcd = true`; its CAMs carry the requests too), reporting also the share of CAMs lost to an
 unknown certificate. With --its-g5 the same highway also runs on 802.11p (`[access] kind =
 "its-g5"`, the same power, path loss and CAMs; no [sidelink] keys, so no shadowing), beside
-each density's sidelink rows. On 802.11p the three size variants verify without needing the
-certificate (`require_known_certificate = false`: the comparison is about sizes on the
+each density's sidelink rows. On both radios the three size variants verify without needing
+the certificate (`require_known_certificate = false`: the comparison is about sizes on the
 channel); the P2PCD variant needs it.
 """
 
@@ -61,7 +61,8 @@ p2pcd = true
 """
 
 
-ITS_G5_VARIANTS = VARIANTS.replace(
+# What runs on both radios: the size variants do not need the certificate to verify.
+RUN_VARIANTS = VARIANTS.replace(
     'certificate = { policy = "never" }', 'certificate = { policy = "never" }\nrequire_known_certificate = false'
 ).replace(
     'certificate = { policy = "every-nth", n = 5 }', 'certificate = { policy = "every-nth", n = 5 }\nrequire_known_certificate = false'
@@ -117,9 +118,9 @@ def main():
             text = text.replace("density_veh_per_km_lane = 25.0", f"density_veh_per_km_lane = {density}")
             sc = out / f"d{density:g}-{policy}.toml"
             if policy == "its-g5":
-                sc.write_text(its_g5_scenario(text) + ITS_G5_VARIANTS)
+                sc.write_text(its_g5_scenario(text) + RUN_VARIANTS)
             else:
-                sc.write_text(text + VARIANTS)
+                sc.write_text(text + RUN_VARIANTS)
             per = {}
             for r in range(a.reps):
                 run = out / f"d{density:g}-{policy}-r{r}"

@@ -1,7 +1,8 @@
 //! End-to-end `v2x sim` of the EXPERIMENTAL post-quantum designs: the shipped highway
 //! examples (shortened) run on 802.11p and on the LTE-V2X sidelink, every design's row
 //! carries the bytes its real encoder gives (checked against `v2x overhead`, which encodes
-//! on its own), and CAMs larger than the access layer carries are refused and counted.
+//! on its own), CAMs larger than the access layer carries are refused and counted, and
+//! both radios report what was verified (PDR verified, awareness, crypto loss).
 
 use std::path::{Path, PathBuf};
 
@@ -123,4 +124,24 @@ fn post_quantum_highway_runs_with_the_encoders_sizes_and_refuses_oversize_frames
     let composite = variant(&on_sidelink, "experimental-composite-ml-dsa-44");
     assert!(refused_ratio(composite) > 0.99, "{}", refused_ratio(composite));
     assert_eq!(composite["sidelink"]["transmissions"], 0);
+    // The sidelink verifies what it decodes, under 802.11p's keys: P-256 CAMs verified
+    // (PDR verified, awareness, crypto loss with its causes); the partially hybrid design's
+    // refused certificates leave every signer unknown, so all its decoded CAMs are lost.
+    let p256 = variant(&on_sidelink, "ieee1609.2");
+    let mean = |v: &serde_json::Value, key: &str| v[key]["mean"].as_f64().unwrap_or_else(|| panic!("{key}: {v}"));
+    assert!(mean(p256, "pdr_application") > 0.0, "{p256}");
+    assert!(mean(p256, "pdr_application") <= mean(p256, "pdr_network"));
+    assert!(mean(p256, "awareness") > 0.0, "{p256}");
+    assert!((0.0..1.0).contains(&mean(p256, "crypto_loss_ratio")), "{p256}");
+    assert!(p256["crypto_losses"]["unknown_certificate"].as_u64().is_some());
+    assert!(
+        p256["decoded_within_headline_range"]["verified"]["mean"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert_eq!(mean(ph, "crypto_loss_ratio"), 1.0);
+    assert!(ph["crypto_losses"]["unknown_certificate"].as_u64().unwrap() > 0);
+    assert_eq!(mean(ph, "pdr_application"), 0.0);
+    assert_eq!(mean(ph, "awareness"), 0.0);
 }

@@ -278,12 +278,12 @@ pub fn run_watched(
                 let mut notes = m.notes.clone();
                 if sc.access.kind == scenario::AccessKind::LteV2xMode4 {
                     notes.push(
-                        "LTE-V2X Mode 4: packet sizes from the security model; verification is not simulated on the sidelink yet (nothing counts as verified)"
+                        "LTE-V2X Mode 4: packet sizes from the security model, verification as on 802.11p; the sender's own signing time is not simulated on the sidelink (a CAM reaches the MAC when generated)"
                             .into(),
                     );
                 } else if sc.access.kind == scenario::AccessKind::NrV2xMode2 {
                     notes.push(
-                        "NR-V2X Mode 2: packet sizes from the security model; verification is not simulated on the sidelink yet (nothing counts as verified)"
+                        "NR-V2X Mode 2: packet sizes from the security model, verification as on 802.11p; the sender's own signing time is not simulated on the sidelink (a CAM reaches the MAC when generated)"
                             .into(),
                     );
                 }

@@ -186,8 +186,8 @@ fn what_the_sidelink_does_not_simulate_is_refused() {
 /// P2PCD on the sidelink, on the ring (stations keep meeting new ones): certificates only on
 /// request keep the CAMs lost to an unknown signer a small share and send far fewer
 /// certificates than the ETSI rule (once a second and after a new station) or the adaptive
-/// one (new station and requests), which lose fewer still. Without a rule that depends on
-/// who holds what (`interval` alone) nothing is tracked.
+/// one (new station and requests), which lose fewer still. Without P2PCD (`interval`
+/// alone) nothing is asked.
 #[test]
 fn p2pcd_on_the_sidelink_answers_the_stations_that_ask() {
     let variant = |name: &str, rule: &str| {
@@ -215,11 +215,8 @@ fn p2pcd_on_the_sidelink_answers_the_stations_that_ask() {
     let r = v2x_sim::run(&s, &v2x_report::Silent).unwrap();
     let get = |name: &str| r.variants.iter().find(|v| v.name == name).unwrap().pooled.clone();
     let (once, asked, adaptive, etsi) = (get("once"), get("asked"), get("adaptive"), get("etsi"));
-    assert_eq!(
-        (once.security_arrivals, once.p2pcd_requests_sent),
-        (0, 0),
-        "nothing tracked"
-    );
+    assert_eq!(once.p2pcd_requests_sent, 0);
+    assert!(once.security_arrivals > 10_000, "{}", once.security_arrivals);
     assert!(once.certificates_sent > 0);
     assert!(asked.p2pcd_requests_sent > 100, "{}", asked.p2pcd_requests_sent);
     assert!(asked.certificates_received > 0 && asked.security_arrivals > 10_000);

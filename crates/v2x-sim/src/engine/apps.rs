@@ -2,7 +2,7 @@
 //! disclosure of the variant), the V2I query service, attackers, and TESLA key frames.
 
 use super::trace::Observer;
-use super::{Event, Frame, FrameKind, Sim};
+use super::{Event, Frame, FrameKind, OwnCam, Sim};
 use crate::access::AccessLayer;
 use crate::node_id::NodeId;
 use crate::scenario::AttackKind;
@@ -75,12 +75,11 @@ impl<O: Observer, A: AccessLayer<Frame>> Sim<'_, O, A> {
         let Some(pos) = self.air.position(n) else { return };
         let sec = self.sec;
         let now = self.now;
-        let node = &mut self.nodes[n];
-        let seq = node.cam_seq;
-        node.cam_seq += 1;
-        let heard_new = std::mem::take(&mut node.certificate_due);
-        let p2pcd_request = node.p2pcd_ask.take();
-        let certificate = sec.carries_certificate(u64::from(seq), now, heard_new, &mut node.last_certificate_ns);
+        let OwnCam {
+            seq,
+            certificate,
+            p2pcd_request,
+        } = self.nodes[n].next_cam(sec, now);
         let overhead = if certificate {
             sec.overhead_certificate
         } else {

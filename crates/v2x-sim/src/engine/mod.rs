@@ -11,7 +11,9 @@
 //!   queues, TESLA key buffering, attack handling);
 //! - [`neighbours`]: what each station knows of the stations it heard;
 //! - [`trace`]: the [`Observer`] the models report to, and the collector that turns those
-//!   events into [`RunMetrics`].
+//!   events into [`RunMetrics`];
+//! - [`security_layer`]: the same stations' security processing for a radio loop of its
+//!   own (the sidelink's).
 //!
 //! A transmission's receivers run on the run's threads (see [`crate::air`]); a CAM a
 //! receiver decodes is handled there too where the receiver can do it alone
@@ -23,6 +25,7 @@ pub mod apps;
 pub mod neighbours;
 pub mod processing;
 pub mod relay;
+pub mod security_layer;
 pub mod trace;
 
 use crate::access::edca::MacParams;
@@ -177,6 +180,31 @@ impl Node {
             tables: Default::default(),
         }
     }
+
+    /// The station's next own CAM at `now`: what the variant's schedule and the station's
+    /// certificate state make it carry.
+    fn next_cam(&mut self, sec: &SecurityModel, now: u64) -> OwnCam {
+        let seq = self.cam_seq;
+        self.cam_seq += 1;
+        let due = std::mem::take(&mut self.certificate_due);
+        let p2pcd_request = self.p2pcd_ask.take();
+        let certificate = sec.carries_certificate(u64::from(seq), now, due, &mut self.last_certificate_ns);
+        OwnCam {
+            seq,
+            certificate,
+            p2pcd_request,
+        }
+    }
+}
+
+/// What a station's next CAM carries (`Node::next_cam`).
+pub struct OwnCam {
+    pub seq: u32,
+    /// The signer's certificate (else a digest): the variant's schedule, or due because a
+    /// new station was heard or a P2PCD request asked for it.
+    pub certificate: bool,
+    /// The signers whose certificates it asks for (P2PCD).
+    pub p2pcd_request: Option<std::sync::Arc<[NodeId]>>,
 }
 
 /// Run-wide constants derived from the scenario.
@@ -486,39 +514,17 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
         if self.now < self.p.warmup_ns {
             return;
         }
-        let radius = self.sc.metrics.awareness_radius_m;
-        let window = ns(self.sc.metrics.awareness_window_ms / 1000.0);
-        let max_err = self.sc.metrics.awareness_max_error_m;
-        let since = self.now.saturating_sub(window);
-        let (mut total, mut heard, mut verified, mut weighted) = (0u64, 0u64, 0u64, 0f64);
-        let mut near = std::mem::take(&mut self.near);
         let (grid, positions) = (self.air.grid(), self.air.positions());
-        for i in NodeId::all(self.nodes.len()) {
-            let Some(pi) = positions[i.index()] else { continue };
-            if self.is_rsu[i.index()] {
-                continue;
-            }
-            grid.within(pi, radius, &mut near);
-            for &(j, _) in &near {
-                if j == i || self.is_rsu[j.index()] {
-                    continue;
-                }
-                let Some(pj) = positions[j.index()] else { continue };
-                total += 1;
-                if let Some(nb) = self.nodes[i].neighbours.get(j) {
-                    if nb.last_rx_ns().is_some_and(|t| t >= since) {
-                        heard += 1;
-                    }
-                    if nb.last_verified_ns().is_some_and(|t| t >= since) {
-                        verified += 1;
-                        let err = grid.distance(pj, nb.last_pos);
-                        weighted += (1.0 - err / max_err).max(0.0);
-                    }
-                }
-            }
-        }
-        self.near = near;
-        self.trace.awareness(total, heard, verified, weighted);
+        let s = awareness(
+            self.now,
+            &self.sc.metrics,
+            grid,
+            positions,
+            &self.is_rsu,
+            &self.nodes,
+            &mut self.near,
+        );
+        self.trace.awareness(s.neighbours, s.heard, s.verified, s.weighted);
     }
 
     // ----- the air's steps ------------------------------------------------------------
@@ -597,6 +603,64 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
         }
         self.air.recycle(ended);
     }
+}
+
+/// One awareness sample ([`awareness`]).
+struct Awareness {
+    /// Vehicle pairs within the awareness radius.
+    neighbours: u64,
+    /// Of those, the receiver heard the sender within the window,
+    heard: u64,
+    /// verified one of its CAMs within the window,
+    verified: u64,
+    /// and the latter weighted by the position error (1 at no error, 0 at the maximum).
+    weighted: f64,
+}
+
+/// Awareness at `now`: for every vehicle, the vehicles within the awareness radius it
+/// heard and verified within the window (`[metrics]`), from its neighbour table. The
+/// engine and the sidelink's security layer sample it the same way.
+fn awareness(
+    now: u64,
+    metrics: &crate::scenario::MetricsConfig,
+    grid: &crate::spatial::SpatialGrid,
+    positions: &[Option<Position>],
+    is_rsu: &[bool],
+    nodes: &Sharded<Node>,
+    near: &mut Vec<(NodeId, f64)>,
+) -> Awareness {
+    let since = now.saturating_sub(ns(metrics.awareness_window_ms / 1000.0));
+    let mut s = Awareness {
+        neighbours: 0,
+        heard: 0,
+        verified: 0,
+        weighted: 0.0,
+    };
+    for i in NodeId::all(nodes.len()) {
+        let Some(pi) = positions[i.index()] else { continue };
+        if is_rsu[i.index()] {
+            continue;
+        }
+        grid.within(pi, metrics.awareness_radius_m, near);
+        for &(j, _) in near.iter() {
+            if j == i || is_rsu[j.index()] {
+                continue;
+            }
+            let Some(pj) = positions[j.index()] else { continue };
+            s.neighbours += 1;
+            if let Some(nb) = nodes[i].neighbours.get(j) {
+                if nb.last_rx_ns().is_some_and(|t| t >= since) {
+                    s.heard += 1;
+                }
+                if nb.last_verified_ns().is_some_and(|t| t >= since) {
+                    s.verified += 1;
+                    let err = grid.distance(pj, nb.last_pos);
+                    s.weighted += (1.0 - err / metrics.awareness_max_error_m).max(0.0);
+                }
+            }
+        }
+    }
+    s
 }
 
 /// The channel busy time the observer counts: vehicles' only, after the warm-up.

@@ -431,13 +431,13 @@ impl<'a, O: Observer, A: AccessLayer<Frame>> Sim<'a, O, A> {
 /// What a station's own security processing reads of the run besides the station's state
 /// (read-only: the threads that evaluate the receivers of a transmission share it).
 pub(super) struct StationContext<'s> {
-    sec: &'s SecurityModel,
-    warmup_ns: u64,
-    query_timeout_ns: u64,
-    dice: RunDice,
+    pub(super) sec: &'s SecurityModel,
+    pub(super) warmup_ns: u64,
+    pub(super) query_timeout_ns: u64,
+    pub(super) dice: RunDice,
     /// Every job must complete on time (real-crypto mode, or the test switch
     /// `every_completion_on_time`).
-    all_on_time: bool,
+    pub(super) all_on_time: bool,
 }
 
 impl StationContext<'_> {
@@ -726,7 +726,21 @@ pub(super) fn receive_cam_alone(
         return false;
     }
     debug_assert!(cx.cams_stay_local());
-    // Sim::catch_up, with none of its completions reaching beyond the station.
+    catch_up_alone(node, n, now, cx, trace);
+    trace.frame_decoded();
+    match receive_cam(node, n, frame.clone(), serial, dist, now, cx, trace) {
+        Received::Done => {}
+        Received::Verify(job) => submit_job(node, job, false, now, cx, trace),
+        Received::Verified(frame) => deliver(node, n, frame, now, dist, now, cx, trace),
+        Received::AwaitKey(_) => unreachable!("TESLA packets are not handled alone"),
+    }
+    true
+}
+
+/// [`Sim::catch_up`] for a station none of whose jobs reaches beyond it (no job counted
+/// `on_time` in its processor): completes, in order, the jobs that ended by `now`.
+pub(super) fn catch_up_alone(node: &mut Node, n: NodeId, now: u64, cx: &StationContext, trace: &mut impl Observer) {
+    debug_assert_eq!(node.service.on_time, 0);
     while node.service.next_end <= now {
         let end = node.service.next_end;
         let job = node.service.finish_first();
@@ -741,14 +755,6 @@ pub(super) fn receive_cam_alone(
             }
         }
     }
-    trace.frame_decoded();
-    match receive_cam(node, n, frame.clone(), serial, dist, now, cx, trace) {
-        Received::Done => {}
-        Received::Verify(job) => submit_job(node, job, false, now, cx, trace),
-        Received::Verified(frame) => deliver(node, n, frame, now, dist, now, cx, trace),
-        Received::AwaitKey(_) => unreachable!("TESLA packets are not handled alone"),
-    }
-    true
 }
 
 /// The engine's work on the receivers' threads: a vehicle handles a CAM it decoded alone

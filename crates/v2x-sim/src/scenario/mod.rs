@@ -299,8 +299,9 @@ impl Scenario {
         Ok(())
     }
 
-    /// What the sidelink simulates so far: periodic CAMs with the variants' sizes and
-    /// certificate schedules. The rest is refused rather than ignored.
+    /// What the sidelink simulates so far: periodic CAMs with the variants' sizes,
+    /// certificate schedules and verification (`engine::security_layer`). The rest is
+    /// refused rather than ignored.
     fn validate_sidelink(&self) -> Result<(), ScenarioError> {
         self.sidelink.validate_for(self.access.kind)?;
         let kind = self.access.kind;
@@ -336,6 +337,9 @@ impl Scenario {
             }
             if v.protocol == v2x_profile::ProtocolId::Tesla {
                 return not_yet(&format!("variant[{i}].protocol"), "TESLA's separate key frames");
+            }
+            if v.protocol == v2x_profile::ProtocolId::TeslaAttached {
+                return not_yet(&format!("variant[{i}].protocol"), "TESLA's key buffering");
             }
         }
         Ok(())

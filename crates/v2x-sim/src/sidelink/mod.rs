@@ -18,7 +18,6 @@
 //! loss and fading models, the keyed draws and the security model's packet sizes.
 
 pub mod bler;
-pub mod certificates;
 pub mod nr_bler;
 pub mod nr_tbs;
 pub mod pool;

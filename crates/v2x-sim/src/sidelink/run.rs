@@ -23,12 +23,12 @@
 //! a seed whatever the thread count.
 
 use super::bler::BlerCurve;
-use super::certificates::Certificates;
 use super::nr_bler;
 use super::pool::ResourcePool;
 use super::sps::Heard;
 use super::ue::{MacParams, NrMac, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
+use crate::engine::security_layer::SecurityLayer;
 use crate::error::ScenarioError;
 use crate::error::SimError;
 use crate::keyed_rng::{stream, Draw, RunDice, Stream, TxDice};
@@ -101,16 +101,11 @@ impl Sizes {
     }
 }
 
-/// A station's CAM schedule.
-#[derive(Default, Clone)]
-struct Cams {
-    seq: u64,
-    last_certificate_ns: Option<u64>,
-}
-
 /// A transmission of the current subframe.
 struct Tx {
     src: u32,
+    /// Its number in the run (the keyed draws of the receivers' processing).
+    serial: u64,
     pos: Position,
     send: Send,
     /// Its keyed draws at each receiver.
@@ -345,8 +340,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut rng_mac = stream(seed, Stream::Mac);
     let mut rng_app = stream(seed, Stream::Applications);
     let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
-    let mut cams = vec![Cams::default(); n];
-    let mut certs = Certificates::new(sec, n);
+    let mut security = SecurityLayer::new(sc, sec, n, mobility.vehicles, seed);
     let signs = crate::security::carries_certificates(sec.kind);
     let period_ns = secs_ns(1.0 / sc.cam.rate_hz);
     let jitter_s = sc.cam.generation_jitter_ms / 1e3;
@@ -402,6 +396,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             on_map = pos.iter().filter(|q| q.is_some()).count() as u64;
             next_update_ns += secs_ns(mobility.update_interval_s);
         }
+        security.sample_awareness(now_ns, &grid, &pos);
         // Messages generated since the last subframe reach the MAC.
         while let Some(&Reverse((t, i))) = gens.peek() {
             if t > now_ns {
@@ -415,19 +410,13 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             };
             gens.push(Reverse((t + period_ns + jitter, i)));
             let u = i as usize;
-            if pos[u].is_none() {
+            let Some(at) = pos[u] else {
                 continue;
-            }
-            let c = &mut cams[u];
-            let seq = c.seq;
-            c.seq += 1;
-            let (due, request) = certs.as_mut().map_or((false, None), |cd| cd.generate(u));
-            let certificate = sec.carries_certificate(seq, t, due, &mut c.last_certificate_ns);
-            let asked = crate::security::p2pcd::request_bytes(request.as_ref().map_or(0, |r| r.len()));
-            let asks = request.is_some();
-            if let Some(cd) = certs.as_mut() {
-                cd.sent(u, seq, certificate, request);
-            }
+            };
+            let cam = security.next_cam(NodeId(i), t, at);
+            let (seq, certificate) = (u64::from(cam.seq), cam.certificate);
+            let asked = crate::security::p2pcd::request_bytes(cam.p2pcd_request.as_ref().map_or(0, |r| r.len()));
+            let asks = cam.p2pcd_request.is_some();
             let bytes = sizes.bytes(certificate, sizes.attached_key > 0 && seq > 0) + asked;
             if t >= warmup_ns {
                 m.cams_generated += 1;
@@ -469,6 +458,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             serial += 1;
             txs.push(Tx {
                 src: i,
+                serial,
                 pos: at,
                 send,
                 dice: dice.transmission(serial),
@@ -588,8 +578,10 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         for (tx, b) in txs.iter().zip(bufs.iter()) {
             for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
                 let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
-                if let (Some(cd), Outcome::Received) = (certs.as_mut(), outcome) {
-                    cd.received(tx.src, tx.send.packet.seq, l.rx, counted, &mut m);
+                if outcome == Outcome::Received {
+                    // Received as the subframe ends.
+                    let (src, seq) = (NodeId(tx.src), tx.send.packet.seq as u32);
+                    security.decoded(src, seq, NodeId(l.rx), tx.serial, l.dist, now_ns + slot_ns);
                 }
                 if !counted {
                     m.receptions += u64::from(outcome == Outcome::Received);
@@ -637,6 +629,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         }
         m.events += 1;
     }
+    security.finish(secs_ns(sc.duration_s), &mut m);
     // The CBR as station time: sub-channel-subframes in ns per sub-channel.
     let scale = slot_ns as f64 / s as f64;
     m.presence_ns = st.cbr_monitored as f64 * scale;

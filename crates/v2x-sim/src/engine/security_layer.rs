@@ -1,0 +1,170 @@
+//! Every station's security processing above a radio loop other than the engine's air: the
+//! sidelink's subframe loop asks it what each own CAM carries and hands it every CAM a
+//! receiver decodes. The stations' state (`Node`) and the steps are the engine's own
+//! (`Node::next_cam`, `processing::receive_cam_alone`, `engine::awareness`): verification
+//! on the variant's cores with its service times and deadline, unknown-certificate loss, a
+//! certificate known once the CAM carrying it was verified (P2PCD requests, a certificate
+//! for a new station), awareness sampled as on 802.11p. The stations' own signing is not
+//! modelled here: the radio loop sends a CAM when it is generated.
+//!
+//! It reports to a collector of its own; [`SecurityLayer::finish`] adds what it measured
+//! (verified CAMs, their delays, crypto loss by cause, certificates received, awareness) to
+//! the radio loop's metrics, whose radio counters it leaves alone.
+
+use super::processing::{catch_up_alone, receive_cam_alone, StationContext};
+use super::trace::{MetricsCollector, Observer};
+use super::{awareness, Frame, FrameKind, Node, OwnCam, Sim};
+use crate::keyed_rng::RunDice;
+use crate::metrics::RunMetrics;
+use crate::mobility::Position;
+use crate::node_id::NodeId;
+use crate::parallel::Sharded;
+use crate::scenario::Scenario;
+use crate::security::SecurityModel;
+use crate::spatial::SpatialGrid;
+use crate::time::ns;
+
+/// CAMs kept per station for the receptions still to come: a packet waits in its MAC for
+/// at most a reservation interval and a selection window, while newer ones are generated.
+const RECENT: usize = 4;
+
+/// The stations' security state and processing on a radio loop of their own.
+pub struct SecurityLayer<'s> {
+    sc: &'s Scenario,
+    cx: StationContext<'s>,
+    nodes: Sharded<Node>,
+    is_rsu: Vec<bool>,
+    /// Each station's last [`RECENT`] CAMs, by sequence number modulo [`RECENT`].
+    recent: Vec<[Option<Frame>; RECENT]>,
+    trace: MetricsCollector,
+    next_awareness_ns: u64,
+    near: Vec<(NodeId, f64)>,
+}
+
+impl<'s> SecurityLayer<'s> {
+    /// The security layer of a run of `sc` with the variant `sec`, `stations` of which the
+    /// first `vehicles` are vehicles (the rest road side units, which verify no CAM), with
+    /// the keyed draws of `seed`.
+    pub fn new(sc: &'s Scenario, sec: &'s SecurityModel, stations: usize, vehicles: usize, seed: u64) -> Self {
+        let cx = StationContext {
+            sec,
+            warmup_ns: ns(sc.warmup_s),
+            query_timeout_ns: ns(sc.query.timeout_s),
+            dice: RunDice::new(seed),
+            all_on_time: false,
+        };
+        debug_assert!(cx.cams_stay_local(), "the sidelink refuses TESLA and real crypto");
+        SecurityLayer {
+            sc,
+            cx,
+            nodes: Sharded::from_fn(stations, 1, || Node::new(sec)),
+            is_rsu: (0..stations).map(|i| i >= vehicles).collect(),
+            recent: vec![Default::default(); stations],
+            trace: Sim::collector(sc, stations),
+            next_awareness_ns: ns(sc.warmup_s.max(sc.metrics.awareness_sample_interval_s)),
+            near: Vec::new(),
+        }
+    }
+
+    /// Station `n` generates a CAM at `now` at `pos`: what it carries (the station's
+    /// verifications completed by then count: a certificate it was asked for is due).
+    pub fn next_cam(&mut self, n: NodeId, now: u64, pos: Position) -> OwnCam {
+        let node = &mut self.nodes[n];
+        catch_up_alone(node, n, now, &self.cx, &mut self.trace);
+        let cam = node.next_cam(self.cx.sec, now);
+        self.recent[n.index()][cam.seq as usize % RECENT] = Some(Frame {
+            kind: FrameKind::Cam {
+                seq: cam.seq,
+                gen_ns: now,
+                pos,
+                certificate: cam.certificate,
+                attached_key: None,
+                p2pcd_request: cam.p2pcd_request.clone(),
+            },
+            src: n,
+            dst: None,
+            bytes: 0,
+        });
+        cam
+    }
+
+    /// Vehicle `rx` decoded CAM `seq` of `src` (transmission `serial`, `dist` m away) at
+    /// `now`: its security layer takes it (a road side unit ignores it).
+    pub fn decoded(&mut self, src: NodeId, seq: u32, rx: NodeId, serial: u64, dist: f64, now: u64) {
+        if self.is_rsu[rx.index()] {
+            return;
+        }
+        let Some(frame) = self.recent[src.index()][seq as usize % RECENT]
+            .as_ref()
+            .filter(|f| matches!(f.kind, FrameKind::Cam { seq: s, .. } if s == seq))
+        else {
+            debug_assert!(false, "CAM {seq} of {src:?} sent after {RECENT} newer ones");
+            return;
+        };
+        let handled = receive_cam_alone(
+            &mut self.nodes[rx],
+            rx,
+            frame,
+            serial,
+            dist as f32,
+            now,
+            &self.cx,
+            &mut self.trace,
+        );
+        debug_assert!(handled, "no job reaching beyond a station on the sidelink");
+    }
+
+    /// Samples awareness when a sample is due by `now` (every `awareness_sample_interval_s`
+    /// from the end of the warm-up, as the engine does), on the stations at `positions`.
+    pub fn sample_awareness(&mut self, now: u64, grid: &SpatialGrid, positions: &[Option<Position>]) {
+        if now < self.next_awareness_ns {
+            return;
+        }
+        self.next_awareness_ns += ns(self.sc.metrics.awareness_sample_interval_s);
+        for n in NodeId::all(self.nodes.len()) {
+            catch_up_alone(&mut self.nodes[n], n, now, &self.cx, &mut self.trace);
+        }
+        let s = awareness(
+            now,
+            &self.sc.metrics,
+            grid,
+            positions,
+            &self.is_rsu,
+            &self.nodes,
+            &mut self.near,
+        );
+        self.trace.awareness(s.neighbours, s.heard, s.verified, s.weighted);
+    }
+
+    /// Completes the jobs that ended by `end_ns` and adds what the layer measured to the
+    /// radio loop's metrics `m` (same bins).
+    pub fn finish(mut self, end_ns: u64, m: &mut RunMetrics) {
+        for n in NodeId::all(self.nodes.len()) {
+            catch_up_alone(&mut self.nodes[n], n, end_ns, &self.cx, &mut self.trace);
+        }
+        let s = self.trace.finish(0.0);
+        for (to, from) in m.bins.iter_mut().zip(&s.bins) {
+            to.verified += from.verified;
+            to.crypto_lost += from.crypto_lost;
+            to.e2e_ns += from.e2e_ns;
+            to.inter_arrival_ns += from.inter_arrival_ns;
+            to.inter_arrivals += from.inter_arrivals;
+        }
+        m.headline_verified += s.headline_verified;
+        m.security_arrivals += s.security_arrivals;
+        m.crypto_lost_deadline += s.crypto_lost_deadline;
+        m.crypto_lost_key += s.crypto_lost_key;
+        m.crypto_lost_unknown_certificate += s.crypto_lost_unknown_certificate;
+        m.certificates_received += s.certificates_received;
+        m.certificates_redundant += s.certificates_redundant;
+        m.awareness_neighbours += s.awareness_neighbours;
+        m.awareness_heard += s.awareness_heard;
+        m.awareness_verified += s.awareness_verified;
+        m.awareness_weighted += s.awareness_weighted;
+        m.e2e_delay = s.e2e_delay;
+        m.verification_latency = s.verification_latency;
+        for (reason, count) in s.rejected {
+            *m.rejected.entry(reason).or_default() += count;
+        }
+    }
+}
