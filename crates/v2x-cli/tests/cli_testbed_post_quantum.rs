@@ -71,8 +71,8 @@ fn partially_hybrid_stations_verify_every_cam_and_refuse_the_classical_signer() 
     assert!(lengths.iter().any(|&n| n < 300), "{lengths:?}");
 }
 
-/// ML-DSA-44 alone: on loopback its 2,420-octet signatures travel (one UDP datagram each) and
-/// a corrupted one is refused; through the emulator's 802.11p every message is over one
+/// ML-DSA-44 alone: on loopback its 2,420-octet signatures travel (one UDP datagram each);
+/// corrupted, replayed and stale CAMs are refused with their reasons; through the emulator's 802.11p every message is over one
 /// MSDU, refused before the air and counted, and the receiver reports all of it lost.
 #[test]
 fn ml_dsa_44_crosses_loopback_but_not_one_80211p_msdu() {
@@ -82,7 +82,8 @@ fn ml_dsa_44_crosses_loopback_but_not_one_80211p_msdu() {
     std::fs::write(
         &scenario,
         "duration_s = 2.0\nsenders = 2\nrate_hz = 10.0\n[protocol]\nprotocol = \"experimental-pq\"\n\
-         design = \"experimental-pq-only-ml-dsa-44\"\n[[attackers]]\ncase = \"A-SIG-01\"\nrate_hz = 10.0\n",
+         design = \"experimental-pq-only-ml-dsa-44\"\n[[attackers]]\ncase = \"A-SIG-01\"\nrate_hz = 10.0\n\
+         [[attackers]]\ncase = \"A-SIG-05\"\nrate_hz = 10.0\n[[attackers]]\ncase = \"A-SIG-06\"\nrate_hz = 10.0\n",
     )
     .unwrap();
     let out = dir.path().join("loopback");
@@ -90,8 +91,14 @@ fn ml_dsa_44_crosses_loopback_but_not_one_80211p_msdu() {
     let rx = &s["receivers"]["rx0"];
     assert_eq!(rx["benign"]["sent"], 40, "{}", rx["benign"]);
     assert_eq!(rx["benign"]["accepted"], 40, "{}", rx["benign"]);
-    assert_eq!(rx["A-SIG-01"]["accepted"], 0, "{}", rx["A-SIG-01"]);
-    assert_eq!(rx["A-SIG-01"]["reasons"]["false-signature"], 20, "{}", rx["A-SIG-01"]);
+    for (case, reason) in [
+        ("A-SIG-01", "false-signature"),
+        ("A-SIG-05", "duplicate-message"),
+        ("A-SIG-06", "stale-message"),
+    ] {
+        assert_eq!(rx[case]["accepted"], 0, "{case}: {}", rx[case]);
+        assert_eq!(rx[case]["reasons"][reason], 20, "{case}: {}", rx[case]);
+    }
     assert!(sent_lengths(&out, "tx0").iter().all(|&n| n > 2420));
 
     let out = dir.path().join("emulator");

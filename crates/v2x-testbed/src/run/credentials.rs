@@ -493,13 +493,13 @@ impl StationCredentials {
                 let now = TaiTime::now();
                 let dir = PqPkiDir::open(&self.pki_dir, c.design(), now)?;
                 let ticket = dir.valid_ticket(&self.name, now)?.ok_or_else(|| {
-                        CredentialError::Invalid(format!(
-                            "station {} has no valid {} ticket in {}",
-                            self.name,
-                            c.design(),
-                            dir.dir().display()
-                        ))
-                    })?;
+                    CredentialError::Invalid(format!(
+                        "station {} has no valid {} ticket in {}",
+                        self.name,
+                        c.design(),
+                        dir.dir().display()
+                    ))
+                })?;
                 Box::new(ExperimentalPqStation::with_ticket(id, &c, dir.pki(), ticket)?)
             }
             ProtocolConfig::Tesla(c) => {
