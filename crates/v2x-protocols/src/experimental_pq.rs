@@ -14,7 +14,9 @@
 //! [`PqPki`] (root and AA of the design; a ticket per station, issued when the station first
 //! sends, so that a receive-only station costs no key generation), so SN-DECAP runs the
 //! standard steps, order and reasons, and refuses downgrades (`downgrade-refused`). Every
-//! station's receiver is a copy of one the deployment validated its root and AA for.
+//! station's receiver is a copy of one the deployment validated its root and AA for. A
+//! station of a PKI kept on disk (the testbed's processes) is built with its ticket instead
+//! ([`ExperimentalPqStation::with_ticket`]).
 //! [`Authenticator::name`] is the design's name, which is its profile protocol id
 //! (`experimental-pq-only-ml-dsa-44`, ...).
 //!
