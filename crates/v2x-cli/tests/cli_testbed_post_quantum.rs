@@ -72,8 +72,9 @@ fn partially_hybrid_stations_verify_every_cam_and_refuse_the_classical_signer() 
 }
 
 /// ML-DSA-44 alone: on loopback its 2,420-octet signatures travel (one UDP datagram each);
-/// corrupted, replayed and stale CAMs are refused with their reasons; through the emulator's 802.11p every message is over one
-/// MSDU, refused before the air and counted, and the receiver reports all of it lost.
+/// corrupted, replayed and stale CAMs are refused with their reasons; through the emulator's
+/// 802.11p every message is over one MSDU, refused before the air and counted, and the
+/// receiver reports all of it lost.
 #[test]
 fn ml_dsa_44_crosses_loopback_but_not_one_80211p_msdu() {
     let _one = exclusive();
@@ -118,26 +119,38 @@ fn ml_dsa_44_crosses_loopback_but_not_one_80211p_msdu() {
     assert!(report.contains("refused oversize"), "{report}");
 }
 
+/// What an experimental design cannot run is refused before any process starts, with why.
 #[test]
-fn attacks_a_design_cannot_stage_are_refused_with_the_reason() {
+fn what_a_design_cannot_stage_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.toml");
-    for (protocol, case, says) in [
-        ("protocol = \"ieee1609.2\"", "classical-downgrade", "experimental-pq"),
+    let pq = "protocol = \"experimental-pq\"\ndesign = \"experimental-pq-only-fn-dsa-512\"";
+    let attacker = |case: &str| format!("[[attackers]]\ncase = \"{case}\"\nrate_hz = 10.0\n");
+    for (protocol, rest, says) in [
         (
-            "protocol = \"experimental-pq\"\ndesign = \"experimental-pq-only-fn-dsa-512\"",
-            "A-CER-03",
-            "does not issue",
+            "protocol = \"ieee1609.2\"",
+            attacker("classical-downgrade"),
+            "needs protocol = \"experimental-pq\"",
+        ),
+        (
+            pq,
+            attacker("A-CER-03"),
+            "A-CER-03 needs tickets the experimental post-quantum PKI does not issue",
+        ),
+        (
+            pq,
+            "[pki_service]\n".to_string(),
+            "the PKI service issues 1609.2 tickets",
         ),
     ] {
         std::fs::write(
             &bad,
-            format!("duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\n{protocol}\n[[attackers]]\ncase = \"{case}\"\nrate_hz = 10.0\n"),
+            format!("duration_s = 1.0\nsenders = 1\nrate_hz = 10.0\n[protocol]\n{protocol}\n{rest}"),
         )
         .unwrap();
         let o = common::testbed_command(&bad, &dir.path().join("o")).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{case}: {err}");
-        assert!(err.contains(case) && err.contains(says), "{case}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{rest}: {err}");
+        assert!(err.contains(says), "{rest}: {err}");
     }
 }

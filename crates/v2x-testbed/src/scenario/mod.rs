@@ -213,6 +213,13 @@ impl Scenario {
                 "runs SN-DECAP's 1609.2 steps: it needs protocol = \"ieee1609.2\"",
             ));
         }
+        if self.pki_service.is_some() && matches!(self.protocol, ProtocolConfig::ExperimentalPq(_)) {
+            return Err(invalid(
+                "pki_service",
+                "the PKI service issues 1609.2 tickets (TS 102 941); the orchestrator issues the experimental \
+                 post-quantum tickets: leave [pki_service] out with protocol = \"experimental-pq\"",
+            ));
+        }
         self.check_attackers()?;
         self.check_functional()?;
         self.check_plans()?;
