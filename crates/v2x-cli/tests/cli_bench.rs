@@ -270,6 +270,13 @@ fn pq_suite_runs_alone_and_pairs_every_design_with_p256() {
     let fn512 = row("fn-dsa-512", "");
     assert_eq!(n(fn512, "public_key_bytes"), 897);
     assert!(n(fn512, "signature_bytes") <= 666);
+    // SLH-DSA (FIPS 205), for reference: 32-byte public keys, 7,856 / 17,088-byte signatures,
+    // timed like the others (signing far slower than verifying).
+    for (s, sig) in [("slh-dsa-sha2-128s", 7856), ("slh-dsa-shake-128f", 17088)] {
+        let m = row(s, "slh-dsa");
+        assert_eq!((n(m, "public_key_bytes"), n(m, "signature_bytes")), (32, sig), "{m}");
+        assert!(f(&m["sign"], "median_us") > 5.0 * f(&m["verify"], "median_us"), "{m}");
+    }
     for s in schemes {
         for k in ["sign_vs_p256", "verify_vs_p256"] {
             let ratio = &s[k];

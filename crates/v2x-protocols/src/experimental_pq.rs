@@ -14,7 +14,9 @@
 //! [`PqPki`] (root and AA of the design; a ticket per station, issued when the station first
 //! sends, so that a receive-only station costs no key generation), so SN-DECAP runs the
 //! standard steps, order and reasons, and refuses downgrades (`downgrade-refused`). Every
-//! station's receiver is a copy of one the deployment validated its root and AA for.
+//! station's receiver is a copy of one the deployment validated its root and AA for. A
+//! station of a PKI kept on disk (the testbed's processes) is built with its ticket instead
+//! ([`ExperimentalPqStation::with_ticket`]).
 //! [`Authenticator::name`] is the design's name, which is its profile protocol id
 //! (`experimental-pq-only-ml-dsa-44`, ...).
 //!
@@ -35,7 +37,7 @@ use crate::setup::{ProtocolDeployment, Role, SetupError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use v2x_crypto::pq::SignatureScheme;
-use v2x_security::pq::{PqDesign, PqPki, PqPkiError, PqReceiver, PqSender};
+use v2x_security::pq::{PqCredential, PqDesign, PqPki, PqPkiError, PqReceiver, PqSender};
 use v2x_security::TaiTime;
 use v2x_wire::ieee1609dot2::assemble::GenerationLocation;
 use v2x_wire::ItsAid;
@@ -108,7 +110,8 @@ impl ExperimentalPqConfig {
         self.design.0
     }
 
-    fn validate(&self) -> Result<(), SetupError> {
+    /// Refuses what the designs cannot do (`certificate = "p2pcd"`).
+    pub fn validate(&self) -> Result<(), SetupError> {
         if self.certificate == CertificateSchedule::P2pcd {
             return Err(SetupError::InvalidConfig(
                 "certificate = \"p2pcd\": the experimental format carries no P2PCD request yet, so a certificate \
@@ -134,14 +137,19 @@ impl ExperimentalPqConfig {
     }
 }
 
+/// What a station signs with: a ticket the deployment issues at its first `encap`, or one
+/// it was given (the testbed's, issued beforehand into the PKI directory).
+enum Signing {
+    Pending(Arc<PqPki>),
+    Ready(PqSender),
+}
+
 /// A station of an experimental design: its sender, its receiver and its schedule.
 pub struct ExperimentalPqStation {
     id: StationId,
     name: String,
     config: ExperimentalPqConfig,
-    pki: Arc<PqPki>,
-    /// Issued on the first `encap`.
-    sender: Option<PqSender>,
+    signing: Signing,
     receiver: PqReceiver,
     scheduler: CertificateScheduler,
     clock: Clock,
@@ -149,13 +157,40 @@ pub struct ExperimentalPqStation {
 }
 
 impl ExperimentalPqStation {
+    /// A station of a deployment kept elsewhere (a PKI directory: the testbed's station
+    /// processes): it signs with `ticket`, issued beforehand by `pki`'s AA, and verifies with
+    /// a receiver of `pki`. Sizes are measured with that ticket.
+    pub fn with_ticket(
+        id: StationId,
+        config: &ExperimentalPqConfig,
+        pki: &PqPki,
+        ticket: PqCredential,
+    ) -> Result<ExperimentalPqStation, SetupError> {
+        config.validate()?;
+        let now = TaiTime::now();
+        let description = Arc::new(describe(config, measure_with(pki.sender(ticket.clone()), now)?));
+        Ok(ExperimentalPqStation {
+            id,
+            name: config.design().name(),
+            config: config.clone(),
+            signing: Signing::Ready(pki.sender(ticket)),
+            receiver: pki.receiver(),
+            scheduler: CertificateScheduler::new(config.certificate),
+            clock: Clock::at(now, config.time_base),
+            description,
+        })
+    }
+
     pub fn receiver_mut(&mut self) -> &mut PqReceiver {
         &mut self.receiver
     }
 
-    /// The sending side, once the station has sent.
+    /// The sending side, once the station has sent (or was given its ticket).
     pub fn sender(&self) -> Option<&PqSender> {
-        self.sender.as_ref()
+        match &self.signing {
+            Signing::Ready(s) => Some(s),
+            Signing::Pending(_) => None,
+        }
     }
 }
 
@@ -199,11 +234,11 @@ impl Authenticator for ExperimentalPqStation {
         };
         let with_certificate =
             self.config.certificate_every_message() || self.scheduler.next_carries_certificate(now.as_micros());
-        let sender = match &mut self.sender {
-            Some(s) => s,
-            None => self
-                .sender
-                .insert(self.pki.sender(self.pki.ticket().map_err(ticket_error)?)),
+        if let Signing::Pending(pki) = &self.signing {
+            self.signing = Signing::Ready(pki.sender(pki.ticket().map_err(ticket_error)?));
+        }
+        let Signing::Ready(sender) = &mut self.signing else {
+            unreachable!("issued just above")
         };
         let bytes = sender.encap(payload, psid, location, tai, with_certificate)?;
         Ok(vec![OutgoingPacket::broadcast(PacketKind::Data, bytes)])
@@ -238,8 +273,13 @@ pub struct MeasuredSizes {
 
 /// Encodes the reference payload both ways with a fresh ticket of `pki`.
 pub fn measure(pki: &PqPki, now: TaiTime) -> Result<MeasuredSizes, SetupError> {
+    measure_with(pki.sender(pki.ticket()?), now)
+}
+
+/// Encodes the reference payload both ways with `tx` (a copy of a station's sender: the
+/// station's own schedule is untouched).
+fn measure_with(mut tx: PqSender, now: TaiTime) -> Result<MeasuredSizes, SetupError> {
     let payload = vec![0u8; crate::describe::REFERENCE_PAYLOAD_LEN];
-    let mut tx = pki.sender(pki.ticket()?);
     let mut len = |with_certificate: bool| -> Result<usize, SetupError> {
         let bytes = tx
             .encap(&payload, ItsAid::CAM, None, now, with_certificate)
@@ -366,8 +406,7 @@ impl ExperimentalPqDeployment {
             id,
             name: self.config.design().name(),
             config: self.config.clone(),
-            pki: self.pki.clone(),
-            sender: None,
+            signing: Signing::Pending(self.pki.clone()),
             receiver: self.receiver.clone(),
             scheduler: CertificateScheduler::new(self.config.certificate),
             clock: self.clock,

@@ -5,6 +5,10 @@
 //!
 //! Senders send each datagram to the emulator instead of to the receivers. The emulator
 //! knows every station's address and position; for each frame the air
+//! - refuses a frame whose MSDU exceeds 802.11's 2,304 octets as the simulator does
+//!   ([`v2x_sim::access::fits_one_msdu`]: 802.11 does not fragment broadcast MSDUs):
+//!   it never goes on the air and every link counts it as `refused-oversize` (a
+//!   post-quantum message with an ML-DSA-44 signature, 2,420 octets, is one);
 //! - queues it in the sender's access layer: the simulator's EDCA
 //!   ([`v2x_sim::access::Edca`]), which goes on the air after AIFS and its back-off, frozen
 //!   while the sender's radio senses the medium busy; or, with `carrier_sense = false`,
@@ -152,15 +156,18 @@ pub enum EmulatorError {
 }
 
 /// What happened to the frames of one (sender, receiver) link. Every frame the sender
-/// put on the air is delivered or lost for exactly one reason:
-/// `frames = delivered + below_sensitivity + preamble_missed + collision + chunk_error`.
+/// handed to its MAC is delivered or lost for exactly one reason:
+/// `frames = delivered + refused_oversize + below_sensitivity + preamble_missed + collision + chunk_error`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LinkCount {
     pub distance_m: f64,
-    /// Frames the sender put on the air.
+    /// Frames the sender handed to its MAC.
     pub frames: u64,
     /// Delivered to the receiver.
     pub delivered: u64,
+    /// Never on the air: the MSDU exceeds 2,304 octets (802.11p sends no larger broadcast).
+    #[serde(default)]
+    pub refused_oversize: u64,
     /// Not heard individually: the faded received power was below
     /// `radio.rx_sensitivity_dbm`, the receiver lies beyond the cutoff range, or (with
     /// `weak_interference = "aggregate"`) beyond the weak radius, where the frame only adds
@@ -182,6 +189,7 @@ pub struct LinkCount {
 #[serde(rename_all = "kebab-case")]
 pub enum FrameOutcome {
     Delivered,
+    RefusedOversize,
     BelowSensitivity,
     PreambleMissed,
     Collision,
@@ -192,6 +200,7 @@ impl FrameOutcome {
     pub fn name(self) -> &'static str {
         match self {
             FrameOutcome::Delivered => "delivered",
+            FrameOutcome::RefusedOversize => "refused-oversize",
             FrameOutcome::BelowSensitivity => "below-sensitivity",
             FrameOutcome::PreambleMissed => "preamble-missed",
             FrameOutcome::Collision => "collision",
@@ -205,6 +214,7 @@ impl LinkCount {
         self.frames += 1;
         *match o {
             FrameOutcome::Delivered => &mut self.delivered,
+            FrameOutcome::RefusedOversize => &mut self.refused_oversize,
             FrameOutcome::BelowSensitivity => &mut self.below_sensitivity,
             FrameOutcome::PreambleMissed => &mut self.preamble_missed,
             FrameOutcome::Collision => &mut self.collision,
@@ -249,6 +259,9 @@ pub struct ChannelLog {
     /// Frames the stations' MACs dropped (queue full, or waited longer than
     /// `mac.queue_max_delay_ms`).
     pub mac_drops: u64,
+    /// Frames refused before the air: MSDU over 2,304 octets (each also counted on its links).
+    #[serde(default)]
+    pub refused_oversize: u64,
     /// Lag of the deliveries behind their emulated time (how well the relay kept real
     /// time): median, 99th percentile and largest, µs.
     pub delivery_lag_p50_us: u64,
@@ -361,6 +374,10 @@ impl Channel {
     /// when the back-off allows; without, it goes on the air as soon as the station's
     /// previous frame is done.
     pub fn transmit(&mut self, from: usize, bytes: Vec<u8>, now_ns: u64) {
+        if !v2x_sim::access::fits_one_msdu(bytes.len() as u32 + self.mac_overhead, self.mac_overhead) {
+            self.refuse_oversize(from, bytes.len(), now_ns);
+            return;
+        }
         let packet = Packet {
             bytes: bytes.len() as u32 + self.mac_overhead,
             frame: bytes,
@@ -372,6 +389,28 @@ impl Channel {
             AnyAir::Immediate(a) => a.transmit(from, packet, now_ns),
         }
         self.record();
+    }
+
+    /// A frame too large for one MSDU: counted and recorded at every receiving station,
+    /// never on the air.
+    fn refuse_oversize(&mut self, from: usize, bytes: usize, now_ns: u64) {
+        self.log.refused_oversize += 1;
+        let from = &self.stations[from];
+        for st in self.stations.iter().filter(|st| st.receives && st.name != from.name) {
+            if let Some(count) = self.log.links.get_mut(&link_name(&from.name, &st.name)) {
+                count.count(FrameOutcome::RefusedOversize);
+            }
+            self.records.push(FrameRecord {
+                from: from.name.clone(),
+                to: st.name.clone(),
+                distance_m: distance(from.position_m, st.position_m),
+                start_us: now_ns as f64 / 1e3,
+                airtime_us: 0.0,
+                bytes,
+                rx_power_dbm: None,
+                outcome: FrameOutcome::RefusedOversize.name().into(),
+            });
+        }
     }
 
     /// Emulated time of the next pending step.
@@ -672,6 +711,34 @@ mod tests {
         assert_eq!((got[0].to, got[0].at_ns, got[0].bytes.len()), (1, end, 200));
         assert_eq!(m.log.links["a -> far"].below_sensitivity, 1);
         assert_eq!(m.log.links["a -> near"].delivered, 1);
+    }
+
+    #[test]
+    fn a_frame_over_one_msdu_is_refused_and_counted_on_every_link_and_one_that_fits_is_sent() {
+        let mut m = Channel::new(
+            vec![
+                station("a", 0.0, false),
+                station("near", 50.0, true),
+                station("far", 100.0, true),
+            ],
+            &immediate(),
+        );
+        // MSDU = packet + the overhead's part inside it (36 - 28 = 8 octets of LLC/SNAP).
+        let largest = (v2x_sim::access::MAX_MSDU_BYTES - 8) as usize;
+        m.transmit(0, vec![1; largest + 1], 0);
+        assert_eq!(m.next_step_ns(), None, "nothing went on the air");
+        assert_eq!(m.log.refused_oversize, 1);
+        for link in ["a -> near", "a -> far"] {
+            let c = &m.log.links[link];
+            assert_eq!((c.frames, c.refused_oversize, c.lost()), (1, 1, 1), "{link}");
+        }
+        let records = m.take_records();
+        assert_eq!(records.len(), 2);
+        assert!(records.iter().all(|r| r.outcome == "refused-oversize"));
+        m.transmit(0, vec![2; largest], 0);
+        let got = m.advance(m.airtime_ns(largest));
+        assert_eq!(got.len(), 2, "the largest MSDU is sent");
+        assert_eq!(m.log.refused_oversize, 1);
     }
 
     #[test]

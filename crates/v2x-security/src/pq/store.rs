@@ -127,6 +127,13 @@ fn check_station_name(name: &str) -> Result<(), PqStoreError> {
     }
 }
 
+fn newest_valid(tickets: &[PqCredential], now: TaiTime) -> Option<&PqCredential> {
+    tickets
+        .iter()
+        .rev()
+        .find(|t| t.cert.start() <= now && now <= t.cert.end())
+}
+
 impl PqPkiDir {
     /// Opens the design's PKI under `pki_dir` (read only; `now` dates the tickets it would issue).
     pub fn open(pki_dir: &Path, design: PqDesign, now: TaiTime) -> Result<PqPkiDir, PqStoreError> {
@@ -182,15 +189,17 @@ impl PqPkiDir {
         stems.iter().map(|s| read_credential(&sdir, s)).collect()
     }
 
+    /// The newest ticket of `station` valid at `now`, if it has one (read only: what a
+    /// station process that was issued its tickets beforehand signs with).
+    pub fn valid_ticket(&self, station: &str, now: TaiTime) -> Result<Option<PqCredential>, PqStoreError> {
+        Ok(newest_valid(&self.tickets(station)?, now).cloned())
+    }
+
     /// The newest ticket of `station` valid at `now`, issued (and stored) when it has none.
     /// The caller holds the PKI directory's lock.
     pub fn ticket(&self, station: &str, now: TaiTime) -> Result<PqCredential, PqStoreError> {
         let tickets = self.tickets(station)?;
-        if let Some(t) = tickets
-            .iter()
-            .rev()
-            .find(|t| t.cert.start() <= now && now <= t.cert.end())
-        {
+        if let Some(t) = newest_valid(&tickets, now) {
             return Ok(t.clone());
         }
         let sdir = self.dir.join("stations").join(station);

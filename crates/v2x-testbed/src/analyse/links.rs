@@ -113,13 +113,13 @@ pub fn links_table(links: &[LinkStats]) -> String {
         return String::new();
     }
     let mut out = String::from(
-        "\n| sender | receiver | case | distance m | sent | received | PDR | accepted | security lost | channel lost | below sensitivity | preamble missed | collision | chunk error |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "\n| sender | receiver | case | distance m | sent | received | PDR | accepted | security lost | channel lost | refused oversize | below sensitivity | preamble missed | collision | chunk error |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for l in links {
         let c = &l.channel;
         out.push_str(&format!(
-            "| {} | {} | {} | {:.0} | {} | {} | {:.3} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {:.0} | {} | {} | {:.3} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             l.sender,
             l.receiver,
             l.case,
@@ -130,6 +130,7 @@ pub fn links_table(links: &[LinkStats]) -> String {
             l.accepted,
             l.security_lost,
             c.lost(),
+            c.refused_oversize,
             c.below_sensitivity,
             c.preamble_missed,
             c.collision,

@@ -190,9 +190,11 @@ impl<'a> Addressing<'a> {
         a
     }
 
+    /// Whether `t`'s sender sends to `receiver`: its peers name the receiver's address, or
+    /// name no receiver at all (a relay: the channel emulator delivers to every receiver).
     fn sends_to(&self, t: &TxRecord, receiver: &str) -> bool {
         match (self.peers.get(t.station.as_str()), self.listening.get(receiver)) {
-            (Some(p), Some(a)) => p.contains(a),
+            (Some(p), Some(a)) => p.contains(a) || !p.iter().any(|q| self.listening.values().any(|l| l == q)),
             _ => true,
         }
     }
@@ -212,7 +214,10 @@ pub fn analyse(logs: &Logs, duration_s: f64) -> Summary {
     // one digest are matched to their sendings in arrival order.
     let mut rx: Vec<&RxRecord> = logs.rx.iter().collect();
     rx.sort_by_key(|r| r.received_us);
+    // A receiver that read nothing (every frame refused before the air, say) still has its
+    // row: all it was sent is lost in the network.
     let mut receivers: Vec<&str> = rx.iter().map(|r| r.station.as_str()).collect();
+    receivers.extend(addressing.listening.keys().copied());
     receivers.sort_unstable();
     receivers.dedup();
     let mut summary = Summary {

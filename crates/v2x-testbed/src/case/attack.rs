@@ -4,7 +4,8 @@
 //! plays a tactic; it holds no case-by-case logic of its own.
 //!
 //! Paper 002 (§2.2.3) names the `A-*` cases; `copied-certificates` is the
-//! certificate-copying forger of issue 27 (not a paper case).
+//! certificate-copying forger of issue 27 and `classical-downgrade` the classical-only
+//! signer a post-quantum policy must refuse (issue 32); neither is a paper case.
 
 use crate::payload::MessageKind;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,12 @@ pub enum Attack {
     /// signatures: a forger who copies certificates heard on the air (issue 27).
     #[serde(rename = "copied-certificates")]
     CopiedCertificates,
+    /// CAMs validly signed with the attacker's IEEE 1609.2 tickets (ECDSA only, from the
+    /// run's PKI) sent to receivers whose policy is an experimental post-quantum design: the
+    /// classical-only signer a design that requires post-quantum or hybrid signatures must
+    /// refuse as `downgrade-refused` (issue 32).
+    #[serde(rename = "classical-downgrade")]
+    ClassicalDowngrade,
 }
 
 /// How old the generation time of an A-SIG-06 packet is: far beyond any freshness window
@@ -61,6 +68,9 @@ pub enum Content {
     Bare,
     /// Built by hand: 1609.2 signed data naming a copied certificate, random signature.
     ForgedWithCopiedCertificate,
+    /// Secured by a standard IEEE 1609.2 `Authenticator` from the attacker's 1609.2 tickets,
+    /// whatever the scenario's protocol.
+    SecuredClassically,
 }
 
 /// What an attacker does, case by case.
@@ -103,8 +113,9 @@ const PLAIN: Tactic = Tactic {
 };
 
 impl Attack {
-    /// Every case, in the order of the paper's code numbers, the forger last.
-    pub const ALL: [Attack; 9] = [
+    /// Every case, in the order of the paper's code numbers, then the forger and the
+    /// downgrade.
+    pub const ALL: [Attack; 10] = [
         Attack::InvalidSignature,
         Attack::InvalidSignatureDenm,
         Attack::Unsigned,
@@ -114,6 +125,7 @@ impl Attack {
         Attack::ExpiredCertificate,
         Attack::OutsidePermissions,
         Attack::CopiedCertificates,
+        Attack::ClassicalDowngrade,
     ];
 
     pub fn code(self) -> &'static str {
@@ -127,6 +139,7 @@ impl Attack {
             Attack::ExpiredCertificate => "A-CER-03",
             Attack::OutsidePermissions => "A-CON-01",
             Attack::CopiedCertificates => "copied-certificates",
+            Attack::ClassicalDowngrade => "classical-downgrade",
         }
     }
 
@@ -171,6 +184,10 @@ impl Attack {
                 content: Content::ForgedWithCopiedCertificate,
                 ..PLAIN
             },
+            Attack::ClassicalDowngrade => Tactic {
+                content: Content::SecuredClassically,
+                ..PLAIN
+            },
         }
     }
 
@@ -178,6 +195,18 @@ impl Attack {
     /// certificates).
     pub fn needs_ieee1609_2(self) -> bool {
         matches!(self, Attack::OutsidePermissions | Attack::CopiedCertificates)
+    }
+
+    /// Whether this case needs an experimental post-quantum receiver policy (a classical
+    /// signer is a downgrade only where the policy requires a post-quantum signature).
+    pub fn needs_experimental_pq(self) -> bool {
+        self == Attack::ClassicalDowngrade
+    }
+
+    /// Whether the experimental post-quantum PKI can give this case what it needs: it
+    /// issues no expired tickets (A-CER-03).
+    pub fn runs_with_experimental_pq(self) -> bool {
+        !self.needs_ieee1609_2() && self != Attack::ExpiredCertificate
     }
 }
 

@@ -13,6 +13,7 @@
 //! | `tesla` | the station's 1609.2 tickets sign its chain commitments (PSID 0x1D, `bootstrap = "ieee1609.2"`) |
 //! | `hash-chain` | the system seed every registered vehicle holds: `DIR/testbed/hash-chain.seed` (0600); PIDs drawn per station |
 //! | `2flip` | the trusted authority's master and tracing secrets: `DIR/testbed/2flip.secrets` (0600) |
+//! | `experimental-pq` | `DIR/experimental-pq/DESIGN/`: the design's root and AA, `stations/NAME/ticket-*` ([`PqPkiDir`], the CLI's layout) |
 //! | `none` | nothing |
 //!
 //! The session-key schemes are not offered: their pairwise handshakes need the sending
@@ -32,12 +33,15 @@ use std::time::Duration;
 use v2x_protocols::dot2::{Dot2Profile, Dot2Station};
 use v2x_protocols::dot2_pki::Clock;
 use v2x_protocols::etsi_v1_2_1::EtsiV121Station;
+use v2x_protocols::experimental_pq::{ExperimentalPqStation, PqMessageProfile};
 use v2x_protocols::hash_chain::{HashChainStation, Registration, PID_LEN};
 use v2x_protocols::none::NoneStation;
 use v2x_protocols::tesla::{Bootstrap, TeslaSigner, TeslaStation};
 use v2x_protocols::two_flip::{TrustedAuthority, TwoFlipStation};
 use v2x_protocols::{Authenticator, ProtocolConfig, StationId};
 use v2x_security::authority::{issue_sub_ca, issue_ticket};
+use v2x_security::pq::store::{PqPkiDir, PqStoreError};
+use v2x_security::pq::PqDesign;
 use v2x_security::v1_2_1::{Credential as V1Credential, V1Entity, V1PkiDir, V1PkiError};
 use v2x_security::{
     IssuePermissions, Pki, PkiConfig, PseudonymPool, SecurityEntity, SignerPolicy, TaiTime, TicketSpec, TrustStore,
@@ -74,6 +78,8 @@ pub enum CredentialError {
     Issue(#[from] v2x_security::issue::IssueError),
     #[error("v1.2.1 credentials: {0}")]
     V1(#[from] V1PkiError),
+    #[error("experimental post-quantum credentials: {0}")]
+    Pq(#[from] PqStoreError),
     #[error("{0}")]
     Invalid(String),
 }
@@ -217,6 +223,16 @@ pub fn issue_v1_ticket(pki: &Pki, station: &str, set: TicketSet) -> Result<(), C
     Ok(())
 }
 
+/// The experimental design's PKI beside `pki` (created on first use, [`PqPkiDir`]) with a
+/// ticket of the design for `station`: its key is the design's message scheme (ML-DSA-44,
+/// FN-DSA-512, composite or, for the partially hybrid design, ECDSA P-256), certified by the
+/// design's AA.
+pub fn issue_pq_ticket(pki: &Pki, station: &str, design: PqDesign) -> Result<(), CredentialError> {
+    let now = TaiTime::now();
+    PqPkiDir::open_or_create(pki.dir(), design, now)?.ticket(station, now)?;
+    Ok(())
+}
+
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
@@ -261,6 +277,10 @@ pub fn provision_protocol(pki: &Pki, protocol: &ProtocolConfig) -> Result<(), Cr
         }
         ProtocolConfig::TwoFlip(_) => {
             shared_secret(pki.dir(), TWO_FLIP_SECRETS, 40)?;
+        }
+        ProtocolConfig::ExperimentalPq(c) => {
+            c.validate()?;
+            PqPkiDir::open_or_create(pki.dir(), c.design(), TaiTime::now())?;
         }
         _ => {}
     }
@@ -327,14 +347,6 @@ impl StationCredentials {
                     "protocol \"session\" is not supported by the testbed: its pairwise handshakes need the \
                      sending and receiving halves of a station in one object; use one of none, hash-chain, \
                      tesla, 2flip, ieee1609.2, etsi-v1.2.1"
-                        .into(),
-                ))
-            }
-            ProtocolConfig::ExperimentalPq(_) => {
-                return Err(CredentialError::Unsupported(
-                    "protocol \"experimental-pq\" is not in the testbed yet: its stations would need the \
-                     design's PKI on disk for every station process (planned); the bench, the overhead report \
-                     and `v2x encap/decap --experimental-pq` run it today"
                         .into(),
                 ))
             }
@@ -469,6 +481,27 @@ impl StationCredentials {
                 let entity = V1Entity::new(Some(ticket), vec![v1.pki.aa.certificate.clone()], v1.trust_store()?);
                 Box::new(EtsiV121Station::from_entity(id, c, entity))
             }
+            ProtocolConfig::ExperimentalPq(c) => {
+                let mut c = c.clone();
+                c.time_base = v2x_protocols::dot2::TimeBase::Tai;
+                if profile == Some(Dot2Profile::Denm) {
+                    c.profile = PqMessageProfile::Denm;
+                }
+                if self.options.always_certificate {
+                    c.always_certificate = true;
+                }
+                let now = TaiTime::now();
+                let dir = PqPkiDir::open(&self.pki_dir, c.design(), now)?;
+                let ticket = dir.valid_ticket(&self.name, now)?.ok_or_else(|| {
+                    CredentialError::Invalid(format!(
+                        "station {} has no valid {} ticket in {}",
+                        self.name,
+                        c.design(),
+                        dir.dir().display()
+                    ))
+                })?;
+                Box::new(ExperimentalPqStation::with_ticket(id, &c, dir.pki(), ticket)?)
+            }
             ProtocolConfig::Tesla(c) => {
                 let mut c = c.clone();
                 c.time_base = v2x_protocols::dot2::TimeBase::Tai;
@@ -531,7 +564,7 @@ impl StationCredentials {
                     Arc::new(Mutex::new(ta)),
                 ))
             }
-            ProtocolConfig::Session(_) | ProtocolConfig::ExperimentalPq(_) => unreachable!("refused in open"),
+            ProtocolConfig::Session(_) => unreachable!("refused in open"),
         })
     }
 }
@@ -557,6 +590,9 @@ mod tests {
         for name in ["a", "b"] {
             issue_tickets(&pki, name, TicketSet::Standard, 2).unwrap();
             issue_v1_ticket(&pki, name, TicketSet::Standard).unwrap();
+            if let ProtocolConfig::ExperimentalPq(c) = protocol {
+                issue_pq_ticket(&pki, name, c.design()).unwrap();
+            }
         }
         provision_protocol(&pki, protocol).unwrap();
         let a = StationCredentials::open(dir, "a", 1, protocol, BuildOptions::default()).unwrap();
@@ -580,6 +616,8 @@ mod tests {
             "protocol = \"hash-chain\"",
             "protocol = \"2flip\"",
             "protocol = \"tesla\"\nkey_disclosure = \"attached\"",
+            "protocol = \"experimental-pq\"\ndesign = \"experimental-pq-only-fn-dsa-512\"",
+            "protocol = \"experimental-pq\"\ndesign = \"experimental-partially-hybrid-ndss2024\"",
         ] {
             let dir = tempfile::tempdir().unwrap();
             let protocol: ProtocolConfig = toml::from_str(text).unwrap();
@@ -591,6 +629,41 @@ mod tests {
             };
             assert!(ok, "{text}: {outcome:?}");
         }
+    }
+
+    /// Each station process signs with its own ticket from the directory: two loads of the
+    /// same station sign as one signer, another station as another; a station without a
+    /// ticket is refused with the reason, not given a fresh one.
+    #[test]
+    fn experimental_pq_stations_sign_with_their_own_tickets_from_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let protocol: ProtocolConfig =
+            toml::from_str("protocol = \"experimental-pq\"\ndesign = \"experimental-pq-only-ml-dsa-44\"").unwrap();
+        let pki = open_or_init_pki(dir.path()).unwrap();
+        provision_protocol(&pki, &protocol).unwrap();
+        for name in ["a", "b", "rx"] {
+            issue_pq_ticket(&pki, name, PqDesign::PqOnly(v2x_crypto::pq::PqAlgorithm::MlDsa44)).unwrap();
+        }
+        let open = |name: &str, number| {
+            StationCredentials::open(dir.path(), name, number, &protocol, BuildOptions::default()).unwrap()
+        };
+        let now = crate::clock::now();
+        let mut receiver = open("rx", 9).authenticator().unwrap();
+        let mut signer_of = |name: &str, number, counter: u8| {
+            let mut tx = open(name, number).authenticator().unwrap();
+            let p = tx.encap(&[counter; 20], now).unwrap().remove(0);
+            match receiver.decap(&p.bytes, now.plus_micros(500)).outcome {
+                DecapOutcome::Accepted(d) => d.sender,
+                other => panic!("{name}: {other:?}"),
+            }
+        };
+        let a1 = signer_of("a", 1, 1);
+        let a2 = signer_of("a", 1, 2);
+        let b = signer_of("b", 2, 3);
+        assert_eq!(a1, a2, "one ticket per station, loaded twice");
+        assert_ne!(a1, b);
+        let e = open("c", 3).authenticator().err().unwrap().to_string();
+        assert!(e.contains("no valid") && e.contains("ml-dsa-44"), "{e}");
     }
 
     #[test]

@@ -305,8 +305,10 @@ fn provision(
     credentials::provision_protocol(&pki, protocol)?;
     for s in plan.stations.iter().filter(|s| !from_service.contains(&s.name)) {
         credentials::issue_tickets(&pki, &s.name, s.tickets, 4)?;
-        if matches!(protocol, ProtocolConfig::EtsiV121(_)) {
-            credentials::issue_v1_ticket(&pki, &s.name, s.tickets)?;
+        match protocol {
+            ProtocolConfig::EtsiV121(_) => credentials::issue_v1_ticket(&pki, &s.name, s.tickets)?,
+            ProtocolConfig::ExperimentalPq(c) => credentials::issue_pq_ticket(&pki, &s.name, c.design())?,
+            _ => {}
         }
     }
     Ok(pki)

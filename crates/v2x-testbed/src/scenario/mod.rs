@@ -213,6 +213,13 @@ impl Scenario {
                 "runs SN-DECAP's 1609.2 steps: it needs protocol = \"ieee1609.2\"",
             ));
         }
+        if self.pki_service.is_some() && matches!(self.protocol, ProtocolConfig::ExperimentalPq(_)) {
+            return Err(invalid(
+                "pki_service",
+                "the PKI service issues 1609.2 tickets (TS 102 941); the orchestrator issues the experimental \
+                 post-quantum tickets: leave [pki_service] out with protocol = \"experimental-pq\"",
+            ));
+        }
         self.check_attackers()?;
         self.check_functional()?;
         self.check_plans()?;
@@ -242,6 +249,26 @@ impl Scenario {
                 return Err(invalid(
                     "attackers.case",
                     format!("attacker {code} rests on 1609.2 certificates: it needs protocol = \"ieee1609.2\""),
+                ));
+            }
+            let experimental_pq = matches!(self.protocol, ProtocolConfig::ExperimentalPq(_));
+            if a.case.needs_experimental_pq() && !experimental_pq {
+                return Err(invalid(
+                    "attackers.case",
+                    format!(
+                        "attacker {code} is a downgrade only where receivers require a post-quantum design: it \
+                         needs protocol = \"experimental-pq\""
+                    ),
+                ));
+            }
+            if experimental_pq && !a.case.runs_with_experimental_pq() {
+                return Err(invalid(
+                    "attackers.case",
+                    format!(
+                        "attacker {code} needs tickets the experimental post-quantum PKI does not issue (expired or \
+                         1609.2-permission ones); with protocol = \"experimental-pq\" use A-SIG-01 … A-SIG-06 or \
+                         classical-downgrade"
+                    ),
                 ));
             }
             if !(a.rate_hz > 0.0 && a.rate_hz <= 100_000.0) {

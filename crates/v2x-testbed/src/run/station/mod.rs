@@ -17,6 +17,7 @@ pub mod queue;
 pub mod receiver;
 pub mod sender;
 
+use crate::case::attack::Content;
 use crate::log::{Event, EventRecord, Log, Logger};
 use crate::run::credentials::{BuildOptions, CredentialError, StationCredentials, Trust};
 use crate::scenario::{FunctionalCase, ReceiverOptions};
@@ -153,11 +154,16 @@ fn event(log: &Log, name: &str, event: Event, detail: String) {
 /// Runs a station to its end; the log directory then holds its complete log.
 pub fn run(cfg: &StationConfig) -> Result<(), StationError> {
     let tactic = cfg.attack.map(Attack::tactic);
+    // A classical-downgrade attacker signs with its 1609.2 tickets, whatever the receivers require.
+    let protocol = match tactic.map(|t| t.content) {
+        Some(Content::SecuredClassically) => ProtocolConfig::Ieee1609Dot2(Default::default()),
+        _ => cfg.protocol.clone(),
+    };
     let creds = StationCredentials::open(
         &cfg.pki_dir,
         &cfg.name,
         cfg.number,
-        &cfg.protocol,
+        &protocol,
         BuildOptions {
             // Attack packets carry the full certificate: the receiver must verify each.
             always_certificate: cfg.role == Role::Attacker
