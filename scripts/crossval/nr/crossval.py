@@ -260,7 +260,7 @@ def mean_ci(xs):
     n = len(xs)
     m = sum(xs) / n
     if n < 2:
-        return m, float("nan")
+        return m, None
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
     return m, T95[min(n - 1, len(T95)) - 1] * sd / math.sqrt(n)
 
@@ -272,6 +272,12 @@ def prr(c):
 def mad_points(a, b, dmax, min_att):
     ds = [d for d in a if d in b and d <= dmax and a[d][1] >= min_att and b[d][1] >= min_att]
     return 100 * sum(abs(prr(a[d]) - prr(b[d])) for d in ds) / len(ds), len(ds)
+
+
+def signed_points(a, b, dmax, min_att):
+    """Mean of (a - b) in percentage points over the same bins as mad_points."""
+    ds = [d for d in a if d in b and d <= dmax and a[d][1] >= min_att and b[d][1] >= min_att]
+    return 100 * sum(prr(a[d]) - prr(b[d]) for d in ds) / len(ds)
 
 
 def pooled(curves):
@@ -293,11 +299,16 @@ def compare(ours, refs, ranges, min_att):
         m, ci = mean_ci(per_rep)
         floor = [mad_points(refs[i], pooled(refs[:i] + refs[i + 1:]), dmax, min_att)[0]
                  for i in range(len(refs))] if len(refs) > 1 else []
-        fm, fci = mean_ci(floor) if floor else (float("nan"), float("nan"))
+        fm, fci = mean_ci(floor) if len(floor) > 1 else (None, None)
+        signed = [signed_points(c, ref, dmax, min_att) for c in ours]
+        sm, sci = mean_ci(signed)
         res[f"0-{dmax}m"] = {"mad_points": round(m, 3), "ci95": round(ci, 3),
                              "per_replication": [round(x, 3) for x in per_rep],
+                             "mean_signed_points": round(sm, 3), "mean_signed_ci95": round(sci, 3),
+                             "pooled_mad_points": round(mad_points(pooled(ours), ref, dmax, min_att)[0], 3),
                              "bins": mad_points(pooled(ours), ref, dmax, min_att)[1],
-                             "wilab_seed_vs_others": {"mad_points": round(fm, 3), "ci95": round(fci, 3)}}
+                             "wilab_seed_vs_others": None if fm is None else
+                             {"mad_points": round(fm, 3), "ci95": round(fci, 3)}}
     table = {}
     for d in (50, 100, 150, 200, 300, 400, 500):
         if d in ref and all(d in c for c in ours):
