@@ -8,7 +8,8 @@ the paper's Fig. 9 (`codeForPaper/Vittorio2021Performance/fig9_simulation.m`: 35
 lanes per direction, 70 +- 7 km/h, RSRP threshold -126 dBm per resource element, keep
 probability 0.4, one transmission per packet), run in GNU Octave from the repository's
 Octave-version branch (results/README.md has the commit, the command and the licence
-note). The stored files are `results/wilab-nr-<case>-s<seed>.csv`.
+note). The stored files are `results/wilab-<tech>-<case>-s<seed>.csv`; `--tech lte` compares
+our LTE-V2X Mode 4 with WiLab's LTE run of the same configuration.
 
 This script writes our scenario with every parameter matched where a key allows it
 (docs/crossval.md lists each one), runs `v2x sim` once per replication and compares PRR by
@@ -23,9 +24,11 @@ interferers. `--mobility linear` (default) reproduces that geometry as a traject
 for our NGSIM reader (one new vehicle id when a vehicle re-enters); `--mobility ring`
 uses our ring highway instead (distances wrap), as a sensitivity.
 
-    python3 scripts/crossval/nr/crossval.py --v2x target/release/v2x --reps 3 \
-        --duration 6 --out out/nr-crossval
-    python3 scripts/crossval/nr/crossval.py --compare-only --out out/nr-crossval
+    python3 scripts/crossval/nr/crossval.py --v2x target/release/v2x --reps 10 \
+        --duration 4 --out out/nr-crossval                       # NR, linear highway
+    python3 scripts/crossval/nr/crossval.py --v2x target/release/v2x --reps 10 \
+        --duration 5 --tech lte --out out/nr-crossval             # LTE beside it
+    # --mobility ring: our ring highway instead; --compare-only: reuse the runs in --out
 """
 
 import argparse
@@ -321,8 +324,8 @@ def compare(ours, refs, ranges, min_att):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--v2x", default="target/release/v2x")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--duration", type=float, default=6.0)
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--duration", type=float, default=4.0, help="seconds, as the reference runs (NR 4, LTE 5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mobility", choices=["linear", "ring"], default="linear")
     ap.add_argument("--tech", choices=["nr", "lte"], default="nr")
