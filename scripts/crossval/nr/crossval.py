@@ -54,7 +54,6 @@ SPEED_KMH, SPEED_SD_KMH = 70.0, 7.0
 EIRP_PLUS_RX_GAIN_DBM = 23.0 + 3.0 + 3.0   # Ptx + Gt + Gr: the whole channel (5 of 5 sub-channels)
 WILAB_NOISE_FIGURE_DB = 6.0
 WILAB_PRB_HZ = 180e3            # 12 x 15 kHz
-WILAB_RSRP_THRESHOLD_DBM_PER_RE = -126.0
 # Per technology: the PRBs WiLab spreads power and noise over (RBsBeacon: the fewest PRBs
 # whose TBS carries 350 B at MCS 4; both use all 5 sub-channels), ours (five 10-PRB
 # sub-channels; LTE less its 2 SCI PRBs), our PRB width (channel / PRBs), and WiLab's SINR
@@ -72,7 +71,7 @@ def db(x):
     return 10 * math.log10(x)
 
 
-def matched_keys(tech):
+def matched_keys(tech, threshold_dbm_per_re=-126.0):
     """The derived keys that put our link budget on WiLab's (docs/crossval.md)."""
     link = LINK[tech]
     wilab_hz = link["wilab_prbs"] * WILAB_PRB_HZ
@@ -85,7 +84,7 @@ def matched_keys(tech):
     keys = {"noise_figure_db": round(nf, 3), "sensing_threshold_dbm": round(noise_dbm, 2),
             # WiLab's RSRP is per resource element (power per MHz x 0.015); ours is the
             # transmission's power over its PRBs: + 10 log10(12 REs x its PRBs).
-            "rsrp_threshold_dbm": round(WILAB_RSRP_THRESHOLD_DBM_PER_RE + db(12 * link["wilab_prbs"]), 2)}
+            "rsrp_threshold_dbm": round(threshold_dbm_per_re + db(12 * link["wilab_prbs"]), 2)}
     if tech == "nr":
         # WiLab's step at SINR_min; our curve's 50 % point moved there by the loss key.
         c = (OUR_NR_TBS_BITS - 0.5 * math.log2(OUR_NR_N_RE)) / OUR_NR_N_RE
@@ -178,8 +177,8 @@ shadowing_sd_db = 3.0
 cbr_threshold_dbm = -94.0"""
 
 
-def scenario(tech, seed, duration_s, mobility, trace_name):
-    k = matched_keys(tech)
+def scenario(tech, seed, duration_s, mobility, trace_name, threshold_dbm_per_re=-126.0):
+    k = matched_keys(tech, threshold_dbm_per_re)
     if mobility == "linear":
         mob = f"""[mobility]
 kind = "ngsim"
@@ -197,7 +196,7 @@ speed_mps = {SPEED_KMH / 3.6}
 speed_sd_mps = {SPEED_SD_KMH / 3.6}"""
     access = (NR_KEYS if tech == "nr" else LTE_KEYS).format(**k)
     return f"""# Written by scripts/crossval/nr/crossval.py: WiLabV2Xsim's Fig. 9 configuration
-# (350 B, MCS 4, 10 MHz, -126 dBm per RE) on {tech.upper()}; docs/crossval.md lists each key.
+# (350 B, MCS 4, 10 MHz, {threshold_dbm_per_re:g} dBm per RE) on {tech.upper()}; docs/crossval.md lists each key.
 name = "{tech}-wilab-{mobility}-s{seed}"
 description = "WiLabV2Xsim IEEE Access 2021 Fig. 9 configuration, {tech.upper()}, {mobility} highway"
 duration_s = {duration_s}
@@ -329,7 +328,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mobility", choices=["linear", "ring"], default="linear")
     ap.add_argument("--tech", choices=["nr", "lte"], default="nr")
-    ap.add_argument("--case", default="fig9-350B-mcs4-thr126", help="reference files results/wilab-<tech>-<case>-s*.csv")
+    ap.add_argument("--threshold", type=float, default=-126.0,
+                    help="WiLab's RSRP threshold per RE (dBm): -126 or the paper's other value -110")
+    ap.add_argument("--case", help="reference files results/wilab-<tech>-<case>-s*.csv "
+                    "(default fig9-350B-mcs4-thr<|threshold|>)")
     ap.add_argument("--min-attempts", type=int, default=200)
     ap.add_argument("--out", default="out/nr-crossval")
     ap.add_argument("--compare-only", action="store_true", help="reuse the runs already in --out")
@@ -338,7 +340,8 @@ def main():
     a = ap.parse_args()
     if a.import_wilab:
         return import_wilab(*a.import_wilab)
-    out = Path(a.out) / f"{a.tech}-{a.mobility}"
+    a.case = a.case or f"fig9-350B-mcs4-thr{abs(a.threshold):g}"
+    out = Path(a.out) / f"{a.tech}-{a.mobility}-{a.case}"
     out.mkdir(parents=True, exist_ok=True)
     refs = [curve_from_reference(p) for p in sorted(HERE.glob(f"results/wilab-{a.tech}-{a.case}-s*.csv"))]
     if not refs:
@@ -352,14 +355,14 @@ def main():
             if a.mobility == "linear":
                 linear_trace(seed, a.duration, out / trace)
             sc = out / f"s{seed}.toml"
-            sc.write_text(scenario(a.tech, seed, a.duration, a.mobility, trace))
+            sc.write_text(scenario(a.tech, seed, a.duration, a.mobility, trace, a.threshold))
             subprocess.run([a.v2x, "sim", str(sc), "--out", str(run_dir), "--quiet"], check=True)
         ours.append(curve_from_losses(run_dir / "sidelink_losses.csv"))
         summary = json.loads((run_dir / "summary.json").read_text())["variants"][0]
         walls.append(summary["performance"]["run_wall_s"])
     mads, table = compare(ours, refs, (300, 600), a.min_attempts)
     report = {"technology": a.tech, "case": a.case, "mobility": a.mobility, "replications": a.reps, "duration_s": a.duration,
-              "wilab_seeds": len(refs), "matched_keys": matched_keys(a.tech), "wall_s": walls,
+              "wilab_seeds": len(refs), "matched_keys": matched_keys(a.tech, a.threshold), "wall_s": walls,
               "mad": mads, "prr": table}
     (out / "crossval.json").write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
