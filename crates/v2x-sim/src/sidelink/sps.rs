@@ -9,7 +9,7 @@
 //!    subframe the station did not monitor because it was sending (half duplex, step 5);
 //! 2. excludes the candidates that overlap the next reservation announced by an SCI
 //!    heard in the window above the RSRP threshold (step 6: Q of them for an interval
-//!    shorter than 100 ms heard within the last interval, else one; [`lte_reservations`]);
+//!    shorter than 100 ms heard within the last interval, else one: `lte_reservations`);
 //!    when fewer than 20 % of all candidates remain, the threshold rises by 3 dB and the
 //!    exclusion starts again;
 //! 3. ranks the rest by their S-RSSI averaged over the sensing window (the subframes one,
