@@ -84,6 +84,23 @@ protocol = "none"
 """
 
 
+def with_sidelink_keys(text, lines):
+    """The scenario with `key = value` lines in [sidelink]: a key the scenario already sets
+    is replaced (TOML refuses a key given twice), a new one is added."""
+    out = text.split("\n")
+    start = out.index("[sidelink]")
+    end = next(i for i in range(start + 1, len(out)) if out[i].startswith("["))
+    for line in lines:
+        key = line.split("=", 1)[0].strip()
+        at = [i for i in range(start + 1, end) if out[i].split("=", 1)[0].strip() == key]
+        if at:
+            out[at[0]] = line
+        else:
+            out.insert(end, line)
+            end += 1
+    return "\n".join(out)
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
@@ -141,7 +158,7 @@ def main():
     ap.add_argument("--rates", default="10,20")
     ap.add_argument("--out", default="out/cv2x-crossval")
     ap.add_argument("--payload", type=int, default=190, help="bytes per packet (the references are for 190)")
-    ap.add_argument("--set", action="append", default=[], help="extra TOML lines appended to [sidelink]")
+    ap.add_argument("--set", action="append", default=[], help="a `key = value` line for [sidelink], replacing the scenario's own value of that key (repeatable)")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -151,7 +168,7 @@ def main():
             name = f"b{beta}-l{rate}" + ("" if a.payload == 190 else f"-{a.payload}B")
             text = scenario(beta, rate, a.duration, a.seed, a.payload)
             if a.set:
-                text = text.replace("[sidelink]\n", "[sidelink]\n" + "\n".join(a.set) + "\n", 1)
+                text = with_sidelink_keys(text, a.set)
             sc = out / f"{name}.toml"
             sc.write_text(text)
             run_dir = out / name

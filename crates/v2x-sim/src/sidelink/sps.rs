@@ -8,8 +8,10 @@
 //! 1. excludes the candidates whose repetitions (every reservation interval) fall on a
 //!    subframe the station did not monitor because it was sending (half duplex, step 5);
 //! 2. excludes the candidates that overlap the next reservation announced by an SCI
-//!    heard in the window above the RSRP threshold (step 6); when fewer than 20 % of all
-//!    candidates remain, the threshold rises by 3 dB and the exclusion starts again;
+//!    heard in the window above the RSRP threshold (step 6: Q of them for an interval
+//!    shorter than 100 ms heard within the last interval, else one: `lte_reservations`);
+//!    when fewer than 20 % of all candidates remain, the threshold rises by 3 dB and the
+//!    exclusion starts again;
 //! 3. ranks the rest by their S-RSSI averaged over the sensing window (the subframes one,
 //!    two, ... periods before, on the same sub-channels) and picks uniformly among the
 //!    lowest 20 % of all candidates (TS 36.321 §5.14.1.1).
@@ -264,10 +266,10 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
     loop {
         marks.fill(false);
         for h in announced.iter().filter(|h| h.rsrp_mw > threshold) {
-            // Its reservations h + k RRI (k >= 1, as many as fit 100 ms) against the
-            // candidates' own repetitions c + j RRI (j >= 0).
+            // Its reservations h + q RRI (q = 1..Q) against the candidates' own
+            // repetitions c + j RRI (j >= 0).
             let q = match r.nr {
-                None => u64::from(100u32.div_ceil(h.rri).max(1)),
+                None => lte_reservations(h.rri, r.now - h.subframe),
                 Some(nr) => reservations(u64::from(h.rri), nr.span),
             };
             for k in 1..=q {
@@ -350,6 +352,19 @@ fn rows_met(y: u64, first_y: u64, last_y: u64, own_rri: u64) -> impl Iterator<It
     .take_while(move |&y| y >= first_y)
     .filter(move |&y| y <= last_y)
     .map(move |y| (y - first_y) as usize)
+}
+
+/// How many reservations an LTE SCI announcing `rri` ms, heard `age` subframes before the
+/// selection, stands for (Q of TS 36.213 §14.1.1.6 step 6): 100 / RRI for an interval
+/// shorter than 100 ms if it was heard within the last interval (n' − m ≤ P_step ×
+/// P_rsvp_RX), otherwise 1. An older SCI of a short interval reserves nothing ahead of the
+/// selection: its sender's later SCIs, if heard, speak for its reservation.
+fn lte_reservations(rri: u32, age: u64) -> u64 {
+    if rri < 100 && age <= u64::from(rri) {
+        u64::from(100 / rri)
+    } else {
+        1
+    }
 }
 
 /// How many times an NR SCI with period `p` reserves within `span` (Q of TS 38.214 §8.1.4).
@@ -489,6 +504,46 @@ mod tests {
         let c = candidates(&s, &request(2000));
         assert_eq!(c.ranked.len(), 396, "2050 on its four sub-channels");
         assert!(c.ranked.iter().all(|(k, _)| k.subframe != 2050));
+    }
+
+    /// Step 6 at a 50 ms interval: an SCI heard within the last 50 ms stands for Q = 2
+    /// reservations, an older one for Q = 1, which is already past (TS 36.213 §14.1.1.6).
+    #[test]
+    fn a_short_interval_sci_reserves_twice_only_if_heard_within_its_interval() {
+        let r = Request {
+            window: [1, 50],
+            rri: 50,
+            ..request(2000)
+        };
+        let heard_at = |subframe: u64| {
+            let mut s = Sensing::new(4);
+            s.heard(Heard {
+                subframe,
+                first: 0,
+                len: 1,
+                rsrp_mw: 1.0,
+                rri: 50,
+            });
+            candidates(&s, &r)
+        };
+        // Heard 40 ms ago: 1960 + 50 = 2010 excluded on sub-channel 0 (and 2060 is 2010's
+        // own repetition).
+        let c = heard_at(1960);
+        assert_eq!((c.total, c.ranked.len()), (200, 199));
+        assert!(!c.ranked.iter().any(|(k, _)| k.subframe == 2010 && k.first == 0));
+        // Heard 60 ms ago: Q = 1, its reservation 1990 is past; 2040 (1940 + 2 x 50) is
+        // not excluded.
+        let c = heard_at(1940);
+        assert_eq!(c.ranked.len(), 200);
+        // At 100 ms and above Q = 1 whatever the age.
+        assert_eq!(
+            (
+                lte_reservations(100, 10),
+                lte_reservations(20, 20),
+                lte_reservations(20, 21)
+            ),
+            (1, 5, 1)
+        );
     }
 
     #[test]
