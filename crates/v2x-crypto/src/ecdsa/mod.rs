@@ -314,12 +314,12 @@ impl PublicKey {
             let n = self.curve().field_len();
             let (x, y) = self.inner.sec1[1..].split_at(n);
             match self.curve() {
-                Curve::NistP256 | Curve::BrainpoolP256r1 => OwnPoint::N4(
-                    with_curve4(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"),
-                ),
-                Curve::NistP384 | Curve::BrainpoolP384r1 => OwnPoint::N6(
-                    with_curve6(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"),
-                ),
+                Curve::NistP256 | Curve::BrainpoolP256r1 => {
+                    OwnPoint::N4(with_curve4(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"))
+                }
+                Curve::NistP384 | Curve::BrainpoolP384r1 => {
+                    OwnPoint::N6(with_curve6(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"))
+                }
             }
         })
     }
