@@ -162,6 +162,18 @@ impl Certificate {
         decoded: w::Certificate,
         tbs: Range<usize>,
     ) -> Result<Certificate, CertificateError> {
+        Self::prepare_with_keys(encoded, decoded, tbs, None)
+    }
+
+    /// [`Self::prepare`], with the verification and encryption keys already in hand when the
+    /// certificate was just built from them (an issuer's own output: reading the keys back
+    /// from the encoding would decompress both points again).
+    pub(crate) fn prepare_with_keys(
+        encoded: Vec<u8>,
+        decoded: w::Certificate,
+        tbs: Range<usize>,
+        keys: Option<(PublicKey, Option<PublicKey>)>,
+    ) -> Result<Certificate, CertificateError> {
         if decoded.version != 3 {
             return Err(CertificateError::Version(decoded.version));
         }
@@ -185,7 +197,10 @@ impl Certificate {
             w::VerificationKeyIndicator::VerificationKey(vk) => vk,
             _ => return Err(CertificateError::NoVerificationKey),
         };
-        let key = convert::verification_key(vk).map_err(field("verification key"))?;
+        let (key, known_encryption_key) = match keys {
+            Some((key, encryption_key)) => (key, Some(encryption_key)),
+            None => (convert::verification_key(vk).map_err(field("verification key"))?, None),
+        };
         let signature = match &decoded.signature {
             Some(s) => Some(convert::signature(s).map_err(field("signature"))?),
             None => return Err(CertificateError::NoSignature),
@@ -208,9 +223,10 @@ impl Certificate {
                 app_permissions.push(AppPermission { psid, ssp });
             }
         }
-        let encryption_key = match &tbsc.encryption_key {
-            None => None,
-            Some(k) => Some(convert::encryption_key(&k.public_key).map_err(field("encryption key"))?),
+        let encryption_key = match (known_encryption_key, &tbsc.encryption_key) {
+            (Some(known), _) => known,
+            (None, None) => None,
+            (None, Some(k)) => Some(convert::encryption_key(&k.public_key).map_err(field("encryption key"))?),
         };
         let id8_sha256 = v2x_crypto::hashed_id8(HashAlg::Sha256, &encoded);
         let id8_sha384 = v2x_crypto::hashed_id8(HashAlg::Sha384, &encoded);

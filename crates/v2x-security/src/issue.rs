@@ -343,9 +343,27 @@ pub fn issue_certificate(
         .build();
     let cert: w::Certificate = w::ExplicitCertificate::new(base)?.into();
     let encoded = v2x_wire::ieee1609dot2::encode(&cert)?;
-    // Parse our own encoding so the wrapper's spans refer to the bytes we hand out.
-    let (decoded, spans) = v2x_wire::ieee1609dot2::parse_certificate(&encoded)?;
-    Ok(Certificate::prepare(encoded, decoded, spans.to_be_signed)?)
+    // `toBeSigned` is followed only by the signature (CertificateBase is not extensible):
+    // its range in what we hand out is known without decoding our own output again; if the
+    // bytes there are not the ones signed, decode to find it.
+    let signature_len = match &cert.signature {
+        Some(s) => v2x_wire::ieee1609dot2::encode(s)?.len(),
+        None => 0,
+    };
+    let tbs = encoded
+        .len()
+        .checked_sub(signature_len + tbs_bytes.len())
+        .map(|start| start..start + tbs_bytes.len())
+        .filter(|r| encoded.get(r.clone()) == Some(&tbs_bytes[..]));
+    let (decoded, tbs) = match tbs {
+        Some(tbs) => (cert, tbs),
+        None => {
+            let (decoded, spans) = v2x_wire::ieee1609dot2::parse_certificate(&encoded)?;
+            (decoded, spans.to_be_signed)
+        }
+    };
+    let keys = (subject.clone(), spec.encryption_key.clone());
+    Ok(Certificate::prepare_with_keys(encoded, decoded, tbs, Some(keys))?)
 }
 
 #[cfg(test)]
@@ -386,6 +404,40 @@ mod tests {
             assert_eq!(at.issuer().hash_alg(), curve.hash_alg());
             let again = Certificate::from_bytes(at.encoded()).unwrap();
             assert_eq!(again.hashed_id8(), at.hashed_id8());
+        }
+    }
+
+    #[test]
+    fn an_issued_certificate_is_what_decoding_its_encoding_gives() {
+        // The issuer keeps the keys it encoded and finds toBeSigned without decoding its own
+        // output: everything must equal a fresh decode of the bytes handed out.
+        for curve in Curve::ALL {
+            let rk = PrivateKey::generate(curve).unwrap();
+            let mut spec =
+                CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
+            spec.issue_permissions = Some(IssuePermissions::All);
+            let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
+            for with_encryption_key in [false, true] {
+                let vk = PrivateKey::generate(curve).unwrap();
+                let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
+                at.app_permissions.push(AppPermission::new(ItsAid::CAM, None));
+                if with_encryption_key {
+                    let ek = PrivateKey::generate(Curve::NistP256).unwrap();
+                    at.encryption_key = Some(ek.public_key().clone());
+                }
+                let issued = issue_certificate(&at, vk.public_key(), IssuerKey::Ca { cert: &root, key: &rk }).unwrap();
+                let decoded = Certificate::from_bytes(issued.encoded()).unwrap();
+                assert_eq!(issued.tbs_bytes(), decoded.tbs_bytes(), "{curve}");
+                assert!(!issued.tbs_bytes().is_empty());
+                assert_eq!(issued.verification_key(), decoded.verification_key(), "{curve}");
+                assert_eq!(issued.verification_key(), vk.public_key(), "{curve}");
+                assert_eq!(issued.encryption_key(), decoded.encryption_key(), "{curve}");
+                assert_eq!(issued.encryption_key().is_some(), with_encryption_key);
+                assert_eq!(issued.hashed_id8(), decoded.hashed_id8(), "{curve}");
+                assert_eq!(issued.signer_hash(), decoded.signer_hash(), "{curve}");
+                assert_eq!(issued.decoded(), decoded.decoded(), "{curve}");
+                assert!(issued.verify_signature(Some(&root)), "{curve}");
+            }
         }
     }
 }

@@ -81,7 +81,9 @@ pub struct PublicKey {
 
 struct PublicInner {
     curve: Curve,
-    key: EcKey<Public>,
+    /// OpenSSL's form, built only when the OpenSSL backend uses the key (reading a point into
+    /// OpenSSL costs more than validating it with our own arithmetic).
+    key: OnceLock<Result<EcKey<Public>, CryptoError>>,
     /// SEC 1 uncompressed encoding.
     sec1: Vec<u8>,
     aws: OnceLock<Result<AwsPublic, CryptoError>>,
@@ -142,29 +144,51 @@ impl PublicKey {
                 got: sec1.len(),
             });
         }
-        // Public-key validation (SEC 1 §3.2.2.1): `EC_POINT_oct2point` refuses coordinates
-        // outside the field and points off the curve (uncompressed: an explicit on-curve
-        // check; compressed: no square root), and no 02/03/04 encoding is the point at
-        // infinity. Every curve here has cofactor 1, so a point on the curve is in the group
-        // of order n: `EC_KEY_check_key`'s n·Q = O (a full scalar multiplication, most of the
-        // cost of reading a key) would add nothing.
-        // A compressed point is decompressed with our own arithmetic (all public values; a
-        // few times faster than OpenSSL's generic square root) and then read as uncompressed.
-        let uncompressed;
-        let sec1 = match sec1[0] {
-            2 | 3 => {
-                uncompressed = decompress_sec1(curve, &sec1[1..], sec1[0] == 3)
-                    .ok_or_else(|| CryptoError::InvalidPublicKey(format!("x is not on {curve}")))?;
-                &uncompressed[..]
+        // Public-key validation (SEC 1 §3.2.2.1) with our own arithmetic (all public values):
+        // coordinates inside the field and the point on the curve (uncompressed: y² = x³ + ax
+        // + b checked; compressed: y is the square root, which must exist); no 02/03/04
+        // encoding is the point at infinity. Every curve here has cofactor 1, so a point on
+        // the curve is in the group of order n: an n·Q = O test (`EC_KEY_check_key`, a full
+        // scalar multiplication) would add nothing. OpenSSL's form of the key is built only
+        // if its backend is used.
+        let n = curve.field_len();
+        let x = &sec1[1..1 + n];
+        let own = match (curve, sec1[0]) {
+            (Curve::NistP256 | Curve::BrainpoolP256r1, 4) => {
+                with_curve4(curve, |g, _| g.affine_from_be(x, &sec1[1 + n..])).map(OwnPoint::N4)
             }
-            _ => sec1,
-        };
-        let group = shared_group(curve)?;
-        let mut ctx = BigNumContext::new()?;
-        let point = EcPoint::from_bytes(group, sec1, &mut ctx)
-            .map_err(|e| CryptoError::InvalidPublicKey(format!("point not on {curve}: {e}")))?;
-        let key = EcKey::from_public_key(group, &point)?;
-        Self::from_ec_key(curve, key)
+            (Curve::NistP384 | Curve::BrainpoolP384r1, 4) => {
+                with_curve6(curve, |g, _| g.affine_from_be(x, &sec1[1 + n..])).map(OwnPoint::N6)
+            }
+            (Curve::NistP256 | Curve::BrainpoolP256r1, tag) => {
+                with_curve4(curve, |g, _| g.decompress(x, tag == 3)).map(OwnPoint::N4)
+            }
+            (Curve::NistP384 | Curve::BrainpoolP384r1, tag) => {
+                with_curve6(curve, |g, _| g.decompress(x, tag == 3)).map(OwnPoint::N6)
+            }
+        }
+        .ok_or_else(|| CryptoError::InvalidPublicKey(format!("point not on {curve}")))?;
+        let mut uncompressed = Vec::with_capacity(1 + 2 * n);
+        uncompressed.push(4);
+        uncompressed.extend_from_slice(x);
+        match &own {
+            OwnPoint::N4(a) => with_curve4(curve, |g, _| {
+                uncompressed.extend_from_slice(&ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
+            }),
+            OwnPoint::N6(a) => with_curve6(curve, |g, _| {
+                uncompressed.extend_from_slice(&ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
+            }),
+        }
+        Ok(PublicKey {
+            inner: Arc::new(PublicInner {
+                curve,
+                key: OnceLock::new(),
+                sec1: uncompressed,
+                aws: OnceLock::new(),
+                rustcrypto: OnceLock::new(),
+                own: OnceLock::from(own),
+            }),
+        })
     }
 
     fn from_ec_key(curve: Curve, key: EcKey<Public>) -> Result<PublicKey, CryptoError> {
@@ -175,7 +199,7 @@ impl PublicKey {
         Ok(PublicKey {
             inner: Arc::new(PublicInner {
                 curve,
-                key,
+                key: OnceLock::from(Ok(key)),
                 sec1,
                 aws: OnceLock::new(),
                 rustcrypto: OnceLock::new(),
@@ -253,8 +277,19 @@ impl PublicKey {
         Ok(())
     }
 
-    pub(crate) fn ec_key(&self) -> &EcKey<Public> {
-        &self.inner.key
+    /// OpenSSL's form of the key (built on first use from the validated point).
+    pub(crate) fn ec_key(&self) -> Result<&EcKey<Public>, CryptoError> {
+        self.inner
+            .key
+            .get_or_init(|| {
+                let group = shared_group(self.curve())?;
+                let mut ctx = BigNumContext::new()?;
+                let point = EcPoint::from_bytes(group, &self.inner.sec1, &mut ctx)
+                    .map_err(|e| CryptoError::InvalidPublicKey(format!("OpenSSL: {e}")))?;
+                Ok(EcKey::from_public_key(group, &point)?)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     pub(crate) fn aws(&self) -> Result<&AwsPublic, CryptoError> {
@@ -273,42 +308,21 @@ impl PublicKey {
             .map_err(Clone::clone)
     }
 
-    /// The key as a point of our own arithmetic (validated by OpenSSL on construction).
+    /// The key as a point of our own arithmetic (validated on construction).
     pub(crate) fn own_point(&self) -> &OwnPoint {
         self.inner.own.get_or_init(|| {
             let n = self.curve().field_len();
             let (x, y) = self.inner.sec1[1..].split_at(n);
             match self.curve() {
-                Curve::NistP256 | Curve::BrainpoolP256r1 => OwnPoint::N4(
-                    with_curve4(self.curve(), |g, _| g.affine_from_be(x, y)).expect("OpenSSL checked the point"),
-                ),
-                Curve::NistP384 | Curve::BrainpoolP384r1 => OwnPoint::N6(
-                    with_curve6(self.curve(), |g, _| g.affine_from_be(x, y)).expect("OpenSSL checked the point"),
-                ),
+                Curve::NistP256 | Curve::BrainpoolP256r1 => {
+                    OwnPoint::N4(with_curve4(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"))
+                }
+                Curve::NistP384 | Curve::BrainpoolP384r1 => {
+                    OwnPoint::N6(with_curve6(self.curve(), |g, _| g.affine_from_be(x, y)).expect("a validated point"))
+                }
             }
         })
     }
-}
-
-/// SEC 1 uncompressed (04 || x || y) of the point with x (big-endian) and the given parity of
-/// y, if there is one (p ≡ 3 mod 4 on every curve here: y = rhs^((p+1)/4)).
-fn decompress_sec1(curve: Curve, x: &[u8], y_odd: bool) -> Option<Vec<u8>> {
-    let n = curve.field_len();
-    let mut out = Vec::with_capacity(1 + 2 * n);
-    out.push(4);
-    out.extend_from_slice(x);
-    let y = match curve {
-        Curve::NistP256 | Curve::BrainpoolP256r1 => with_curve4(curve, |g, _| {
-            g.decompress(x, y_odd)
-                .map(|a| ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
-        }),
-        Curve::NistP384 | Curve::BrainpoolP384r1 => with_curve6(curve, |g, _| {
-            g.decompress(x, y_odd)
-                .map(|a| ec::field::to_be_bytes(&g.p.to_plain(&a.y), n))
-        }),
-    }?;
-    out.extend_from_slice(&y);
-    Some(out)
 }
 
 /// The group and generator table of a 4-limb curve.
@@ -581,10 +595,12 @@ pub(crate) fn ephemeral_ecdh_x(peer: &PublicKey) -> Result<(PublicKey, Vec<u8>),
     Ok((ephemeral.public_key().clone(), z))
 }
 
-/// Cryptographically secure random bytes from OpenSSL's DRBG.
+/// Cryptographically secure random bytes from aws-lc's DRBG (the one that also draws the
+/// ECDSA nonces and ephemeral keys; a call costs a fraction of OpenSSL 3's `RAND_bytes`, whose
+/// provider dispatch showed up at ≈ 2% of the PKI service's CPU).
 pub fn random_bytes(len: usize) -> Vec<u8> {
     let mut buf = vec![0u8; len];
-    openssl::rand::rand_bytes(&mut buf).expect("OpenSSL DRBG");
+    aws_lc_rs::rand::fill(&mut buf).expect("aws-lc DRBG");
     buf
 }
 
@@ -654,7 +670,13 @@ mod tests {
                     x[n - 1] = b;
                     x
                 })
-                .find(|x| decompress_sec1(curve, x, false).is_none())
+                .find(|x| {
+                    // OpenSSL is the judge of which x have a point.
+                    let mut sec1 = vec![2u8];
+                    sec1.extend_from_slice(x);
+                    let mut ctx = BigNumContext::new().unwrap();
+                    EcPoint::from_bytes(shared_group(curve).unwrap(), &sec1, &mut ctx).is_err()
+                })
                 .expect("an x without a point");
             for tag in [2u8, 3] {
                 let mut sec1 = vec![tag];
@@ -667,13 +689,53 @@ mod tests {
     #[test]
     fn decompression_agrees_with_openssl() {
         for curve in Curve::ALL {
+            let group = shared_group(curve).unwrap();
             for _ in 0..16 {
                 let key = PrivateKey::generate(curve).unwrap();
                 let sec1 = key.public_key().to_sec1(false);
                 let n = curve.field_len();
                 let odd = sec1[2 * n] & 1 == 1;
-                assert_eq!(decompress_sec1(curve, &sec1[1..1 + n], odd).unwrap(), sec1, "{curve}");
-                assert_ne!(decompress_sec1(curve, &sec1[1..1 + n], !odd).unwrap(), sec1, "{curve}");
+                for parity in [odd, !odd] {
+                    let mut compressed = vec![2 + u8::from(parity)];
+                    compressed.extend_from_slice(&sec1[1..1 + n]);
+                    let ours = PublicKey::from_sec1(curve, &compressed).unwrap().to_sec1(false);
+                    let mut ctx = BigNumContext::new().unwrap();
+                    let theirs = EcPoint::from_bytes(group, &compressed, &mut ctx)
+                        .unwrap()
+                        .to_bytes(group, PointConversionForm::UNCOMPRESSED, &mut ctx)
+                        .unwrap();
+                    assert_eq!(ours, theirs, "{curve}");
+                    assert_eq!(ours == sec1, parity == odd, "{curve}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn points_we_accept_openssl_accepts_and_off_curve_ones_neither() {
+        for curve in Curve::ALL {
+            let n = curve.field_len();
+            for _ in 0..8 {
+                let key = PrivateKey::generate(curve).unwrap();
+                let sec1 = key.public_key().to_sec1(false);
+                let read = PublicKey::from_sec1(curve, &sec1).unwrap();
+                // OpenSSL's form is built lazily from the validated point and agrees.
+                assert!(read.ec_key().is_ok(), "{curve}");
+                let digest = hash(curve.hash_alg(), b"lazy");
+                let sig = key.sign_digest(digest.as_ref()).unwrap();
+                let openssl = backend(backend::BackendId::OpenSsl);
+                assert!(openssl.verify_digest(&read, digest.as_ref(), &sig).unwrap(), "{curve}");
+                // y + 1: off the curve (y and y + 1 cannot both square to x³ + ax + b).
+                let mut off = sec1.clone();
+                let last = off.len() - 1;
+                off[last] = off[last].wrapping_add(1);
+                if off[last] != 0 {
+                    assert!(PublicKey::from_sec1(curve, &off).is_err(), "{curve}");
+                }
+                // y = 2^(8n) - 1, above p: refused, as OpenSSL does.
+                let mut big = sec1.clone();
+                big[1 + n..].iter_mut().for_each(|b| *b = 0xff);
+                assert!(PublicKey::from_sec1(curve, &big).is_err(), "{curve}");
             }
         }
     }

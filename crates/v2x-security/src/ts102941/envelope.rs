@@ -163,9 +163,10 @@ impl SignedMessage {
     pub fn parse(bytes: &[u8]) -> Result<SignedMessage, EnvelopeError> {
         let (data, spans) = wire::parse_data(bytes)?;
         let spans = spans.ok_or(EnvelopeError::BadContentType("signed data"))?;
-        let signed = wire::signed_data(&data)
-            .ok_or(EnvelopeError::BadContentType("signed data"))?
-            .clone();
+        let w::Ieee1609Dot2Content::SignedData(signed) = data.content else {
+            return Err(EnvelopeError::BadContentType("signed data"));
+        };
+        let signed = *signed;
         let payload = match (&signed.tbs_data.payload.data, &signed.tbs_data.payload.ext_data_hash) {
             (Some(_), None) => Payload::Data(
                 wire::signed_unsecured_payload(&signed)

@@ -32,12 +32,12 @@ impl Backend for OpenSsl {
         let s = BigNum::from_slice(&sig.s)?;
         let sig = EcdsaSig::from_private_components(r, s)?;
         // OpenSSL rejects r, s outside [1, n-1] as a failed verification.
-        Ok(sig.verify(digest, key.ec_key()).unwrap_or(false))
+        Ok(sig.verify(digest, key.ec_key()?).unwrap_or(false))
     }
 
     fn ecdh_x(&self, private: &PrivateKey, peer: &PublicKey) -> Result<Vec<u8>, CryptoError> {
         let ours = PKey::from_ec_key(private.ec_key().clone())?;
-        let theirs = PKey::from_ec_key(peer.ec_key().clone())?;
+        let theirs = PKey::from_ec_key(peer.ec_key()?.clone())?;
         let mut deriver = openssl::derive::Deriver::new(&ours)?;
         deriver.set_peer(&theirs)?;
         Ok(deriver.derive_to_vec()?)
