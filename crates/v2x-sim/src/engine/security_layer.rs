@@ -12,7 +12,7 @@
 //! the radio loop's metrics, whose radio counters it leaves alone.
 
 use super::processing::{catch_up_alone, receive_cam_alone, StationContext};
-use super::trace::{MetricsCollector, Observer};
+use super::trace::{Call, MetricsCollector, Observer};
 use super::{awareness, Frame, FrameKind, Node, OwnCam, Sim};
 use crate::keyed_rng::RunDice;
 use crate::metrics::RunMetrics;
@@ -23,6 +23,7 @@ use crate::scenario::Scenario;
 use crate::security::SecurityModel;
 use crate::spatial::SpatialGrid;
 use crate::time::ns;
+use rayon::prelude::*;
 
 /// CAMs kept per station for the receptions still to come: a packet waits in its MAC for
 /// at most a reservation interval and a selection window, while newer ones are generated.
@@ -39,6 +40,21 @@ pub struct SecurityLayer<'s> {
     trace: MetricsCollector,
     next_awareness_ns: u64,
     near: Vec<(NodeId, f64)>,
+    /// What each thread's receivers reported in one [`SecurityLayer::decoded_all`], kept
+    /// between calls for its allocations.
+    logs: Vec<Vec<Call>>,
+}
+
+/// A CAM a receiver decoded: CAM `seq` of `src` (transmission `serial`) reached `rx`, `dist`
+/// m away, at `now`.
+#[derive(Debug, Clone, Copy)]
+pub struct Decoded {
+    pub src: NodeId,
+    pub seq: u32,
+    pub rx: NodeId,
+    pub serial: u64,
+    pub dist: f64,
+    pub now: u64,
 }
 
 impl<'s> SecurityLayer<'s> {
@@ -63,6 +79,7 @@ impl<'s> SecurityLayer<'s> {
             trace: Sim::collector(sc, stations),
             next_awareness_ns: ns(sc.warmup_s.max(sc.metrics.awareness_sample_interval_s)),
             near: Vec::new(),
+            logs: Vec::new(),
         }
     }
 
@@ -88,30 +105,67 @@ impl<'s> SecurityLayer<'s> {
         cam
     }
 
-    /// Vehicle `rx` decoded CAM `seq` of `src` (transmission `serial`, `dist` m away) at
-    /// `now`: its security layer takes it (a road side unit ignores it).
-    pub fn decoded(&mut self, src: NodeId, seq: u32, rx: NodeId, serial: u64, dist: f64, now: u64) {
-        if self.is_rsu[rx.index()] {
+    /// The receivers' security layers take the CAMs they decoded, `receptions` in
+    /// transmission order (a road side unit ignores them). With a `pool` the receivers are
+    /// split among its threads in contiguous ranges of `per_thread` (each station's state
+    /// is its own, and each sees its CAMs in the same order); what they report is recorded
+    /// and replayed range by range, so the metrics (sums) are a one-threaded run's.
+    pub fn decoded_all(&mut self, receptions: &[Decoded], pool: Option<&rayon::ThreadPool>, per_thread: usize) {
+        if receptions.is_empty() {
             return;
         }
-        let Some(frame) = self.recent[src.index()][seq as usize % RECENT]
-            .as_ref()
-            .filter(|f| matches!(f.kind, FrameKind::Cam { seq: s, .. } if s == seq))
-        else {
-            debug_assert!(false, "CAM {seq} of {src:?} sent after {RECENT} newer ones");
-            return;
+        let (recent, cx, is_rsu) = (&self.recent, &self.cx, &self.is_rsu);
+        let nodes = self.nodes.shards_mut().next().expect("the layer keeps one shard");
+        let take = |base: usize, part: &mut [Node], trace: &mut dyn FnMut(&mut Node, NodeId, &Frame, &Decoded)| {
+            for r in receptions {
+                let Some(node) = r.rx.index().checked_sub(base).and_then(|i| part.get_mut(i)) else {
+                    continue;
+                };
+                if is_rsu[r.rx.index()] {
+                    continue;
+                }
+                let Some(frame) = recent[r.src.index()][r.seq as usize % RECENT]
+                    .as_ref()
+                    .filter(|f| matches!(f.kind, FrameKind::Cam { seq, .. } if seq == r.seq))
+                else {
+                    debug_assert!(false, "CAM {} of {:?} sent after {RECENT} newer ones", r.seq, r.src);
+                    continue;
+                };
+                trace(node, r.rx, frame, r);
+            }
         };
-        let handled = receive_cam_alone(
-            &mut self.nodes[rx],
-            rx,
-            frame,
-            serial,
-            dist as f32,
-            now,
-            &self.cx,
-            &mut self.trace,
-        );
-        debug_assert!(handled, "no job reaching beyond a station on the sidelink");
+        match pool {
+            Some(pool) => {
+                let parts = nodes.len().div_ceil(per_thread.max(1));
+                self.logs.resize_with(parts, Vec::new);
+                let logs = &mut self.logs[..parts];
+                pool.install(|| {
+                    nodes
+                        .par_chunks_mut(per_thread.max(1))
+                        .zip(logs.par_iter_mut())
+                        .enumerate()
+                        .for_each(|(i, (part, log))| {
+                            take(i * per_thread.max(1), part, &mut |node, rx, frame, r| {
+                                let handled =
+                                    receive_cam_alone(node, rx, frame, r.serial, r.dist as f32, r.now, cx, log);
+                                debug_assert!(handled, "no job reaching beyond a station on the sidelink");
+                            })
+                        })
+                });
+                for log in &mut self.logs {
+                    for call in log.drain(..) {
+                        call.replay(&mut self.trace);
+                    }
+                }
+            }
+            None => {
+                let trace = &mut self.trace;
+                take(0, nodes, &mut |node, rx, frame, r| {
+                    let handled = receive_cam_alone(node, rx, frame, r.serial, r.dist as f32, r.now, cx, trace);
+                    debug_assert!(handled, "no job reaching beyond a station on the sidelink");
+                })
+            }
+        }
     }
 
     /// Samples awareness when a sample is due by `now` (every `awareness_sample_interval_s`

@@ -28,7 +28,7 @@ use super::pool::ResourcePool;
 use super::sps::Heard;
 use super::ue::{MacParams, NrMac, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
-use crate::engine::security_layer::SecurityLayer;
+use crate::engine::security_layer::{Decoded, SecurityLayer};
 use crate::error::ScenarioError;
 use crate::error::SimError;
 use crate::keyed_rng::{stream, Draw, RunDice, Stream, TxDice};
@@ -341,6 +341,8 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut rng_app = stream(seed, Stream::Applications);
     let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
     let mut security = SecurityLayer::new(sc, sec, n, mobility.vehicles, seed);
+    // The CAMs decoded in one subframe, for the receivers' security layers.
+    let mut decoded: Vec<Decoded> = Vec::new();
     let signs = crate::security::carries_certificates(sec.kind);
     let period_ns = secs_ns(1.0 / sc.cam.rate_hz);
     let jitter_s = sc.cam.generation_jitter_ms / 1e3;
@@ -574,14 +576,21 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             }),
             None => hear(0, &mut ues),
         }
+        decoded.clear();
         // The metrics, in transmission order.
         for (tx, b) in txs.iter().zip(bufs.iter()) {
             for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
                 let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
                 if outcome == Outcome::Received {
                     // Received as the subframe ends.
-                    let (src, seq) = (NodeId(tx.src), tx.send.packet.seq as u32);
-                    security.decoded(src, seq, NodeId(l.rx), tx.serial, l.dist, now_ns + slot_ns);
+                    decoded.push(Decoded {
+                        src: NodeId(tx.src),
+                        seq: tx.send.packet.seq as u32,
+                        rx: NodeId(l.rx),
+                        serial: tx.serial,
+                        dist: l.dist,
+                        now: now_ns + slot_ns,
+                    });
                 }
                 if !counted {
                     m.receptions += u64::from(outcome == Outcome::Received);
@@ -614,6 +623,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                 }
             }
         }
+        security.decoded_all(&decoded, pool.as_ref(), receivers_per_thread);
         // What each receiver sensed per sub-channel.
         for &r in &touched {
             let ri = r as usize;
