@@ -14,7 +14,7 @@
 //! * bytes on air of a CAM per design, digest and certificate forms, beside 1609.2 P-256.
 //!
 //! SLH-DSA (FIPS 205, for reference: no design uses it) signs in milliseconds to a second:
-//! its rows take one call per sample ([`plan_for`]), so the suite stays within seconds.
+//! its rows take one call per sample (`plan_for`), so the suite stays within seconds.
 
 use super::protocols::{decap_setup, encap_setup, sizes_of, Spec};
 use crate::measure::{measure, measure_paired_trials, Plan};
