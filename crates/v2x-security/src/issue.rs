@@ -385,14 +385,19 @@ mod tests {
         );
     }
 
+    /// A self-signed root on `curve` that may issue anything, valid for a day from TAI 1000 s.
+    fn self_signed_root(curve: Curve) -> (PrivateKey, Certificate) {
+        let rk = PrivateKey::generate(curve).unwrap();
+        let mut spec = CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
+        spec.issue_permissions = Some(IssuePermissions::All);
+        let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
+        (rk, root)
+    }
+
     #[test]
     fn issued_chain_verifies_on_every_curve() {
         for curve in Curve::ALL {
-            let rk = PrivateKey::generate(curve).unwrap();
-            let mut spec =
-                CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
-            spec.issue_permissions = Some(IssuePermissions::All);
-            let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
+            let (rk, root) = self_signed_root(curve);
             assert!(root.verify_signature(None), "{curve}");
             let ak = PrivateKey::generate(Curve::NistP256).unwrap();
             let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
@@ -412,11 +417,7 @@ mod tests {
         // The issuer keeps the keys it encoded and finds toBeSigned without decoding its own
         // output: everything must equal a fresh decode of the bytes handed out.
         for curve in Curve::ALL {
-            let rk = PrivateKey::generate(curve).unwrap();
-            let mut spec =
-                CertificateSpec::new(Some("root"), TaiTime::from_time32(1000), Duration::from_secs(3600 * 24));
-            spec.issue_permissions = Some(IssuePermissions::All);
-            let root = issue_certificate(&spec, rk.public_key(), IssuerKey::SelfSigned(&rk)).unwrap();
+            let (rk, root) = self_signed_root(curve);
             for with_encryption_key in [false, true] {
                 let vk = PrivateKey::generate(curve).unwrap();
                 let mut at = CertificateSpec::new(None, TaiTime::from_time32(1000), Duration::from_secs(3600));
