@@ -531,7 +531,11 @@ impl<S: Store> Service<S> {
                         status: 503, reason, ..
                     }) => return Answer::plain(503, None, reason),
                     Err(answer) => {
-                        let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("the EA failed: {answer:?}"));
+                        let why = match answer {
+                            Answer::Plain { status, reason, .. } => format!("the EA failed ({status}): {reason}"),
+                            Answer::Its(_) => "the EA failed".into(),
+                        };
+                        let refusal = Refusal::new(Arc_::AaEaCantreachea, why);
                         return self.authorization_refused(&aa, authorization.reply, refusal, now);
                     }
                 }

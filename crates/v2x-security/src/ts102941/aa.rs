@@ -3,8 +3,10 @@
 //! what the request shows (envelope, proof of possession, `keyTag`, the EA, freshness,
 //! permissions); [`AuthorizationAuthority::validation_request`] and
 //! [`AuthorizationAuthority::read_validation_response`] are the two halves of the exchange
-//! with the EA the caller carries out; [`AuthorizationAuthority::issue_at`] issues the ticket
-//! and [`AuthorizationAuthority::authorization_response`] answers.
+//! with an EA over the wire that the caller carries out (with an EA in the same process,
+//! [`AuthorizationAuthority::validation_content`] is what it reads, and its decision comes
+//! back as a value); [`AuthorizationAuthority::issue_at`] / [`AuthorizationAuthority::issue_on`]
+//! issue the ticket and [`AuthorizationAuthority::authorization_response`] answers.
 //!
 //! Privacy: with `encryptedEcSignature` the AA never decrypts the EC signature (it is
 //! encrypted for the EA), so it never learns which EC — which ITS-S — asked.

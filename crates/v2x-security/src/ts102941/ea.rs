@@ -1,7 +1,8 @@
 //! The enrolment authority (TS 102 941 §6.2.3.2 enrolment, §6.2.3.4 authorization
 //! validation), without I/O: [`EnrolmentAuthority::open_enrolment`] /
-//! [`EnrolmentAuthority::open_validation`] decrypt and check everything the request itself
-//! shows; the caller then looks the ITS-S or EC up in its registry and passes the record to
+//! [`EnrolmentAuthority::open_validation`] (or, for an AA in the same process,
+//! [`EnrolmentAuthority::open_validation_in_process`]) decrypt and check everything the request
+//! itself shows; the caller then looks the ITS-S or EC up in its registry and passes the record to
 //! [`EnrolmentAuthority::decide_enrolment`] / [`EnrolmentAuthority::decide_validation`]; the
 //! response is built by [`EnrolmentAuthority::enrolment_response`] /
 //! [`EnrolmentAuthority::validation_response`]. Every refusal carries the standard's code.
