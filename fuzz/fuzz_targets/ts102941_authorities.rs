@@ -1,6 +1,7 @@
 //! Fuzz what the EA and AA do with a request (TS 102 941 enrolment, authorization, validation):
 //! the input as a whole request and, encrypted to the authority, as the plaintext behind the
-//! envelope (so the decoders and checks after decryption see it). Never panic.
+//! envelope (so the decoders and checks after decryption see it), and as the content an AA of
+//! the same process hands its EA (no envelope). Never panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -32,11 +33,13 @@ fuzz_target!(|bytes: &[u8]| {
     let _ = w.ea.open_enrolment(bytes, now);
     let _ = w.ea.open_validation(bytes, now);
     let _ = w.aa.open_authorization(bytes, now);
+    let _ = w.ea.open_validation_in_process(bytes, w.aa.certificate(), now);
     if let (Ok(to_ea), Ok(to_aa)) = (encrypt_to(bytes, w.ea.certificate()), encrypt_to(bytes, w.aa.certificate())) {
         let _ = w.ea.open_enrolment(&to_ea.bytes, now);
         let _ = w.ea.open_validation(&to_ea.bytes, now);
         if let Ok(a) = w.aa.open_authorization(&to_aa.bytes, now) {
             let _ = w.aa.validation_request(&a, now);
+            let _ = w.aa.validation_content(&a);
         }
     }
 });

@@ -68,14 +68,17 @@ impl Flow {
     /// and the proof of possession (verify), issues the EC (sign) and signs the response (sign).
     ///
     /// Authorization (privacy and proof of possession on, EA and AA in one process): the AA
-    /// decrypts (ECDH), checks the proof of possession (verify), signs and encrypts the
-    /// validation request (sign, key generation, ECDH); the EA decrypts it (ECDH), checks the AA
-    /// (verify), decrypts the EC signature (ECDH), checks it (verify), signs its answer (sign);
-    /// the AA checks it (verify), issues the ticket (sign) and signs the response (sign).
+    /// decrypts (ECDH) and checks the proof of possession (verify); the EA of the same process
+    /// takes the validation request's content as a value (no envelope between the two: see
+    /// `EnrolmentAuthority::open_validation_in_process`), decrypts the EC signature (ECDH) and
+    /// checks it (verify); the AA issues the ticket (sign) and signs the response (sign). With
+    /// the EA in another process (`--ea-url`) the exchange adds 7: the AA signs and encrypts
+    /// the validation request (sign, key generation, ECDH), the EA decrypts it (ECDH), checks
+    /// the AA (verify) and signs its answer (sign), the AA checks it (verify).
     pub fn p256_ops_per_response(self) -> u32 {
         match self {
             Flow::Enrolment => 5,
-            Flow::Authorization => 13,
+            Flow::Authorization => 6,
         }
     }
 

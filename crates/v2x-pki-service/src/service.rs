@@ -13,11 +13,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use v2x_crypto::HashedId8;
 use v2x_security::certificate::{CertRef, Certificate};
-use v2x_security::ts102941::aa::{relay_code, AaPolicy, AuthorizationAuthority};
+use v2x_security::ts102941::aa::{AaPolicy, AuthorizationAuthority, PendingValidation};
 use v2x_security::ts102941::authorities::Authorities;
-use v2x_security::ts102941::ea::{EaPolicy, EcRecord, EnrolmentAuthority, Requester, StationRecord};
+use v2x_security::ts102941::ea::{EaPolicy, EcRecord, EnrolmentAuthority, Requester, StationRecord, Validation};
 use v2x_security::ts102941::wire::{
-    AuthorizationResponseCode as Arc_, AuthorizationValidationResponseCode as Avc, EnrolmentResponseCode as Erc,
+    AuthorizationResponseCode as Arc_, AuthorizationValidationResponseCode as Avc, CertificateSubjectAttributes,
+    EnrolmentResponseCode as Erc,
 };
 use v2x_security::ts102941::{NotOpened, Refusal, Reply};
 use v2x_security::TaiTime;
@@ -339,33 +340,58 @@ impl<S: Store> Service<S> {
                 return Answer::plain(400, Some(u.code.name()), u.reason);
             }
         };
+        // The answer is built in the crypto step that decides, and sent only once the replay
+        // key is committed.
+        let decided = self
+            .decide_validation(&ea, &validation, now, |confirmed| {
+                ea.validation_response(&validation.reply, Avc::Ok, Some(confirmed), now)
+            })
+            .await;
+        match decided {
+            Ok(Ok(answer)) => Answer::Its(answer),
+            Ok(Err(refusal)) => self.validation_refused(&ea, validation.reply, refusal, now),
+            Err(answer) => answer,
+        }
+    }
+
+    /// The EA's decision on an opened validation request, wherever it came from: replay, the
+    /// EC's record, the EC signature, then the replay key and the validation limit committed.
+    /// On success, what `respond` made of the confirmed attributes in the crypto step that
+    /// decided; `Err` is the answer when no decision could be made (store, crypto failure).
+    async fn decide_validation<R, T, E: std::fmt::Display>(
+        &self,
+        ea: &EnrolmentAuthority,
+        validation: &Validation<R>,
+        now: TaiTime,
+        respond: impl FnOnce(CertificateSubjectAttributes) -> Result<T, E>,
+    ) -> Result<Result<T, Refusal<Avc>>, Answer> {
         match self.store.seen(Role::Ea, &validation.replay_key).await {
             Ok(true) => {
-                let refusal = Refusal::new(Avc::Deniedrequest, "replay: this EC signature was used before");
-                return self.validation_refused(&ea, validation.reply, refusal, now);
+                return Ok(Err(Refusal::new(
+                    Avc::Deniedrequest,
+                    "replay: this EC signature was used before",
+                )))
             }
             Ok(false) => {}
-            Err(e) => return self.store_failed(&e),
+            Err(e) => return Err(self.store_failed(&e)),
         }
         let ec = match self.store.enrolment_credential(validation.ec).await {
             Ok(Some(row)) => match self.parsed_ecs.record(row) {
                 Ok(r) => Some(r),
-                Err(e) => return self.store_failed(&e),
+                Err(e) => return Err(self.store_failed(&e)),
             },
             Ok(None) => None,
-            Err(e) => return self.store_failed(&e),
+            Err(e) => return Err(self.store_failed(&e)),
         };
-        // Crypto: the EC signature, then the answer, which is sent only once the replay key
-        // is committed.
-        let decided = self.crypto.run(|| {
-            ea.decide_validation(&validation, ec.as_ref(), now)
-                .map(|confirmed| ea.validation_response(&validation.reply, Avc::Ok, Some(confirmed), now))
-        });
+        // Crypto: the EC signature, then the answer.
+        let decided = self
+            .crypto
+            .run(|| ea.decide_validation(validation, ec.as_ref(), now).map(respond));
         let answer = match decided {
-            Ok(Ok(Ok(bytes))) => bytes,
-            Ok(Ok(Err(e))) => return Answer::internal(e),
-            Ok(Err(refusal)) => return self.validation_refused(&ea, validation.reply, refusal, now),
-            Err(e) => return Answer::internal(e),
+            Ok(Ok(Ok(answer))) => answer,
+            Ok(Ok(Err(e))) => return Err(Answer::internal(e)),
+            Ok(Err(refusal)) => return Ok(Err(refusal)),
+            Err(e) => return Err(Answer::internal(e)),
         };
         let write = Write::Validation {
             replay_key: validation.replay_key,
@@ -376,23 +402,55 @@ impl<S: Store> Service<S> {
                 .validation_limit
                 .map(|(n, window)| (i64::from(n), window.as_secs() as i64)),
         };
-        let refusal = match self.committer.commit(write).await {
-            Ok(Outcome::Done) => None,
-            Ok(Outcome::Replay) => Some(Refusal::new(
-                Avc::Deniedrequest,
-                "replay: this EC signature was used before",
-            )),
-            Ok(Outcome::TooMany) => Some(Refusal::new(
-                Avc::Deniedtoomanycerts,
-                "the EC's validation limit is reached",
-            )),
-            Err(e) => return self.store_failed(&e),
-        };
-        if let Some(refusal) = refusal {
-            return self.validation_refused(&ea, validation.reply, refusal, now);
+        match self.committer.commit(write).await {
+            Ok(Outcome::Done) => {}
+            Ok(Outcome::Replay) => {
+                return Ok(Err(Refusal::new(
+                    Avc::Deniedrequest,
+                    "replay: this EC signature was used before",
+                )))
+            }
+            Ok(Outcome::TooMany) => {
+                return Ok(Err(Refusal::new(
+                    Avc::Deniedtoomanycerts,
+                    "the EC's validation limit is reached",
+                )))
+            }
+            Err(e) => return Err(self.store_failed(&e)),
         }
         self.tally.validations_ok.fetch_add(1, Ordering::Relaxed);
-        Answer::Its(answer)
+        Ok(Ok(answer))
+    }
+
+    /// The EA's decision on a validation request that the AA of this process hands over as
+    /// its content (no envelope: see `EnrolmentAuthority::open_validation_in_process`):
+    /// `Err` is the answer when no decision could be made.
+    async fn validate_in_process(
+        &self,
+        ea: &EnrolmentAuthority,
+        aa: &AuthorizationAuthority,
+        content: &[u8],
+        now: TaiTime,
+    ) -> Result<(Avc, Option<CertificateSubjectAttributes>), Answer> {
+        let opened = self
+            .crypto
+            .run(|| ea.open_validation_in_process(content, aa.certificate(), now))
+            .map_err(Answer::internal)?;
+        let decided = match opened {
+            Ok(validation) => {
+                self.decide_validation(ea, &validation, now, Ok::<_, std::convert::Infallible>)
+                    .await?
+            }
+            Err(refusal) => Err(refusal),
+        };
+        Ok(match decided {
+            Ok(confirmed) => (Avc::Ok, Some(confirmed)),
+            Err(refusal) => {
+                tracing::debug!(code = refusal.code.name(), reason = %refusal.reason, "validation refused");
+                self.tally.validations_refused.fetch_add(1, Ordering::Relaxed);
+                (refusal.code, None)
+            }
+        })
     }
 
     fn validation_refused(
@@ -423,17 +481,25 @@ impl<S: Store> Service<S> {
             return Answer::plain(404, None, "this instance is not an AA");
         };
         let now = TaiTime::now();
+        // The EA of this process, when it is the one validating (no --ea-url).
+        let local_ea = match (&self.ea_remote, &self.ea) {
+            (None, Some(ea)) => Some(ea.clone()),
+            _ => None,
+        };
         let opened = self.crypto.run(|| {
             let o = aa.open_authorization(&request, now);
-            let pending = o.as_ref().ok().map(|a| aa.validation_request(a, now));
-            (o, pending)
+            let exchange = o.as_ref().ok().map(|a| match local_ea {
+                Some(_) => aa.validation_content(a).map(Exchange::InProcess),
+                None => aa.validation_request(a, now).map(Exchange::Wire),
+            });
+            (o, exchange)
         });
         let opened = match opened {
             Ok(o) => o,
             Err(e) => return Answer::internal(e),
         };
-        let (authorization, pending) = match opened {
-            (Ok(a), Some(Ok(p))) => (a, p),
+        let (authorization, exchange) = match opened {
+            (Ok(a), Some(Ok(x))) => (a, x),
             (Ok(a), Some(Err(e))) => {
                 let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("validation request: {e}"));
                 return self.authorization_refused(&aa, a.reply, refusal, now);
@@ -455,42 +521,48 @@ impl<S: Store> Service<S> {
             Ok(false) => {}
             Err(e) => return self.store_failed(&e),
         }
-        // The validation exchange with the EA.
-        let response = match (&self.ea_remote, self.ea.is_some()) {
-            (Some((client, url)), _) => match post(client, url, pending.message.clone()).await {
-                Ok(b) => b,
-                Err(e) => {
-                    let refusal = Refusal::new(Arc_::AaEaCantreachea, e);
-                    return self.authorization_refused(&aa, authorization.reply, refusal, now);
-                }
-            },
-            (None, true) => match Box::pin(self.validate(pending.message.clone())).await {
-                Answer::Its(b) => b,
-                Answer::Plain { status, reason, .. } => {
-                    if status == 503 {
-                        return Answer::plain(503, None, reason);
+        // The validation exchange with the EA: its decision as a value from the EA of this
+        // process, or its signed and encrypted answer over HTTP.
+        let validated = match (exchange, &local_ea, &self.ea_remote) {
+            (Exchange::InProcess(content), Some(ea), _) => {
+                match self.validate_in_process(ea, &aa, &content, now).await {
+                    Ok(decision) => Validated::Decided(decision),
+                    Err(Answer::Plain {
+                        status: 503, reason, ..
+                    }) => return Answer::plain(503, None, reason),
+                    Err(answer) => {
+                        let why = match answer {
+                            Answer::Plain { status, reason, .. } => format!("the EA failed ({status}): {reason}"),
+                            Answer::Its(_) => "the EA failed".into(),
+                        };
+                        let refusal = Refusal::new(Arc_::AaEaCantreachea, why);
+                        return self.authorization_refused(&aa, authorization.reply, refusal, now);
                     }
-                    let refusal = Refusal::new(Arc_::AaEaCantreachea, format!("EA answered {status}: {reason}"));
-                    return self.authorization_refused(&aa, authorization.reply, refusal, now);
                 }
-            },
-            (None, false) => {
+            }
+            (Exchange::Wire(pending), _, Some((client, url))) => {
+                match post(client, url, pending.message.clone()).await {
+                    Ok(b) => Validated::Answered(b, pending),
+                    Err(e) => {
+                        let refusal = Refusal::new(Arc_::AaEaCantreachea, e);
+                        return self.authorization_refused(&aa, authorization.reply, refusal, now);
+                    }
+                }
+            }
+            _ => {
                 let refusal = Refusal::new(Arc_::AaEaCantreachea, "no EA configured (--ea-url)");
                 return self.authorization_refused(&aa, authorization.reply, refusal, now);
             }
         };
         let issued = self.crypto.run(|| {
-            let read = aa.read_validation_response(&response, &pending, &authorization.ea);
-            let result = match read {
-                Err(e) => Err(Refusal::new(Arc_::AaEaCantreachea, format!("EA response: {e}"))),
-                Ok((Avc::Ok, Some(confirmed))) => aa.issue_at(&authorization, &confirmed, now),
-                Ok((code, _)) => Err(Refusal::new(
-                    relay_code(code),
-                    format!("the EA answered {}", code.name()),
-                )),
+            let decision = match validated {
+                Validated::Decided(d) => Ok(d),
+                Validated::Answered(response, pending) => aa
+                    .read_validation_response(&response, &pending, &authorization.ea)
+                    .map_err(|e| Refusal::new(Arc_::AaEaCantreachea, format!("EA response: {e}"))),
             };
             // The answer is built at once and sent only once the ticket is committed.
-            result.map(|at| {
+            decision.and_then(|d| aa.issue_on(&authorization, d, now)).map(|at| {
                 let answer = aa.authorization_response(&authorization.reply, Arc_::Ok, Some(&at), now);
                 (at, answer)
             })
@@ -532,6 +604,19 @@ impl<S: Store> Service<S> {
         self.tally.authorizations_refused.fetch_add(1, Ordering::Relaxed);
         self.refusal_answer(|| aa.authorization_response(&reply, refusal.code, None, now))
     }
+}
+
+/// How the AA asks its EA: the request's content for the EA of this process, or the signed and
+/// encrypted request to POST to a remote one.
+enum Exchange {
+    InProcess(Vec<u8>),
+    Wire(PendingValidation),
+}
+
+/// What the EA said: its decision (in process), or its response to read (over HTTP).
+enum Validated {
+    Decided((Avc, Option<CertificateSubjectAttributes>)),
+    Answered(Vec<u8>, PendingValidation),
 }
 
 /// POSTs a TS 102 941 request and returns the ITS response body (any non-200 answer, or

@@ -303,3 +303,82 @@ fn stale_and_foreign_requests_are_refused_with_their_codes() {
     }
     let _ = Arc::clone(&aa_cert);
 }
+
+#[test]
+fn the_in_process_exchange_checks_and_decides_as_the_wire_one() {
+    use v2x_security::ts102941::wire::nested_spans;
+    let w = world(Curve::NistP256);
+    let ec = enrol(&w);
+    let record = EcRecord {
+        certificate: ec.certificate.clone(),
+        revoked: false,
+        at_permissions: vec![AppPermission::new(ItsAid::CAM, None)],
+    };
+    let ea = w.auth.enrolment_authority(EaPolicy::default());
+    let aa = w.auth.authorization_authority(AaPolicy::default());
+    let now = TaiTime::now();
+    for privacy in [true, false] {
+        let options = AuthorizationOptions {
+            privacy,
+            ..AuthorizationOptions::default()
+        };
+        let req =
+            station::authorization_request(&ec, ea.certificate(), aa.certificate(), &at_attributes(), options, now)
+                .unwrap();
+        let opened = aa.open_authorization(&req.message, now).unwrap();
+        let wire = ea
+            .open_validation(&aa.validation_request(&opened, now).unwrap().message, now)
+            .unwrap();
+        let content = aa.validation_content(&opened).unwrap();
+        let local = ea.open_validation_in_process(&content, aa.certificate(), now).unwrap();
+        // The same request as the EA sees it over the wire: EC, replay key, AA, decision.
+        assert_eq!(
+            (local.ec, local.replay_key, local.aa),
+            (wire.ec, wire.replay_key, wire.aa)
+        );
+        let confirmed = ea.decide_validation(&local, Some(&record), now).unwrap();
+        assert_eq!(confirmed, ea.decide_validation(&wire, Some(&record), now).unwrap());
+        // Unknown and revoked ECs are refused with the wire's codes, relayed to the ITS-S.
+        let unknown = ea.decide_validation(&local, None, now).unwrap_err();
+        assert_eq!(unknown.code, AuthorizationValidationResponseCode::Unknownits);
+        let revoked = EcRecord {
+            revoked: true,
+            ..record.clone()
+        };
+        let refused = ea.decide_validation(&local, Some(&revoked), now).unwrap_err();
+        assert_eq!(refused.code, AuthorizationValidationResponseCode::Deniedrequest);
+        let relayed = aa.issue_on(&opened, (refused.code, None), now).unwrap_err();
+        assert_eq!(relayed.code, AuthorizationResponseCode::Deniedpermissions);
+        // An ok without confirmed attributes issues nothing; with them, the ticket.
+        let empty = aa.issue_on(&opened, (AuthorizationValidationResponseCode::Ok, None), now);
+        assert_eq!(empty.unwrap_err().code, AuthorizationResponseCode::AaEaCantreachea);
+        let at = aa
+            .issue_on(&opened, (AuthorizationValidationResponseCode::Ok, Some(confirmed)), now)
+            .unwrap();
+        assert!(at.verify_signature(Some(aa.certificate())));
+        // A shared request the EC signature does not cover is refused as over the wire.
+        let mut changed = content.clone();
+        let shared = nested_spans(&content).unwrap().shared_at_request.unwrap();
+        changed[shared.end - 1] ^= 1;
+        let r = ea
+            .open_validation_in_process(&changed, aa.certificate(), now)
+            .unwrap_err();
+        assert_eq!(
+            r.code,
+            AuthorizationValidationResponseCode::Invalidsignature,
+            "{}",
+            r.reason
+        );
+        // Only an AA this EA serves may hand a request over: not the EA itself, not another
+        // hierarchy's AA.
+        let r = ea
+            .open_validation_in_process(&content, ea.certificate(), now)
+            .unwrap_err();
+        assert_eq!(r.code, AuthorizationValidationResponseCode::Invalidaa);
+        let other = Authorities::create(Curve::NistP256, now).unwrap();
+        let r = ea
+            .open_validation_in_process(&content, &other.aa.authority.certificate, now)
+            .unwrap_err();
+        assert_eq!(r.code, AuthorizationValidationResponseCode::Invalidaa);
+    }
+}

@@ -3,8 +3,10 @@
 //! what the request shows (envelope, proof of possession, `keyTag`, the EA, freshness,
 //! permissions); [`AuthorizationAuthority::validation_request`] and
 //! [`AuthorizationAuthority::read_validation_response`] are the two halves of the exchange
-//! with the EA the caller carries out; [`AuthorizationAuthority::issue_at`] issues the ticket
-//! and [`AuthorizationAuthority::authorization_response`] answers.
+//! with an EA over the wire that the caller carries out (with an EA in the same process,
+//! [`AuthorizationAuthority::validation_content`] is what it reads, and its decision comes
+//! back as a value); [`AuthorizationAuthority::issue_at`] / [`AuthorizationAuthority::issue_on`]
+//! issue the ticket and [`AuthorizationAuthority::authorization_response`] answers.
 //!
 //! Privacy: with `encryptedEcSignature` the AA never decrypts the EC signature (it is
 //! encrypted for the EA), so it never learns which EC — which ITS-S — asked.
@@ -266,6 +268,22 @@ impl AuthorizationAuthority {
         authorization: &Authorization,
         now: TaiTime,
     ) -> Result<PendingValidation, EnvelopeError> {
+        let content = self.validation_content(authorization)?;
+        let signed = envelope::sign(&content, Signer::Certificate(&self.aa.certificate, &self.aa.key), now)?;
+        let Sealed { bytes, key } = envelope::encrypt_to(&signed, &authorization.ea)?;
+        Ok(PendingValidation {
+            request_hash: request_hash(&bytes),
+            message: bytes,
+            key,
+        })
+    }
+
+    /// The content of the validation request for `authorization` (`EtsiTs102941Data` with the
+    /// `AuthorizationValidationRequest`: the shared request and the EC signature as received),
+    /// before it is signed and encrypted: what [`Self::validation_request`] seals for an EA
+    /// over the wire, and what an EA in the same process reads as it is
+    /// ([`crate::ts102941::ea::EnrolmentAuthority::open_validation_in_process`]).
+    pub fn validation_content(&self, authorization: &Authorization) -> Result<Vec<u8>, EnvelopeError> {
         let content = wire::encode(&EtsiTs102941Data::v1(
             EtsiTs102941DataContent::AuthorizationValidationRequest(AuthorizationValidationRequest::new(
                 authorization.shared.clone(),
@@ -277,13 +295,7 @@ impl AuthorizationAuthority {
         if spans.secured.and_then(|r| content.get(r)) != Some(&authorization.ec_signature_bytes[..]) {
             return Err(EnvelopeError::BadContentType("the EC signature re-encoded as received"));
         }
-        let signed = envelope::sign(&content, Signer::Certificate(&self.aa.certificate, &self.aa.key), now)?;
-        let Sealed { bytes, key } = envelope::encrypt_to(&signed, &authorization.ea)?;
-        Ok(PendingValidation {
-            request_hash: request_hash(&bytes),
-            message: bytes,
-            key,
-        })
+        Ok(content)
     }
 
     /// Reads the EA's `AuthorizationValidationResponseMessage`: `Ok((code, confirmed))`, or
@@ -309,6 +321,27 @@ impl AuthorizationAuthority {
         match (r.response_code, r.confirmed_subject_attributes) {
             (Avc::Ok, None) => Err(EnvelopeError::BadContentType("confirmed attributes in an ok response")),
             (code, confirmed) => Ok((code, confirmed)),
+        }
+    }
+
+    /// The ticket for an EA's decision: issued when `code` is `ok` with the confirmed attributes,
+    /// the EA's refusal relayed ([`relay_code`]) otherwise.
+    pub fn issue_on(
+        &self,
+        authorization: &Authorization,
+        decision: (Avc, Option<CertificateSubjectAttributes>),
+        now: TaiTime,
+    ) -> Result<CertRef, Refusal<Arc_>> {
+        match decision {
+            (Avc::Ok, Some(confirmed)) => self.issue_at(authorization, &confirmed, now),
+            (Avc::Ok, None) => Err(Refusal::new(
+                Arc_::AaEaCantreachea,
+                "the EA answered ok without confirmed attributes",
+            )),
+            (code, _) => Err(Refusal::new(
+                relay_code(code),
+                format!("the EA answered {}", code.name()),
+            )),
         }
     }
 

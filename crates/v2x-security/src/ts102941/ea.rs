@@ -1,7 +1,8 @@
 //! The enrolment authority (TS 102 941 §6.2.3.2 enrolment, §6.2.3.4 authorization
 //! validation), without I/O: [`EnrolmentAuthority::open_enrolment`] /
-//! [`EnrolmentAuthority::open_validation`] decrypt and check everything the request itself
-//! shows; the caller then looks the ITS-S or EC up in its registry and passes the record to
+//! [`EnrolmentAuthority::open_validation`] (or, for an AA in the same process,
+//! [`EnrolmentAuthority::open_validation_in_process`]) decrypt and check everything the request
+//! itself shows; the caller then looks the ITS-S or EC up in its registry and passes the record to
 //! [`EnrolmentAuthority::decide_enrolment`] / [`EnrolmentAuthority::decide_validation`]; the
 //! response is built by [`EnrolmentAuthority::enrolment_response`] /
 //! [`EnrolmentAuthority::validation_response`]. Every refusal carries the standard's code.
@@ -91,9 +92,12 @@ pub struct Enrolment {
 }
 
 /// A validation request the EA could decrypt and that passed every check it carries in itself.
+/// `R` is how the EA answers: [`Reply`] for a request that came over the wire, `()` for one
+/// handed over in process ([`EnrolmentAuthority::open_validation_in_process`]), whose decision
+/// goes back to the AA as a value.
 #[derive(Debug)]
-pub struct Validation {
-    pub reply: Reply,
+pub struct Validation<R = Reply> {
+    pub reply: R,
     /// The EC that signed the shared request.
     pub ec: HashedId8,
     /// What the replay check remembers: the EC signature's tbsData hash (one EC signature buys
@@ -351,6 +355,31 @@ impl EnrolmentAuthority {
         )
     }
 
+    /// Checks the content of a validation request that an AA of this EA, in this process,
+    /// hands over without the envelope (unsigned, unencrypted: `AuthorizationValidationRequest`
+    /// as [`crate::ts102941::aa::AuthorizationAuthority::validation_content`] encodes it). The
+    /// envelope authenticates the AA to the EA and hides the request on the way; in one
+    /// process there is no way, and the AA's certificate is checked as one this EA serves and
+    /// valid now, as for a signed request. Everything else is checked as in
+    /// [`Self::open_validation`]: the EC signature (decrypted with the EA's key when
+    /// encrypted), its freshness and that it covers the shared request.
+    pub fn open_validation_in_process(
+        &self,
+        content: &[u8],
+        aa: &Certificate,
+        now: TaiTime,
+    ) -> Result<Validation<()>, Refusal<Avc>> {
+        let aa = self
+            .aas
+            .iter()
+            .find(|a| a.encoded() == aa.encoded())
+            .ok_or_else(|| Refusal::new(Avc::Invalidaa, "not an AA this EA serves"))?;
+        if !aa.validity().contains(now) {
+            return Err(Refusal::new(Avc::Invalidaa, "the AA certificate is not valid now"));
+        }
+        self.check_validation_content(content, aa.hashed_id8(), (), now)
+    }
+
     fn check_validation(&self, plaintext: &[u8], reply: Reply, now: TaiTime) -> Result<Validation, Refusal<Avc>> {
         let outer = SignedMessage::parse(plaintext).map_err(|e| VALIDATION_ENVELOPE_CODES.refusal(&e))?;
         if outer.psid != Some(ItsAid::CERT_REQUEST) {
@@ -375,6 +404,17 @@ impl EnrolmentAuthority {
         let content = outer
             .data()
             .map_err(|e| Refusal::new(Avc::Badcontenttype, e.to_string()))?;
+        self.check_validation_content(content, aa.hashed_id8(), reply, now)
+    }
+
+    /// What a validation request's content shows, once its AA (`aa`) is known.
+    fn check_validation_content<R>(
+        &self,
+        content: &[u8],
+        aa: HashedId8,
+        reply: R,
+        now: TaiTime,
+    ) -> Result<Validation<R>, Refusal<Avc>> {
         let data = wire::decode(content).map_err(|e| Refusal::new(Avc::Cantparse, e.to_string()))?;
         let EtsiTs102941DataContent::AuthorizationValidationRequest(req) = data.content else {
             return Err(Refusal::new(
@@ -433,7 +473,7 @@ impl EnrolmentAuthority {
             reply,
             ec,
             replay_key: ec_signature.tbs_hash(),
-            aa: aa.hashed_id8(),
+            aa,
             ec_signature,
             shared: req.shared_at_request,
             requested,
@@ -442,9 +482,9 @@ impl EnrolmentAuthority {
 
     /// Decides a validation with the registry's record of the EC (`None`: unknown). On success,
     /// the attributes the EA confirms (what was asked, all of it granted).
-    pub fn decide_validation(
+    pub fn decide_validation<R>(
         &self,
-        validation: &Validation,
+        validation: &Validation<R>,
         ec: Option<&EcRecord>,
         now: TaiTime,
     ) -> Result<CertificateSubjectAttributes, Refusal<Avc>> {
