@@ -125,6 +125,12 @@ impl Sensing {
         self.own.push_back(subframe);
     }
 
+    /// Reads the end of the SCIs heard (bringing it into the cache) and returns its slot:
+    /// for warming stations about to hear one.
+    pub fn touch(&self) -> u64 {
+        self.heard.back().map_or(self.heard_until, |h| h.subframe)
+    }
+
     fn monitored(&self, subframe: u64) -> bool {
         !self.own.contains(&subframe)
     }
@@ -137,10 +143,10 @@ impl Default for Sensing {
 }
 
 /// Slots of a station's [`SensedPower`] kept together: a tile of them per station, so that
-/// one subframe's receptions at every station write a few hundred kB (a cache line per
-/// station every few subframes) and a selection reads its station's window in runs of
-/// tiles.
-const TILE: usize = 8;
+/// one subframe's receptions at every station write within a few MB (a cache line per
+/// station every few subframes, few pages) and a selection reads its station's window in
+/// runs of a few cache lines.
+const TILE: usize = 20;
 const _: () = assert!(SENSING_WINDOW as usize % TILE == 0);
 
 /// The received power per sub-channel (mW, noise excluded) of the last 1000 subframes at
