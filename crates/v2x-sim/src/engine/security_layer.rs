@@ -29,10 +29,6 @@ use rayon::prelude::*;
 /// at most a reservation interval and a selection window, while newer ones are generated.
 const RECENT: usize = 4;
 
-/// How many receptions ahead [`SecurityLayer::decoded_all`] reads the receiver's
-/// neighbour table (the receivers of a transmission are far apart in memory).
-const TOUCH_AHEAD: usize = 8;
-
 /// The stations' security state and processing on a radio loop of their own.
 pub struct SecurityLayer<'s> {
     sc: &'s Scenario,
@@ -121,14 +117,7 @@ impl<'s> SecurityLayer<'s> {
         let (recent, cx, is_rsu) = (&self.recent, &self.cx, &self.is_rsu);
         let nodes = self.nodes.shards_mut().next().expect("the layer keeps one shard");
         let take = |base: usize, part: &mut [Node], trace: &mut dyn FnMut(&mut Node, NodeId, &Frame, &Decoded)| {
-            for (i, r) in receptions.iter().enumerate() {
-                // The receiver a few receptions ahead: its neighbour table's slot for the
-                // sender is read now, so that its cache misses overlap this one's work.
-                if let Some(ahead) = receptions.get(i + TOUCH_AHEAD) {
-                    if let Some(node) = ahead.rx.index().checked_sub(base).and_then(|i| part.get(i)) {
-                        std::hint::black_box(node.neighbours.touch(ahead.src));
-                    }
-                }
+            for r in receptions {
                 let Some(node) = r.rx.index().checked_sub(base).and_then(|i| part.get_mut(i)) else {
                     continue;
                 };

@@ -46,9 +46,6 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 const SUBFRAME_NS: u64 = 1_000_000;
-/// How many links ahead the receivers' stations are read, so that their cache misses
-/// overlap (the receivers of a transmission are far apart in memory).
-const TOUCH_AHEAD: usize = 8;
 /// Subframes the schedule looks ahead at most on LTE (RRI 1000 + T2 100), rounded up.
 const WHEEL: usize = 2048;
 
@@ -561,14 +558,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         // among the run's threads in contiguous ranges).
         let hear = |base: usize, ues: &mut [Ue]| {
             for (tx, b) in txs.iter().zip(bufs.iter()) {
-                for (j, (l, &outcome)) in b.links.iter().zip(&b.outcomes).enumerate() {
-                    // The receiver a few links ahead: what it heard is read now, so that
-                    // its cache misses overlap this one's work.
-                    if let Some(ahead) = b.links.get(j + TOUCH_AHEAD) {
-                        if let Some(ue) = (ahead.rx as usize).checked_sub(base).and_then(|i| ues.get(i)) {
-                            std::hint::black_box(ue.sensing.touch());
-                        }
-                    }
+                for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
                     let Some(ue) = (l.rx as usize).checked_sub(base).and_then(|i| ues.get_mut(i)) else {
                         continue;
                     };

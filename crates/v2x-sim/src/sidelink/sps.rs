@@ -125,12 +125,6 @@ impl Sensing {
         self.own.push_back(subframe);
     }
 
-    /// Reads the end of the SCIs heard (bringing it into the cache) and returns its slot:
-    /// for warming stations about to hear one.
-    pub fn touch(&self) -> u64 {
-        self.heard.back().map_or(self.heard_until, |h| h.subframe)
-    }
-
     fn monitored(&self, subframe: u64) -> bool {
         !self.own.contains(&subframe)
     }
