@@ -141,7 +141,7 @@ impl Default for Sensing {
 /// station every few subframes, few pages) and a selection reads its station's window in
 /// runs of a few cache lines.
 const TILE: usize = 20;
-const _: () = assert!(SENSING_WINDOW as usize % TILE == 0);
+const _: () = assert!((SENSING_WINDOW as usize).is_multiple_of(TILE));
 
 /// The received power per sub-channel (mW, noise excluded) of the last 1000 subframes at
 /// every station (LTE; empty on NR, which ranks nothing): a ring indexed by subframe, in
