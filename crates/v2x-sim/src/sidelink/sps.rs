@@ -145,7 +145,7 @@ const _: () = assert!((SENSING_WINDOW as usize).is_multiple_of(TILE));
 
 /// The received power per sub-channel (mW, noise excluded) of the last 1000 subframes at
 /// every station (LTE; empty on NR, which ranks nothing): a ring indexed by subframe, in
-/// tiles of [`TILE`] subframes per station. `stamp` says which subframe each slot holds:
+/// tiles of `TILE` (20) subframes per station. `stamp` says which subframe each slot holds:
 /// a slot not written in that subframe heard nothing but noise. Every station's slot is
 /// cleared together, when the subframe's first reception is written, instead of a stamp
 /// per station and slot, since a subframe reaches most stations.
