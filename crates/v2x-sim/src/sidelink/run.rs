@@ -25,7 +25,7 @@
 use super::bler::BlerCurve;
 use super::nr_bler;
 use super::pool::ResourcePool;
-use super::sps::Heard;
+use super::sps::{Heard, SensedPower};
 use super::ue::{MacParams, NrMac, Send, Ue};
 use crate::channel::{dbm_to_mw, noise_dbm, Fading, GainQuantiles, PathLoss};
 use crate::engine::security_layer::{Decoded, SecurityLayer};
@@ -340,6 +340,11 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut rng_mac = stream(seed, Stream::Mac);
     let mut rng_app = stream(seed, Stream::Applications);
     let mut ues: Vec<Ue> = (0..n).map(|_| Ue::new(&p)).collect();
+    // What every station sensed per sub-channel (LTE ranks by it; NR does not).
+    let mut power = match &nr {
+        None => SensedPower::new(n, p.pool.subchannels),
+        Some(_) => SensedPower::none(),
+    };
     let mut security = SecurityLayer::new(sc, sec, n, mobility.vehicles, seed);
     // The CAMs decoded in one subframe, for the receivers' security layers.
     let mut decoded: Vec<Decoded> = Vec::new();
@@ -384,9 +389,10 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
     let mut touched_in = vec![u64::MAX; n];
     let mut touched: Vec<u32> = Vec::new();
     let mut acc = vec![0f64; n * s];
-    // Last reception per (sender, receiver) within the headline range: a hash of two
-    // integers per reception, so the fast non-cryptographic one (nothing untrusted keys it).
-    let mut last_rx: HashMap<(u32, u32), u64, foldhash::fast::FixedState> = HashMap::default();
+    // Last reception per (sender, receiver) within the headline range, by sender: a
+    // transmission's receptions probe one small table (the fast non-cryptographic hash,
+    // since nothing untrusted keys it).
+    let mut last_rx: Vec<HashMap<u32, u64, foldhash::fast::FixedState>> = vec![HashMap::default(); n];
     let mut serial = 0u64;
 
     for k in 0..end_sf {
@@ -431,7 +437,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                     m.frames_refused_oversize += 1;
                 }
             }
-            ues[u].arrive(k, seq, t, bytes, &p, &mut rng_mac, &mut st, &mut wake);
+            ues[u].arrive(k, seq, t, bytes, &p, power.of(u), &mut rng_mac, &mut st, &mut wake);
             for w in wake.drain(..) {
                 wheel[(w as usize) % wheel_len].push((w, i));
             }
@@ -448,7 +454,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         txs.clear();
         for &i in &due {
             let u = i as usize;
-            let send = ues[u].due(k, &p, &mut rng_mac, &mut st, &mut wake);
+            let send = ues[u].due(k, &p, power.of(u), &mut rng_mac, &mut st, &mut wake);
             for w in wake.drain(..) {
                 wheel[(w as usize) % wheel_len].push((w, i));
             }
@@ -579,6 +585,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
         decoded.clear();
         // The metrics, in transmission order.
         for (tx, b) in txs.iter().zip(bufs.iter()) {
+            let last_rx = &mut last_rx[tx.src as usize];
             for (l, &outcome) in b.links.iter().zip(&b.outcomes) {
                 let counted = tx.send.packet.gen_ns >= warmup_ns && l.dist <= sc.metrics.max_distance_m;
                 if outcome == Outcome::Received {
@@ -615,7 +622,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
                         }
                         if headline {
                             m.headline_received += 1;
-                            if let Some(last) = last_rx.insert((tx.src, l.rx), now_ns) {
+                            if let Some(last) = last_rx.insert(l.rx, now_ns) {
                                 m.inter_arrival.record(now_ns - last);
                             }
                         }
@@ -630,7 +637,7 @@ pub fn run(sc: &Scenario, sec: &SecurityModel, seed: u64) -> Result<(RunMetrics,
             for c in 0..s {
                 let mw = std::mem::take(&mut acc[ri * s + c]);
                 if mw > 0.0 {
-                    ues[ri].sensing.receive(k, c as u16, mw);
+                    power.receive(ri, k, c as u16, mw);
                 }
                 if warm && mw + subchannel_noise_mw > cbr_mw && subchannel_noise_mw <= cbr_mw {
                     st.cbr_busy += 1;

@@ -48,64 +48,63 @@ pub struct Heard {
     pub rri: u32,
 }
 
-/// What one station sensed in its sensing window (LTE: 1000 ms; NR: T0).
+/// What one station sensed in its sensing window (LTE: 1000 ms; NR: T0) besides the power
+/// per sub-channel, which every station's [`SensedPower`] keeps.
 #[derive(Debug, Clone)]
 pub struct Sensing {
-    subchannels: usize,
     /// Length of the window (slots).
     window: u64,
     /// NR: T_scal (slots), how far an SCI's reservations reach; `None` for LTE.
     span: Option<u64>,
     heard: VecDeque<Heard>,
+    /// The last slot in which `heard`'s first SCI is kept ([`NEVER`] when none): kept
+    /// beside the queue, so that hearing an SCI reads only its end.
+    heard_until: u64,
     /// Subframes in which the station sent (not monitored: half duplex).
     own: VecDeque<u64>,
-    /// Received power per sub-channel (mW, noise excluded) of the last 1000 subframes, a
-    /// ring indexed by subframe; `stamp` says which subframe each slot holds (a slot not
-    /// written in that subframe heard nothing but noise). Empty on NR (no ranking).
-    rssi: Vec<f32>,
-    stamp: Vec<u64>,
 }
 
+/// "Kept forever" for [`Sensing::heard_until`] (nothing heard).
+const NEVER: u64 = u64::MAX;
+
 impl Sensing {
-    pub fn new(subchannels: u16) -> Sensing {
-        let s = usize::from(subchannels);
+    pub fn new() -> Sensing {
         Sensing {
-            subchannels: s,
             window: SENSING_WINDOW,
             span: None,
             heard: VecDeque::new(),
+            heard_until: NEVER,
             own: VecDeque::new(),
-            rssi: vec![0.0; SENSING_WINDOW as usize * s],
-            stamp: vec![u64::MAX; SENSING_WINDOW as usize],
         }
     }
 
-    /// NR-V2X: a window of `window` slots, SCIs' reservations up to `span` slots ahead,
-    /// no S-RSSI kept.
-    pub fn nr(subchannels: u16, window: u64, span: u64) -> Sensing {
+    /// NR-V2X: a window of `window` slots, SCIs' reservations up to `span` slots ahead.
+    pub fn nr(window: u64, span: u64) -> Sensing {
         Sensing {
-            subchannels: usize::from(subchannels),
             window,
             span: Some(span),
-            heard: VecDeque::new(),
-            own: VecDeque::new(),
-            rssi: Vec::new(),
-            stamp: Vec::new(),
+            ..Sensing::new()
         }
+    }
+
+    /// The last slot in which `h` is kept: until it leaves the window or its announced
+    /// reservations have all passed (it can exclude nothing more).
+    fn kept_until(&self, h: &Heard) -> u64 {
+        let passed = match self.span {
+            None => h.subframe + u64::from(h.rri.max(100)),
+            Some(span) => h.subframe + u64::from(h.rri) + span,
+        };
+        passed.min(h.subframe + self.window)
     }
 
     /// Forgets what is older than the sensing window before subframe `now`, and the SCIs
-    /// whose announced reservations have all passed (they can exclude nothing more).
+    /// whose announced reservations have all passed.
     fn expire(&mut self, now: u64) {
-        let oldest = now.saturating_sub(self.window);
-        let span = self.span;
-        let passed = |h: &Heard| match span {
-            None => h.subframe + u64::from(h.rri.max(100)) < now,
-            Some(span) => h.subframe + u64::from(h.rri) + span < now,
-        };
-        while self.heard.front().is_some_and(|h| h.subframe < oldest || passed(h)) {
+        while self.heard_until < now {
             self.heard.pop_front();
+            self.heard_until = self.heard.front().map_or(NEVER, |h| self.kept_until(h));
         }
+        let oldest = now.saturating_sub(self.window);
         while self.own.front().is_some_and(|&z| z < oldest) {
             self.own.pop_front();
         }
@@ -114,6 +113,9 @@ impl Sensing {
     /// The station heard an SCI.
     pub fn heard(&mut self, h: Heard) {
         self.expire(h.subframe);
+        if self.heard.is_empty() {
+            self.heard_until = self.kept_until(&h);
+        }
         self.heard.push_back(h);
     }
 
@@ -123,33 +125,105 @@ impl Sensing {
         self.own.push_back(subframe);
     }
 
-    /// Adds `mw` received on sub-channel `c` in `subframe` (non-decreasing across calls).
-    pub fn receive(&mut self, subframe: u64, c: u16, mw: f64) {
+    fn monitored(&self, subframe: u64) -> bool {
+        !self.own.contains(&subframe)
+    }
+}
+
+impl Default for Sensing {
+    fn default() -> Sensing {
+        Sensing::new()
+    }
+}
+
+/// Slots of a station's [`SensedPower`] kept together: a tile of them per station, so that
+/// one subframe's receptions at every station write within a few MB (a cache line per
+/// station every few subframes, few pages) and a selection reads its station's window in
+/// runs of a few cache lines.
+const TILE: usize = 20;
+const _: () = assert!((SENSING_WINDOW as usize).is_multiple_of(TILE));
+
+/// The received power per sub-channel (mW, noise excluded) of the last 1000 subframes at
+/// every station (LTE; empty on NR, which ranks nothing): a ring indexed by subframe, in
+/// tiles of `TILE` (20) subframes per station. `stamp` says which subframe each slot holds:
+/// a slot not written in that subframe heard nothing but noise. Every station's slot is
+/// cleared together, when the subframe's first reception is written, instead of a stamp
+/// per station and slot, since a subframe reaches most stations.
+pub struct SensedPower {
+    stations: usize,
+    subchannels: usize,
+    mw: Vec<f32>,
+    stamp: Vec<u64>,
+}
+
+impl SensedPower {
+    /// The power at `stations` stations on `subchannels` sub-channels.
+    pub fn new(stations: usize, subchannels: u16) -> SensedPower {
+        let subchannels = usize::from(subchannels);
+        SensedPower {
+            stations,
+            subchannels,
+            mw: vec![0.0; SENSING_WINDOW as usize * stations * subchannels],
+            stamp: vec![u64::MAX; SENSING_WINDOW as usize],
+        }
+    }
+
+    /// None kept (NR): every station heard nothing but noise.
+    pub const fn none() -> SensedPower {
+        SensedPower {
+            stations: 0,
+            subchannels: 0,
+            mw: Vec::new(),
+            stamp: Vec::new(),
+        }
+    }
+
+    /// Where the sub-channels of `station` in ring slot `slot` start.
+    fn at(&self, station: usize, slot: usize) -> usize {
+        ((slot / TILE * self.stations + station) * TILE + slot % TILE) * self.subchannels
+    }
+
+    /// Adds `mw` received at `station` on sub-channel `c` in `subframe` (non-decreasing
+    /// across calls).
+    pub fn receive(&mut self, station: usize, subframe: u64, c: u16, mw: f64) {
         if self.stamp.is_empty() {
             return;
         }
         let slot = (subframe % SENSING_WINDOW) as usize;
-        let row = &mut self.rssi[slot * self.subchannels..(slot + 1) * self.subchannels];
         if self.stamp[slot] != subframe {
             self.stamp[slot] = subframe;
-            row.fill(0.0);
+            for st in 0..self.stations {
+                let at = self.at(st, slot);
+                self.mw[at..at + self.subchannels].fill(0.0);
+            }
         }
-        row[usize::from(c)] += mw as f32;
+        let at = self.at(station, slot) + usize::from(c);
+        self.mw[at] += mw as f32;
     }
 
+    /// What `station` sensed.
+    pub fn of(&self, station: usize) -> StationPower<'_> {
+        StationPower { all: self, station }
+    }
+}
+
+/// The received power one station sensed ([`SensedPower::of`]).
+#[derive(Clone, Copy)]
+pub struct StationPower<'a> {
+    all: &'a SensedPower,
+    station: usize,
+}
+
+impl StationPower<'_> {
     /// Received power on sub-channel `c` in `subframe` (noise excluded), if it lies in the
     /// ring.
-    pub fn rssi_mw(&self, subframe: u64, c: u16) -> f64 {
+    pub fn mw(&self, subframe: u64, c: u16) -> f64 {
         let slot = (subframe % SENSING_WINDOW) as usize;
-        if self.stamp.get(slot) == Some(&subframe) {
-            f64::from(self.rssi[slot * self.subchannels + usize::from(c)])
+        if self.all.stamp.get(slot) == Some(&subframe) {
+            f64::from(self.all.mw[self.all.at(self.station, slot) + usize::from(c)])
         } else {
             0.0
         }
-    }
-
-    fn monitored(&self, subframe: u64) -> bool {
-        !self.own.contains(&subframe)
     }
 }
 
@@ -209,7 +283,7 @@ pub struct Candidates {
 const MAX_STEPS: u32 = 100;
 
 /// Steps 1-3 of the module documentation.
-pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
+pub fn candidates(s: &Sensing, power: StationPower, r: &Request) -> Candidates {
     let [t1, t2] = r.window;
     let (first_y, last_y) = (r.now + u64::from(t1), r.now + u64::from(t2));
     let xs = r.subchannels.saturating_sub(r.len) + 1;
@@ -325,7 +399,7 @@ pub fn candidates(s: &Sensing, r: &Request) -> Candidates {
                 t -= p;
                 if t < r.now && s.monitored(t) {
                     for k in c.first..c.first + r.len {
-                        sum += s.rssi_mw(t, k) + r.noise_mw;
+                        sum += power.mw(t, k) + r.noise_mw;
                     }
                     n += u32::from(r.len);
                 }
@@ -377,8 +451,8 @@ fn reservations(p: u64, span: u64) -> u64 {
 }
 
 /// Selects a resource: uniformly among the pick set of [`candidates`].
-pub fn select(s: &Sensing, r: &Request, rng: &mut impl Rng) -> (Candidate, Candidates) {
-    let c = candidates(s, r);
+pub fn select(s: &Sensing, power: StationPower, r: &Request, rng: &mut impl Rng) -> (Candidate, Candidates) {
+    let c = candidates(s, power, r);
     let chosen = c.ranked[rng.gen_range(0..c.pick)].0;
     (chosen, c)
 }
@@ -403,13 +477,17 @@ mod tests {
         }
     }
 
+    /// What a station that sensed nothing but noise reads.
+    static QUIET: SensedPower = SensedPower::none();
+
     /// Heard with 4 sub-channels: `n` reservations per subframe class above the threshold.
-    fn busy_sensing(now: u64, per_subframe: u16, dbm: f64) -> Sensing {
-        let mut s = Sensing::new(4);
+    fn busy_sensing(now: u64, per_subframe: u16, dbm: f64) -> (Sensing, SensedPower) {
+        let mut s = Sensing::new();
+        let mut power = SensedPower::new(1, 4);
         for t in now - 100..now {
             for x in 0..per_subframe {
                 let mw = crate::channel::dbm_to_mw(dbm);
-                s.receive(t, x, mw);
+                power.receive(0, t, x, mw);
                 s.heard(Heard {
                     subframe: t,
                     first: x,
@@ -419,13 +497,13 @@ mod tests {
                 });
             }
         }
-        s
+        (s, power)
     }
 
     #[test]
     fn an_idle_channel_leaves_every_candidate_and_picks_a_fifth() {
-        let s = Sensing::new(4);
-        let c = candidates(&s, &request(2000));
+        let s = Sensing::new();
+        let c = candidates(&s, QUIET.of(0), &request(2000));
         assert_eq!((c.total, c.ranked.len(), c.steps, c.pick), (400, 400, 0, 80));
     }
 
@@ -433,14 +511,14 @@ mod tests {
     fn reserved_resources_above_the_threshold_are_excluded() {
         // Sub-channel 0 reserved in every subframe at -80 dBm: the SCIs heard in
         // 1900..2000 announce 2000..2100; 2100 (heard in 2000, not yet sensed) stays.
-        let s = busy_sensing(2000, 1, -80.0);
-        let c = candidates(&s, &request(2000));
+        let (s, power) = busy_sensing(2000, 1, -80.0);
+        let c = candidates(&s, power.of(0), &request(2000));
         assert_eq!(c.steps, 0);
         assert_eq!(c.ranked.len(), 301);
         assert!(c.ranked.iter().all(|(k, _)| k.first != 0 || k.subframe == 2100));
         // Below the threshold they stay (and rank last: their S-RSSI is higher).
-        let s = busy_sensing(2000, 1, -95.0);
-        let c = candidates(&s, &request(2000));
+        let (s, power) = busy_sensing(2000, 1, -95.0);
+        let c = candidates(&s, power.of(0), &request(2000));
         assert_eq!(c.ranked.len(), 400);
         assert!(c.ranked[..300].iter().all(|(k, _)| k.first != 0));
     }
@@ -449,18 +527,18 @@ mod tests {
     fn the_threshold_rises_by_3_db_until_a_fifth_remains() {
         // Every resource reserved: at -85 dBm the threshold must rise past it. From
         // -90.5: -87.5, -84.5 -> two steps.
-        let s = busy_sensing(2000, 4, -85.0);
-        let c = candidates(&s, &request(2000));
+        let (s, power) = busy_sensing(2000, 4, -85.0);
+        let c = candidates(&s, power.of(0), &request(2000));
         assert_eq!(c.steps, 2);
         assert_eq!(c.ranked.len(), 400);
         // Half the sub-channels at -70 dBm, the rest at -85: the weaker half is freed
         // after two steps and the stronger stays excluded.
-        let mut s = busy_sensing(2000, 0, 0.0);
+        let (mut s, mut power) = busy_sensing(2000, 0, 0.0);
         for t in 1900..2000u64 {
             for x in 0..4u16 {
                 let dbm = if x < 2 { -70.0 } else { -85.0 };
                 let mw = crate::channel::dbm_to_mw(dbm);
-                s.receive(t, x, mw);
+                power.receive(0, t, x, mw);
                 s.heard(Heard {
                     subframe: t,
                     first: x,
@@ -470,28 +548,29 @@ mod tests {
                 });
             }
         }
-        let c = candidates(&s, &request(2000));
+        let c = candidates(&s, power.of(0), &request(2000));
         assert_eq!((c.steps, c.ranked.len()), (2, 202));
         assert!(c.ranked.iter().all(|(k, _)| k.first >= 2 || k.subframe == 2100));
     }
 
     #[test]
     fn the_pick_is_among_the_lowest_s_rssi_fifth() {
-        let mut s = Sensing::new(4);
+        let s = Sensing::new();
+        let mut power = SensedPower::new(1, 4);
         // S-RSSI grows with the sub-channel and the subframe, below the threshold.
         for t in 1000..2000u64 {
             for x in 0..4u16 {
-                s.receive(t, x, 1e-13 * f64::from(x + 1) * ((t % 100) + 1) as f64);
+                power.receive(0, t, x, 1e-13 * f64::from(x + 1) * ((t % 100) + 1) as f64);
             }
         }
         let r = request(2000);
-        let c = candidates(&s, &r);
+        let c = candidates(&s, power.of(0), &r);
         let set: Vec<Candidate> = c.ranked[..c.pick].iter().map(|x| x.0).collect();
         let worst_in = c.ranked[c.pick - 1].1;
         assert!(c.ranked[c.pick..].iter().all(|x| x.1 >= worst_in));
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for _ in 0..500 {
-            let (chosen, _) = select(&s, &r, &mut rng);
+            let (chosen, _) = select(&s, power.of(0), &r, &mut rng);
             assert!(set.contains(&chosen));
             assert!((2001..=2100).contains(&chosen.subframe));
         }
@@ -499,9 +578,9 @@ mod tests {
 
     #[test]
     fn subframes_the_station_sent_in_are_excluded_at_its_interval() {
-        let mut s = Sensing::new(4);
+        let mut s = Sensing::new();
         s.sent(1950);
-        let c = candidates(&s, &request(2000));
+        let c = candidates(&s, QUIET.of(0), &request(2000));
         assert_eq!(c.ranked.len(), 396, "2050 on its four sub-channels");
         assert!(c.ranked.iter().all(|(k, _)| k.subframe != 2050));
     }
@@ -516,7 +595,7 @@ mod tests {
             ..request(2000)
         };
         let heard_at = |subframe: u64| {
-            let mut s = Sensing::new(4);
+            let mut s = Sensing::new();
             s.heard(Heard {
                 subframe,
                 first: 0,
@@ -524,7 +603,7 @@ mod tests {
                 rsrp_mw: 1.0,
                 rri: 50,
             });
-            candidates(&s, &r)
+            candidates(&s, QUIET.of(0), &r)
         };
         // Heard 40 ms ago: 1960 + 50 = 2010 excluded on sub-channel 0 (and 2060 is 2010's
         // own repetition).
@@ -548,7 +627,7 @@ mod tests {
 
     #[test]
     fn longer_packets_have_fewer_positions_and_overlap_partially() {
-        let mut s = Sensing::new(4);
+        let mut s = Sensing::new();
         s.heard(Heard {
             subframe: 1990,
             first: 3,
@@ -560,13 +639,13 @@ mod tests {
             len: 2,
             ..request(2000)
         };
-        let c = candidates(&s, &r);
+        let c = candidates(&s, QUIET.of(0), &r);
         assert_eq!(c.total, 300);
         // (2090, x = 2) overlaps sub-channel 3.
         assert_eq!(c.ranked.len(), 299);
         assert!(!c.ranked.iter().any(|(k, _)| k.subframe == 2090 && k.first == 2));
         // A one-shot SCI (rri 0) reserves nothing.
-        let mut s = Sensing::new(4);
+        let mut s = Sensing::new();
         s.heard(Heard {
             subframe: 1990,
             first: 3,
@@ -574,17 +653,20 @@ mod tests {
             rsrp_mw: 1.0,
             rri: 0,
         });
-        assert_eq!(candidates(&s, &r).ranked.len(), 300);
+        assert_eq!(candidates(&s, QUIET.of(0), &r).ranked.len(), 300);
     }
 
     #[test]
     fn the_window_forgets_after_1000_ms() {
-        let mut s = Sensing::new(4);
-        s.receive(5, 0, 1.0);
-        assert_eq!(s.rssi_mw(5, 0), 1.0);
-        s.receive(1005, 1, 2.0);
-        assert_eq!(s.rssi_mw(5, 0), 0.0, "slot reused");
-        assert_eq!(s.rssi_mw(1005, 1), 2.0);
+        let mut power = SensedPower::new(3, 4);
+        power.receive(1, 5, 0, 1.0);
+        assert_eq!(power.of(1).mw(5, 0), 1.0);
+        assert_eq!(power.of(0).mw(5, 0), 0.0, "another station");
+        power.receive(2, 1005, 1, 2.0);
+        assert_eq!(power.of(1).mw(5, 0), 0.0, "slot reused");
+        assert_eq!(power.of(1).mw(1005, 1), 0.0, "slot cleared for every station");
+        assert_eq!(power.of(2).mw(1005, 1), 2.0);
+        let mut s = Sensing::new();
         s.sent(10);
         s.sent(1500);
         assert_eq!(s.own.len(), 1);
@@ -597,7 +679,7 @@ mod tests {
     #[test]
     fn nr_threshold_rises_until_x_percent_remain() {
         let now = 4000;
-        let mut s = Sensing::nr(4, 2200, 200);
+        let mut s = Sensing::nr(2200, 200);
         for t in now - 200..now {
             for x in 0..4u16 {
                 s.heard(Heard {
@@ -622,7 +704,7 @@ mod tests {
                 }),
                 ..request(now)
             };
-            let c = candidates(&s, &r);
+            let c = candidates(&s, QUIET.of(0), &r);
             assert_eq!(c.total, 800);
             assert_eq!(c.steps, steps, "X = {x}");
             assert!(c.ranked.len() as f64 >= x * 800.0, "X = {x}: {}", c.ranked.len());
@@ -632,7 +714,10 @@ mod tests {
                 share: 0.01,
                 ..r
             };
-            assert!((candidates(&s, &before).ranked.len() as f64) < x * 800.0, "X = {x}");
+            assert!(
+                (candidates(&s, QUIET.of(0), &before).ranked.len() as f64) < x * 800.0,
+                "X = {x}"
+            );
             assert_eq!(c.pick, c.ranked.len(), "no S-RSSI ranking on NR");
             // The SCIs of the last T_proc,0 = 1 slot are not used yet: slot now - 1
             // announces now + 199, which stays free on every sub-channel.
@@ -648,7 +733,7 @@ mod tests {
     /// would reserve at every period of the list (Q = ceil(T_scal / P) times for P < T_scal).
     #[test]
     fn nr_slots_not_monitored_exclude_every_listed_period() {
-        let mut s = Sensing::nr(4, 1100, 100);
+        let mut s = Sensing::nr(1100, 100);
         s.sent(1950);
         let with = |periods: &[u64]| {
             let r = Request {
@@ -659,7 +744,7 @@ mod tests {
                 }),
                 ..request(2000)
             };
-            let c = candidates(&s, &r);
+            let c = candidates(&s, QUIET.of(0), &r);
             let gone: Vec<u64> = (2001..=2100)
                 .filter(|y| !c.ranked.iter().any(|(k, _)| k.subframe == *y))
                 .collect();

@@ -5,7 +5,7 @@
 //! resource before its first transmission.
 
 use super::pool::ResourcePool;
-use super::sps::{self, Candidate, NrRules, Request, Sensing};
+use super::sps::{self, Candidate, NrRules, Request, Sensing, StationPower};
 use crate::metrics::SidelinkStats;
 use crate::scenario::ReservationPolicy;
 use rand::Rng;
@@ -96,8 +96,8 @@ pub struct Ue {
 impl Ue {
     pub fn new(p: &MacParams) -> Ue {
         let sensing = match &p.nr {
-            None => Sensing::new(p.pool.subchannels),
-            Some(nr) => Sensing::nr(p.pool.subchannels, nr.window, nr.span),
+            None => Sensing::new(),
+            Some(nr) => Sensing::nr(nr.window, nr.span),
         };
         Ue {
             sensing,
@@ -129,17 +129,19 @@ impl Ue {
         }
     }
 
+    #[allow(clippy::too_many_arguments)] // the resource (3), the shared parameters and outputs (4)
     fn choose(
         &self,
         now: u64,
         len: u16,
         rri: u32,
         p: &MacParams,
+        power: StationPower,
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
     ) -> Candidate {
         let req = Self::request(now, p.window, len, rri, p);
-        let (c, cands) = sps::select(&self.sensing, &req, rng);
+        let (c, cands) = sps::select(&self.sensing, power, &req, rng);
         stats.threshold_steps += u64::from(cands.steps);
         c
     }
@@ -149,8 +151,9 @@ impl Ue {
     }
 
     /// A packet of `bytes` arrives in subframe `now`; pushes onto `wake` the subframes at
-    /// which [`Ue::due`] must be called (a new reservation, a one-shot resource).
-    #[allow(clippy::too_many_arguments)] // the packet (3), the shared parameters and outputs (4)
+    /// which [`Ue::due`] must be called (a new reservation, a one-shot resource). `power`:
+    /// what the station sensed.
+    #[allow(clippy::too_many_arguments)] // the packet (3), the shared parameters and outputs (5)
     pub fn arrive(
         &mut self,
         now: u64,
@@ -158,6 +161,7 @@ impl Ue {
         gen_ns: u64,
         bytes: u32,
         p: &MacParams,
+        power: StationPower,
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
         wake: &mut Vec<u64>,
@@ -183,7 +187,9 @@ impl Ue {
         };
         match self.reservation {
             Some(r) if len <= r.len => {}
-            Some(_) if p.policy == ReservationPolicy::OneShotOversize => self.one_shot(now, len, p, rng, stats, wake),
+            Some(_) if p.policy == ReservationPolicy::OneShotOversize => {
+                self.one_shot(now, len, p, power, rng, stats, wake)
+            }
             r => {
                 if r.is_some() {
                     stats.selections_size += 1;
@@ -192,7 +198,7 @@ impl Ue {
                 } else {
                     stats.selections_new += 1;
                 }
-                let c = self.choose(now, reserve_len, p.rri, p, rng, stats);
+                let c = self.choose(now, reserve_len, p.rri, p, power, rng, stats);
                 self.reservation = Some(Reservation {
                     next: c.subframe,
                     first: c.first,
@@ -210,23 +216,25 @@ impl Ue {
                 if len > reserve_len {
                     // Only under one-shot-oversize: the first packet is larger than the
                     // reservation it made.
-                    self.one_shot(now, len, p, rng, stats, wake);
+                    self.one_shot(now, len, p, power, rng, stats, wake);
                 }
             }
         }
     }
 
     /// Selects a resource for the pending packet alone (announced without a reservation).
+    #[allow(clippy::too_many_arguments)] // the packet (2), the shared parameters and outputs (5)
     fn one_shot(
         &mut self,
         now: u64,
         len: u16,
         p: &MacParams,
+        power: StationPower,
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
         wake: &mut Vec<u64>,
     ) {
-        let c = self.choose(now, len, 0, p, rng, stats);
+        let c = self.choose(now, len, 0, p, power, rng, stats);
         stats.one_shots += 1;
         self.one_shot = Some(c);
         wake.push(c.subframe);
@@ -240,6 +248,7 @@ impl Ue {
         &mut self,
         now: u64,
         p: &MacParams,
+        power: StationPower,
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
         wake: &mut Vec<u64>,
@@ -258,7 +267,7 @@ impl Ue {
         };
         stats.reevaluations += 1;
         let req = Self::request(now, [t1, t2], r.len, p.rri, p);
-        let c = sps::candidates(&self.sensing, &req);
+        let c = sps::candidates(&self.sensing, power, &req);
         let planned = Candidate {
             subframe: r.next,
             first: r.first,
@@ -277,11 +286,12 @@ impl Ue {
     }
 
     /// Subframe `now` is one this station asked for: what it sends; pushes onto `wake` the
-    /// next subframe at which to call it again.
+    /// next subframe at which to call it again. `power`: what the station sensed.
     pub fn due(
         &mut self,
         now: u64,
         p: &MacParams,
+        power: StationPower,
         rng: &mut impl Rng,
         stats: &mut SidelinkStats,
         wake: &mut Vec<u64>,
@@ -292,7 +302,7 @@ impl Ue {
         self.last_due = Some(now);
         if self.reevaluate_at == Some(now) {
             self.reevaluate_at = None;
-            self.re_evaluate(now, p, rng, stats, wake);
+            self.re_evaluate(now, p, power, rng, stats, wake);
         }
         let rri = u64::from(p.rri);
         let occurrence = self.reservation.as_mut().filter(|r| r.next == now);
@@ -355,9 +365,12 @@ impl Ue {
 mod tests {
     use super::*;
     use crate::scenario::SidelinkConfig;
-    use crate::sidelink::sps::Heard;
+    use crate::sidelink::sps::{Heard, SensedPower};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// What a station that sensed nothing but noise reads.
+    static QUIET: SensedPower = SensedPower::none();
 
     fn params(policy: ReservationPolicy, keep: f64) -> MacParams {
         MacParams {
@@ -386,11 +399,21 @@ mod tests {
         for now in 0..periods * 100 {
             if now % 100 == 0 {
                 let k = now / 100;
-                ue.arrive(now, k, now * 1_000_000, sizes(k), p, &mut rng, stats, &mut due);
+                ue.arrive(
+                    now,
+                    k,
+                    now * 1_000_000,
+                    sizes(k),
+                    p,
+                    QUIET.of(0),
+                    &mut rng,
+                    stats,
+                    &mut due,
+                );
             }
             if due.contains(&now) {
                 due.retain(|&t| t != now);
-                if let Some(s) = ue.due(now, p, &mut rng, stats, &mut due) {
+                if let Some(s) = ue.due(now, p, QUIET.of(0), &mut rng, stats, &mut due) {
                     ue.sensing.sent(now);
                     sent.push((now, s));
                 }
@@ -487,16 +510,16 @@ mod tests {
         let mut stats = SidelinkStats::default();
         let mut ue = Ue::new(&p);
         let mut wake = Vec::new();
-        ue.arrive(0, 0, 0, 190, &p, &mut rng, &mut stats, &mut wake);
+        ue.arrive(0, 0, 0, 190, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake);
         let at = wake[0];
         assert!((1..=100).contains(&at));
-        ue.arrive(0, 1, 0, 190, &p, &mut rng, &mut stats, &mut wake);
+        ue.arrive(0, 1, 0, 190, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake);
         assert_eq!(wake.len(), 1, "rides on the reservation");
         assert_eq!(stats.superseded, 1);
-        let send = ue.due(at, &p, &mut rng, &mut stats, &mut wake);
+        let send = ue.due(at, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake);
         assert_eq!(send.unwrap().packet.seq, 1);
         assert_eq!(wake, vec![at, at + 100]);
-        ue.arrive(at + 1, 2, 0, 5000, &p, &mut rng, &mut stats, &mut wake);
+        ue.arrive(at + 1, 2, 0, 5000, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake);
         assert_eq!(stats.oversize, 1);
         assert_eq!(wake.len(), 2);
     }
@@ -526,7 +549,7 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut ue = Ue::new(&p);
             let mut wake = Vec::new();
-            ue.arrive(1000, 0, 0, 190, &p, &mut rng, &mut stats, &mut wake);
+            ue.arrive(1000, 0, 0, 190, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake);
             let planned = ue.reservation.unwrap();
             if planned.next < 1010 {
                 continue; // too close for the other station's SCI to come before T3
@@ -544,7 +567,7 @@ mod tests {
                 });
             }
             wake.clear();
-            assert_eq!(ue.due(m, &p, &mut rng, &mut stats, &mut wake), None);
+            assert_eq!(ue.due(m, &p, QUIET.of(0), &mut rng, &mut stats, &mut wake), None);
             return (planned, ue.reservation.unwrap(), stats, wake);
         }
         unreachable!()
