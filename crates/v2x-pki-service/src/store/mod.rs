@@ -181,6 +181,9 @@ pub trait Store: Send + Sync + 'static {
     /// CPU time the store spent on its callers' threads (SQLite's lookups run there;
     /// PostgreSQL's work is done by its server): the benchmark counts it as database time.
     fn caller_cpu(&self) -> std::time::Duration;
+    /// How many [`Store::commit`]s the committer may run at once: 1 for SQLite (one writer),
+    /// several for PostgreSQL (one connection each, so that their fsyncs are shared).
+    fn concurrent_commits(&self) -> usize;
 }
 
 /// Either store, chosen by URL (`sqlite:PATH` or `postgres://...`).
@@ -404,7 +407,7 @@ pub(crate) fn apply_plans<E>(
 
 /// The [`Store`] methods written once for both backends (sqlx; SQLite accepts PostgreSQL's
 /// `$n` parameters). The hot path (`station`, `enrolment_credential`, `seen`, `commit`) is each
-/// backend's own: `station_row`, `ec_row`, `replay_seen`, `commit_batch`, `lookups_cpu`.
+/// backend's own: `station_row`, `ec_row`, `replay_seen`, `commit_batch`, `lookups_cpu`, `commit_slots`.
 macro_rules! store_impl {
     ($store:ty) => {
         impl $crate::store::Store for $store {
@@ -432,6 +435,10 @@ macro_rules! store_impl {
 
             fn caller_cpu(&self) -> std::time::Duration {
                 self.lookups_cpu()
+            }
+
+            fn concurrent_commits(&self) -> usize {
+                self.commit_slots()
             }
 
             async fn register_station(
