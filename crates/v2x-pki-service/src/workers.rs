@@ -58,7 +58,9 @@ impl Committer {
         let slots = Arc::new(Semaphore::new(store.concurrent_commits().max(1)));
         tokio::spawn(async move {
             loop {
-                let Ok(slot) = slots.clone().acquire_owned().await else { return };
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    return;
+                };
                 let Some(first) = rx.recv().await else { return };
                 let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
                 batch.push(first);

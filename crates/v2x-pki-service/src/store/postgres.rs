@@ -9,8 +9,10 @@ use sqlx::PgPool;
 use std::time::Duration;
 use v2x_crypto::HashedId8;
 
-/// Concurrent batches of the committer (see [`PgStore::commit_slots`]).
-const COMMIT_SLOTS: usize = 4;
+/// Concurrent batches of the committer (see [`PgStore::commit_slots`]): 2 overlaps one
+/// batch's statements with the other's fsync; more only waited on the EC counter rows that
+/// the batches share (1, 2 and 4 measured, docs/pki-service.md).
+const COMMIT_SLOTS: usize = 2;
 /// Connections per instance: the committer's batches and the look-ups of the requests in
 /// flight (the benchmark's 32 connections); PostgreSQL's default `max_connections` is 100.
 const POOL_CONNECTIONS: u32 = 16;
