@@ -3,7 +3,9 @@
 //! per-EC validation counters and the root's revoked CAs. Two implementations:
 //! [`sqlite::SqliteStore`] (embedded, the default) and [`postgres::PgStore`] (several service
 //! instances share one database). Both run the same versioned migrations (sqlx's migrator,
-//! `migrations/{sqlite,postgres}/`) and the same SQL.
+//! `migrations/{sqlite,postgres}/`) and the same SQL, but for the writes: PostgreSQL runs each
+//! [`WritePlan`] as one statement (`postgres::apply`), a round trip per write rather than per
+//! step.
 //!
 //! Writes that issue something go through [`Store::commit`]: one transaction for a batch of
 //! [`Write`]s (the service groups concurrent requests so that one fsync covers many). A request
@@ -277,7 +279,8 @@ pub(crate) struct Stmt<'a> {
     pub args: Vec<Arg<'a>>,
 }
 
-/// How one [`Write`] is applied inside a batch's transaction, the same on both backends:
+/// How one [`Write`] is applied inside a batch's transaction (statement by statement on
+/// SQLite; `postgres::apply` runs the same steps as one statement and must stay in step):
 /// `claim` stores the replay key (no row: the key was taken, [`Outcome::Replay`], nothing
 /// else runs); `limit` counts one use against a limit (no row: [`Outcome::TooMany`], and its
 /// undo statement gives the key back); `store` keeps what was issued.
