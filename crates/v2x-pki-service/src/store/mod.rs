@@ -4,7 +4,7 @@
 //! [`sqlite::SqliteStore`] (embedded, the default) and [`postgres::PgStore`] (several service
 //! instances share one database). Both run the same versioned migrations (sqlx's migrator,
 //! `migrations/{sqlite,postgres}/`) and the same SQL, but for the writes: PostgreSQL runs each
-//! [`WritePlan`] as one statement (`postgres::apply`), a round trip per write rather than per
+//! `WritePlan` as one statement (`postgres::apply`), a round trip per write rather than per
 //! step.
 //!
 //! Writes that issue something go through [`Store::commit`]: one transaction for a batch of
