@@ -3,14 +3,16 @@
 //! thread wake-up per step, as much CPU as a signature; overload is shed before a request
 //! starts (see [`crate::http`]). Its CPU time is measured per step so that the benchmark can
 //! still tell crypto apart. Writes go to the committer, one task that gathers the writes of
-//! concurrent requests into one transaction (one fsync for many certificates: group commit).
+//! concurrent requests into one transaction (one fsync for many certificates: group commit),
+//! with as many transactions in flight as the store allows (one for SQLite's single writer,
+//! several on PostgreSQL, whose WAL flush then covers the commits that arrive together).
 
 use crate::cpu::CpuCounter;
 use crate::store::{Outcome, Store, StoreError, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, Semaphore};
 
 /// Runs crypto steps on the calling thread and counts their CPU time.
 #[derive(Debug, Default)]
@@ -48,12 +50,19 @@ pub struct Committer {
 }
 
 impl Committer {
-    /// Starts the committer task on the current runtime.
+    /// Starts the committer task on the current runtime. Up to
+    /// [`Store::concurrent_commits`] batches are in flight at once; while they are, the
+    /// writes that arrive wait in the queue and form the next batch.
     pub fn start<S: Store>(store: Arc<S>) -> Committer {
         let (tx, mut rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
+        let slots = Arc::new(Semaphore::new(store.concurrent_commits().max(1)));
         tokio::spawn(async move {
-            let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
-            while let Some(first) = rx.recv().await {
+            loop {
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    return;
+                };
+                let Some(first) = rx.recv().await else { return };
+                let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
                 batch.push(first);
                 while batch.len() < MAX_BATCH {
                     match rx.try_recv() {
@@ -61,18 +70,22 @@ impl Committer {
                         Err(_) => break,
                     }
                 }
-                let writes: Vec<Write> = batch.iter().map(|(w, _)| w.clone()).collect();
-                let result = store.commit(&writes).await;
-                if let Err(e) = &result {
-                    tracing::warn!(writes = writes.len(), error = %e, "commit failed: nothing written");
-                }
-                for (i, (_, reply)) in batch.drain(..).enumerate() {
-                    let r = match &result {
-                        Ok(outcomes) => Ok(outcomes[i]),
-                        Err(e) => Err(e.clone()),
-                    };
-                    let _ = reply.send(r);
-                }
+                let store = store.clone();
+                tokio::spawn(async move {
+                    let writes: Vec<Write> = batch.iter().map(|(w, _)| w.clone()).collect();
+                    let result = store.commit(&writes).await;
+                    drop(slot);
+                    if let Err(e) = &result {
+                        tracing::warn!(writes = writes.len(), error = %e, "commit failed: nothing written");
+                    }
+                    for (i, (_, reply)) in batch.into_iter().enumerate() {
+                        let r = match &result {
+                            Ok(outcomes) => Ok(outcomes[i]),
+                            Err(e) => Err(e.clone()),
+                        };
+                        let _ = reply.send(r);
+                    }
+                });
             }
         });
         Committer { tx }

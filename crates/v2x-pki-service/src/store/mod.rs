@@ -3,7 +3,9 @@
 //! per-EC validation counters and the root's revoked CAs. Two implementations:
 //! [`sqlite::SqliteStore`] (embedded, the default) and [`postgres::PgStore`] (several service
 //! instances share one database). Both run the same versioned migrations (sqlx's migrator,
-//! `migrations/{sqlite,postgres}/`) and the same SQL.
+//! `migrations/{sqlite,postgres}/`) and the same SQL, but for the writes: PostgreSQL runs each
+//! `WritePlan` as one statement (`postgres::apply`), a round trip per write rather than per
+//! step.
 //!
 //! Writes that issue something go through [`Store::commit`]: one transaction for a batch of
 //! [`Write`]s (the service groups concurrent requests so that one fsync covers many). A request
@@ -181,6 +183,9 @@ pub trait Store: Send + Sync + 'static {
     /// CPU time the store spent on its callers' threads (SQLite's lookups run there;
     /// PostgreSQL's work is done by its server): the benchmark counts it as database time.
     fn caller_cpu(&self) -> std::time::Duration;
+    /// How many [`Store::commit`]s the committer may run at once: 1 for SQLite (one writer),
+    /// several for PostgreSQL (one connection each, so that their fsyncs are shared).
+    fn concurrent_commits(&self) -> usize;
 }
 
 /// Either store, chosen by URL (`sqlite:PATH` or `postgres://...`).
@@ -274,7 +279,8 @@ pub(crate) struct Stmt<'a> {
     pub args: Vec<Arg<'a>>,
 }
 
-/// How one [`Write`] is applied inside a batch's transaction, the same on both backends:
+/// How one [`Write`] is applied inside a batch's transaction (statement by statement on
+/// SQLite; `postgres::apply` runs the same steps as one statement and must stay in step):
 /// `claim` stores the replay key (no row: the key was taken, [`Outcome::Replay`], nothing
 /// else runs); `limit` counts one use against a limit (no row: [`Outcome::TooMany`], and its
 /// undo statement gives the key back); `store` keeps what was issued.
@@ -404,7 +410,7 @@ pub(crate) fn apply_plans<E>(
 
 /// The [`Store`] methods written once for both backends (sqlx; SQLite accepts PostgreSQL's
 /// `$n` parameters). The hot path (`station`, `enrolment_credential`, `seen`, `commit`) is each
-/// backend's own: `station_row`, `ec_row`, `replay_seen`, `commit_batch`, `lookups_cpu`.
+/// backend's own: `station_row`, `ec_row`, `replay_seen`, `commit_batch`, `lookups_cpu`, `commit_slots`.
 macro_rules! store_impl {
     ($store:ty) => {
         impl $crate::store::Store for $store {
@@ -432,6 +438,10 @@ macro_rules! store_impl {
 
             fn caller_cpu(&self) -> std::time::Duration {
                 self.lookups_cpu()
+            }
+
+            fn concurrent_commits(&self) -> usize {
+                self.commit_slots()
             }
 
             async fn register_station(

@@ -222,6 +222,11 @@ impl SqliteStore {
     fn lookups_cpu(&self) -> Duration {
         self.lookups.total()
     }
+
+    /// One writer thread: one batch at a time.
+    fn commit_slots(&self) -> usize {
+        1
+    }
 }
 
 store_impl!(SqliteStore);
