@@ -168,12 +168,8 @@ impl RunMetrics {
         for (a, b) in self.bins.iter_mut().zip(&o.bins) {
             a.attempts += b.attempts;
             a.received += b.received;
-            a.verified += b.verified;
-            a.crypto_lost += b.crypto_lost;
-            a.e2e_ns += b.e2e_ns;
-            a.inter_arrival_ns += b.inter_arrival_ns;
-            a.inter_arrivals += b.inter_arrivals;
         }
+        self.add_security(o);
         self.cams_generated += o.cams_generated;
         self.frames_sent += o.frames_sent;
         self.key_frames_sent += o.key_frames_sent;
@@ -183,31 +179,17 @@ impl RunMetrics {
         self.cams_refused_oversize += o.cams_refused_oversize;
         self.headline_attempts += o.headline_attempts;
         self.headline_received += o.headline_received;
-        self.headline_verified += o.headline_verified;
-        self.security_arrivals += o.security_arrivals;
-        self.crypto_lost_deadline += o.crypto_lost_deadline;
-        self.crypto_lost_key += o.crypto_lost_key;
-        self.crypto_lost_unknown_certificate += o.crypto_lost_unknown_certificate;
         self.certificates_sent += o.certificates_sent;
-        self.certificates_received += o.certificates_received;
-        self.certificates_redundant += o.certificates_redundant;
         self.p2pcd_requests_sent += o.p2pcd_requests_sent;
         self.e2e_delay.merge(&o.e2e_delay);
         self.mac_delay.merge(&o.mac_delay);
         self.verification_latency.merge(&o.verification_latency);
         self.inter_arrival.merge(&o.inter_arrival);
-        self.awareness_neighbours += o.awareness_neighbours;
-        self.awareness_heard += o.awareness_heard;
-        self.awareness_verified += o.awareness_verified;
-        self.awareness_weighted += o.awareness_weighted;
         self.busy_ns += o.busy_ns;
         self.presence_ns += o.presence_ns;
         self.attack_frames_sent += o.attack_frames_sent;
         self.attacks_accepted += o.attacks_accepted;
         self.attack_jobs_expired += o.attack_jobs_expired;
-        for (k, v) in &o.rejected {
-            *self.rejected.entry(k.clone()).or_default() += v;
-        }
         self.query.requests_sent += o.query.requests_sent;
         self.query.requests_received += o.query.requests_received;
         self.query.replies_received += o.query.replies_received;
@@ -228,6 +210,35 @@ impl RunMetrics {
         self.wall_s += o.wall_s;
         if let Some(b) = &o.sidelink {
             self.sidelink.get_or_insert_with(Default::default).merge(b);
+        }
+    }
+
+    /// Adds the counters of security processing in `o` — per bin verified CAMs, crypto
+    /// loss and the delays' sums, verified headline CAMs, crypto loss by cause, certificates
+    /// received, awareness, rejections — and nothing of the radio's: what a security layer
+    /// above another radio loop measured (`engine::security_layer`) joins that loop's
+    /// metrics this way. The bins must be as many as `o`'s.
+    pub fn add_security(&mut self, o: &RunMetrics) {
+        for (a, b) in self.bins.iter_mut().zip(&o.bins) {
+            a.verified += b.verified;
+            a.crypto_lost += b.crypto_lost;
+            a.e2e_ns += b.e2e_ns;
+            a.inter_arrival_ns += b.inter_arrival_ns;
+            a.inter_arrivals += b.inter_arrivals;
+        }
+        self.headline_verified += o.headline_verified;
+        self.security_arrivals += o.security_arrivals;
+        self.crypto_lost_deadline += o.crypto_lost_deadline;
+        self.crypto_lost_key += o.crypto_lost_key;
+        self.crypto_lost_unknown_certificate += o.crypto_lost_unknown_certificate;
+        self.certificates_received += o.certificates_received;
+        self.certificates_redundant += o.certificates_redundant;
+        self.awareness_neighbours += o.awareness_neighbours;
+        self.awareness_heard += o.awareness_heard;
+        self.awareness_verified += o.awareness_verified;
+        self.awareness_weighted += o.awareness_weighted;
+        for (k, v) in &o.rejected {
+            *self.rejected.entry(k.clone()).or_default() += v;
         }
     }
 

@@ -197,28 +197,8 @@ impl<'s> SecurityLayer<'s> {
             catch_up_alone(&mut self.nodes[n], n, end_ns, &self.cx, &mut self.trace);
         }
         let s = self.trace.finish(0.0);
-        for (to, from) in m.bins.iter_mut().zip(&s.bins) {
-            to.verified += from.verified;
-            to.crypto_lost += from.crypto_lost;
-            to.e2e_ns += from.e2e_ns;
-            to.inter_arrival_ns += from.inter_arrival_ns;
-            to.inter_arrivals += from.inter_arrivals;
-        }
-        m.headline_verified += s.headline_verified;
-        m.security_arrivals += s.security_arrivals;
-        m.crypto_lost_deadline += s.crypto_lost_deadline;
-        m.crypto_lost_key += s.crypto_lost_key;
-        m.crypto_lost_unknown_certificate += s.crypto_lost_unknown_certificate;
-        m.certificates_received += s.certificates_received;
-        m.certificates_redundant += s.certificates_redundant;
-        m.awareness_neighbours += s.awareness_neighbours;
-        m.awareness_heard += s.awareness_heard;
-        m.awareness_verified += s.awareness_verified;
-        m.awareness_weighted += s.awareness_weighted;
+        m.add_security(&s);
         m.e2e_delay = s.e2e_delay;
         m.verification_latency = s.verification_latency;
-        for (reason, count) in s.rejected {
-            *m.rejected.entry(reason).or_default() += count;
-        }
     }
 }
